@@ -1,0 +1,368 @@
+package sqlparse
+
+// Node is any AST node. Pos is the byte offset where the node starts.
+type Node interface{ Pos() int }
+
+// Expr is a scalar expression node.
+type Expr interface {
+	Node
+	exprNode()
+}
+
+// SetExpr is a query body: a *Select, a *SetOp or a parenthesised *Query.
+type SetExpr interface {
+	Node
+	setExprNode()
+}
+
+// FromItem is an element of a FROM clause.
+type FromItem interface {
+	Node
+	fromNode()
+}
+
+// Query is a full query: WITH, a body, ORDER BY and LIMIT.
+type Query struct {
+	At      int
+	With    []*CTE
+	Body    SetExpr
+	OrderBy []*OrderItem
+	Limit   Expr // nil when absent
+	Offset  Expr // nil when absent
+}
+
+// CTE is one `name AS (query)` of a WITH clause.
+type CTE struct {
+	At    int
+	Name  string
+	Query *Query
+}
+
+// Select is one SELECT … FROM … WHERE … GROUP BY … HAVING block.
+type Select struct {
+	At       int
+	Distinct bool
+	Items    []*SelectItem
+	From     FromItem // nil for a SELECT without FROM
+	Where    Expr
+	GroupBy  []Expr
+	Having   Expr
+}
+
+// SelectItem is one entry of a select list: an expression with an optional
+// alias, `*`, or `path.*`.
+type SelectItem struct {
+	At     int
+	Expr   Expr   // nil for a star
+	Alias  string // "" when none was written
+	Star   bool
+	Prefix []string // for `path.*`
+	Except []string // SELECT * EXCEPT (a, b)
+}
+
+// SetOp combines two query bodies: UNION ALL, UNION DISTINCT and friends.
+type SetOp struct {
+	At          int
+	Op          string // "UNION", "INTERSECT", "EXCEPT"
+	All         bool
+	Left, Right SetExpr
+}
+
+// OrderItem is one ORDER BY key.
+type OrderItem struct {
+	At         int
+	Expr       Expr
+	Desc       bool
+	NullsFirst *bool // nil: the default (NULLS FIRST for ASC, LAST for DESC)
+}
+
+// TableRef names a stored table (a log source) or a CTE.
+type TableRef struct {
+	At    int
+	Name  string // dotted name as written, backticks removed
+	Alias string
+}
+
+// UnnestRef is UNNEST(expr) [AS alias] [WITH OFFSET [AS alias]] in FROM.
+// A bare path in FROM that the planner finds to be an array (e.g. `t.arr`) is
+// parsed as a TableRef and turned into an unnest there.
+type UnnestRef struct {
+	At          int
+	Expr        Expr
+	Alias       string
+	WithOffset  bool
+	OffsetAlias string
+}
+
+// SubqueryRef is a parenthesised query in FROM.
+type SubqueryRef struct {
+	At    int
+	Query *Query
+	Alias string
+}
+
+// JoinKind is the kind of a join.
+type JoinKind uint8
+
+// Join kinds. JoinComma is the comma join, a CROSS JOIN that binds tighter
+// in BigQuery's grammar only by position (it is left-associative with the rest).
+const (
+	JoinComma JoinKind = iota
+	JoinCross
+	JoinInner
+	JoinLeft
+	JoinRight
+	JoinFull
+)
+
+var joinNames = [...]string{",", "CROSS JOIN", "JOIN", "LEFT JOIN", "RIGHT JOIN", "FULL JOIN"}
+
+func (k JoinKind) String() string { return joinNames[k] }
+
+// Join joins two FROM items.
+type Join struct {
+	At          int
+	Kind        JoinKind
+	Left, Right FromItem
+	On          Expr     // nil for comma, CROSS and USING joins
+	Using       []string // USING (a, b)
+}
+
+// Ident is a possibly dotted name: a column, alias, table alias or path of
+// struct fields. Quoted parts written with backticks keep their dots inside one part.
+type Ident struct {
+	At    int
+	Parts []string
+}
+
+// LiteralKind classifies a literal.
+type LiteralKind uint8
+
+// Literal kinds.
+const (
+	LitNull LiteralKind = iota
+	LitBool
+	LitInt
+	LitFloat
+	LitString
+	LitBytes
+	LitTyped // TIMESTAMP '…', DATE '…', DATETIME '…'
+)
+
+// Literal is a constant written in the query. For LitTyped, TypeName holds
+// TIMESTAMP, DATETIME or DATE and Value the string.
+type Literal struct {
+	At       int
+	Kind     LiteralKind
+	Value    string // the text for numbers, the unescaped value for strings, TRUE/FALSE
+	TypeName string
+}
+
+// Param is a named parameter @name.
+type Param struct {
+	At   int
+	Name string
+}
+
+// Unary is NOT x, -x, +x or ~x.
+type Unary struct {
+	At int
+	Op string // "NOT", "-", "+", "~"
+	X  Expr
+}
+
+// Binary is a binary operator: arithmetic, comparison, ||, AND, OR.
+type Binary struct {
+	At   int
+	Op   string
+	L, R Expr
+}
+
+// Call is a function call. Name keeps the dotted name as written (a
+// dataset-qualified UDF is `a-b.c.func`). Star is COUNT(*).
+type Call struct {
+	At       int
+	Name     string
+	Args     []Expr
+	Distinct bool
+	Star     bool
+}
+
+// When is one WHEN … THEN … arm of a CASE.
+type When struct {
+	Cond, Then Expr
+}
+
+// Case is CASE [operand] WHEN … THEN … [ELSE …] END.
+type Case struct {
+	At      int
+	Operand Expr // nil for a searched CASE
+	Whens   []When
+	Else    Expr // nil when absent
+}
+
+// Cast is CAST(x AS type) or SAFE_CAST(x AS type).
+type Cast struct {
+	At       int
+	Safe     bool
+	X        Expr
+	TypeName string
+}
+
+// SubscriptMode says how an array subscript counts.
+type SubscriptMode uint8
+
+// Subscript modes: x[i] and x[OFFSET(i)] count from 0, x[ORDINAL(i)] from 1;
+// the SAFE_ forms give NULL instead of an error when out of range. A subscript
+// on a STRUCT selects a field by position.
+const (
+	SubPlain SubscriptMode = iota
+	SubOffset
+	SubSafeOffset
+	SubOrdinal
+	SubSafeOrdinal
+)
+
+var subNames = [...]string{"", "OFFSET", "SAFE_OFFSET", "ORDINAL", "SAFE_ORDINAL"}
+
+func (m SubscriptMode) String() string { return subNames[m] }
+
+// Index is x[i], x[OFFSET(i)] and the other subscript forms.
+type Index struct {
+	At    int
+	X     Expr
+	Mode  SubscriptMode
+	Index Expr
+}
+
+// FieldAccess is (expr).name, for a field of a value that is not a plain path.
+type FieldAccess struct {
+	At   int
+	X    Expr
+	Name string
+}
+
+// IsNull is x IS [NOT] NULL (also IS [NOT] TRUE/FALSE via Value).
+type IsNull struct {
+	At    int
+	X     Expr
+	Not   bool
+	Value string // "NULL", "TRUE" or "FALSE"
+}
+
+// In is x [NOT] IN (list) or x [NOT] IN UNNEST(array).
+type In struct {
+	At     int
+	X      Expr
+	Not    bool
+	List   []Expr
+	Unnest Expr // set for IN UNNEST(array)
+}
+
+// Between is x [NOT] BETWEEN lo AND hi.
+type Between struct {
+	At        int
+	X, Lo, Hi Expr
+	Not       bool
+}
+
+// Like is x [NOT] LIKE pattern.
+type Like struct {
+	At         int
+	X, Pattern Expr
+	Not        bool
+}
+
+// IntervalLit is INTERVAL n unit.
+type IntervalLit struct {
+	At    int
+	Value Expr
+	Unit  string // upper-cased
+}
+
+// ArrayLit is [a, b] or ARRAY[a, b].
+type ArrayLit struct {
+	At    int
+	Elems []Expr
+}
+
+// StructLit is STRUCT(a AS x, b) or (a, b).
+type StructLit struct {
+	At      int
+	Elems   []Expr
+	Aliases []string
+}
+
+// DatePartArg is a bare unit name passed to a time function, e.g. the HOUR of
+// TIMESTAMP_TRUNC(ts, HOUR). The parser produces it for the functions that take
+// one; see datePartFuncs.
+type DatePartArg struct {
+	At   int
+	Unit string
+}
+
+// ExprSubquery is a scalar subquery (SELECT …) or EXISTS/ARRAY(SELECT …).
+type ExprSubquery struct {
+	At    int
+	Kind  string // "", "EXISTS" or "ARRAY"
+	Query *Query
+}
+
+func (n *Query) Pos() int        { return n.At }
+func (n *CTE) Pos() int          { return n.At }
+func (n *Select) Pos() int       { return n.At }
+func (n *SelectItem) Pos() int   { return n.At }
+func (n *SetOp) Pos() int        { return n.At }
+func (n *OrderItem) Pos() int    { return n.At }
+func (n *TableRef) Pos() int     { return n.At }
+func (n *UnnestRef) Pos() int    { return n.At }
+func (n *SubqueryRef) Pos() int  { return n.At }
+func (n *Join) Pos() int         { return n.At }
+func (n *Ident) Pos() int        { return n.At }
+func (n *Literal) Pos() int      { return n.At }
+func (n *Param) Pos() int        { return n.At }
+func (n *Unary) Pos() int        { return n.At }
+func (n *Binary) Pos() int       { return n.At }
+func (n *Call) Pos() int         { return n.At }
+func (n *Case) Pos() int         { return n.At }
+func (n *Cast) Pos() int         { return n.At }
+func (n *Index) Pos() int        { return n.At }
+func (n *FieldAccess) Pos() int  { return n.At }
+func (n *IsNull) Pos() int       { return n.At }
+func (n *In) Pos() int           { return n.At }
+func (n *Between) Pos() int      { return n.At }
+func (n *Like) Pos() int         { return n.At }
+func (n *IntervalLit) Pos() int  { return n.At }
+func (n *ArrayLit) Pos() int     { return n.At }
+func (n *StructLit) Pos() int    { return n.At }
+func (n *DatePartArg) Pos() int  { return n.At }
+func (n *ExprSubquery) Pos() int { return n.At }
+
+func (*Query) setExprNode()  {}
+func (*Select) setExprNode() {}
+func (*SetOp) setExprNode()  {}
+
+func (*TableRef) fromNode()    {}
+func (*UnnestRef) fromNode()   {}
+func (*SubqueryRef) fromNode() {}
+func (*Join) fromNode()        {}
+
+func (*Ident) exprNode()        {}
+func (*Literal) exprNode()      {}
+func (*Param) exprNode()        {}
+func (*Unary) exprNode()        {}
+func (*Binary) exprNode()       {}
+func (*Call) exprNode()         {}
+func (*Case) exprNode()         {}
+func (*Cast) exprNode()         {}
+func (*Index) exprNode()        {}
+func (*FieldAccess) exprNode()  {}
+func (*IsNull) exprNode()       {}
+func (*In) exprNode()           {}
+func (*Between) exprNode()      {}
+func (*Like) exprNode()         {}
+func (*IntervalLit) exprNode()  {}
+func (*ArrayLit) exprNode()     {}
+func (*StructLit) exprNode()    {}
+func (*DatePartArg) exprNode()  {}
+func (*ExprSubquery) exprNode() {}

@@ -1,0 +1,440 @@
+package sqlparse
+
+import (
+	"strings"
+)
+
+// Parse reads one query (an optional trailing ';' is allowed). The error, if
+// any, is an *Error with line and column filled in.
+func Parse(src string) (q *Query, err error) {
+	p := &parser{lx: lexer{src: src}}
+	defer func() {
+		// Syntax errors travel by panic inside the parser only, so each rule
+		// reads straight through; they never escape this function.
+		if r := recover(); r != nil {
+			pe, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			q, err = nil, pe.locate(src)
+		}
+	}()
+	p.advance()
+	q = p.query()
+	if p.isOp(";") {
+		p.advance()
+	}
+	if p.tok.kind != tokEOF {
+		p.fail("end of query")
+	}
+	return q, nil
+}
+
+// ParseExpr reads a single expression, for tests and tools.
+func ParseExpr(src string) (e Expr, err error) {
+	p := &parser{lx: lexer{src: src}}
+	defer func() {
+		if r := recover(); r != nil {
+			pe, ok := r.(*Error)
+			if !ok {
+				panic(r)
+			}
+			e, err = nil, pe.locate(src)
+		}
+	}()
+	p.advance()
+	e = p.expr()
+	if p.tok.kind != tokEOF {
+		p.fail("end of expression")
+	}
+	return e, nil
+}
+
+type parser struct {
+	lx    lexer
+	tok   token
+	ahead []token
+	depth int
+}
+
+// maxDepth bounds nesting so that hostile input cannot exhaust the stack.
+const maxDepth = 200
+
+func (p *parser) advance() {
+	if len(p.ahead) > 0 {
+		p.tok = p.ahead[0]
+		p.ahead = p.ahead[1:]
+		return
+	}
+	t, err := p.lx.next()
+	if err != nil {
+		panic(err)
+	}
+	p.tok = t
+}
+
+// peek returns the token after the current one.
+func (p *parser) peek() token {
+	if len(p.ahead) == 0 {
+		t, err := p.lx.next()
+		if err != nil {
+			panic(err)
+		}
+		p.ahead = append(p.ahead, t)
+	}
+	return p.ahead[0]
+}
+
+func (p *parser) fail(expected string) {
+	panic(errorAt(p.tok.pos, "expected %s, found %s", expected, p.tok.describe()))
+}
+
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		panic(errorAt(p.tok.pos, "query nested too deeply"))
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+func (p *parser) isOp(op string) bool { return p.tok.kind == tokOp && p.tok.text == op }
+
+func (p *parser) isKw(kw string) bool { return p.tok.kind == tokKeyword && p.tok.text == kw }
+
+// isWord matches a non-reserved word such as SAFE_CAST or OFFSET-like idents.
+func (p *parser) isWord(w string) bool {
+	return p.tok.kind == tokIdent && strings.EqualFold(p.tok.text, w)
+}
+
+func (p *parser) expectOp(op string) int {
+	if !p.isOp(op) {
+		p.fail("\"" + op + "\"")
+	}
+	pos := p.tok.pos
+	p.advance()
+	return pos
+}
+
+func (p *parser) expectKw(kw string) int {
+	if !p.isKw(kw) {
+		p.fail(kw)
+	}
+	pos := p.tok.pos
+	p.advance()
+	return pos
+}
+
+func (p *parser) acceptKw(kw string) bool {
+	if p.isKw(kw) {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+func (p *parser) acceptOp(op string) bool {
+	if p.isOp(op) {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+// name reads an identifier (bare or quoted).
+func (p *parser) name(what string) string {
+	if p.tok.kind != tokIdent && p.tok.kind != tokQuotedIdent {
+		p.fail(what)
+	}
+	s := p.tok.text
+	p.advance()
+	return s
+}
+
+func (p *parser) query() *Query {
+	p.enter()
+	defer p.leave()
+	q := &Query{At: p.tok.pos}
+	if p.acceptKw("WITH") {
+		p.acceptWord("RECURSIVE")
+		for {
+			c := &CTE{At: p.tok.pos}
+			c.Name = p.name("a CTE name")
+			p.expectKw("AS")
+			p.expectOp("(")
+			c.Query = p.query()
+			p.expectOp(")")
+			q.With = append(q.With, c)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	q.Body = p.setExpr()
+	if p.isKw("ORDER") {
+		q.OrderBy = p.orderBy()
+	}
+	if p.acceptKw("LIMIT") {
+		q.Limit = p.expr()
+		if p.acceptKw("OFFSET") {
+			q.Offset = p.expr()
+		}
+	}
+	return q
+}
+
+func (p *parser) acceptWord(w string) bool {
+	if p.isWord(w) {
+		p.advance()
+		return true
+	}
+	return false
+}
+
+func (p *parser) setExpr() SetExpr {
+	left := p.setTerm()
+	for p.isKw("UNION") || p.isKw("INTERSECT") || p.isKw("EXCEPT") {
+		op := &SetOp{At: p.tok.pos, Op: p.tok.text, Left: left}
+		p.advance()
+		switch {
+		case p.acceptKw("ALL"):
+			op.All = true
+		case p.acceptKw("DISTINCT"):
+		default:
+			p.fail("ALL or DISTINCT")
+		}
+		op.Right = p.setTerm()
+		left = op
+	}
+	return left
+}
+
+func (p *parser) setTerm() SetExpr {
+	if p.isOp("(") {
+		p.advance()
+		q := p.query()
+		p.expectOp(")")
+		return q
+	}
+	if !p.isKw("SELECT") {
+		p.fail("SELECT")
+	}
+	return p.selectBlock()
+}
+
+// clauseStart reports whether the current token ends a select list, which is
+// how a trailing comma is recognised.
+func (p *parser) clauseStart() bool {
+	if p.tok.kind == tokEOF || p.isOp(")") || p.isOp(";") {
+		return true
+	}
+	if p.tok.kind == tokKeyword {
+		switch p.tok.text {
+		case "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "LIMIT", "UNION", "INTERSECT", "EXCEPT", "QUALIFY", "WINDOW":
+			return true
+		}
+	}
+	return false
+}
+
+func (p *parser) selectBlock() *Select {
+	s := &Select{At: p.expectKw("SELECT")}
+	if p.acceptKw("DISTINCT") {
+		s.Distinct = true
+	} else {
+		p.acceptKw("ALL")
+	}
+	for {
+		s.Items = append(s.Items, p.selectItem())
+		if !p.acceptOp(",") || p.clauseStart() {
+			break
+		}
+	}
+	if p.acceptKw("FROM") {
+		s.From = p.from()
+	}
+	if p.acceptKw("WHERE") {
+		s.Where = p.expr()
+	}
+	if p.isKw("GROUP") {
+		p.advance()
+		p.expectKw("BY")
+		for {
+			s.GroupBy = append(s.GroupBy, p.expr())
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	if p.acceptKw("HAVING") {
+		s.Having = p.expr()
+	}
+	return s
+}
+
+func (p *parser) selectItem() *SelectItem {
+	it := &SelectItem{At: p.tok.pos}
+	if p.acceptOp("*") {
+		it.Star = true
+		p.starModifiers(it)
+		return it
+	}
+	it.Expr = p.expr()
+	if p.isOp(".") && p.peek().kind == tokOp && p.peek().text == "*" {
+		id, ok := it.Expr.(*Ident)
+		if !ok {
+			p.fail("a name before .*")
+		}
+		p.advance()
+		p.advance()
+		it.Star, it.Prefix, it.Expr = true, id.Parts, nil
+		p.starModifiers(it)
+		return it
+	}
+	it.Alias = p.alias()
+	return it
+}
+
+func (p *parser) starModifiers(it *SelectItem) {
+	if p.acceptKw("EXCEPT") {
+		p.expectOp("(")
+		for {
+			it.Except = append(it.Except, p.name("a column name"))
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.expectOp(")")
+	}
+}
+
+// alias reads an optional `[AS] name`.
+func (p *parser) alias() string {
+	if p.acceptKw("AS") {
+		return p.name("an alias")
+	}
+	if p.tok.kind == tokIdent || p.tok.kind == tokQuotedIdent {
+		return p.name("an alias")
+	}
+	return ""
+}
+
+func (p *parser) orderBy() []*OrderItem {
+	p.expectKw("ORDER")
+	p.expectKw("BY")
+	var items []*OrderItem
+	for {
+		it := &OrderItem{At: p.tok.pos, Expr: p.expr()}
+		if p.acceptKw("DESC") {
+			it.Desc = true
+		} else {
+			p.acceptKw("ASC")
+		}
+		if p.acceptKw("NULLS") {
+			first := p.acceptWord("FIRST")
+			if !first && !p.acceptWord("LAST") {
+				p.fail("FIRST or LAST")
+			}
+			it.NullsFirst = &first
+		}
+		items = append(items, it)
+		if !p.acceptOp(",") {
+			return items
+		}
+	}
+}
+
+func (p *parser) from() FromItem {
+	left := p.fromItem()
+	for {
+		at := p.tok.pos
+		kind := JoinInner
+		switch {
+		case p.acceptOp(","):
+			left = &Join{At: at, Kind: JoinComma, Left: left, Right: p.fromItem()}
+			continue
+		case p.acceptKw("CROSS"):
+			p.expectKw("JOIN")
+			left = &Join{At: at, Kind: JoinCross, Left: left, Right: p.fromItem()}
+			continue
+		case p.acceptKw("INNER"):
+		case p.acceptKw("LEFT"):
+			kind = JoinLeft
+			p.acceptKw("OUTER")
+		case p.acceptKw("RIGHT"):
+			kind = JoinRight
+			p.acceptKw("OUTER")
+		case p.acceptKw("FULL"):
+			kind = JoinFull
+			p.acceptKw("OUTER")
+		case p.isKw("JOIN"):
+		default:
+			return left
+		}
+		p.expectKw("JOIN")
+		j := &Join{At: at, Kind: kind, Left: left, Right: p.fromItem()}
+		switch {
+		case p.acceptKw("ON"):
+			j.On = p.expr()
+		case p.acceptKw("USING"):
+			p.expectOp("(")
+			for {
+				j.Using = append(j.Using, p.name("a column name"))
+				if !p.acceptOp(",") {
+					break
+				}
+			}
+			p.expectOp(")")
+		default:
+			// BigQuery allows an unconditioned join only against UNNEST.
+			if _, ok := j.Right.(*UnnestRef); !ok {
+				p.fail("ON or USING")
+			}
+		}
+		left = j
+	}
+}
+
+func (p *parser) fromItem() FromItem {
+	p.enter()
+	defer p.leave()
+	at := p.tok.pos
+	switch {
+	case p.acceptKw("UNNEST"):
+		p.expectOp("(")
+		u := &UnnestRef{At: at, Expr: p.expr()}
+		p.expectOp(")")
+		u.Alias = p.alias()
+		if p.acceptKw("WITH") {
+			p.expectKw("OFFSET")
+			u.WithOffset = true
+			u.OffsetAlias = p.alias()
+		}
+		return u
+	case p.isOp("("):
+		p.advance()
+		if p.isKw("SELECT") || p.isKw("WITH") || p.isOp("(") {
+			q := p.query()
+			p.expectOp(")")
+			return &SubqueryRef{At: at, Query: q, Alias: p.alias()}
+		}
+		inner := p.from()
+		p.expectOp(")")
+		return inner
+	}
+	parts := []string{p.name("a table name, UNNEST or a subquery")}
+	for p.acceptOp(".") {
+		parts = append(parts, p.pathPart())
+	}
+	return &TableRef{At: at, Name: strings.Join(parts, "."), Alias: p.alias()}
+}
+
+// pathPart reads the name after a dot, where reserved words are allowed.
+func (p *parser) pathPart() string {
+	if p.tok.kind == tokKeyword {
+		s := p.tok.raw
+		p.advance()
+		return s
+	}
+	return p.name("a name after \".\"")
+}

@@ -1,0 +1,456 @@
+package sqlparse
+
+import "strings"
+
+// Binary operator precedence, loosest first, following BigQuery's table.
+// Comparison operators (including LIKE, IN, BETWEEN, IS) share one level and
+// do not associate.
+const (
+	precOr = iota + 1
+	precAnd
+	precNot
+	precCompare
+	precBitOr
+	precBitXor
+	precBitAnd
+	precShift
+	precAdd
+	precMul
+	precUnary
+)
+
+func binaryPrec(t token) int {
+	switch t.kind {
+	case tokKeyword:
+		switch t.text {
+		case "OR":
+			return precOr
+		case "AND":
+			return precAnd
+		case "LIKE", "IN", "BETWEEN", "IS", "NOT":
+			return precCompare
+		}
+	case tokOp:
+		switch t.text {
+		case "=", "!=", "<>", "<", "<=", ">", ">=":
+			return precCompare
+		case "|":
+			return precBitOr
+		case "^":
+			return precBitXor
+		case "&":
+			return precBitAnd
+		case "<<", ">>":
+			return precShift
+		case "+", "-":
+			return precAdd
+		case "*", "/", "||":
+			return precMul
+		}
+	}
+	return 0
+}
+
+func (p *parser) expr() Expr { return p.binary(precOr) }
+
+// binary parses operators of precedence minPrec and tighter.
+func (p *parser) binary(minPrec int) Expr {
+	p.enter()
+	defer p.leave()
+	var left Expr
+	if p.isKw("NOT") && minPrec <= precNot {
+		at := p.tok.pos
+		p.advance()
+		left = &Unary{At: at, Op: "NOT", X: p.binary(precNot)}
+	} else {
+		left = p.unary()
+	}
+	for {
+		prec := binaryPrec(p.tok)
+		if prec == 0 || prec < minPrec {
+			return left
+		}
+		if prec == precCompare {
+			left = p.comparison(left)
+			// Comparisons do not chain: a = b = c is an error in BigQuery.
+			if binaryPrec(p.tok) == precCompare {
+				p.fail("AND, OR or the end of the expression (comparisons do not chain)")
+			}
+			continue
+		}
+		op := p.tok
+		p.advance()
+		right := p.binary(prec + 1)
+		left = &Binary{At: left.Pos(), Op: opText(op), L: left, R: right}
+	}
+}
+
+func opText(t token) string {
+	if t.text == "<>" {
+		return "!="
+	}
+	return t.text
+}
+
+// comparison parses the operator after left at comparison precedence.
+func (p *parser) comparison(left Expr) Expr {
+	at := left.Pos()
+	not := false
+	if p.isKw("NOT") {
+		p.advance()
+		not = true
+		if !p.isKw("IN") && !p.isKw("LIKE") && !p.isKw("BETWEEN") {
+			p.fail("IN, LIKE or BETWEEN after NOT")
+		}
+	}
+	switch {
+	case p.acceptKw("IS"):
+		n := &IsNull{At: at, X: left, Not: p.acceptKw("NOT")}
+		switch {
+		case p.acceptKw("NULL"):
+			n.Value = "NULL"
+		case p.acceptKw("TRUE"):
+			n.Value = "TRUE"
+		case p.acceptKw("FALSE"):
+			n.Value = "FALSE"
+		default:
+			p.fail("NULL, TRUE or FALSE")
+		}
+		return n
+	case p.acceptKw("LIKE"):
+		return &Like{At: at, X: left, Not: not, Pattern: p.binary(precBitOr)}
+	case p.acceptKw("BETWEEN"):
+		lo := p.binary(precBitOr)
+		p.expectKw("AND")
+		hi := p.binary(precBitOr)
+		return &Between{At: at, X: left, Lo: lo, Hi: hi, Not: not}
+	case p.acceptKw("IN"):
+		in := &In{At: at, X: left, Not: not}
+		if p.acceptKw("UNNEST") {
+			p.expectOp("(")
+			in.Unnest = p.expr()
+			p.expectOp(")")
+			return in
+		}
+		p.expectOp("(")
+		if p.isKw("SELECT") || p.isKw("WITH") {
+			p.fail("a list of values (IN with a subquery is not supported)")
+		}
+		for {
+			in.List = append(in.List, p.expr())
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.expectOp(")")
+		return in
+	}
+	op := p.tok
+	p.advance()
+	return &Binary{At: at, Op: opText(op), L: left, R: p.binary(precBitOr)}
+}
+
+func (p *parser) unary() Expr {
+	if p.tok.kind == tokOp && (p.tok.text == "-" || p.tok.text == "+" || p.tok.text == "~") {
+		at, op := p.tok.pos, p.tok.text
+		p.advance()
+		p.enter()
+		defer p.leave()
+		x := p.unary()
+		// Fold a sign into a numeric literal so that -1 prints and reparses
+		// to the same tree.
+		if lit, ok := x.(*Literal); ok && op == "-" && (lit.Kind == LitInt || lit.Kind == LitFloat) && !strings.HasPrefix(lit.Value, "-") {
+			return &Literal{At: at, Kind: lit.Kind, Value: "-" + lit.Value}
+		}
+		return &Unary{At: at, Op: op, X: x}
+	}
+	return p.postfix(p.primary())
+}
+
+func (p *parser) postfix(x Expr) Expr {
+	for {
+		switch {
+		case p.isOp("["):
+			at := p.tok.pos
+			p.advance()
+			ix := &Index{At: at, X: x}
+			mode := SubPlain
+			switch {
+			case p.isKw("OFFSET"):
+				mode = SubOffset
+			case p.isWord("SAFE_OFFSET"):
+				mode = SubSafeOffset
+			case p.isWord("ORDINAL"):
+				mode = SubOrdinal
+			case p.isWord("SAFE_ORDINAL"):
+				mode = SubSafeOrdinal
+			}
+			if mode != SubPlain && p.peek().kind == tokOp && p.peek().text == "(" {
+				p.advance()
+				p.advance()
+				ix.Index = p.expr()
+				p.expectOp(")")
+			} else {
+				mode = SubPlain
+				ix.Index = p.expr()
+			}
+			ix.Mode = mode
+			p.expectOp("]")
+			x = ix
+		case p.isOp(".") && !(p.peek().kind == tokOp && p.peek().text == "*"):
+			p.advance()
+			name := p.pathPart()
+			if id, ok := x.(*Ident); ok {
+				id.Parts = append(id.Parts, name)
+				continue
+			}
+			x = &FieldAccess{At: x.Pos(), X: x, Name: name}
+		default:
+			return x
+		}
+	}
+}
+
+// datePartFuncs take a bare unit name as their last argument.
+var datePartFuncs = map[string]bool{
+	"timestamp_trunc": true, "datetime_trunc": true, "date_trunc": true,
+	"timestamp_diff": true, "datetime_diff": true, "date_diff": true,
+}
+
+func (p *parser) primary() Expr {
+	t := p.tok
+	at := t.pos
+	switch t.kind {
+	case tokInt:
+		p.advance()
+		return &Literal{At: at, Kind: LitInt, Value: t.text}
+	case tokFloat:
+		p.advance()
+		return &Literal{At: at, Kind: LitFloat, Value: t.text}
+	case tokString:
+		p.advance()
+		return &Literal{At: at, Kind: LitString, Value: t.text}
+	case tokBytes:
+		p.advance()
+		return &Literal{At: at, Kind: LitBytes, Value: t.text}
+	case tokParam:
+		p.advance()
+		return &Param{At: at, Name: t.text}
+	case tokKeyword:
+		return p.keywordPrimary()
+	case tokOp:
+		switch t.text {
+		case "(":
+			return p.parenthesised()
+		case "[":
+			return p.arrayLit(at)
+		}
+	case tokIdent, tokQuotedIdent:
+		return p.identPrimary()
+	}
+	p.fail("an expression")
+	return nil
+}
+
+func (p *parser) keywordPrimary() Expr {
+	t := p.tok
+	at := t.pos
+	switch t.text {
+	case "NULL":
+		p.advance()
+		return &Literal{At: at, Kind: LitNull, Value: "NULL"}
+	case "TRUE", "FALSE":
+		p.advance()
+		return &Literal{At: at, Kind: LitBool, Value: t.text}
+	case "CASE":
+		return p.caseExpr()
+	case "CAST":
+		p.advance()
+		return p.castBody(at, false)
+	case "INTERVAL":
+		p.advance()
+		v := p.binary(precAdd)
+		unit := p.name("a unit such as DAY or HOUR")
+		return &IntervalLit{At: at, Value: v, Unit: strings.ToUpper(unit)}
+	case "IF":
+		p.advance()
+		return p.callArgs(at, "IF")
+	case "ARRAY":
+		p.advance()
+		if p.isOp("(") {
+			p.advance()
+			q := p.query()
+			p.expectOp(")")
+			return &ExprSubquery{At: at, Kind: "ARRAY", Query: q}
+		}
+		if !p.isOp("[") {
+			p.fail("\"[\" or \"(\" after ARRAY")
+		}
+		return p.arrayLit(at)
+	case "STRUCT":
+		p.advance()
+		p.expectOp("(")
+		s := &StructLit{At: at}
+		if !p.isOp(")") {
+			for {
+				s.Elems = append(s.Elems, p.expr())
+				alias := ""
+				if p.acceptKw("AS") {
+					alias = p.name("a field name")
+				}
+				s.Aliases = append(s.Aliases, alias)
+				if !p.acceptOp(",") {
+					break
+				}
+			}
+		}
+		p.expectOp(")")
+		return s
+	case "EXISTS":
+		p.advance()
+		p.expectOp("(")
+		q := p.query()
+		p.expectOp(")")
+		return &ExprSubquery{At: at, Kind: "EXISTS", Query: q}
+	}
+	p.fail("an expression")
+	return nil
+}
+
+func (p *parser) arrayLit(at int) Expr {
+	p.expectOp("[")
+	a := &ArrayLit{At: at}
+	if !p.isOp("]") {
+		for {
+			a.Elems = append(a.Elems, p.expr())
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	p.expectOp("]")
+	return a
+}
+
+func (p *parser) parenthesised() Expr {
+	at := p.expectOp("(")
+	if p.isKw("SELECT") || p.isKw("WITH") {
+		q := p.query()
+		p.expectOp(")")
+		return &ExprSubquery{At: at, Query: q}
+	}
+	x := p.expr()
+	if p.acceptOp(",") {
+		s := &StructLit{At: at, Elems: []Expr{x}, Aliases: []string{""}}
+		for {
+			s.Elems = append(s.Elems, p.expr())
+			s.Aliases = append(s.Aliases, "")
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.expectOp(")")
+		return s
+	}
+	p.expectOp(")")
+	return x
+}
+
+func (p *parser) caseExpr() Expr {
+	c := &Case{At: p.expectKw("CASE")}
+	if !p.isKw("WHEN") {
+		c.Operand = p.expr()
+	}
+	for p.acceptKw("WHEN") {
+		w := When{Cond: p.expr()}
+		p.expectKw("THEN")
+		w.Then = p.expr()
+		c.Whens = append(c.Whens, w)
+	}
+	if len(c.Whens) == 0 {
+		p.fail("WHEN")
+	}
+	if p.acceptKw("ELSE") {
+		c.Else = p.expr()
+	}
+	p.expectKw("END")
+	return c
+}
+
+func (p *parser) castBody(at int, safe bool) Expr {
+	p.expectOp("(")
+	x := p.expr()
+	p.expectKw("AS")
+	tn := p.name("a type name")
+	p.expectOp(")")
+	return &Cast{At: at, Safe: safe, X: x, TypeName: strings.ToUpper(tn)}
+}
+
+func (p *parser) identPrimary() Expr {
+	t := p.tok
+	at := t.pos
+	if t.kind == tokIdent {
+		up := strings.ToUpper(t.text)
+		next := p.peek()
+		switch {
+		case (up == "TIMESTAMP" || up == "DATE" || up == "DATETIME") && next.kind == tokString:
+			p.advance()
+			v := p.tok.text
+			p.advance()
+			return &Literal{At: at, Kind: LitTyped, TypeName: up, Value: v}
+		case up == "SAFE_CAST" && next.kind == tokOp && next.text == "(":
+			p.advance()
+			return p.castBody(at, true)
+		case up == "EXTRACT" && next.kind == tokOp && next.text == "(":
+			p.advance()
+			p.advance()
+			unit := &DatePartArg{At: p.tok.pos, Unit: strings.ToUpper(p.name("a date part"))}
+			p.expectKw("FROM")
+			x := p.expr()
+			p.expectOp(")")
+			return &Call{At: at, Name: "EXTRACT", Args: []Expr{unit, x}}
+		}
+	}
+	parts := []string{t.text}
+	p.advance()
+	for p.isOp(".") && p.peek().kind != tokOp {
+		p.advance()
+		parts = append(parts, p.pathPart())
+	}
+	if p.isOp("(") {
+		return p.callArgs(at, strings.Join(parts, "."))
+	}
+	return &Ident{At: at, Parts: parts}
+}
+
+func (p *parser) callArgs(at int, name string) Expr {
+	p.expectOp("(")
+	c := &Call{At: at, Name: name}
+	if p.acceptOp(")") {
+		return c
+	}
+	if p.isOp("*") {
+		p.advance()
+		c.Star = true
+		p.expectOp(")")
+		return c
+	}
+	if p.acceptKw("DISTINCT") {
+		c.Distinct = true
+	}
+	for {
+		c.Args = append(c.Args, p.expr())
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp(")")
+	fn := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
+	if datePartFuncs[fn] && len(c.Args) >= 2 {
+		last := len(c.Args) - 1
+		if id, ok := c.Args[last].(*Ident); ok && len(id.Parts) == 1 {
+			c.Args[last] = &DatePartArg{At: id.At, Unit: strings.ToUpper(id.Parts[0])}
+		}
+	}
+	return c
+}

@@ -1,0 +1,453 @@
+package sqlparse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Print renders a query as canonical SQL: keywords upper-case, every operand
+// that is itself an operator expression parenthesised, names quoted only when
+// they must be. Parsing the output gives back the same tree.
+func Print(q *Query) string {
+	var w printer
+	w.query(q)
+	return w.String()
+}
+
+// PrintExpr renders one expression the same way.
+func PrintExpr(e Expr) string {
+	var w printer
+	w.expr(e)
+	return w.String()
+}
+
+type printer struct{ strings.Builder }
+
+func (w *printer) query(q *Query) {
+	if len(q.With) > 0 {
+		w.WriteString("WITH ")
+		for i, c := range q.With {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			w.WriteString(quoteName(c.Name))
+			w.WriteString(" AS (")
+			w.query(c.Query)
+			w.WriteString(")")
+		}
+		w.WriteString(" ")
+	}
+	w.setExpr(q.Body)
+	if len(q.OrderBy) > 0 {
+		w.WriteString(" ORDER BY ")
+		for i, o := range q.OrderBy {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			w.expr(o.Expr)
+			if o.Desc {
+				w.WriteString(" DESC")
+			}
+			if o.NullsFirst != nil {
+				if *o.NullsFirst {
+					w.WriteString(" NULLS FIRST")
+				} else {
+					w.WriteString(" NULLS LAST")
+				}
+			}
+		}
+	}
+	if q.Limit != nil {
+		w.WriteString(" LIMIT ")
+		w.expr(q.Limit)
+		if q.Offset != nil {
+			w.WriteString(" OFFSET ")
+			w.expr(q.Offset)
+		}
+	}
+}
+
+func (w *printer) setExpr(s SetExpr) {
+	switch s := s.(type) {
+	case *Query:
+		w.WriteString("(")
+		w.query(s)
+		w.WriteString(")")
+	case *SetOp:
+		w.setExpr(s.Left)
+		w.WriteString(" " + s.Op)
+		if s.All {
+			w.WriteString(" ALL ")
+		} else {
+			w.WriteString(" DISTINCT ")
+		}
+		w.setExpr(s.Right)
+	case *Select:
+		w.selectBlock(s)
+	}
+}
+
+func (w *printer) selectBlock(s *Select) {
+	w.WriteString("SELECT ")
+	if s.Distinct {
+		w.WriteString("DISTINCT ")
+	}
+	for i, it := range s.Items {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		switch {
+		case it.Star:
+			for _, p := range it.Prefix {
+				w.WriteString(quoteName(p))
+				w.WriteString(".")
+			}
+			w.WriteString("*")
+			if len(it.Except) > 0 {
+				w.WriteString(" EXCEPT (")
+				for j, e := range it.Except {
+					if j > 0 {
+						w.WriteString(", ")
+					}
+					w.WriteString(quoteName(e))
+				}
+				w.WriteString(")")
+			}
+		default:
+			w.expr(it.Expr)
+			if it.Alias != "" {
+				w.WriteString(" AS ")
+				w.WriteString(quoteName(it.Alias))
+			}
+		}
+	}
+	if s.From != nil {
+		w.WriteString(" FROM ")
+		w.from(s.From)
+	}
+	if s.Where != nil {
+		w.WriteString(" WHERE ")
+		w.expr(s.Where)
+	}
+	if len(s.GroupBy) > 0 {
+		w.WriteString(" GROUP BY ")
+		w.exprList(s.GroupBy)
+	}
+	if s.Having != nil {
+		w.WriteString(" HAVING ")
+		w.expr(s.Having)
+	}
+}
+
+func (w *printer) alias(a string) {
+	if a != "" {
+		w.WriteString(" AS ")
+		w.WriteString(quoteName(a))
+	}
+}
+
+func (w *printer) from(f FromItem) {
+	switch f := f.(type) {
+	case *TableRef:
+		w.WriteString(quoteDotted(f.Name))
+		w.alias(f.Alias)
+	case *UnnestRef:
+		w.WriteString("UNNEST(")
+		w.expr(f.Expr)
+		w.WriteString(")")
+		w.alias(f.Alias)
+		if f.WithOffset {
+			w.WriteString(" WITH OFFSET")
+			w.alias(f.OffsetAlias)
+		}
+	case *SubqueryRef:
+		w.WriteString("(")
+		w.query(f.Query)
+		w.WriteString(")")
+		w.alias(f.Alias)
+	case *Join:
+		w.from(f.Left)
+		if f.Kind == JoinComma {
+			w.WriteString(", ")
+		} else {
+			w.WriteString(" " + f.Kind.String() + " ")
+		}
+		if _, nested := f.Right.(*Join); nested {
+			w.WriteString("(")
+			w.from(f.Right)
+			w.WriteString(")")
+		} else {
+			w.from(f.Right)
+		}
+		if f.On != nil {
+			w.WriteString(" ON ")
+			w.expr(f.On)
+		}
+		if len(f.Using) > 0 {
+			w.WriteString(" USING (")
+			for i, u := range f.Using {
+				if i > 0 {
+					w.WriteString(", ")
+				}
+				w.WriteString(quoteName(u))
+			}
+			w.WriteString(")")
+		}
+	}
+}
+
+func (w *printer) exprList(es []Expr) {
+	for i, e := range es {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		w.expr(e)
+	}
+}
+
+// isOperator reports whether e needs parentheses when it is an operand.
+func isOperator(e Expr) bool {
+	switch e := e.(type) {
+	case *Binary, *Unary, *IsNull, *In, *Between, *Like:
+		return true
+	case *Literal:
+		return strings.HasPrefix(e.Value, "-")
+	}
+	return false
+}
+
+// operand prints e, parenthesised when it is itself an operator expression.
+func (w *printer) operand(e Expr) {
+	if isOperator(e) {
+		w.WriteString("(")
+		w.expr(e)
+		w.WriteString(")")
+		return
+	}
+	w.expr(e)
+}
+
+func (w *printer) expr(e Expr) {
+	switch e := e.(type) {
+	case *Ident:
+		for i, p := range e.Parts {
+			if i > 0 {
+				w.WriteString(".")
+			}
+			w.WriteString(quoteName(p))
+		}
+	case *Literal:
+		switch e.Kind {
+		case LitString:
+			w.WriteString(quoteString(e.Value))
+		case LitBytes:
+			w.WriteString("b" + quoteString(e.Value))
+		case LitTyped:
+			w.WriteString(e.TypeName + " " + quoteString(e.Value))
+		default:
+			w.WriteString(e.Value)
+		}
+	case *Param:
+		if isBareName(e.Name) {
+			w.WriteString("@" + e.Name)
+		} else {
+			w.WriteString("@`" + e.Name + "`")
+		}
+	case *Unary:
+		if e.Op == "NOT" {
+			w.WriteString("NOT ")
+		} else {
+			w.WriteString(e.Op)
+		}
+		w.operand(e.X)
+	case *Binary:
+		w.operand(e.L)
+		w.WriteString(" " + e.Op + " ")
+		w.operand(e.R)
+	case *Call:
+		w.WriteString(quoteDotted(e.Name))
+		w.WriteString("(")
+		if e.Star {
+			w.WriteString("*")
+		}
+		if e.Distinct {
+			w.WriteString("DISTINCT ")
+		}
+		if strings.EqualFold(e.Name, "EXTRACT") && len(e.Args) == 2 {
+			w.expr(e.Args[0])
+			w.WriteString(" FROM ")
+			w.expr(e.Args[1])
+		} else {
+			w.exprList(e.Args)
+		}
+		w.WriteString(")")
+	case *Case:
+		w.WriteString("CASE ")
+		if e.Operand != nil {
+			w.expr(e.Operand)
+			w.WriteString(" ")
+		}
+		for _, wh := range e.Whens {
+			w.WriteString("WHEN ")
+			w.expr(wh.Cond)
+			w.WriteString(" THEN ")
+			w.expr(wh.Then)
+			w.WriteString(" ")
+		}
+		if e.Else != nil {
+			w.WriteString("ELSE ")
+			w.expr(e.Else)
+			w.WriteString(" ")
+		}
+		w.WriteString("END")
+	case *Cast:
+		if e.Safe {
+			w.WriteString("SAFE_CAST(")
+		} else {
+			w.WriteString("CAST(")
+		}
+		w.expr(e.X)
+		w.WriteString(" AS " + e.TypeName + ")")
+	case *Index:
+		w.operand(e.X)
+		w.WriteString("[")
+		if e.Mode != SubPlain {
+			w.WriteString(e.Mode.String() + "(")
+			w.expr(e.Index)
+			w.WriteString(")")
+		} else {
+			w.expr(e.Index)
+		}
+		w.WriteString("]")
+	case *FieldAccess:
+		w.operand(e.X)
+		w.WriteString("." + quoteName(e.Name))
+	case *IsNull:
+		w.operand(e.X)
+		w.WriteString(" IS ")
+		if e.Not {
+			w.WriteString("NOT ")
+		}
+		w.WriteString(e.Value)
+	case *In:
+		w.operand(e.X)
+		if e.Not {
+			w.WriteString(" NOT")
+		}
+		if e.Unnest != nil {
+			w.WriteString(" IN UNNEST(")
+			w.expr(e.Unnest)
+			w.WriteString(")")
+			return
+		}
+		w.WriteString(" IN (")
+		w.exprList(e.List)
+		w.WriteString(")")
+	case *Between:
+		w.operand(e.X)
+		if e.Not {
+			w.WriteString(" NOT")
+		}
+		w.WriteString(" BETWEEN ")
+		w.operand(e.Lo)
+		w.WriteString(" AND ")
+		w.operand(e.Hi)
+	case *Like:
+		w.operand(e.X)
+		if e.Not {
+			w.WriteString(" NOT")
+		}
+		w.WriteString(" LIKE ")
+		w.operand(e.Pattern)
+	case *IntervalLit:
+		w.WriteString("INTERVAL ")
+		w.operand(e.Value)
+		w.WriteString(" " + e.Unit)
+	case *ArrayLit:
+		w.WriteString("[")
+		w.exprList(e.Elems)
+		w.WriteString("]")
+	case *StructLit:
+		w.WriteString("STRUCT(")
+		for i, el := range e.Elems {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			w.expr(el)
+			if e.Aliases[i] != "" {
+				w.WriteString(" AS " + quoteName(e.Aliases[i]))
+			}
+		}
+		w.WriteString(")")
+	case *DatePartArg:
+		w.WriteString(e.Unit)
+	case *ExprSubquery:
+		if e.Kind != "" {
+			w.WriteString(e.Kind)
+		}
+		w.WriteString("(")
+		w.query(e.Query)
+		w.WriteString(")")
+	}
+}
+
+func isBareName(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isIdentPart(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteName quotes one name part when it is not a plain identifier.
+func quoteName(s string) string {
+	if isBareName(s) && !isReserved(s) {
+		return s
+	}
+	return "`" + s + "`"
+}
+
+// quoteDotted prints a dotted table or function name: bare when every part is
+// a plain identifier, otherwise as one backtick-quoted name.
+func quoteDotted(s string) string {
+	parts := strings.Split(s, ".")
+	for i, p := range parts {
+		if !isBareName(p) || (isReserved(p) && !(i == 0 && len(parts) == 1 && strings.EqualFold(p, "IF"))) {
+			return "`" + s + "`"
+		}
+	}
+	return s
+}
+
+func quoteString(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\'':
+			b.WriteString(`\'`)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c == 0x7f:
+			b.WriteString(`\x`)
+			h := strconv.FormatInt(int64(c), 16)
+			if len(h) < 2 {
+				b.WriteByte('0')
+			}
+			b.WriteString(h)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}

@@ -1,0 +1,155 @@
+package types
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ErrBadCast is wrapped by every failed conversion.
+var ErrBadCast = errors.New("invalid cast")
+
+// Cast converts v to type to with BigQuery's CAST rules for the types logq
+// supports. NULL casts to a NULL of the target type.
+func Cast(v Value, to Type) (Value, error) {
+	if v.Null {
+		return NullOf(to), nil
+	}
+	from := v.T.Kind
+	if from == to.Kind && to.Kind != KindArray && to.Kind != KindStruct {
+		v.T = to
+		return v, nil
+	}
+	fail := func() (Value, error) {
+		return Value{}, fmt.Errorf("%w: cannot cast %s %s to %s", ErrBadCast, v.T, quoteForError(v), to)
+	}
+	switch to.Kind {
+	case KindString:
+		switch from {
+		case KindTimestamp:
+			return StringValue(FormatTimestamp(v.I)[:len(FormatTimestamp(v.I))-4] + "+00"), nil
+		case KindBytes:
+			return StringValue(v.S), nil
+		case KindArray, KindStruct:
+			return fail()
+		}
+		return StringValue(v.String()), nil
+	case KindBytes:
+		if from == KindString {
+			return Value{T: Bytes, S: v.S}, nil
+		}
+	case KindInt64:
+		switch from {
+		case KindBool:
+			return IntValue(v.I), nil
+		case KindFloat64:
+			if math.IsNaN(v.F) || math.IsInf(v.F, 0) || math.Abs(v.F) >= 9.2e18 {
+				return fail()
+			}
+			return IntValue(int64(math.RoundToEven(v.F))), nil
+		case KindString:
+			s := strings.TrimSpace(v.S)
+			if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+				return IntValue(i), nil
+			}
+			return fail()
+		}
+	case KindFloat64:
+		switch from {
+		case KindInt64:
+			return FloatValue(float64(v.I)), nil
+		case KindString:
+			f, err := strconv.ParseFloat(strings.TrimSpace(v.S), 64)
+			if err != nil {
+				return fail()
+			}
+			return FloatValue(f), nil
+		}
+	case KindBool:
+		switch from {
+		case KindInt64:
+			return BoolValue(v.I != 0), nil
+		case KindString:
+			switch strings.ToLower(strings.TrimSpace(v.S)) {
+			case "true":
+				return BoolValue(true), nil
+			case "false":
+				return BoolValue(false), nil
+			}
+			return fail()
+		}
+	case KindTimestamp:
+		switch from {
+		case KindString:
+			us, err := ParseTimestamp(v.S)
+			if err != nil {
+				return Value{}, fmt.Errorf("%w: %w", ErrBadCast, err)
+			}
+			return TimestampValue(us), nil
+		case KindDatetime:
+			return TimestampValue(v.I), nil
+		case KindDate:
+			return TimestampValue(v.I * Day), nil
+		}
+	case KindDatetime:
+		switch from {
+		case KindString:
+			us, err := ParseDatetime(v.S)
+			if err != nil {
+				return Value{}, fmt.Errorf("%w: %w", ErrBadCast, err)
+			}
+			return DatetimeValue(us), nil
+		case KindTimestamp:
+			return DatetimeValue(v.I), nil
+		case KindDate:
+			return DatetimeValue(v.I * Day), nil
+		}
+	case KindDate:
+		switch from {
+		case KindString:
+			d, err := ParseDate(v.S)
+			if err != nil {
+				return Value{}, fmt.Errorf("%w: %w", ErrBadCast, err)
+			}
+			return DateValue(d), nil
+		case KindTimestamp, KindDatetime:
+			return DateValue(floorDiv(v.I, Day)), nil
+		}
+	case KindArray:
+		if from == KindArray {
+			out := make([]Value, len(v.L))
+			for i, e := range v.L {
+				c, err := Cast(e, *to.Elem)
+				if err != nil {
+					return Value{}, err
+				}
+				out[i] = c
+			}
+			return ArrayValue(*to.Elem, out), nil
+		}
+	case KindStruct:
+		if from == KindStruct && len(v.L) == len(to.Fields) {
+			out := make([]Value, len(v.L))
+			for i, e := range v.L {
+				c, err := Cast(e, to.Fields[i].Type)
+				if err != nil {
+					return Value{}, err
+				}
+				out[i] = c
+			}
+			return StructValue(to, out), nil
+		}
+	case KindNull:
+		return NullOf(to), nil
+	}
+	return fail()
+}
+
+func quoteForError(v Value) string {
+	if v.T.Kind == KindString {
+		return strconv.Quote(v.S)
+	}
+	return v.String()
+}

@@ -1,0 +1,289 @@
+package types
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Microseconds in each fixed unit.
+const (
+	Microsecond int64 = 1
+	Millisecond       = 1000 * Microsecond
+	Second            = 1000 * Millisecond
+	Minute            = 60 * Second
+	Hour              = 60 * Minute
+	Day               = 24 * Hour
+)
+
+// ErrBadTime is wrapped by every time-parsing error.
+var ErrBadTime = errors.New("invalid time value")
+
+// ParseTimestamp reads a TIMESTAMP the way BigQuery casts a STRING: a date,
+// optionally followed by 'T' or ' ' and a time with up to nine fractional
+// digits, optionally followed by 'Z', an offset such as +05:30 or -0700, or
+// " UTC". A value with no zone is UTC. The result is µs since the epoch.
+func ParseTimestamp(s string) (int64, error) {
+	us, _, err := parseCivil(strings.TrimSpace(s), true)
+	return us, err
+}
+
+// ParseDatetime reads a DATETIME (no zone allowed) as µs of its civil time.
+func ParseDatetime(s string) (int64, error) {
+	us, zoned, err := parseCivil(strings.TrimSpace(s), true)
+	if err == nil && zoned {
+		return 0, fmt.Errorf("%w: %q: a DATETIME has no time zone", ErrBadTime, s)
+	}
+	return us, err
+}
+
+// ParseDate reads a DATE "YYYY-MM-DD" as days since the epoch.
+func ParseDate(s string) (int64, error) {
+	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("%w: %q is not a date (YYYY-MM-DD)", ErrBadTime, s)
+	}
+	return t.Unix() / 86400, nil
+}
+
+func parseCivil(s string, allowZone bool) (us int64, zoned bool, err error) {
+	bad := func() (int64, bool, error) {
+		return 0, false, fmt.Errorf("%w: %q is not a timestamp (expected e.g. 2024-01-02T15:04:05Z)", ErrBadTime, s)
+	}
+	if len(s) < 10 {
+		return bad()
+	}
+	date, rest := s[:10], s[10:]
+	d, err := time.Parse("2006-01-02", date)
+	if err != nil {
+		return bad()
+	}
+	us = d.Unix() * Second
+	if rest == "" {
+		return us, false, nil
+	}
+	if rest[0] != 'T' && rest[0] != 't' && rest[0] != ' ' {
+		return bad()
+	}
+	rest = rest[1:]
+	// hh:mm[:ss[.fffffffff]]
+	if len(rest) < 5 || rest[2] != ':' {
+		return bad()
+	}
+	hh, ok1 := digits(rest[0:2])
+	mm, ok2 := digits(rest[3:5])
+	if !ok1 || !ok2 || hh > 23 || mm > 59 {
+		return bad()
+	}
+	rest = rest[5:]
+	var ss int64
+	if len(rest) >= 3 && rest[0] == ':' {
+		var ok bool
+		ss, ok = digits(rest[1:3])
+		if !ok || ss > 60 {
+			return bad()
+		}
+		rest = rest[3:]
+	}
+	var frac int64
+	if len(rest) > 0 && rest[0] == '.' {
+		n := 1
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		f := rest[1:n]
+		if len(f) == 0 || len(f) > 9 {
+			return bad()
+		}
+		for len(f) < 6 {
+			f += "0"
+		}
+		frac, _ = digits(f[:6]) // nanoseconds beyond µs are truncated, as BigQuery does
+		rest = rest[n:]
+	}
+	us += hh*Hour + mm*Minute + ss*Second + frac
+	rest = strings.TrimSpace(rest)
+	switch {
+	case rest == "":
+		return us, false, nil
+	case !allowZone:
+		return bad()
+	case rest == "Z" || rest == "z" || strings.EqualFold(rest, "UTC"):
+		return us, true, nil
+	case rest[0] == '+' || rest[0] == '-':
+		off := strings.ReplaceAll(rest[1:], ":", "")
+		if len(off) == 2 {
+			off += "00"
+		}
+		if len(off) != 4 {
+			return bad()
+		}
+		oh, ok1 := digits(off[:2])
+		om, ok2 := digits(off[2:])
+		if !ok1 || !ok2 || oh > 14 || om > 59 {
+			return bad()
+		}
+		d := oh*Hour + om*Minute
+		if rest[0] == '+' {
+			d = -d
+		}
+		return us + d, true, nil
+	}
+	return bad()
+}
+
+func digits(s string) (int64, bool) {
+	var n int64
+	if s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+// ToTime converts µs since the epoch to a time.Time in UTC.
+func ToTime(us int64) time.Time { return time.UnixMicro(us).UTC() }
+
+// FormatTimestamp renders a TIMESTAMP as BigQuery prints one:
+// "2006-01-02 15:04:05[.ffffff] UTC".
+func FormatTimestamp(us int64) string { return FormatDatetime(us) + " UTC" }
+
+// FormatDatetime renders a DATETIME as "2006-01-02T15:04:05", with ".ffffff"
+// only when the fraction is non-zero (Logflare's encoding, which Studio reads).
+func FormatDatetime(us int64) string {
+	t := ToTime(us)
+	if us%Second != 0 {
+		return t.Format("2006-01-02T15:04:05.000000")
+	}
+	return t.Format("2006-01-02T15:04:05")
+}
+
+// FormatDate renders a DATE as "2006-01-02".
+func FormatDate(days int64) string { return ToTime(days * Day).Format("2006-01-02") }
+
+// FormatInterval renders an INTERVAL as a Go-style duration.
+func FormatInterval(us int64) string { return (time.Duration(us) * time.Microsecond).String() }
+
+// DatePart is a unit named in TIMESTAMP_TRUNC, INTERVAL literals and the like.
+type DatePart uint8
+
+// The date parts logq understands.
+const (
+	PartInvalid DatePart = iota
+	PartMicrosecond
+	PartMillisecond
+	PartSecond
+	PartMinute
+	PartHour
+	PartDay
+	PartWeek
+	PartMonth
+	PartQuarter
+	PartYear
+)
+
+var partNames = map[string]DatePart{
+	"MICROSECOND": PartMicrosecond, "MILLISECOND": PartMillisecond, "SECOND": PartSecond,
+	"MINUTE": PartMinute, "HOUR": PartHour, "DAY": PartDay, "WEEK": PartWeek,
+	"MONTH": PartMonth, "QUARTER": PartQuarter, "YEAR": PartYear,
+}
+
+// ParseDatePart reads a unit name, case-insensitively.
+func ParseDatePart(s string) (DatePart, bool) {
+	p, ok := partNames[strings.ToUpper(s)]
+	return p, ok
+}
+
+func (p DatePart) String() string {
+	for k, v := range partNames {
+		if v == p {
+			return k
+		}
+	}
+	return "INVALID"
+}
+
+// FixedMicros returns the length of a fixed-length unit (MICROSECOND to DAY,
+// DAY being 24 hours in UTC), or 0 for calendar units.
+func (p DatePart) FixedMicros() int64 {
+	switch p {
+	case PartMicrosecond:
+		return Microsecond
+	case PartMillisecond:
+		return Millisecond
+	case PartSecond:
+		return Second
+	case PartMinute:
+		return Minute
+	case PartHour:
+		return Hour
+	case PartDay:
+		return Day
+	}
+	return 0
+}
+
+// TruncMicros truncates µs since the epoch (TIMESTAMP in UTC, or a DATETIME's
+// civil µs) to the start of its unit. WEEK starts on Sunday, as in BigQuery.
+func TruncMicros(us int64, p DatePart) int64 {
+	if w := p.FixedMicros(); w > 0 {
+		return floorDiv(us, w) * w
+	}
+	t := ToTime(us)
+	y, m, d := t.Date()
+	switch p {
+	case PartWeek:
+		day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		return day.AddDate(0, 0, -int(day.Weekday())).UnixMicro()
+	case PartMonth:
+		return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	case PartQuarter:
+		return time.Date(y, m-(m-1)%3, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	case PartYear:
+		return time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	}
+	return us
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// LoadLocation resolves a time zone name or offset such as "UTC",
+// "America/New_York" or "+05:30", as DATETIME(ts, tz) accepts.
+func LoadLocation(name string) (*time.Location, error) {
+	if strings.EqualFold(name, "UTC") || name == "Z" {
+		return time.UTC, nil
+	}
+	if name != "" && (name[0] == '+' || name[0] == '-') {
+		off := strings.ReplaceAll(name[1:], ":", "")
+		if len(off) == 2 {
+			off += "00"
+		}
+		h, ok1 := digits(off[:min(2, len(off))])
+		m, ok2 := digits(off[min(2, len(off)):])
+		if len(off) == 4 && ok1 && ok2 {
+			secs := int(h*3600 + m*60)
+			if name[0] == '-' {
+				secs = -secs
+			}
+			return time.FixedZone(name, secs), nil
+		}
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w: unknown time zone %q", ErrBadTime, name)
+	}
+	return loc, nil
+}

@@ -1,0 +1,178 @@
+package types
+
+import "strings"
+
+// Kind is the outer kind of a SQL type.
+type Kind uint8
+
+// The kinds, in an order used only for display. KindNull is the type of an
+// untyped NULL literal (or of a log field never seen); it coerces to any kind.
+const (
+	KindNull Kind = iota
+	KindBool
+	KindInt64
+	KindFloat64
+	KindString
+	KindBytes
+	KindTimestamp
+	KindDatetime
+	KindDate
+	KindInterval
+	KindArray
+	KindStruct
+)
+
+var kindNames = [...]string{"NULL", "BOOL", "INT64", "FLOAT64", "STRING", "BYTES", "TIMESTAMP", "DATETIME", "DATE", "INTERVAL", "ARRAY", "STRUCT"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "UNKNOWN"
+}
+
+// Type is a SQL type. Elem is set for arrays, Fields for structs.
+type Type struct {
+	Kind   Kind
+	Elem   *Type
+	Fields []Field
+}
+
+// Field is one named member of a STRUCT type.
+type Field struct {
+	Name string
+	Type Type
+}
+
+// Scalar types, ready to use.
+var (
+	Null      = Type{Kind: KindNull}
+	Bool      = Type{Kind: KindBool}
+	Int64     = Type{Kind: KindInt64}
+	Float64   = Type{Kind: KindFloat64}
+	String    = Type{Kind: KindString}
+	Bytes     = Type{Kind: KindBytes}
+	Timestamp = Type{Kind: KindTimestamp}
+	Datetime  = Type{Kind: KindDatetime}
+	Date      = Type{Kind: KindDate}
+	Interval  = Type{Kind: KindInterval}
+)
+
+// ArrayOf returns the type ARRAY<elem>.
+func ArrayOf(elem Type) Type { e := elem; return Type{Kind: KindArray, Elem: &e} }
+
+// StructOf returns the type STRUCT<fields…>.
+func StructOf(fields ...Field) Type { return Type{Kind: KindStruct, Fields: fields} }
+
+// FieldIndex returns the index of the field named name (case-insensitive, as
+// BigQuery resolves field names), or -1.
+func (t Type) FieldIndex(name string) int {
+	for i, f := range t.Fields {
+		if strings.EqualFold(f.Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// IsNumeric reports whether t is INT64 or FLOAT64.
+func (t Type) IsNumeric() bool { return t.Kind == KindInt64 || t.Kind == KindFloat64 }
+
+// Equal reports whether two types are identical.
+func (t Type) Equal(u Type) bool {
+	if t.Kind != u.Kind {
+		return false
+	}
+	switch t.Kind {
+	case KindArray:
+		return t.Elem.Equal(*u.Elem)
+	case KindStruct:
+		if len(t.Fields) != len(u.Fields) {
+			return false
+		}
+		for i := range t.Fields {
+			if t.Fields[i].Name != u.Fields[i].Name || !t.Fields[i].Type.Equal(u.Fields[i].Type) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (t Type) String() string {
+	switch t.Kind {
+	case KindArray:
+		return "ARRAY<" + t.Elem.String() + ">"
+	case KindStruct:
+		var b strings.Builder
+		b.WriteString("STRUCT<")
+		for i, f := range t.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.Name)
+			b.WriteByte(' ')
+			b.WriteString(f.Type.String())
+		}
+		b.WriteByte('>')
+		return b.String()
+	}
+	return t.Kind.String()
+}
+
+// ParseTypeName maps a type name of the dialect (as written in CAST) to a
+// scalar Type. It reports false for names it does not know.
+func ParseTypeName(name string) (Type, bool) {
+	switch strings.ToUpper(name) {
+	case "INT64", "INT", "INTEGER", "BIGINT", "SMALLINT", "TINYINT", "BYTEINT":
+		return Int64, true
+	case "FLOAT64", "FLOAT", "DOUBLE", "NUMERIC", "BIGNUMERIC", "DECIMAL":
+		return Float64, true
+	case "BOOL", "BOOLEAN":
+		return Bool, true
+	case "STRING":
+		return String, true
+	case "BYTES":
+		return Bytes, true
+	case "TIMESTAMP":
+		return Timestamp, true
+	case "DATETIME":
+		return Datetime, true
+	case "DATE":
+		return Date, true
+	case "INTERVAL":
+		return Interval, true
+	}
+	return Type{}, false
+}
+
+// Supertype returns the type both a and b coerce to, following BigQuery:
+// NULL coerces to anything, INT64 widens to FLOAT64, and a STRING literal or
+// parameter coerces to a time type (the caller decides whether a side is a
+// literal; here STRING with a time kind yields the time kind). ok is false when
+// the two have no common type.
+func Supertype(a, b Type) (t Type, ok bool) {
+	switch {
+	case a.Kind == KindNull:
+		return b, true
+	case b.Kind == KindNull:
+		return a, true
+	case a.Equal(b):
+		return a, true
+	case a.IsNumeric() && b.IsNumeric():
+		return Float64, true
+	case a.Kind == KindString && isTimeKind(b.Kind):
+		return b, true
+	case b.Kind == KindString && isTimeKind(a.Kind):
+		return a, true
+	case a.Kind == KindArray && b.Kind == KindArray:
+		e, ok := Supertype(*a.Elem, *b.Elem)
+		return ArrayOf(e), ok
+	}
+	return Type{}, false
+}
+
+func isTimeKind(k Kind) bool { return k == KindTimestamp || k == KindDatetime || k == KindDate }
+
+// IsTime reports whether t is TIMESTAMP, DATETIME or DATE.
+func (t Type) IsTime() bool { return isTimeKind(t.Kind) }

@@ -1,0 +1,76 @@
+package types
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseTimestamp(t *testing.T) {
+	ref := func(s string) int64 {
+		tm, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			panic(err)
+		}
+		return tm.UnixMicro()
+	}
+	cases := []struct {
+		in   string
+		want int64
+	}{
+		{"2024-01-02T03:04:05Z", ref("2024-01-02T03:04:05Z")},
+		{"2024-01-02 03:04:05", ref("2024-01-02T03:04:05Z")},
+		{"2024-01-02T03:04:05.123456789+00:00", ref("2024-01-02T03:04:05.123456Z")},
+		{"2024-01-02T03:04:05.5-07:00", ref("2024-01-02T10:04:05.5Z")},
+		{"2024-01-02T03:04:05+0530", ref("2024-01-01T21:34:05Z")},
+		{"2024-01-02 03:04:05.149 UTC", ref("2024-01-02T03:04:05.149Z")},
+		{"2024-01-02", ref("2024-01-02T00:00:00Z")},
+		{"2024-01-02T03:04Z", ref("2024-01-02T03:04:00Z")},
+	}
+	for _, c := range cases {
+		got, err := ParseTimestamp(c.in)
+		require.NoError(t, err, c.in)
+		require.Equal(t, c.want, got, c.in)
+	}
+	for _, bad := range []string{"", "yesterday", "2024-13-01", "2024-01-02X03:04:05", "2024-01-02T25:00:00Z", "2024-01-02T03:04:05+99:00", "2024-01-02T03:04:05.Z"} {
+		_, err := ParseTimestamp(bad)
+		require.ErrorIs(t, err, ErrBadTime, bad)
+	}
+}
+
+func TestTruncAndFormat(t *testing.T) {
+	us, err := ParseTimestamp("2024-03-14T15:09:26.535897Z") // a Thursday
+	require.NoError(t, err)
+	cases := map[DatePart]string{
+		PartSecond: "2024-03-14T15:09:26", PartMinute: "2024-03-14T15:09:00",
+		PartHour: "2024-03-14T15:00:00", PartDay: "2024-03-14T00:00:00",
+		PartWeek: "2024-03-10T00:00:00", PartMonth: "2024-03-01T00:00:00",
+		PartQuarter: "2024-01-01T00:00:00", PartYear: "2024-01-01T00:00:00",
+	}
+	for p, want := range cases {
+		require.Equal(t, want, FormatDatetime(TruncMicros(us, p)), p.String())
+	}
+	require.Equal(t, "2024-03-14T15:09:26.535897", FormatDatetime(us))
+	// Before the epoch, truncation floors rather than rounding toward zero.
+	require.Equal(t, "1969-12-31T23:00:00", FormatDatetime(TruncMicros(-1, PartHour)))
+}
+
+func TestCastAndCompare(t *testing.T) {
+	v, err := Cast(StringValue("2024-01-02T00:00:00Z"), Timestamp)
+	require.NoError(t, err)
+	require.Equal(t, Timestamp, v.T)
+	_, err = Cast(StringValue("soon"), Timestamp)
+	require.ErrorIs(t, err, ErrBadCast)
+	i, err := Cast(FloatValue(2.5), Int64)
+	require.NoError(t, err)
+	require.Equal(t, int64(2), i.I) // round half to even
+	c, ok := Compare(IntValue(3), FloatValue(2.5))
+	require.True(t, ok)
+	require.Equal(t, 1, c)
+	_, ok = Compare(IntValue(3), StringValue("3"))
+	require.False(t, ok)
+	st, ok := Supertype(String, Timestamp)
+	require.True(t, ok)
+	require.Equal(t, KindTimestamp, st.Kind)
+}

@@ -154,7 +154,7 @@ func (l *lexer) prefixedString() (token, bool, *Error) {
 	return t, true, err
 }
 
-// quoted lexes a '…', "…", '''…''' or """…""" literal starting at l.pos.
+// quoted lexes a '…', "…", ”'…”' or """…""" literal starting at l.pos.
 func (l *lexer) quoted(start int, raw, bytes bool) (token, *Error) {
 	q := l.src[l.pos]
 	triple := strings.HasPrefix(l.src[l.pos:], strings.Repeat(string(q), 3))

@@ -1,0 +1,431 @@
+package logstore
+
+import (
+	"math/bits"
+	"strconv"
+	"unsafe"
+
+	"logq/types"
+)
+
+// Column is the values of one field path within one segment. While its
+// segment is open, it grows by append only (rows a snapshot can see are never
+// rewritten); once sealed it never changes.
+//
+// Storage by kind: BOOL, INT64 and TIMESTAMP in ints; FLOAT64 in floats;
+// STRING either as a dictionary (dict + codes) or, when nearly every value is
+// distinct, as plain bytes with offsets; ARRAY values boxed in vals. Object
+// presence columns are BOOL.
+type Column struct {
+	Path string
+	kind types.Kind
+	elem types.Type // element type of an ARRAY column
+	n    int
+
+	// Null flags: one byte per row while open (appends must not share memory
+	// words with rows a reader sees), a bitmap once sealed; nil means none.
+	nullBytes []bool
+	nullBits  []uint64
+	nulls     int
+
+	ints   []int64
+	floats []float64
+
+	dict    []string
+	dictIdx map[string]uint32 // nil once sealed or once plain
+	codes   []uint32          // open segments; sealed dictionaries narrow to:
+	codes8  []uint8
+	codes16 []uint16
+
+	plain bool
+	data  []byte
+	offs  []uint32 // len n+1 when plain
+
+	vals []types.Value
+}
+
+// Kind is the physical kind of the stored values.
+func (c *Column) Kind() types.Kind { return c.kind }
+
+// Len is the number of rows.
+func (c *Column) Len() int { return c.n }
+
+// HasNulls reports whether any row is NULL.
+func (c *Column) HasNulls() bool { return c.nulls > 0 }
+
+// IsNull reports whether row i is NULL.
+func (c *Column) IsNull(i int) bool {
+	if c.nulls == 0 {
+		return false
+	}
+	if c.nullBits != nil {
+		return c.nullBits[i>>6]&(1<<(uint(i)&63)) != 0
+	}
+	return c.nullBytes[i]
+}
+
+// IsDict reports whether a STRING column is dictionary-encoded.
+func (c *Column) IsDict() bool { return c.kind == types.KindString && !c.plain }
+
+// Dict returns the dictionary of a dictionary-encoded column.
+func (c *Column) Dict() []string { return c.dict }
+
+// Code returns the dictionary code of row i.
+func (c *Column) Code(i int) uint32 {
+	switch {
+	case c.codes8 != nil:
+		return uint32(c.codes8[i])
+	case c.codes16 != nil:
+		return uint32(c.codes16[i])
+	}
+	return c.codes[i]
+}
+
+// Str returns row i of a STRING column (undefined for NULL rows). The string
+// shares the segment's memory.
+func (c *Column) Str(i int) string {
+	if c.plain {
+		a, b := c.offs[i], c.offs[i+1]
+		if a == b {
+			return ""
+		}
+		return unsafe.String(&c.data[a], int(b-a))
+	}
+	return c.dict[c.Code(i)]
+}
+
+// GatherNulls writes the NULL flag of each row into dst and reports whether
+// any was NULL.
+func (c *Column) GatherNulls(rows []int32, dst []bool) bool {
+	if c.nulls == 0 {
+		return false
+	}
+	any := false
+	for k, r := range rows {
+		n := c.IsNull(int(r))
+		dst[k] = n
+		any = any || n
+	}
+	return any
+}
+
+// GatherInts copies INT64, BOOL or TIMESTAMP values of rows into dst.
+func (c *Column) GatherInts(rows []int32, dst []int64) {
+	ints := c.ints
+	for k, r := range rows {
+		dst[k] = ints[r]
+	}
+}
+
+// GatherFloats copies values as FLOAT64, converting an INT64 column.
+func (c *Column) GatherFloats(rows []int32, dst []float64) {
+	if c.kind == types.KindFloat64 {
+		fl := c.floats
+		for k, r := range rows {
+			dst[k] = fl[r]
+		}
+		return
+	}
+	for k, r := range rows {
+		dst[k] = float64(c.ints[r])
+	}
+}
+
+// GatherStrings copies values as STRING. A column of another scalar kind (a
+// field widened to STRING after this segment was written) is rendered as its
+// JSON text.
+func (c *Column) GatherStrings(rows []int32, dst []string) {
+	switch {
+	case c.kind == types.KindString && c.plain:
+		for k, r := range rows {
+			dst[k] = c.Str(int(r))
+		}
+	case c.kind == types.KindString:
+		dict := c.dict
+		switch {
+		case c.codes8 != nil:
+			for k, r := range rows {
+				dst[k] = dict[c.codes8[r]]
+			}
+		case c.codes16 != nil:
+			for k, r := range rows {
+				dst[k] = dict[c.codes16[r]]
+			}
+		default:
+			for k, r := range rows {
+				dst[k] = dict[c.codes[r]]
+			}
+		}
+	default:
+		for k, r := range rows {
+			dst[k] = c.text(int(r))
+		}
+	}
+}
+
+// GatherCodes copies dictionary codes of rows into dst.
+func (c *Column) GatherCodes(rows []int32, dst []uint32) {
+	for k, r := range rows {
+		dst[k] = c.Code(int(r))
+	}
+}
+
+// text renders row i of a non-STRING scalar column as JSON text.
+func (c *Column) text(i int) string {
+	switch c.kind {
+	case types.KindBool:
+		return strconv.FormatBool(c.ints[i] != 0)
+	case types.KindInt64:
+		return strconv.FormatInt(c.ints[i], 10)
+	case types.KindFloat64:
+		return strconv.FormatFloat(c.floats[i], 'g', -1, 64)
+	case types.KindArray:
+		return c.vals[i].String()
+	}
+	return ""
+}
+
+// Value returns row i boxed, converted to type want when the field was
+// widened after this segment was written.
+func (c *Column) Value(i int, want types.Type) types.Value {
+	if c.IsNull(i) {
+		return types.NullOf(want)
+	}
+	switch want.Kind {
+	case types.KindString:
+		if c.kind == types.KindString {
+			return types.StringValue(c.Str(i))
+		}
+		return types.StringValue(c.text(i))
+	case types.KindFloat64:
+		if c.kind == types.KindFloat64 {
+			return types.FloatValue(c.floats[i])
+		}
+		return types.FloatValue(float64(c.ints[i]))
+	case types.KindInt64, types.KindBool, types.KindTimestamp:
+		return types.Value{T: want, I: c.ints[i]}
+	case types.KindArray:
+		return c.vals[i]
+	}
+	return types.NullOf(want)
+}
+
+// FindCode returns the dictionary code of s in a dictionary column.
+func (c *Column) FindCode(s string) (uint32, bool) {
+	if c.dictIdx != nil {
+		code, ok := c.dictIdx[s]
+		return code, ok
+	}
+	for i, d := range c.dict {
+		if d == s {
+			return uint32(i), true
+		}
+	}
+	return 0, false
+}
+
+// --- building ---
+
+func (c *Column) setNull(isNull bool) {
+	if isNull {
+		c.nulls++
+	}
+	if c.nulls > 0 && c.nullBytes == nil {
+		c.nullBytes = make([]bool, c.n, max(c.n+1, 64))
+	}
+	if c.nullBytes != nil {
+		c.nullBytes = append(c.nullBytes, isNull)
+	}
+}
+
+func (c *Column) appendNull() {
+	switch c.kind {
+	case types.KindFloat64:
+		c.floats = append(c.floats, 0)
+	case types.KindString:
+		c.appendStringRaw("")
+	case types.KindArray:
+		c.vals = append(c.vals, types.Value{})
+	default:
+		c.ints = append(c.ints, 0)
+	}
+	c.setNull(true)
+	c.n++
+}
+
+func (c *Column) appendInt(v int64) {
+	c.ints = append(c.ints, v)
+	c.setNull(false)
+	c.n++
+}
+
+func (c *Column) appendFloat(v float64) {
+	c.floats = append(c.floats, v)
+	c.setNull(false)
+	c.n++
+}
+
+func (c *Column) appendValue(v types.Value) {
+	c.vals = append(c.vals, v)
+	c.setNull(false)
+	c.n++
+}
+
+func (c *Column) appendString(b []byte) {
+	c.appendStringRaw(unsafe.String(unsafe.SliceData(b), len(b)))
+	c.setNull(false)
+	c.n++
+}
+
+// plainAfter and plainRatio decide when a dictionary gives way to plain bytes:
+// once a segment has plainAfter rows and more than 1/plainRatio of them are
+// distinct, a dictionary costs more than it saves.
+const (
+	plainAfter = 2048
+	plainRatio = 2
+)
+
+// appendStringRaw stores s, which may alias a scratch buffer: it is copied
+// when kept.
+func (c *Column) appendStringRaw(s string) {
+	if c.plain {
+		c.data = append(c.data, s...)
+		c.offs = append(c.offs, uint32(len(c.data)))
+		return
+	}
+	if c.dictIdx == nil {
+		c.dictIdx = make(map[string]uint32)
+	}
+	code, ok := c.dictIdx[s]
+	if !ok {
+		kept := string([]byte(s))
+		code = uint32(len(c.dict))
+		c.dict = append(c.dict, kept)
+		c.dictIdx[kept] = code
+	}
+	c.codes = append(c.codes, code)
+	if len(c.codes) == plainAfter && len(c.dict)*plainRatio > plainAfter {
+		c.toPlain()
+	}
+}
+
+// toPlain rewrites a dictionary column as plain bytes. It builds new slices
+// so that snapshots holding the old ones stay valid.
+func (c *Column) toPlain() {
+	var size int
+	for _, code := range c.codes {
+		size += len(c.dict[code])
+	}
+	data := make([]byte, 0, size*2)
+	offs := make([]uint32, 1, cap(c.codes)+1)
+	for _, code := range c.codes {
+		data = append(data, c.dict[code]...)
+		offs = append(offs, uint32(len(data)))
+	}
+	c.data, c.offs, c.plain = data, offs, true
+	c.dict, c.dictIdx, c.codes = nil, nil, nil
+}
+
+// widen converts an open column to kind to (FLOAT64 or STRING), building new
+// slices so that snapshots keep the old representation intact.
+func (c *Column) widen(to types.Kind) {
+	old := *c
+	*c = Column{Path: c.Path, kind: to}
+	for i := 0; i < old.n; i++ {
+		if old.IsNull(i) {
+			c.appendNull()
+			continue
+		}
+		switch to {
+		case types.KindFloat64:
+			c.appendFloat(float64(old.ints[i]))
+		case types.KindString:
+			c.appendString([]byte(old.text(i)))
+		}
+	}
+}
+
+// seal freezes the column: narrow dictionary codes, nulls as a bitmap,
+// capacity trimmed.
+func (c *Column) seal() {
+	if c.nulls > 0 {
+		c.nullBits = make([]uint64, (c.n+63)/64)
+		for i, isNull := range c.nullBytes[:c.n] {
+			if isNull {
+				c.nullBits[i>>6] |= 1 << (uint(i) & 63)
+			}
+		}
+	}
+	c.nullBytes = nil
+	c.ints = trim(c.ints)
+	c.floats = trim(c.floats)
+	c.vals = trim(c.vals)
+	c.data = trim(c.data)
+	c.offs = trim(c.offs)
+	if c.kind == types.KindString && !c.plain {
+		switch bits.Len(uint(len(c.dict))) {
+		case 0, 1, 2, 3, 4, 5, 6, 7, 8:
+			c.codes8 = make([]uint8, c.n)
+			for i, v := range c.codes[:c.n] {
+				c.codes8[i] = uint8(v)
+			}
+			c.codes = nil
+		case 9, 10, 11, 12, 13, 14, 15, 16:
+			c.codes16 = make([]uint16, c.n)
+			for i, v := range c.codes[:c.n] {
+				c.codes16[i] = uint16(v)
+			}
+			c.codes = nil
+		default:
+			c.codes = trim(c.codes)
+		}
+		c.dictIdx = nil
+		c.dict = trim(c.dict)
+	}
+}
+
+func trim[T any](s []T) []T {
+	if s == nil || cap(s) == len(s) {
+		return s
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
+// view returns a read-only copy of the column's headers limited to n rows.
+func (c *Column) view(n int) *Column {
+	v := *c
+	v.n = n
+	v.dictIdx = nil // maps are not safe to read while appended to
+	if v.nulls > 0 && v.nullBytes != nil {
+		v.nulls = 0
+		for _, isNull := range v.nullBytes[:n] {
+			if isNull {
+				v.nulls++
+			}
+		}
+	}
+	return &v
+}
+
+// bytes estimates the memory the column holds.
+func (c *Column) bytes() int64 {
+	b := int64(len(c.ints))*8 + int64(len(c.floats))*8 + int64(len(c.codes))*4 +
+		int64(len(c.codes8)) + int64(len(c.codes16))*2 + int64(len(c.data)) +
+		int64(len(c.offs))*4 + int64(len(c.nullBits))*8 + int64(len(c.nullBytes)) +
+		int64(len(c.vals))*int64(unsafe.Sizeof(types.Value{}))
+	for _, d := range c.dict {
+		b += int64(len(d)) + 16
+	}
+	for _, v := range c.vals {
+		b += valueBytes(v)
+	}
+	return b + 128
+}
+
+func valueBytes(v types.Value) int64 {
+	b := int64(len(v.S)) + int64(len(v.L))*int64(unsafe.Sizeof(types.Value{}))
+	for _, e := range v.L {
+		b += valueBytes(e)
+	}
+	return b
+}

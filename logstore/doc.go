@@ -1,0 +1,38 @@
+// Package logstore holds log events in memory as columnar segments, grouped by
+// named source, and hands consistent snapshots of them to queries.
+//
+// Storage model (BigQuery's, which saved queries are written for; CONTRACT.md §3):
+// every top-level key of an event is a column; `timestamp` (TIMESTAMP), `id`
+// and `event_message` (STRING) always exist. A JSON object nested anywhere is
+// an ARRAY<STRUCT> of exactly one element, so it is stored column-wise by field
+// path ("metadata.request.url"), plus a presence column for the object itself.
+// Arrays are stored as whole values. Keys are made SQL-safe: every byte
+// outside [A-Za-z0-9_] becomes '_', and a key starting with a digit gets a
+// leading '_'.
+//
+// Segments. Append writes into one open segment per source. At SegmentRows
+// rows it is sealed: immutable from then on, so queries read it without locks.
+// Each segment records its minimum and maximum timestamp (queries skip
+// segments outside their time range) and per column either a dictionary with
+// narrow codes (strings with repeats) or plain bytes and offsets (nearly unique
+// strings), typed slices for numbers, and a null bitmap.
+//
+// Visibility. Snapshot takes the source lock only long enough to copy slice
+// headers of the open segment; appends never overwrite rows a snapshot can see
+// (they only add past its length, and type changes copy), so a query sees every
+// event whose Append returned before the snapshot and never waits on ingest.
+//
+// Field types. A path's SQL type is fixed by the first non-null value seen in
+// the source, then widened, never narrowed, when a later value disagrees:
+// INT64 meeting a fraction becomes FLOAT64; a scalar meeting a scalar of
+// another kind becomes STRING (values read back as their JSON text). Sealed
+// segments keep their physical type and are converted as they are read, so no
+// value is lost. A path first seen as an object that later receives a scalar or
+// an array (or the reverse) stores that value as JSON text in the STRING
+// column "<key>__json" beside it.
+//
+// Retention drops whole segments whose newest event is older than the
+// configured age. Memory held is accounted per segment (Stats).
+//
+// This package imports types and the standard library only.
+package logstore

@@ -1,0 +1,513 @@
+package logstore
+
+import (
+	"crypto/rand"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"logq/types"
+)
+
+// Source is one named stream of events (a Logflare "source").
+type Source struct {
+	name string
+
+	mu      sync.Mutex
+	sealed  []*Segment // copy-on-write: replaced, never modified in place
+	open    *Segment
+	root    *node
+	schema  *Schema // rebuilt when a field appears or widens
+	changed bool
+	events  int64 // accepted since start
+	rows    int
+	opts    *Options
+
+	scratch []byte
+}
+
+// Name returns the source's name.
+func (s *Source) Name() string { return s.name }
+
+// Reject says why one event of a batch was refused.
+type Reject struct {
+	Index  int
+	Reason string
+}
+
+func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.Reason) }
+
+// append stores events; see Store.Append.
+func (s *Source) append(events [][]byte, arrival time.Time) (accepted int, rejects []Reject) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := writer{src: s, arrival: arrival.UnixMicro()}
+	for i, ev := range events {
+		if err := w.event(ev); err != nil {
+			s.open.abandonRow()
+			rejects = append(rejects, Reject{Index: i, Reason: err.Error()})
+			continue
+		}
+		accepted++
+		if s.open.rows >= s.opts.SegmentRows {
+			s.sealOpen()
+		}
+	}
+	s.events += int64(accepted)
+	return accepted, rejects
+}
+
+func (s *Source) sealOpen() {
+	s.open.seal()
+	sealed := make([]*Segment, len(s.sealed), len(s.sealed)+1)
+	copy(sealed, s.sealed)
+	s.sealed = append(sealed, s.open)
+	s.open = newSegment()
+}
+
+// writer flattens one event at a time into the open segment.
+type writer struct {
+	src     *Source
+	arrival int64
+	sc      jscan
+}
+
+func (w *writer) event(ev []byte) error {
+	s := w.src
+	seg := s.open
+	row := seg.rows
+	w.sc = jscan{b: ev, buf: s.scratch}
+	defer func() { s.scratch = w.sc.buf[:0] }()
+	sc := &w.sc
+	if sc.peek() != '{' {
+		return fmt.Errorf("an event must be a JSON object")
+	}
+	sc.i++
+	var (
+		ts      int64
+		haveTS  bool
+		id      string
+		msg     []byte
+		haveMsg bool
+		message []byte // "message", used when event_message is absent
+	)
+	for first := true; ; first = false {
+		c := sc.peek()
+		if c == '}' {
+			sc.i++
+			break
+		}
+		if !first {
+			if c != ',' {
+				return sc.fail("',' or '}'")
+			}
+			sc.i++
+		}
+		rawKey, err := sc.str()
+		if err != nil {
+			return err
+		}
+		key := sanitizeKey(rawKey)
+		if sc.peek() != ':' {
+			return sc.fail("':'")
+		}
+		sc.i++
+		switch key {
+		case "timestamp":
+			raw, err := sc.skip(1)
+			if err != nil {
+				return err
+			}
+			ts, haveTS = parseEventTime(raw)
+			continue
+		case "id":
+			raw, err := sc.skip(1)
+			if err != nil {
+				return err
+			}
+			id = scalarText(raw)
+			continue
+		case "event_message", "message":
+			raw, err := sc.skip(1)
+			if err != nil {
+				return err
+			}
+			if key == "event_message" {
+				msg, haveMsg = raw, true
+			} else {
+				message = raw
+			}
+			continue
+		}
+		if err := w.value(s.root.child(key), row, 1); err != nil {
+			return err
+		}
+	}
+	if sc.peek() != 0 {
+		return sc.fail("the end of the event")
+	}
+	if !haveTS {
+		ts = w.arrival
+	}
+	if id == "" {
+		id = newUUID()
+	}
+	if !haveMsg && message != nil {
+		msg, haveMsg = message, true
+	} else if message != nil {
+		if err := w.rawValue(s.root.child("message"), message, row); err != nil {
+			return err
+		}
+	}
+	w.put(s.root.child("timestamp"), types.KindTimestamp, row).appendInt(ts)
+	w.put(s.root.child("id"), types.KindString, row).appendString([]byte(id))
+	em := w.put(s.root.child("event_message"), types.KindString, row)
+	if haveMsg && !isNullJSON(msg) {
+		em.appendString([]byte(scalarText(msg)))
+	}
+	seg.finishRow(ts)
+	s.rows++
+	return nil
+}
+
+func (w *writer) rawValue(n *node, raw []byte, row int) error {
+	saved := w.sc
+	w.sc = jscan{b: raw, buf: saved.buf}
+	err := w.value(n, row, 1)
+	w.sc.b, w.sc.i = saved.b, saved.i
+	return err
+}
+
+// put returns the open column of node n for a value of kind k in this row,
+// widening the field when k disagrees with its type. It returns nil when the
+// row already has a value for n (a duplicate key: the first one wins).
+func (w *writer) put(n *node, k types.Kind, row int) *Column {
+	seg := w.src.open
+	if n.kind == types.KindNull {
+		n.kind = k
+		w.src.changed = true
+	} else if n.kind != k {
+		n.kind = widenKind(n.kind, k)
+		w.src.changed = true
+	}
+	c := seg.column(n.path, n.kind)
+	if c.n > row {
+		return nil
+	}
+	if c.kind != n.kind {
+		c.widen(n.kind)
+	}
+	return c
+}
+
+func widenKind(have, got types.Kind) types.Kind {
+	switch {
+	case have == got:
+		return have
+	case have == types.KindInt64 && got == types.KindFloat64, have == types.KindFloat64 && got == types.KindInt64:
+		return types.KindFloat64
+	}
+	return types.KindString
+}
+
+// value writes the JSON value at the scanner into node n.
+func (w *writer) value(n *node, row int, depth int) error {
+	sc := &w.sc
+	if depth > maxDepth {
+		return fmt.Errorf("%w: nested deeper than %d", errJSON, maxDepth)
+	}
+	switch c := sc.peek(); {
+	case c == '{':
+		if n.array || (n.kind != types.KindNull && !n.object) {
+			return w.conflict(n, row)
+		}
+		if !n.object {
+			n.object = true
+			w.src.changed = true
+		}
+		pc := w.src.open.column(n.path, types.KindBool)
+		if pc.n > row {
+			_, err := sc.skip(depth) // duplicate key: first wins
+			return err
+		}
+		pc.appendInt(1)
+		sc.i++
+		for first := true; ; first = false {
+			c := sc.peek()
+			if c == '}' {
+				sc.i++
+				return nil
+			}
+			if !first {
+				if c != ',' {
+					return sc.fail("',' or '}'")
+				}
+				sc.i++
+			}
+			rawKey, err := sc.str()
+			if err != nil {
+				return err
+			}
+			child := n.child(sanitizeKey(rawKey))
+			if sc.peek() != ':' {
+				return sc.fail("':'")
+			}
+			sc.i++
+			if err := w.value(child, row, depth+1); err != nil {
+				return err
+			}
+		}
+	case c == '[':
+		if n.object || (n.kind != types.KindNull && !n.array) {
+			return w.conflict(n, row)
+		}
+		v, err := w.array(depth)
+		if err != nil {
+			return err
+		}
+		if !n.array {
+			n.array, n.kind, n.elem = true, types.KindArray, *v.T.Elem
+			w.src.changed = true
+		} else if !n.elem.Equal(*v.T.Elem) && v.T.Elem.Kind != types.KindNull {
+			if n.elem.Kind == types.KindNull {
+				n.elem = *v.T.Elem
+				w.src.changed = true
+			} else {
+				v = arrayAsStrings(v)
+				if n.elem.Kind != types.KindString {
+					n.elem = types.String
+					w.src.changed = true
+				}
+			}
+		}
+		if col := w.put(n, types.KindArray, row); col != nil {
+			col.appendValue(v)
+		}
+		return nil
+	case c == 'n':
+		return sc.literal("null")
+	}
+	if n.object || n.array {
+		return w.conflict(n, row)
+	}
+	return w.scalar(n, row)
+}
+
+func (w *writer) scalar(n *node, row int) error {
+	sc := &w.sc
+	switch c := sc.peek(); {
+	case c == '"':
+		b, err := sc.str()
+		if err != nil {
+			return err
+		}
+		if col := w.put(n, types.KindString, row); col != nil {
+			col.appendString(b)
+		}
+	case c == 't' || c == 'f':
+		word := "true"
+		if c == 'f' {
+			word = "false"
+		}
+		if err := sc.literal(word); err != nil {
+			return err
+		}
+		col := w.put(n, types.KindBool, row)
+		switch {
+		case col == nil:
+		case col.kind == types.KindString:
+			col.appendString([]byte(word))
+		default:
+			col.appendInt(map[bool]int64{true: 1, false: 0}[c == 't'])
+		}
+	default:
+		tok, isInt, err := sc.number()
+		if err != nil {
+			return err
+		}
+		var iv int64
+		if isInt {
+			if iv, err = strconv.ParseInt(string(tok), 10, 64); err != nil {
+				isInt = false // too large for INT64: keep it as FLOAT64
+			}
+		}
+		k := types.KindFloat64
+		if isInt {
+			k = types.KindInt64
+		}
+		col := w.put(n, k, row)
+		switch {
+		case col == nil:
+		case col.kind == types.KindString:
+			col.appendString(tok)
+		case col.kind == types.KindFloat64:
+			f, err := strconv.ParseFloat(string(tok), 64)
+			if err != nil {
+				return fmt.Errorf("%w: bad number %q", errJSON, tok)
+			}
+			col.appendFloat(f)
+		default:
+			col.appendInt(iv)
+		}
+	}
+	return nil
+}
+
+// conflict stores a value whose shape (object, array or scalar) differs from
+// what the field held before as JSON text in the sibling "<key>__json".
+func (w *writer) conflict(n *node, row int) error {
+	raw, err := w.sc.skip(1)
+	if err != nil {
+		return err
+	}
+	side := n.path + "__json"
+	parent := w.src.root
+	if i := lastDot(n.path); i >= 0 {
+		parent = w.src.lookupNode(n.path[:i])
+	}
+	sib := parent.child(lastKey(side))
+	if col := w.put(sib, types.KindString, row); col != nil {
+		col.appendString(raw)
+	}
+	return nil
+}
+
+// array reads a JSON array into a boxed ARRAY value. Objects inside arrays
+// become STRUCTs; elements of mixed kinds are kept as their JSON text.
+func (w *writer) array(depth int) (types.Value, error) {
+	raw, err := w.sc.skip(depth)
+	if err != nil {
+		return types.Value{}, err
+	}
+	return decodeArray(raw)
+}
+
+func (s *Source) lookupNode(path string) *node {
+	n := s.root
+	start := 0
+	for i := 0; i <= len(path); i++ {
+		if i == len(path) || path[i] == '.' {
+			n = n.child(path[start:i])
+			start = i + 1
+		}
+	}
+	return n
+}
+
+func lastDot(p string) int {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '.' {
+			return i
+		}
+	}
+	return -1
+}
+
+func lastKey(p string) string { return p[lastDot(p)+1:] }
+
+// sanitizeKey makes a key SQL-safe as Logflare does.
+func sanitizeKey(b []byte) string {
+	clean := len(b) > 0 && !(b[0] >= '0' && b[0] <= '9')
+	for _, c := range b {
+		if !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return string(b) // the compiler avoids the copy in map lookups only; callers intern
+	}
+	out := make([]byte, 0, len(b)+1)
+	if len(b) == 0 || (b[0] >= '0' && b[0] <= '9') {
+		out = append(out, '_')
+	}
+	for _, c := range b {
+		if c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') {
+			out = append(out, c)
+		} else {
+			out = append(out, '_')
+		}
+	}
+	return string(out)
+}
+
+// parseEventTime reads an event's timestamp: an ISO 8601 string, or an
+// integer of seconds, milliseconds, microseconds or nanoseconds (10, 13, 16 or
+// 19 digits). It reports false when the value is missing or unreadable.
+func parseEventTime(raw []byte) (int64, bool) {
+	if len(raw) == 0 {
+		return 0, false
+	}
+	if raw[0] == '"' {
+		sc := jscan{b: raw}
+		s, err := sc.str()
+		if err != nil {
+			return 0, false
+		}
+		us, err := types.ParseTimestamp(string(s))
+		return us, err == nil
+	}
+	digits := raw
+	neg := false
+	if len(digits) > 0 && digits[0] == '-' {
+		digits, neg = digits[1:], true
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			if f, err := strconv.ParseFloat(string(raw), 64); err == nil && !neg {
+				return int64(f * 1e6), true // fractional seconds
+			}
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	switch len(digits) {
+	case 10:
+		return v * 1_000_000, true
+	case 13:
+		return v * 1000, true
+	case 16:
+		return v, true
+	case 19:
+		return v / 1000, true
+	}
+	return 0, false
+}
+
+// scalarText renders a raw JSON scalar as text: a string unquoted, anything
+// else as written.
+func scalarText(raw []byte) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		sc := jscan{b: raw}
+		if s, err := sc.str(); err == nil {
+			return string(s)
+		}
+	}
+	return string(raw)
+}
+
+func isNullJSON(raw []byte) bool { return string(raw) == "null" }
+
+// newUUID returns a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	const hex = "0123456789abcdef"
+	out := make([]byte, 36)
+	j := 0
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			out[j] = '-'
+			j++
+		}
+		out[j], out[j+1] = hex[c>>4], hex[c&15]
+		j += 2
+	}
+	return string(out)
+}

@@ -1,0 +1,191 @@
+package logstore
+
+import (
+	"bytes"
+	"io"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Options configure a Store.
+type Options struct {
+	// SegmentRows is the number of events at which an open segment is sealed.
+	SegmentRows int
+	// Retention drops segments whose newest event is older than this; 0 keeps all.
+	Retention time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultSegmentRows balances scan granularity (time pruning skips whole
+// segments) against per-segment overhead.
+const DefaultSegmentRows = 1 << 16
+
+// Store holds every source. It is safe for concurrent use.
+type Store struct {
+	opts    Options
+	mu      sync.RWMutex
+	sources map[string]*Source
+}
+
+// New returns an empty store.
+func New(opts Options) *Store {
+	if opts.SegmentRows <= 0 {
+		opts.SegmentRows = DefaultSegmentRows
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Store{opts: opts, sources: make(map[string]*Source)}
+}
+
+// Source returns the named source, creating it when create is set.
+func (s *Store) Source(name string, create bool) *Source {
+	s.mu.RLock()
+	src := s.sources[name]
+	s.mu.RUnlock()
+	if src != nil || !create {
+		return src
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if src = s.sources[name]; src == nil {
+		src = &Source{name: name, root: &node{}, open: newSegment(), opts: &s.opts, changed: true}
+		s.sources[name] = src
+	}
+	return src
+}
+
+// Append stores events (raw JSON objects) in the named source, creating the
+// source on first use. Events that are not valid JSON objects are refused and
+// reported; the others are stored. When Append returns, every accepted event
+// is visible to any snapshot taken afterwards.
+func (s *Store) Append(source string, events [][]byte) (accepted int, rejects []Reject) {
+	return s.Source(source, true).append(events, s.opts.Now())
+}
+
+// Names lists the sources, sorted.
+func (s *Store) Names() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]string, 0, len(s.sources))
+	for n := range s.sources {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Snapshot is a consistent, read-only view of one source.
+type Snapshot struct {
+	Segments []*Segment
+	Schema   *Schema
+}
+
+// Snapshot returns the current contents of the named source; an unknown source
+// gives an empty snapshot (its fields are unknown, so every field reads NULL).
+func (s *Store) Snapshot(source string) Snapshot {
+	src := s.Source(source, false)
+	if src == nil {
+		return Snapshot{Schema: &Schema{byPath: map[string]*Field{}}}
+	}
+	return src.snapshot()
+}
+
+func (src *Source) snapshot() Snapshot {
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	if src.changed || src.schema == nil {
+		src.schema = buildSchema(src.root)
+		src.changed = false
+	}
+	segs := src.sealed
+	if src.open.rows > 0 {
+		segs = append(segs[:len(segs):len(segs)], src.open.view())
+	}
+	return Snapshot{Segments: segs, Schema: src.schema}
+}
+
+// SourceStats describes what one source holds.
+type SourceStats struct {
+	Name     string
+	Events   int   // events held now
+	Ingested int64 // events accepted since start
+	Segments int
+	Bytes    int64
+}
+
+// Stats reports per-source counts and memory, sorted by name.
+func (s *Store) Stats() []SourceStats {
+	var out []SourceStats
+	for _, name := range s.Names() {
+		src := s.Source(name, false)
+		src.mu.Lock()
+		st := SourceStats{Name: name, Events: src.rows, Ingested: src.events, Segments: len(src.sealed)}
+		for _, seg := range src.sealed {
+			st.Bytes += seg.bytes
+		}
+		var open int64
+		for _, c := range src.open.order {
+			open += c.bytes()
+		}
+		st.Bytes += open
+		if src.open.rows > 0 {
+			st.Segments++
+		}
+		src.mu.Unlock()
+		out = append(out, st)
+	}
+	return out
+}
+
+// EnforceRetention drops sealed segments whose newest event is older than the
+// retention age and reports how many events were dropped.
+func (s *Store) EnforceRetention() int {
+	if s.opts.Retention <= 0 {
+		return 0
+	}
+	cutoff := s.opts.Now().Add(-s.opts.Retention).UnixMicro()
+	dropped := 0
+	for _, name := range s.Names() {
+		src := s.Source(name, false)
+		src.mu.Lock()
+		kept := make([]*Segment, 0, len(src.sealed))
+		for _, seg := range src.sealed {
+			if seg.maxTS < cutoff {
+				dropped += seg.rows
+				src.rows -= seg.rows
+				continue
+			}
+			kept = append(kept, seg)
+		}
+		src.sealed = kept
+		src.mu.Unlock()
+	}
+	return dropped
+}
+
+// Flush seals every open segment, e.g. after a bulk load, so that all data is
+// in its compact form.
+func (s *Store) Flush() {
+	for _, name := range s.Names() {
+		src := s.Source(name, false)
+		src.mu.Lock()
+		if src.open.rows > 0 {
+			src.sealOpen()
+		}
+		src.mu.Unlock()
+	}
+}
+
+func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,220 @@
+package logstore
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"logq/types"
+)
+
+func TestAppendSamplesKeepsEveryField(t *testing.T) {
+	files, err := filepath.Glob("../../shared/samples/*.json")
+	require.NoError(t, err)
+	if len(files) == 0 {
+		t.Skip("shared samples not present")
+	}
+	st := New(Options{})
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		n, rej := st.Append(name, [][]byte{b})
+		require.Equal(t, 1, n, rej)
+	}
+	snap := st.Snapshot("cloudflare.logs.prod")
+	require.Len(t, snap.Segments, 1)
+	seg := snap.Segments[0]
+	f, ok := snap.Schema.Lookup("metadata.request.cf.asn")
+	require.True(t, ok)
+	require.Equal(t, types.Int64, f.Type)
+	require.Equal(t, int64(3209), seg.Value(f, 0).I)
+	meta, _ := snap.Schema.Lookup("metadata")
+	require.True(t, meta.Object)
+	v := seg.Value(meta, 0)
+	require.Equal(t, types.KindArray, v.T.Kind)
+	require.Len(t, v.L, 1)
+	req := v.L[0].L[v.T.Elem.FieldIndex("request")]
+	require.Equal(t, "GET", req.L[0].L[req.T.Elem.FieldIndex("method")].S)
+	idf, _ := snap.Schema.Lookup("id")
+	require.Len(t, seg.Value(idf, 0).S, 36, "a missing id gets a UUID")
+
+	rt := st.Snapshot("realtime.logs.prod")
+	dom, ok := rt.Schema.Lookup("metadata.context.domain")
+	require.True(t, ok)
+	require.Equal(t, types.ArrayOf(types.String), dom.Type)
+}
+
+func TestTimestampsAndKeys(t *testing.T) {
+	now := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	st := New(Options{Now: func() time.Time { return now }})
+	want := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC).UnixMicro()
+	evs := []string{
+		`{"timestamp":"2024-01-02T03:04:05Z","message":"m"}`,
+		`{"timestamp":1704164645}`,
+		`{"timestamp":1704164645000}`,
+		`{"timestamp":1704164645000000}`,
+		`{"timestamp":1704164645000000000}`,
+		`{"timestamp":"garbage","a-b.c":1,"9x":2}`,
+		`[1,2]`,
+		`{"broken": }`,
+	}
+	raw := make([][]byte, len(evs))
+	for i, e := range evs {
+		raw[i] = []byte(e)
+	}
+	n, rej := st.Append("s", raw)
+	require.Equal(t, 6, n)
+	require.Len(t, rej, 2)
+	require.Equal(t, 6, rej[0].Index)
+	snap := st.Snapshot("s")
+	seg := snap.Segments[0]
+	ts, _ := snap.Schema.Lookup("timestamp")
+	for i := 0; i < 5; i++ {
+		require.Equal(t, want, seg.Value(ts, i).I, i)
+	}
+	require.Equal(t, now.UnixMicro(), seg.Value(ts, 5).I)
+	em, _ := snap.Schema.Lookup("event_message")
+	require.Equal(t, "m", seg.Value(em, 0).S)
+	_, ok := snap.Schema.Lookup("a_b_c")
+	require.True(t, ok)
+	_, ok = snap.Schema.Lookup("_9x")
+	require.True(t, ok)
+}
+
+func TestTypeConflictsWidenWithoutLoss(t *testing.T) {
+	st := New(Options{SegmentRows: 2})
+	evs := []string{`{"n":1,"o":{"a":1}}`, `{"n":2}`, `{"n":2.5,"o":"flat"}`, `{"n":"x"}`, `{"n":true}`}
+	for _, e := range evs {
+		n, rej := st.Append("s", [][]byte{[]byte(e)})
+		require.Equal(t, 1, n, rej)
+	}
+	snap := st.Snapshot("s")
+	f, _ := snap.Schema.Lookup("n")
+	require.Equal(t, types.String, f.Type)
+	var got []string
+	for _, seg := range snap.Segments {
+		for r := 0; r < seg.Rows(); r++ {
+			got = append(got, seg.Value(f, r).S)
+		}
+	}
+	require.Equal(t, []string{"1", "2", "2.5", "x", "true"}, got)
+	side, ok := snap.Schema.Lookup("o__json")
+	require.True(t, ok)
+	require.Equal(t, `"flat"`, snap.Segments[1].Value(side, 0).S)
+}
+
+func TestPlainStringsAndSealing(t *testing.T) {
+	st := New(Options{SegmentRows: 5000})
+	var evs [][]byte
+	for i := 0; i < 12000; i++ {
+		evs = append(evs, []byte(fmt.Sprintf(`{"u":"unique-%d","c":"v%d"}`, i, i%3)))
+	}
+	n, _ := st.Append("s", evs)
+	require.Equal(t, 12000, n)
+	snap := st.Snapshot("s")
+	require.Len(t, snap.Segments, 3)
+	u, _ := snap.Schema.Lookup("u")
+	c, _ := snap.Schema.Lookup("c")
+	require.False(t, snap.Segments[0].Column("u").IsDict())
+	require.True(t, snap.Segments[0].Column("c").IsDict())
+	row := 0
+	for _, seg := range snap.Segments {
+		for r := 0; r < seg.Rows(); r++ {
+			require.Equal(t, fmt.Sprintf("unique-%d", row), seg.Value(u, r).S)
+			require.Equal(t, fmt.Sprintf("v%d", row%3), seg.Value(c, r).S)
+			row++
+		}
+	}
+}
+
+func TestSplitEventsBodyForms(t *testing.T) {
+	for body, want := range map[string]int{
+		`[{"a":1},{"a":2}]`:                 2,
+		`{"batch":[{"a":1},{"a":2}]}`:       2,
+		`{"a":1}`:                           1,
+		"{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n": 3,
+		`{"batch":[{"a":1}],"x":1}`:         1,
+		`[]`:                                0,
+	} {
+		evs, err := SplitEvents([]byte(body))
+		require.NoError(t, err, body)
+		require.Len(t, evs, want, body)
+	}
+	for _, bad := range []string{``, `nope`, `[{"a":1}`, `{"a":1} x`, `[1,]`} {
+		_, err := SplitEvents([]byte(bad))
+		require.Error(t, err, bad)
+	}
+}
+
+// A query sees every event whose Append returned before its snapshot, even
+// while other goroutines keep appending (run with -race).
+func TestSnapshotsDuringAppends(t *testing.T) {
+	st := New(Options{SegmentRows: 1000})
+	var wg sync.WaitGroup
+	var done sync.WaitGroup
+	const writers, perWriter = 4, 5000
+	var mu sync.Mutex
+	returned := 0
+	done.Add(writers)
+	for w := 0; w < writers; w++ {
+		go func(w int) {
+			defer done.Done()
+			for i := 0; i < perWriter; i++ {
+				st.Append("s", [][]byte{[]byte(fmt.Sprintf(`{"w":%d,"i":%d,"s":"x%d"}`, w, i, i%50))})
+				mu.Lock()
+				returned++
+				mu.Unlock()
+			}
+		}(w)
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for k := 0; k < 200; k++ {
+			mu.Lock()
+			before := returned
+			mu.Unlock()
+			snap := st.Snapshot("s")
+			rows := 0
+			f, ok := snap.Schema.Lookup("s")
+			for _, seg := range snap.Segments {
+				rows += seg.Rows()
+				if ok {
+					for r := 0; r < seg.Rows(); r += 97 {
+						_ = seg.Value(f, r)
+					}
+				}
+			}
+			if rows < before {
+				t.Errorf("snapshot has %d rows, %d appends had returned", rows, before)
+				return
+			}
+		}
+	}()
+	done.Wait()
+	wg.Wait()
+	snap := st.Snapshot("s")
+	total := 0
+	for _, seg := range snap.Segments {
+		total += seg.Rows()
+	}
+	require.Equal(t, writers*perWriter, total)
+}
+
+func TestRetentionDropsWholeSegments(t *testing.T) {
+	now := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	st := New(Options{SegmentRows: 2, Retention: 24 * time.Hour, Now: func() time.Time { return now }})
+	for _, ts := range []string{"2024-04-20T00:00:00Z", "2024-04-20T01:00:00Z", "2024-04-30T12:00:00Z", "2024-04-30T13:00:00Z"} {
+		st.Append("s", [][]byte{[]byte(`{"timestamp":"` + ts + `"}`)})
+	}
+	require.Equal(t, 2, st.EnforceRetention())
+	require.Len(t, st.Snapshot("s").Segments, 1)
+	require.Equal(t, 2, st.Stats()[0].Events)
+}

@@ -29,7 +29,8 @@ func Cast(v Value, to Type) (Value, error) {
 	case KindString:
 		switch from {
 		case KindTimestamp:
-			return StringValue(FormatTimestamp(v.I)[:len(FormatTimestamp(v.I))-4] + "+00"), nil
+			ts := FormatTimestamp(v.I)
+			return StringValue(ts[:len(ts)-4] + "+00"), nil
 		case KindBytes:
 			return StringValue(v.S), nil
 		case KindArray, KindStruct:

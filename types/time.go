@@ -153,7 +153,13 @@ func ToTime(us int64) time.Time { return time.UnixMicro(us).UTC() }
 
 // FormatTimestamp renders a TIMESTAMP as BigQuery prints one:
 // "2006-01-02 15:04:05[.ffffff] UTC".
-func FormatTimestamp(us int64) string { return FormatDatetime(us) + " UTC" }
+func FormatTimestamp(us int64) string {
+	t := ToTime(us)
+	if us%Second != 0 {
+		return t.Format("2006-01-02 15:04:05.000000 UTC")
+	}
+	return t.Format("2006-01-02 15:04:05 UTC")
+}
 
 // FormatDatetime renders a DATETIME as "2006-01-02T15:04:05", with ".ffffff"
 // only when the fraction is non-zero (Logflare's encoding, which Studio reads).

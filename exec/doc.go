@@ -1,0 +1,29 @@
+// Package exec runs logical plans from the planner over log store snapshots.
+//
+// Each plan node becomes a pull operator: Next returns the next Batch of rows
+// (typed column vectors) or nil at the end. A batch is valid until the next
+// call; an operator that keeps rows copies them.
+//
+// Batches are dense: a filter compacts the columns it keeps instead of
+// carrying a selection vector. The kernels then stay simple loops over plain
+// slices, and compaction costs one gather per surviving column, which the
+// scan already does anyway when it reads storage.
+//
+// Scans prune whole segments by time range and by dictionary (an equality on
+// a string that a segment's dictionary lacks skips it), check the remaining
+// pushed predicates on compact storage (integer timestamps, dictionary codes),
+// and only then read the other fields, for the surviving rows only. A nested
+// record used as a value is not assembled by the scan: its vector holds row
+// references, assembled when a value is finally needed (for the 100 rows a
+// top-k keeps, not the million it looked at).
+//
+// Aggregates: COUNT, COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR and
+// APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
+// at most ExactQuantileLimit values, then switches to a merging t-digest.
+//
+// Errors: runtime errors are *Error with a Kind; one recover at the top of Run
+// turns a bug into KindInternal with the stack. Run honours ctx cancellation
+// and deadlines between batches.
+//
+// This package imports types, planner and logstore.
+package exec

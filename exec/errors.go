@@ -1,0 +1,59 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"logq/planner"
+)
+
+// Kind classifies a runtime error; the api maps kinds to HTTP statuses.
+type Kind uint8
+
+// Error kinds.
+const (
+	KindInternal        Kind = iota // a bug
+	KindInvalidArgument             // a parameter's value cannot be used
+	KindInvalidQuery                // the query does not bind or is malformed
+	KindEvaluation                  // a value in the data made a function fail
+	KindCanceled                    // the caller went away
+	KindDeadline                    // the time limit passed
+)
+
+// Error is a typed query error. Param names the parameter at fault, if any.
+type Error struct {
+	Kind  Kind
+	Param string
+	Msg   string
+	Err   error
+	Stack string // KindInternal only
+}
+
+func (e *Error) Error() string { return e.Msg }
+func (e *Error) Unwrap() error { return e.Err }
+
+// classify wraps any error from planning or running into an *Error.
+func classify(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var pe *planner.Error
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return &Error{Kind: KindDeadline, Msg: "the query ran past its time limit", Err: err}
+	case errors.Is(err, context.Canceled):
+		return &Error{Kind: KindCanceled, Msg: "the query was canceled", Err: err}
+	case errors.As(err, &pe) && pe.Param != "":
+		return &Error{Kind: KindInvalidArgument, Param: pe.Param, Msg: pe.Error(), Err: err}
+	case errors.As(err, &pe):
+		return &Error{Kind: KindInvalidQuery, Msg: pe.Error(), Err: err}
+	case errors.Is(err, planner.ErrEval):
+		return &Error{Kind: KindEvaluation, Msg: err.Error(), Err: err}
+	}
+	return &Error{Kind: KindInternal, Msg: fmt.Sprintf("internal error: %v", err), Err: err}
+}

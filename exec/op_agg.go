@@ -1,0 +1,454 @@
+package exec
+
+import (
+	"context"
+	"math"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// aggOp is a hash aggregate. Groups are numbered in order of first
+// appearance; a single INT64-like key (the usual time bucket) uses an integer
+// map and remembers the last key, since rows arrive in time order.
+type aggOp struct {
+	in     Operator
+	plan   *planner.Aggregate
+	ev     *evaluator
+	done   bool
+	groups map[string]int32
+	ints   map[int64]int32
+	lastK  int64
+	lastG  int32
+	keys   *rowStore
+	states []aggState
+	n      int
+	gidx   []int32
+	out    []*Batch
+}
+
+// aggState holds one aggregate's per-group state.
+type aggState interface {
+	grow(groups int)
+	update(g []int32, args []*Vector, n int)
+	result(g int) types.Value
+}
+
+func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
+	o := &aggOp{in: in, plan: p, ev: ev, groups: map[string]int32{}, ints: map[int64]int32{}, lastG: -1}
+	var kt []types.Type
+	for _, k := range p.Keys {
+		kt = append(kt, k.Type())
+	}
+	o.keys = newRowStore(kt)
+	for _, a := range p.Aggs {
+		o.states = append(o.states, newAggState(a))
+	}
+	return o
+}
+
+func (o *aggOp) Close() { o.in.Close() }
+
+func (o *aggOp) Next(ctx context.Context) (*Batch, error) {
+	if !o.done {
+		if err := o.consume(ctx); err != nil {
+			return nil, err
+		}
+		o.done = true
+	}
+	if len(o.out) == 0 {
+		return nil, nil
+	}
+	b := o.out[0]
+	o.out = o.out[1:]
+	return b, nil
+}
+
+func (o *aggOp) consume(ctx context.Context) error {
+	for {
+		b, err := o.in.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		if err := o.add(b); err != nil {
+			return err
+		}
+	}
+	if o.n == 0 && len(o.plan.Keys) == 0 {
+		o.n = 1 // an aggregate without GROUP BY always yields one row
+		for _, s := range o.states {
+			s.grow(1)
+		}
+	}
+	for start := 0; start < o.n; start += BatchSize {
+		end := min(start+BatchSize, o.n)
+		idx := make([]int32, 0, end-start)
+		for g := start; g < end; g++ {
+			idx = append(idx, int32(g))
+		}
+		b := &Batch{N: len(idx)}
+		if len(o.plan.Keys) > 0 {
+			b.Cols = o.keys.batch(idx).Cols
+		}
+		for ai, s := range o.states {
+			v := newVector(o.plan.Aggs[ai].T, len(idx))
+			for k, g := range idx {
+				v.set(k, s.result(int(g)), len(idx))
+			}
+			b.Cols = append(b.Cols, v)
+		}
+		o.out = append(o.out, b)
+	}
+	return nil
+}
+
+func (o *aggOp) add(b *Batch) error {
+	keys := make([]*Vector, len(o.plan.Keys))
+	for i, k := range o.plan.Keys {
+		v, err := o.ev.eval(k, b)
+		if err != nil {
+			return err
+		}
+		keys[i] = v
+	}
+	o.gidx = grow(o.gidx, b.N)
+	var newRows []int32
+	before := o.n
+	switch {
+	case len(keys) == 0:
+		if o.n == 0 {
+			o.n = 1
+		}
+		clear(o.gidx)
+	case len(keys) == 1 && keys[0].storage() == inInts && keys[0].Lazy == nil && keys[0].Null == nil:
+		for r, k := range keys[0].I[:b.N] {
+			if k == o.lastK && o.lastG >= 0 {
+				o.gidx[r] = o.lastG
+				continue
+			}
+			g, ok := o.ints[k]
+			if !ok {
+				g = int32(o.n)
+				o.n++
+				o.ints[k] = g
+				newRows = append(newRows, int32(r))
+			}
+			o.lastK, o.lastG = k, g
+			o.gidx[r] = g
+		}
+	default:
+		var buf []byte
+		for r := 0; r < b.N; r++ {
+			buf = buf[:0]
+			for _, v := range keys {
+				buf = appendKey(buf, v.Value(r))
+			}
+			g, ok := o.groups[string(buf)]
+			if !ok {
+				g = int32(o.n)
+				o.n++
+				o.groups[string(buf)] = g
+				newRows = append(newRows, int32(r))
+			}
+			o.gidx[r] = g
+		}
+	}
+	if len(newRows) > 0 {
+		o.keys.appendRows(&Batch{N: b.N, Cols: keys}, newRows)
+	}
+	if o.n > before || before == 0 {
+		for _, s := range o.states {
+			s.grow(o.n)
+		}
+	}
+	for ai, a := range o.plan.Aggs {
+		args := make([]*Vector, len(a.Args))
+		for i, e := range a.Args {
+			if a.Fn == "approx_quantiles" && i == 1 {
+				continue
+			}
+			v, err := o.ev.eval(e, b)
+			if err != nil {
+				return err
+			}
+			args[i] = v
+		}
+		o.states[ai].update(o.gidx[:b.N], args, b.N)
+	}
+	return nil
+}
+
+func newAggState(a planner.AggCall) aggState {
+	switch a.Fn {
+	case "count":
+		if a.Distinct {
+			return &distinctState{}
+		}
+		return &countState{star: a.Star}
+	case "countif":
+		return &countState{cond: true}
+	case "sum", "avg":
+		return &sumState{avg: a.Fn == "avg", float: a.Args[0].Type().Kind == types.KindFloat64}
+	case "min", "max", "any_value":
+		return &extremeState{fn: a.Fn, t: a.T}
+	case "logical_and", "logical_or":
+		return &logicalState{and: a.Fn == "logical_and"}
+	case "approx_quantiles":
+		n := int(a.Args[1].(*planner.Const).V.I)
+		ranks := a.Ranks
+		if ranks == nil {
+			for i := 0; i <= n; i++ {
+				ranks = append(ranks, i)
+			}
+		}
+		return &quantAgg{n: n, ranks: ranks, elem: *a.T.Elem}
+	}
+	return &countState{star: true}
+}
+
+type countState struct {
+	star, cond bool
+	c          []int64
+}
+
+func (s *countState) grow(n int) { s.c = growZero(s.c, n) }
+func (s *countState) update(g []int32, args []*Vector, n int) {
+	switch {
+	case s.star:
+		for _, gi := range g {
+			s.c[gi]++
+		}
+	case s.cond:
+		v := args[0]
+		for r, gi := range g {
+			if v.I[r] != 0 && !v.isNull(r) {
+				s.c[gi]++
+			}
+		}
+	default:
+		v := args[0]
+		for r, gi := range g {
+			if !v.isNull(r) {
+				s.c[gi]++
+			}
+		}
+	}
+}
+func (s *countState) result(g int) types.Value { return types.IntValue(s.c[g]) }
+
+type distinctState struct{ sets []map[string]bool }
+
+func (s *distinctState) grow(n int) {
+	for len(s.sets) < n {
+		s.sets = append(s.sets, map[string]bool{})
+	}
+}
+func (s *distinctState) update(g []int32, args []*Vector, n int) {
+	for r, gi := range g {
+		x := args[0].Value(r)
+		if !x.Null {
+			s.sets[gi][string(appendKey(nil, x))] = true
+		}
+	}
+}
+func (s *distinctState) result(g int) types.Value { return types.IntValue(int64(len(s.sets[g]))) }
+
+type sumState struct {
+	avg, float bool
+	i          []int64
+	f          []float64
+	c          []int64
+	overflow   []bool
+}
+
+func (s *sumState) grow(n int) {
+	s.i, s.f, s.c = growZero(s.i, n), growZero(s.f, n), growZero(s.c, n)
+	s.overflow = growZero(s.overflow, n)
+}
+func (s *sumState) update(g []int32, args []*Vector, n int) {
+	v := args[0]
+	if v.storage() == inFloats {
+		for r, gi := range g {
+			if !v.isNull(r) {
+				s.f[gi] += v.F[r]
+				s.c[gi]++
+			}
+		}
+		return
+	}
+	for r, gi := range g {
+		if v.isNull(r) {
+			continue
+		}
+		x := v.I[r]
+		sum := s.i[gi] + x
+		if (x > 0 && sum < s.i[gi]) || (x < 0 && sum > s.i[gi]) {
+			s.overflow[gi] = true
+		}
+		s.i[gi] = sum
+		s.f[gi] += float64(x)
+		s.c[gi]++
+	}
+}
+func (s *sumState) result(g int) types.Value {
+	switch {
+	case s.c[g] == 0 && s.avg:
+		return types.NullOf(types.Float64)
+	case s.c[g] == 0:
+		return types.NullOf(types.Int64)
+	case s.avg && !s.float && !s.overflow[g]:
+		return types.FloatValue(float64(s.i[g]) / float64(s.c[g]))
+	case s.avg:
+		return types.FloatValue(s.f[g] / float64(s.c[g]))
+	case s.float:
+		return types.FloatValue(s.f[g])
+	}
+	return types.IntValue(s.i[g])
+}
+
+type extremeState struct {
+	fn  string
+	t   types.Type
+	v   []types.Value
+	set []bool
+}
+
+func (s *extremeState) grow(n int) {
+	for len(s.v) < n {
+		s.v = append(s.v, types.Value{})
+		s.set = append(s.set, false)
+	}
+}
+func (s *extremeState) update(g []int32, args []*Vector, n int) {
+	v := args[0]
+	if v.storage() == inInts && v.Lazy == nil && s.fn != "any_value" {
+		for r, gi := range g {
+			if v.isNull(r) {
+				continue
+			}
+			x := v.I[r]
+			if !s.set[gi] || (s.fn == "min" && x < s.v[gi].I) || (s.fn == "max" && x > s.v[gi].I) {
+				s.v[gi] = types.Value{T: v.T, I: x}
+				s.set[gi] = true
+			}
+		}
+		return
+	}
+	for r, gi := range g {
+		if v.isNull(r) {
+			continue
+		}
+		if !s.set[gi] {
+			s.v[gi], s.set[gi] = v.Value(r), true
+			continue
+		}
+		if s.fn == "any_value" {
+			continue
+		}
+		x := v.Value(r)
+		c, _ := types.Compare(x, s.v[gi])
+		if (s.fn == "min" && c < 0) || (s.fn == "max" && c > 0) {
+			s.v[gi] = x
+		}
+	}
+}
+func (s *extremeState) result(g int) types.Value {
+	if !s.set[g] {
+		return types.NullOf(s.t)
+	}
+	return s.v[g]
+}
+
+type logicalState struct {
+	and      bool
+	val, set []bool
+}
+
+func (s *logicalState) grow(n int) { s.val, s.set = growZero(s.val, n), growZero(s.set, n) }
+func (s *logicalState) update(g []int32, args []*Vector, n int) {
+	v := args[0]
+	for r, gi := range g {
+		if v.isNull(r) {
+			continue
+		}
+		b := v.I[r] != 0
+		if !s.set[gi] {
+			s.val[gi], s.set[gi] = b, true
+		} else if s.and {
+			s.val[gi] = s.val[gi] && b
+		} else {
+			s.val[gi] = s.val[gi] || b
+		}
+	}
+}
+func (s *logicalState) result(g int) types.Value {
+	if !s.set[g] {
+		return types.NullOf(types.Bool)
+	}
+	return types.BoolValue(s.val[g])
+}
+
+type quantAgg struct {
+	n     int
+	ranks []int
+	elem  types.Type
+	q     []quantileState
+}
+
+func (s *quantAgg) grow(n int) {
+	for len(s.q) < n {
+		s.q = append(s.q, quantileState{})
+	}
+}
+func (s *quantAgg) update(g []int32, args []*Vector, n int) {
+	v := args[0]
+	switch v.storage() {
+	case inFloats:
+		for r, gi := range g {
+			if !v.isNull(r) {
+				s.q[gi].add(v.F[r])
+			}
+		}
+	case inInts:
+		for r, gi := range g {
+			if !v.isNull(r) {
+				s.q[gi].add(float64(v.I[r]))
+			}
+		}
+	}
+}
+func (s *quantAgg) result(g int) types.Value {
+	vals := s.q[g].quantiles(s.n, s.ranks)
+	if vals == nil {
+		return types.NullOf(types.ArrayOf(s.elem))
+	}
+	// Positions not requested (when only some ranks are read) stay NULL; the
+	// planner guarantees nothing reads them.
+	out := make([]types.Value, s.n+1)
+	for i := range out {
+		out[i] = types.NullOf(s.elem)
+	}
+	for k, r := range s.ranks {
+		if r < 0 || r > s.n {
+			continue
+		}
+		x := vals[k]
+		if s.elem.Kind == types.KindFloat64 {
+			out[r] = types.FloatValue(x)
+		} else {
+			out[r] = types.Value{T: s.elem, I: int64(math.Round(x))}
+		}
+	}
+	return types.ArrayValue(s.elem, out)
+}
+
+func growZero[T any](s []T, n int) []T {
+	for len(s) < n {
+		var z T
+		s = append(s, z)
+	}
+	return s
+}

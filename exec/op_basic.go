@@ -1,0 +1,229 @@
+package exec
+
+import (
+	"context"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// valuesOp emits constant rows once.
+type valuesOp struct {
+	plan *planner.Values
+	ev   *evaluator
+	done bool
+}
+
+func (o *valuesOp) Close() {}
+
+func (o *valuesOp) Next(context.Context) (*Batch, error) {
+	if o.done {
+		return nil, nil
+	}
+	o.done = true
+	n := len(o.plan.Rows)
+	b := &Batch{N: n, Cols: make([]*Vector, len(o.plan.Cols))}
+	for c, col := range o.plan.Cols {
+		v := newVector(col.T, n)
+		for r, row := range o.plan.Rows {
+			x, err := o.ev.eval(row[c], &Batch{N: 1})
+			if err != nil {
+				return nil, err
+			}
+			v.set(r, x.Value(0), n)
+		}
+		b.Cols[c] = v
+	}
+	return b, nil
+}
+
+// filterOp keeps rows where the condition is TRUE.
+type filterOp struct {
+	in      Operator
+	cond    planner.Expr
+	ev      *evaluator
+	scratch []int32
+}
+
+func (o *filterOp) Close() { o.in.Close() }
+
+func (o *filterOp) Next(ctx context.Context) (*Batch, error) {
+	for {
+		b, err := o.in.Next(ctx)
+		if b == nil || err != nil {
+			return nil, err
+		}
+		out, err := filterBatch(o.ev, o.cond, b, &o.scratch)
+		if err != nil {
+			return nil, err
+		}
+		if out.N > 0 {
+			return out, nil
+		}
+	}
+}
+
+// projectOp computes expressions per row.
+type projectOp struct {
+	in    Operator
+	exprs []planner.Expr
+	ev    *evaluator
+}
+
+func (o *projectOp) Close() { o.in.Close() }
+
+func (o *projectOp) Next(ctx context.Context) (*Batch, error) {
+	b, err := o.in.Next(ctx)
+	if b == nil || err != nil {
+		return nil, err
+	}
+	out := &Batch{N: b.N, Cols: make([]*Vector, len(o.exprs))}
+	for i, e := range o.exprs {
+		v, err := o.ev.eval(e, b)
+		if err != nil {
+			return nil, err
+		}
+		out.Cols[i] = v
+	}
+	return out, nil
+}
+
+// limitOp passes at most n rows after skipping offset.
+type limitOp struct {
+	in        Operator
+	n, offset int64
+	seen      int64
+}
+
+func (o *limitOp) Close() { o.in.Close() }
+
+func (o *limitOp) Next(ctx context.Context) (*Batch, error) {
+	for o.seen < o.offset+o.n {
+		b, err := o.in.Next(ctx)
+		if b == nil || err != nil {
+			return nil, err
+		}
+		lo := max(o.offset-o.seen, 0)
+		hi := min(int64(b.N), o.offset+o.n-o.seen)
+		o.seen += int64(b.N)
+		if lo >= hi {
+			continue
+		}
+		return slice(b, int(lo), int(hi)), nil
+	}
+	return nil, nil
+}
+
+// slice returns rows [lo, hi) of b.
+func slice(b *Batch, lo, hi int) *Batch {
+	if lo == 0 && hi == b.N {
+		return b
+	}
+	idx := make([]int32, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		idx = append(idx, int32(i))
+	}
+	out := &Batch{N: hi - lo, Cols: make([]*Vector, len(b.Cols))}
+	for i, v := range b.Cols {
+		out.Cols[i] = gather(v, idx, nil)
+	}
+	return out
+}
+
+// unionOp concatenates its inputs.
+type unionOp struct {
+	ins []Operator
+	cur int
+}
+
+func (o *unionOp) Close() {
+	for _, in := range o.ins {
+		in.Close()
+	}
+}
+
+func (o *unionOp) Next(ctx context.Context) (*Batch, error) {
+	for o.cur < len(o.ins) {
+		b, err := o.ins[o.cur].Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b != nil {
+			return b, nil
+		}
+		o.cur++
+	}
+	return nil, nil
+}
+
+// unnestOp emits one row per array element.
+type unnestOp struct {
+	in   Operator
+	plan *planner.Unnest
+	ev   *evaluator
+}
+
+func (o *unnestOp) Close() { o.in.Close() }
+
+func (o *unnestOp) Next(ctx context.Context) (*Batch, error) {
+	for {
+		b, err := o.in.Next(ctx)
+		if b == nil || err != nil {
+			return nil, err
+		}
+		arr, err := o.ev.eval(o.plan.Expr, b)
+		if err != nil {
+			return nil, err
+		}
+		var idx []int32
+		var elems []types.Value
+		var offs []int64
+		var nulls []bool
+		for r := 0; r < b.N; r++ {
+			v := arr.Value(r)
+			if len(v.L) == 0 {
+				if o.plan.Left {
+					idx = append(idx, int32(r))
+					elems = append(elems, types.Value{})
+					offs = append(offs, 0)
+					nulls = append(nulls, true)
+				}
+				continue
+			}
+			for k, e := range v.L {
+				idx = append(idx, int32(r))
+				elems = append(elems, e)
+				offs = append(offs, int64(k))
+				nulls = append(nulls, false)
+			}
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		out := &Batch{N: len(idx)}
+		for _, v := range b.Cols {
+			out.Cols = append(out.Cols, gather(v, idx, nil))
+		}
+		cols := o.plan.Cols
+		ev := newVector(cols[len(b.Cols)].T, len(idx))
+		for k, e := range elems {
+			if nulls[k] {
+				ev.setNull(k, len(idx))
+			} else {
+				ev.set(k, e, len(idx))
+			}
+		}
+		out.Cols = append(out.Cols, ev)
+		if o.plan.WithOffset {
+			ov := newVector(types.Int64, len(idx))
+			copy(ov.I, offs)
+			for k := range nulls {
+				if nulls[k] {
+					ov.setNull(k, len(idx))
+				}
+			}
+			out.Cols = append(out.Cols, ov)
+		}
+		return out, nil
+	}
+}

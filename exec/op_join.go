@@ -1,0 +1,222 @@
+package exec
+
+import (
+	"context"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// joinOp is a hash join when the plan has equality keys, else a nested-loop
+// join over the materialised right side (a cross join against a small input,
+// or a join on a non-equality condition).
+type joinOp struct {
+	left, right Operator
+	plan        *planner.Join
+	ev          *evaluator
+	built       bool
+	store       *rowStore
+	table       map[string][]int32
+	all         []int32
+	scratch     []int32
+}
+
+func (o *joinOp) Close() { o.left.Close(); o.right.Close() }
+
+func (o *joinOp) build(ctx context.Context) error {
+	var ts []types.Type
+	for _, c := range o.plan.Right.Columns() {
+		ts = append(ts, c.T)
+	}
+	o.store = newRowStore(ts)
+	o.table = map[string][]int32{}
+	for {
+		b, err := o.right.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		base := int32(o.store.n)
+		idx := make([]int32, b.N)
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		o.store.appendRows(b, idx)
+		if len(o.plan.RightKeys) > 0 {
+			keys, err := o.keys(o.plan.RightKeys, b)
+			if err != nil {
+				return err
+			}
+			for i, k := range keys {
+				if k != "" {
+					o.table[k] = append(o.table[k], base+int32(i))
+				}
+			}
+		}
+		for i := 0; i < b.N; i++ {
+			o.all = append(o.all, base+int32(i))
+		}
+	}
+	o.built = true
+	return nil
+}
+
+// keys encodes the join key of each row; "" marks a NULL key, which matches nothing.
+func (o *joinOp) keys(exprs []planner.Expr, b *Batch) ([]string, error) {
+	vecs := make([]*Vector, len(exprs))
+	for i, e := range exprs {
+		v, err := o.ev.eval(e, b)
+		if err != nil {
+			return nil, err
+		}
+		vecs[i] = v
+	}
+	out := make([]string, b.N)
+	var buf []byte
+	for r := 0; r < b.N; r++ {
+		buf = buf[:0]
+		null := false
+		for _, v := range vecs {
+			x := v.Value(r)
+			if x.Null {
+				null = true
+				break
+			}
+			if x.T.Kind == types.KindInt64 {
+				x = types.FloatValue(float64(x.I)) // INT64 and FLOAT64 keys compare numerically
+			}
+			buf = appendKey(buf, x)
+		}
+		if !null {
+			out[r] = string(buf) + "\x01"
+		}
+	}
+	return out, nil
+}
+
+func (o *joinOp) Next(ctx context.Context) (*Batch, error) {
+	if !o.built {
+		if err := o.build(ctx); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		lb, err := o.left.Next(ctx)
+		if lb == nil || err != nil {
+			return nil, err
+		}
+		var keys []string
+		if len(o.plan.LeftKeys) > 0 {
+			if keys, err = o.keys(o.plan.LeftKeys, lb); err != nil {
+				return nil, err
+			}
+		}
+		var li, ri []int32
+		var unmatched []int32
+		for r := 0; r < lb.N; r++ {
+			matches := o.all
+			if keys != nil {
+				matches = o.table[keys[r]]
+				if keys[r] == "" {
+					matches = nil
+				}
+			}
+			for _, m := range matches {
+				li = append(li, int32(r))
+				ri = append(ri, m)
+			}
+			if len(matches) == 0 && o.plan.Kind == planner.JoinLeft {
+				unmatched = append(unmatched, int32(r))
+			}
+		}
+		out := o.combine(lb, li, ri)
+		if o.plan.Cond != nil && out.N > 0 {
+			if out, err = o.applyCond(lb, out, li, &unmatched); err != nil {
+				return nil, err
+			}
+		}
+		if len(unmatched) > 0 {
+			out = appendBatch(out, o.nullExtended(lb, unmatched))
+		}
+		if out.N > 0 {
+			return out, nil
+		}
+	}
+}
+
+func (o *joinOp) combine(lb *Batch, li, ri []int32) *Batch {
+	out := &Batch{N: len(li)}
+	for _, v := range lb.Cols {
+		out.Cols = append(out.Cols, gather(v, li, nil))
+	}
+	rb := o.store.batch(ri)
+	out.Cols = append(out.Cols, rb.Cols...)
+	return out
+}
+
+// applyCond filters joined rows by the residual condition; for a LEFT JOIN,
+// left rows that lose every match are NULL-extended.
+func (o *joinOp) applyCond(lb, joined *Batch, li []int32, unmatched *[]int32) (*Batch, error) {
+	c, err := o.ev.eval(o.plan.Cond, joined)
+	if err != nil {
+		return nil, err
+	}
+	var keep []int32
+	matched := make(map[int32]bool)
+	for i := 0; i < joined.N; i++ {
+		if c.I[i] != 0 && !c.isNull(i) {
+			keep = append(keep, int32(i))
+			matched[li[i]] = true
+		}
+	}
+	if o.plan.Kind == planner.JoinLeft {
+		seen := map[int32]bool{}
+		for _, l := range li {
+			if !matched[l] && !seen[l] {
+				seen[l] = true
+				*unmatched = append(*unmatched, l)
+			}
+		}
+	}
+	out := &Batch{N: len(keep)}
+	for _, v := range joined.Cols {
+		out.Cols = append(out.Cols, gather(v, keep, nil))
+	}
+	return out, nil
+}
+
+func (o *joinOp) nullExtended(lb *Batch, rows []int32) *Batch {
+	out := &Batch{N: len(rows)}
+	for _, v := range lb.Cols {
+		out.Cols = append(out.Cols, gather(v, rows, nil))
+	}
+	for _, c := range o.plan.Right.Columns() {
+		out.Cols = append(out.Cols, constVector(types.NullOf(c.T), len(rows)))
+	}
+	return out
+}
+
+// appendBatch concatenates two batches of the same shape.
+func appendBatch(a, b *Batch) *Batch {
+	if a.N == 0 {
+		return b
+	}
+	ts := make([]types.Type, len(a.Cols))
+	for i, v := range a.Cols {
+		ts[i] = v.T
+	}
+	s := newRowStore(ts)
+	s.appendRows(a, seq(a.N))
+	s.appendRows(b, seq(b.N))
+	return s.batch(seq(s.n))
+}
+
+func seq(n int) []int32 {
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(i)
+	}
+	return out
+}

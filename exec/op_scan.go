@@ -1,0 +1,258 @@
+package exec
+
+import (
+	"context"
+
+	"logq/logstore"
+	"logq/planner"
+	"logq/types"
+)
+
+// scanOp reads one source's snapshot segment by segment.
+type scanOp struct {
+	plan   *planner.Scan
+	snap   logstore.Snapshot
+	ev     *evaluator
+	seg    int // current segment
+	row    int // next row in it
+	eqCol  []eqCheck
+	rows   []int32
+	ts     []int64
+	codes  []uint32
+	fields []*logstore.Field
+	out    Batch
+}
+
+type eqCheck struct {
+	col  *logstore.Column
+	code uint32
+	str  string
+}
+
+func newScan(p *planner.Scan, snap logstore.Snapshot, ev *evaluator) *scanOp {
+	s := &scanOp{plan: p, snap: snap, ev: ev, seg: -1}
+	s.fields = make([]*logstore.Field, len(p.Fields))
+	for i, f := range p.Fields {
+		if lf, ok := snap.Schema.Lookup(f.Path); ok {
+			s.fields[i] = lf
+		}
+	}
+	s.out.Cols = make([]*Vector, len(p.Fields))
+	for i := range s.out.Cols {
+		s.out.Cols[i] = &Vector{}
+	}
+	return s
+}
+
+func (s *scanOp) Close() {}
+
+// nextSegment advances to the next segment that may hold matching rows.
+func (s *scanOp) nextSegment() bool {
+	for {
+		s.seg++
+		s.row = 0
+		if s.plan.Empty || s.seg >= len(s.snap.Segments) {
+			return false
+		}
+		seg := s.snap.Segments[s.seg]
+		lo, hi := seg.TimeRange()
+		if hi < s.plan.TimeLo || lo > s.plan.TimeHi {
+			continue // pruned by its time range
+		}
+		if s.prepareEq(seg) {
+			return true
+		}
+	}
+}
+
+// prepareEq resolves equality predicates against the segment's dictionaries;
+// it reports false when a value is absent, so the segment cannot match.
+func (s *scanOp) prepareEq(seg *logstore.Segment) bool {
+	s.eqCol = s.eqCol[:0]
+	for _, e := range s.plan.Eq {
+		col := seg.Column(s.plan.Fields[e.Field].Path)
+		if col == nil {
+			return false // every row NULL: NULL = x is never true
+		}
+		chk := eqCheck{col: col, str: e.Value}
+		if col.IsDict() {
+			code, ok := col.FindCode(e.Value)
+			if !ok {
+				return false
+			}
+			chk.code = code
+		}
+		s.eqCol = append(s.eqCol, chk)
+	}
+	return true
+}
+
+func (s *scanOp) Next(ctx context.Context) (*Batch, error) {
+	for {
+		if s.seg < 0 || s.row >= s.snap.Segments[s.seg].Rows() {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if !s.nextSegment() {
+				return nil, nil
+			}
+		}
+		seg := s.snap.Segments[s.seg]
+		start := s.row
+		end := min(start+BatchSize, seg.Rows())
+		s.row = end
+		rows := s.candidates(seg, start, end)
+		if len(rows) == 0 {
+			continue
+		}
+		b, err := s.read(seg, rows)
+		if err != nil {
+			return nil, err
+		}
+		if b.N > 0 {
+			return b, nil
+		}
+	}
+}
+
+// candidates returns the rows of [start, end) that pass the time range and
+// the equality predicates, checked on compact storage.
+func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
+	rows := s.rows[:0]
+	lo, hi := seg.TimeRange()
+	if lo >= s.plan.TimeLo && hi <= s.plan.TimeHi {
+		for r := start; r < end; r++ {
+			rows = append(rows, int32(r))
+		}
+	} else {
+		tc := seg.Column("timestamp")
+		all := make([]int32, 0, end-start)
+		for r := start; r < end; r++ {
+			all = append(all, int32(r))
+		}
+		s.ts = grow(s.ts, len(all))
+		tc.GatherInts(all, s.ts)
+		for k, r := range all {
+			if t := s.ts[k]; t >= s.plan.TimeLo && t <= s.plan.TimeHi {
+				rows = append(rows, r)
+			}
+		}
+	}
+	for _, chk := range s.eqCol {
+		kept := rows[:0]
+		if chk.col.IsDict() {
+			s.codes = grow(s.codes, len(rows))
+			chk.col.GatherCodes(rows, s.codes)
+			for k, r := range rows {
+				if s.codes[k] == chk.code && !chk.col.IsNull(int(r)) {
+					kept = append(kept, r)
+				}
+			}
+		} else {
+			for _, r := range rows {
+				if !chk.col.IsNull(int(r)) && chk.col.Str(int(r)) == chk.str {
+					kept = append(kept, r)
+				}
+			}
+		}
+		rows = kept
+	}
+	s.rows = rows
+	return rows
+}
+
+// read gathers the scan's fields for rows and applies its residual filter.
+func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
+	n := len(rows)
+	b := &s.out
+	b.N = n
+	for i, f := range s.plan.Fields {
+		v := b.Cols[i]
+		v.T, v.Lazy = f.T, nil
+		col := seg.Column(f.Path)
+		lf := s.fields[i]
+		switch {
+		case f.Presence:
+			v.T = types.Bool
+			v.resize(n)
+			for k := range v.I[:n] {
+				v.I[k] = 1
+			}
+			markNulls(v, col, rows)
+		case col == nil || lf == nil || f.T.Kind == types.KindNull:
+			v.resize(n)
+			v.Null = make([]bool, n)
+			for k := range v.Null {
+				v.Null[k] = true
+			}
+		case lf.Object:
+			v.Lazy = &lazyField{segs: s.snap.Segments, field: lf}
+			v.resize(n)
+			for k, r := range rows {
+				v.I[k] = lazyRef(s.seg, int(r))
+			}
+			markNulls(v, col, rows)
+		default:
+			v.resize(n)
+			switch v.storage() {
+			case inInts:
+				if col.Kind() == types.KindString || col.Kind() == types.KindFloat64 {
+					return nil, &Error{Kind: KindInternal, Msg: "stored type of " + f.Path + " does not match the schema"}
+				}
+				col.GatherInts(rows, v.I)
+			case inFloats:
+				col.GatherFloats(rows, v.F)
+			case inStrings:
+				col.GatherStrings(rows, v.S)
+			case inValues:
+				for k, r := range rows {
+					v.V[k] = col.Value(int(r), f.T)
+				}
+			}
+			markNulls(v, col, rows)
+		}
+	}
+	if s.plan.Filter == nil {
+		return b, nil
+	}
+	return filterBatch(s.ev, s.plan.Filter, b, &s.rows)
+}
+
+func markNulls(v *Vector, col *logstore.Column, rows []int32) {
+	if col == nil {
+		v.Null = make([]bool, len(rows))
+		for k := range v.Null {
+			v.Null[k] = true
+		}
+		return
+	}
+	if col.HasNulls() {
+		v.Null = make([]bool, len(rows))
+		if !col.GatherNulls(rows, v.Null) {
+			v.Null = nil
+		}
+	}
+}
+
+// filterBatch keeps the rows of b where cond is TRUE, compacting in place.
+func filterBatch(ev *evaluator, cond planner.Expr, b *Batch, scratch *[]int32) (*Batch, error) {
+	c, err := ev.eval(cond, b)
+	if err != nil {
+		return nil, err
+	}
+	keep := (*scratch)[:0]
+	for i := 0; i < b.N; i++ {
+		if c.I[i] != 0 && !c.isNull(i) {
+			keep = append(keep, int32(i))
+		}
+	}
+	*scratch = keep
+	if len(keep) == b.N {
+		return b, nil
+	}
+	out := &Batch{N: len(keep), Cols: make([]*Vector, len(b.Cols))}
+	for i, v := range b.Cols {
+		out.Cols[i] = gather(v, keep, nil)
+	}
+	return out, nil
+}

@@ -1,0 +1,176 @@
+package exec
+
+import (
+	"container/heap"
+	"context"
+	"sort"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// sortOp orders its input. With a limit it is a top-k: a bounded heap keeps
+// the best limit+offset rows, so memory stays small however much is read.
+type sortOp struct {
+	in    Operator
+	plan  *planner.Sort
+	ev    *evaluator
+	done  bool
+	store *rowStore
+	keys  [][]types.Value // per stored row
+	order []int32
+	pos   int
+}
+
+func (o *sortOp) Close() { o.in.Close() }
+
+type sortRow struct {
+	keys []types.Value
+	seq  int32 // input order, for stable ties
+	at   int32 // index in the row store
+}
+
+func (o *sortOp) less(a, b []types.Value) bool {
+	for i, k := range o.plan.Keys {
+		x, y := a[i], b[i]
+		if x.Null || y.Null {
+			if x.Null == y.Null {
+				continue
+			}
+			return x.Null == k.NullsFirst
+		}
+		c, _ := types.Compare(x, y)
+		if c == 0 {
+			continue
+		}
+		if k.Desc {
+			return c > 0
+		}
+		return c < 0
+	}
+	return false
+}
+
+// topHeap is a max-heap by sort order: the root is the worst row kept.
+type topHeap struct {
+	rows []sortRow
+	op   *sortOp
+}
+
+func (h *topHeap) Len() int { return len(h.rows) }
+func (h *topHeap) Less(i, j int) bool {
+	return h.op.less(h.rows[j].keys, h.rows[i].keys) || (!h.op.less(h.rows[i].keys, h.rows[j].keys) && h.rows[i].seq > h.rows[j].seq)
+}
+func (h *topHeap) Swap(i, j int) { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *topHeap) Push(x any)    { h.rows = append(h.rows, x.(sortRow)) }
+func (h *topHeap) Pop() any {
+	x := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return x
+}
+
+func (o *sortOp) consume(ctx context.Context) error {
+	var ts []types.Type
+	for _, c := range o.plan.In.Columns() {
+		ts = append(ts, c.T)
+	}
+	o.store = newRowStore(ts)
+	k := int64(-1)
+	if o.plan.Limit >= 0 {
+		k = o.plan.Limit + o.plan.Offset
+	}
+	h := &topHeap{op: o}
+	var all []sortRow
+	seen := int32(0)
+	for {
+		b, err := o.in.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		keyVecs := make([]*Vector, len(o.plan.Keys))
+		for i, sk := range o.plan.Keys {
+			v, err := o.ev.eval(sk.Expr, b)
+			if err != nil {
+				return err
+			}
+			keyVecs[i] = v
+		}
+		var keep []int32
+		for r := 0; r < b.N; r++ {
+			keys := make([]types.Value, len(keyVecs))
+			for i, v := range keyVecs {
+				keys[i] = v.Value(r)
+			}
+			row := sortRow{keys: keys, seq: seen, at: int32(o.store.n + len(keep))}
+			seen++
+			switch {
+			case k < 0:
+				all = append(all, row)
+			case int64(h.Len()) < k:
+				heap.Push(h, row)
+			case k > 0 && o.less(keys, h.rows[0].keys):
+				h.rows[0] = row
+				heap.Fix(h, 0)
+			default:
+				continue
+			}
+			keep = append(keep, int32(r))
+		}
+		o.store.appendRows(b, keep)
+		if k >= 0 && int64(o.store.n) > 2*k+BatchSize {
+			o.compact(h)
+		}
+	}
+	if k >= 0 {
+		all = h.rows
+	}
+	sort.Slice(all, func(i, j int) bool {
+		if o.less(all[i].keys, all[j].keys) {
+			return true
+		}
+		if o.less(all[j].keys, all[i].keys) {
+			return false
+		}
+		return all[i].seq < all[j].seq // ties keep input order
+	})
+	start := min(o.plan.Offset, int64(len(all)))
+	for _, r := range all[start:] {
+		o.order = append(o.order, r.at)
+	}
+	return nil
+}
+
+// compact drops stored rows that fell out of the top-k heap.
+func (o *sortOp) compact(h *topHeap) {
+	idx := make([]int32, len(h.rows))
+	for i := range h.rows {
+		idx[i] = h.rows[i].at
+		h.rows[i].at = int32(i)
+	}
+	b := o.store.batch(idx)
+	fresh := &rowStore{cols: make([]*Vector, len(o.store.cols))}
+	for i, v := range o.store.cols {
+		fresh.cols[i] = &Vector{T: v.T, Lazy: v.Lazy}
+	}
+	fresh.appendRows(b, seq(b.N))
+	o.store = fresh
+}
+
+func (o *sortOp) Next(ctx context.Context) (*Batch, error) {
+	if !o.done {
+		if err := o.consume(ctx); err != nil {
+			return nil, err
+		}
+		o.done = true
+	}
+	if o.pos >= len(o.order) {
+		return nil, nil
+	}
+	end := min(o.pos+BatchSize, len(o.order))
+	b := o.store.batch(o.order[o.pos:end])
+	o.pos = end
+	return b, nil
+}

@@ -1,0 +1,224 @@
+package exec
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// ExactQuantileLimit is the number of values per group up to which
+// APPROX_QUANTILES is exact; above it a t-digest answers.
+const ExactQuantileLimit = 1 << 20
+
+// quantileState collects one group's values for APPROX_QUANTILES.
+type quantileState struct {
+	vals   []float64
+	digest *tdigest
+}
+
+func (q *quantileState) add(v float64) {
+	if q.digest != nil {
+		q.digest.add(v)
+		return
+	}
+	q.vals = append(q.vals, v)
+	if len(q.vals) > ExactQuantileLimit {
+		q.digest = newTDigest(200)
+		for _, x := range q.vals {
+			q.digest.add(x)
+		}
+		q.vals = nil
+	}
+}
+
+func (q *quantileState) count() int {
+	if q.digest != nil {
+		return int(q.digest.total + float64(len(q.digest.buf)))
+	}
+	return len(q.vals)
+}
+
+// quantiles returns element i of APPROX_QUANTILES(x, n) for each i in ranks:
+// the ⌈i·N/n⌉-th smallest of the N values (the minimum for i = 0).
+func (q *quantileState) quantiles(n int, ranks []int) []float64 {
+	out := make([]float64, len(ranks))
+	N := q.count()
+	if N == 0 {
+		return nil
+	}
+	if q.digest != nil {
+		q.digest.flush()
+		for k, i := range ranks {
+			out[k] = q.digest.quantile(float64(i) / float64(n))
+		}
+		return out
+	}
+	pos := make([]int, len(ranks))
+	for k, i := range ranks {
+		r := int(math.Ceil(float64(i) * float64(N) / float64(n)))
+		pos[k] = max(r, 1) - 1
+	}
+	if len(ranks) > 8 {
+		slices.Sort(q.vals)
+		for k, p := range pos {
+			out[k] = q.vals[p]
+		}
+		return out
+	}
+	// Few ranks: selection in linear time, largest rank first so that each
+	// later selection works on the smaller left part.
+	order := make([]int, len(pos))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return pos[order[a]] > pos[order[b]] })
+	hi := len(q.vals)
+	for _, k := range order {
+		p := pos[k]
+		out[k] = selectKth(q.vals[:hi], p)
+		hi = p + 1
+	}
+	return out
+}
+
+// selectKth partially orders v so that v[k] is the k-th smallest, and returns it.
+func selectKth(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		// median of three pivot
+		mid := lo + (hi-lo)/2
+		if v[mid] < v[lo] {
+			v[mid], v[lo] = v[lo], v[mid]
+		}
+		if v[hi] < v[lo] {
+			v[hi], v[lo] = v[lo], v[hi]
+		}
+		if v[hi] < v[mid] {
+			v[hi], v[mid] = v[mid], v[hi]
+		}
+		pivot := v[mid]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < pivot {
+				i++
+			}
+			for v[j] > pivot {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return v[k]
+		}
+	}
+	return v[k]
+}
+
+// tdigest is a merging t-digest (Dunning): values are buffered, then merged
+// into centroids whose size is bounded by the k1 scale function, which keeps
+// the tails accurate. It is mergeable, so partial states could be combined.
+type tdigest struct {
+	compression float64
+	means       []float64
+	weights     []float64
+	total       float64
+	buf         []float64
+	min, max    float64
+}
+
+func newTDigest(compression float64) *tdigest {
+	return &tdigest{compression: compression, min: math.Inf(1), max: math.Inf(-1)}
+}
+
+func (t *tdigest) add(v float64) {
+	t.buf = append(t.buf, v)
+	if len(t.buf) >= int(t.compression*20) {
+		t.flush()
+	}
+}
+
+func (t *tdigest) flush() {
+	if len(t.buf) == 0 {
+		return
+	}
+	slices.Sort(t.buf)
+	t.min = math.Min(t.min, t.buf[0])
+	t.max = math.Max(t.max, t.buf[len(t.buf)-1])
+	// merge sorted buffer (weight 1 each) with sorted centroids
+	means := make([]float64, 0, len(t.means)+len(t.buf))
+	weights := make([]float64, 0, cap(means))
+	i, j := 0, 0
+	for i < len(t.means) || j < len(t.buf) {
+		if j >= len(t.buf) || (i < len(t.means) && t.means[i] <= t.buf[j]) {
+			means, weights = append(means, t.means[i]), append(weights, t.weights[i])
+			i++
+		} else {
+			means, weights = append(means, t.buf[j]), append(weights, 1)
+			j++
+		}
+	}
+	total := t.total + float64(len(t.buf))
+	t.buf = t.buf[:0]
+	// compress in one pass with the k1 scale: k(q) = δ/(2π)·asin(2q−1)
+	k := func(q float64) float64 { return t.compression / (2 * math.Pi) * math.Asin(2*q-1) }
+	outM, outW := means[:0:0], weights[:0:0]
+	curM, curW := means[0], weights[0]
+	done := 0.0
+	kLow := k(0)
+	for n := 1; n < len(means); n++ {
+		q := (done + curW + weights[n]) / total
+		if k(q)-kLow <= 1 {
+			curM += (means[n] - curM) * weights[n] / (curW + weights[n])
+			curW += weights[n]
+			continue
+		}
+		outM, outW = append(outM, curM), append(outW, curW)
+		done += curW
+		kLow = k(done / total)
+		curM, curW = means[n], weights[n]
+	}
+	outM, outW = append(outM, curM), append(outW, curW)
+	t.means, t.weights, t.total = outM, outW, total
+}
+
+// quantile estimates the value at rank q·total by interpolating between
+// centroid centres; q = 0 and q = 1 give the exact minimum and maximum.
+func (t *tdigest) quantile(q float64) float64 {
+	t.flush()
+	if len(t.means) == 0 {
+		return math.NaN()
+	}
+	if q <= 0 {
+		return t.min
+	}
+	if q >= 1 {
+		return t.max
+	}
+	target := q * t.total
+	cum := 0.0
+	for i, w := range t.weights {
+		centre := cum + w/2
+		if target < centre {
+			if i == 0 {
+				return t.min + (t.means[0]-t.min)*target/centre
+			}
+			prevCentre := cum - t.weights[i-1]/2
+			f := (target - prevCentre) / (centre - prevCentre)
+			return t.means[i-1] + f*(t.means[i]-t.means[i-1])
+		}
+		cum += w
+	}
+	last := len(t.means) - 1
+	lastCentre := t.total - t.weights[last]/2
+	f := (target - lastCentre) / (t.total - lastCentre)
+	return t.means[last] + f*(t.max-t.means[last])
+}

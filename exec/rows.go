@@ -1,0 +1,97 @@
+package exec
+
+import (
+	"encoding/binary"
+	"math"
+
+	"logq/types"
+)
+
+// appendKey encodes a value so that equal values (as GROUP BY and join keys
+// compare them) give equal bytes.
+func appendKey(dst []byte, v types.Value) []byte {
+	if v.Null {
+		return append(dst, 0)
+	}
+	switch v.T.Kind {
+	case types.KindFloat64:
+		f := v.F
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			return binary.LittleEndian.AppendUint64(append(dst, 2), uint64(int64(f)))
+		}
+		if math.IsNaN(f) {
+			f = math.NaN()
+		}
+		return binary.LittleEndian.AppendUint64(append(dst, 3), math.Float64bits(f))
+	case types.KindString, types.KindBytes:
+		dst = binary.AppendUvarint(append(dst, 4), uint64(len(v.S)))
+		return append(dst, v.S...)
+	case types.KindArray, types.KindStruct:
+		dst = binary.AppendUvarint(append(dst, 5), uint64(len(v.L)))
+		for _, e := range v.L {
+			dst = appendKey(dst, e)
+		}
+		return dst
+	}
+	return binary.LittleEndian.AppendUint64(append(dst, 2), uint64(v.I))
+}
+
+// rowStore keeps copies of rows from batches, column by column.
+type rowStore struct {
+	cols []*Vector
+	n    int
+}
+
+func newRowStore(ts []types.Type) *rowStore {
+	s := &rowStore{cols: make([]*Vector, len(ts))}
+	for i, t := range ts {
+		s.cols[i] = &Vector{T: t}
+	}
+	return s
+}
+
+// appendRows copies rows idx of b.
+func (s *rowStore) appendRows(b *Batch, idx []int32) {
+	for c, v := range b.Cols {
+		dst := s.cols[c]
+		if v.Lazy != nil {
+			dst.Lazy = v.Lazy
+		}
+		switch v.storage() {
+		case inInts:
+			for _, i := range idx {
+				dst.I = append(dst.I, v.I[i])
+			}
+		case inFloats:
+			for _, i := range idx {
+				dst.F = append(dst.F, v.F[i])
+			}
+		case inStrings:
+			for _, i := range idx {
+				dst.S = append(dst.S, v.S[i])
+			}
+		case inValues:
+			for _, i := range idx {
+				dst.V = append(dst.V, v.V[i])
+			}
+		}
+		if v.Null != nil || dst.Null != nil {
+			if dst.Null == nil {
+				dst.Null = make([]bool, s.n, s.n+len(idx))
+			}
+			for _, i := range idx {
+				dst.Null = append(dst.Null, v.isNull(int(i)))
+			}
+		}
+	}
+	s.n += len(idx)
+}
+
+// batch returns rows idx of the store as a batch.
+func (s *rowStore) batch(idx []int32) *Batch {
+	out := &Batch{N: len(idx), Cols: make([]*Vector, len(s.cols))}
+	for c, v := range s.cols {
+		out.Cols[c] = gather(v, idx, nil)
+	}
+	return out
+}

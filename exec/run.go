@@ -1,0 +1,211 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"logq/logstore"
+	"logq/planner"
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// Result is the rows of a query with their column names and types.
+type Result struct {
+	Columns []planner.Column
+	Rows    [][]types.Value
+}
+
+// Query is a parsed saved query, ready to run many times.
+type Query struct {
+	AST    *sqlparse.Query
+	Source string
+	Params []string // parameters the SQL uses
+}
+
+// Prepare parses and checks a query once.
+func Prepare(sql string) (*Query, error) {
+	ast, err := sqlparse.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	if err := planner.Check(ast, sql); err != nil {
+		return nil, err
+	}
+	return &Query{AST: ast, Source: sql, Params: planner.Params(ast)}, nil
+}
+
+// Request is one call of a query.
+type Request struct {
+	Params  map[string]string
+	Now     time.Time     // CURRENT_TIMESTAMP; zero means time.Now()
+	Timeout time.Duration // 0: only ctx limits the run
+	MaxRows int           // rows beyond this are not kept; 0: no cap
+}
+
+// Run plans q against the store's current contents and executes it. Errors
+// are *Error. A panic inside is a bug: it is recovered here, once, and
+// returned as KindInternal with its stack.
+func Run(ctx context.Context, store *logstore.Store, q *Query, req Request) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, &Error{Kind: KindInternal, Msg: fmt.Sprintf("internal error: %v", r), Stack: string(debug.Stack())}
+		}
+		if err != nil {
+			err = classify(err)
+		}
+	}()
+	if req.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
+		defer cancel()
+	}
+	now := req.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	cat := &catalog{store: store, snaps: map[string]logstore.Snapshot{}}
+	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: cat, Params: req.Params, Now: now.UnixMicro()})
+	if err != nil {
+		return nil, err
+	}
+	return execute(ctx, plan, cat, req.MaxRows)
+}
+
+// Explain returns the optimised plan of q for the given request.
+func Explain(store *logstore.Store, q *Query, req Request) (string, error) {
+	cat := &catalog{store: store, snaps: map[string]logstore.Snapshot{}}
+	now := req.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: cat, Params: req.Params, Now: now.UnixMicro()})
+	if err != nil {
+		return "", classify(err)
+	}
+	return planner.Explain(plan), nil
+}
+
+func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int) (*Result, error) {
+	ev := newEvaluator()
+	op, err := build(plan, cat, ev)
+	if err != nil {
+		return nil, err
+	}
+	defer op.Close()
+	res := &Result{Columns: plan.Columns()}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := op.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			return res, nil
+		}
+		for r := 0; r < b.N; r++ {
+			if maxRows > 0 && len(res.Rows) >= maxRows {
+				return res, nil
+			}
+			row := make([]types.Value, len(b.Cols))
+			for c, v := range b.Cols {
+				row[c] = v.Value(r)
+			}
+			res.Rows = append(res.Rows, row)
+		}
+	}
+}
+
+// build turns a plan into operators (the one place that knows both).
+func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
+	switch x := n.(type) {
+	case *planner.Scan:
+		return newScan(x, cat.snapshot(x.Source), ev), nil
+	case *planner.Values:
+		return &valuesOp{plan: x, ev: ev}, nil
+	case *planner.Filter:
+		in, err := build(x.In, cat, ev)
+		return &filterOp{in: in, cond: x.Cond, ev: ev}, err
+	case *planner.Project:
+		in, err := build(x.In, cat, ev)
+		return &projectOp{in: in, exprs: x.Exprs, ev: ev}, err
+	case *planner.Limit:
+		in, err := build(x.In, cat, ev)
+		return &limitOp{in: in, n: x.N, offset: x.Offset}, err
+	case *planner.Sort:
+		in, err := build(x.In, cat, ev)
+		return &sortOp{in: in, plan: x, ev: ev}, err
+	case *planner.Aggregate:
+		in, err := build(x.In, cat, ev)
+		return newAggOp(in, x, ev), err
+	case *planner.Unnest:
+		in, err := build(x.In, cat, ev)
+		return &unnestOp{in: in, plan: x, ev: ev}, err
+	case *planner.Join:
+		l, err := build(x.Left, cat, ev)
+		if err != nil {
+			return nil, err
+		}
+		r, err := build(x.Right, cat, ev)
+		return &joinOp{left: l, right: r, plan: x, ev: ev}, err
+	case *planner.Union:
+		u := &unionOp{}
+		for _, in := range x.Inputs {
+			op, err := build(in, cat, ev)
+			if err != nil {
+				return nil, err
+			}
+			u.ins = append(u.ins, op)
+		}
+		return u, nil
+	}
+	return nil, &Error{Kind: KindInternal, Msg: fmt.Sprintf("no operator for %T", n)}
+}
+
+// catalog serves the planner from one snapshot per source, taken on first
+// use, so a query sees one consistent state of each source.
+type catalog struct {
+	store *logstore.Store
+	snaps map[string]logstore.Snapshot
+}
+
+func (c *catalog) snapshot(name string) logstore.Snapshot {
+	s, ok := c.snaps[name]
+	if !ok {
+		s = c.store.Snapshot(name)
+		c.snaps[name] = s
+	}
+	return s
+}
+
+func (c *catalog) Table(name string) planner.TableSchema { return tableSchema{c.snapshot(name).Schema} }
+
+type tableSchema struct{ s *logstore.Schema }
+
+func (t tableSchema) Field(path string) (types.Type, bool, bool) {
+	if f, ok := t.s.Lookup(path); ok {
+		return f.Type, f.Object, true
+	}
+	return planner.EmptyCatalog{}.Table("").Field(path)
+}
+
+func (t tableSchema) Children(path string) []string {
+	var fields []*logstore.Field
+	if path == "" {
+		fields = t.s.Top
+	} else if f, ok := t.s.Lookup(path); ok {
+		fields = f.Children
+	}
+	if len(fields) == 0 && path == "" {
+		return planner.EmptyCatalog{}.Table("").Children("")
+	}
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.Name
+	}
+	return out
+}

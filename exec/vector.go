@@ -1,0 +1,187 @@
+package exec
+
+import (
+	"logq/logstore"
+	"logq/types"
+)
+
+// BatchSize is the number of rows operators move at a time.
+const BatchSize = 4096
+
+// Vector is one column of a batch. Which slice is used depends on T: I for
+// INT64, BOOL, TIMESTAMP, DATETIME, DATE and INTERVAL; F for FLOAT64; S for
+// STRING and BYTES; V for ARRAY and STRUCT, unless Lazy is set, in which case
+// I holds row references into Lazy's segments. Null is nil when no row is NULL.
+type Vector struct {
+	T    types.Type
+	I    []int64
+	F    []float64
+	S    []string
+	V    []types.Value
+	Null []bool
+	Lazy *lazyField
+}
+
+// lazyField assembles a nested record from storage on demand.
+type lazyField struct {
+	segs  []*logstore.Segment
+	field *logstore.Field
+}
+
+func lazyRef(seg, row int) int64 { return int64(seg)<<32 | int64(row) }
+
+// Batch is a set of rows as column vectors, all of length N.
+type Batch struct {
+	N    int
+	Cols []*Vector
+}
+
+func newVector(t types.Type, n int) *Vector {
+	v := &Vector{T: t}
+	v.resize(n)
+	return v
+}
+
+// resize makes the vector hold n rows, reusing its storage.
+func (v *Vector) resize(n int) {
+	switch v.storage() {
+	case inInts:
+		v.I = grow(v.I, n)
+	case inFloats:
+		v.F = grow(v.F, n)
+	case inStrings:
+		v.S = grow(v.S, n)
+	case inValues:
+		v.V = grow(v.V, n)
+	}
+	v.Null = nil
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n, max(n, 2*cap(s)))
+}
+
+func (v *Vector) isNull(i int) bool { return v.Null != nil && v.Null[i] }
+
+func (v *Vector) setNull(i int, n int) {
+	if v.Null == nil {
+		v.Null = make([]bool, n)
+	}
+	v.Null[i] = true
+}
+
+// Value boxes row i.
+func (v *Vector) Value(i int) types.Value {
+	if v.isNull(i) {
+		return types.NullOf(v.T)
+	}
+	if v.Lazy != nil {
+		ref := v.I[i]
+		return v.Lazy.segs[ref>>32].Value(v.Lazy.field, int(ref&0xffffffff))
+	}
+	switch v.T.Kind {
+	case types.KindFloat64:
+		return types.FloatValue(v.F[i])
+	case types.KindString, types.KindBytes:
+		return types.Value{T: v.T, S: v.S[i]}
+	case types.KindArray, types.KindStruct, types.KindNull:
+		return v.V[i]
+	}
+	return types.Value{T: v.T, I: v.I[i]}
+}
+
+// set stores a boxed value in row i of a vector with n rows.
+func (v *Vector) set(i int, x types.Value, n int) {
+	if x.Null {
+		v.setNull(i, n)
+		return
+	}
+	switch v.T.Kind {
+	case types.KindFloat64:
+		v.F[i] = x.Float()
+	case types.KindString, types.KindBytes:
+		v.S[i] = x.S
+	case types.KindArray, types.KindStruct, types.KindNull:
+		v.V[i] = x
+	default:
+		v.I[i] = x.I
+	}
+}
+
+// storage says which slice holds a vector's values.
+type storage uint8
+
+const (
+	inInts storage = iota
+	inFloats
+	inStrings
+	inValues
+)
+
+func (v *Vector) storage() storage {
+	switch {
+	case v.Lazy != nil:
+		return inInts
+	case v.T.Kind == types.KindFloat64:
+		return inFloats
+	case v.T.Kind == types.KindString || v.T.Kind == types.KindBytes:
+		return inStrings
+	case v.T.Kind == types.KindArray || v.T.Kind == types.KindStruct || v.T.Kind == types.KindNull:
+		return inValues
+	}
+	return inInts
+}
+
+// gather copies rows idx of src into dst (allocated when nil).
+func gather(src *Vector, idx []int32, dst *Vector) *Vector {
+	if dst == nil {
+		dst = &Vector{}
+	}
+	dst.T, dst.Lazy = src.T, src.Lazy
+	n := len(idx)
+	dst.resize(n)
+	switch src.storage() {
+	case inInts:
+		for k, i := range idx {
+			dst.I[k] = src.I[i]
+		}
+	case inFloats:
+		for k, i := range idx {
+			dst.F[k] = src.F[i]
+		}
+	case inStrings:
+		for k, i := range idx {
+			dst.S[k] = src.S[i]
+		}
+	case inValues:
+		for k, i := range idx {
+			dst.V[k] = src.V[i]
+		}
+	}
+	if src.Null != nil {
+		dst.Null = make([]bool, n)
+		for k, i := range idx {
+			dst.Null[k] = src.Null[i]
+		}
+	}
+	return dst
+}
+
+// constVector fills n rows with one value.
+func constVector(x types.Value, n int) *Vector {
+	v := newVector(x.T, n)
+	if x.Null {
+		v.Null = make([]bool, n)
+		for i := range v.Null {
+			v.Null[i] = true
+		}
+		return v
+	}
+	for i := 0; i < n; i++ {
+		v.set(i, x, n)
+	}
+	return v
+}

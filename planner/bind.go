@@ -1,0 +1,339 @@
+package planner
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// Options are what a call supplies to Plan.
+type Options struct {
+	Catalog Catalog
+	// Params holds the caller's values; a parameter absent here is NULL.
+	Params map[string]string
+	// Now is CURRENT_TIMESTAMP for the whole query, µs since the epoch.
+	Now int64
+}
+
+// Plan binds a parsed query for one call and optimises it. src is the query
+// text, for error positions.
+func Plan(q *sqlparse.Query, src string, opts Options) (plan Node, err error) {
+	b := &binder{src: src, opts: opts}
+	defer b.recover(&err)
+	plan = b.query(q, nil)
+	return optimize(plan), nil
+}
+
+// Check binds a saved query with every parameter unknown and no data, to find
+// errors before the query is ever called.
+func Check(q *sqlparse.Query, src string) (err error) {
+	b := &binder{src: src, opts: Options{Catalog: EmptyCatalog{}}, symbolic: true}
+	defer b.recover(&err)
+	b.checkAll = true
+	b.query(q, nil)
+	return nil
+}
+
+// Params lists the parameters a query uses, sorted and without duplicates.
+func Params(q *sqlparse.Query) []string {
+	seen := map[string]bool{}
+	walkAST(q, func(n sqlparse.Node) {
+		if p, ok := n.(*sqlparse.Param); ok {
+			seen[p.Name] = true
+		}
+	})
+	out := make([]string, 0, len(seen))
+	for p := range seen {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+type binder struct {
+	src      string
+	opts     Options
+	symbolic bool // Check: parameters are unknown
+	checkAll bool // Check: bind every CTE, read or not
+}
+
+func (b *binder) recover(err *error) {
+	if r := recover(); r != nil {
+		e, ok := r.(*Error)
+		if !ok {
+			panic(r)
+		}
+		*err = e
+	}
+}
+
+// cteEnv is the chain of WITH clauses visible at a point of the query.
+type cteEnv struct {
+	parent *cteEnv
+	defs   map[string]*cteDef
+}
+
+type cteDef struct {
+	cte *sqlparse.CTE
+	env *cteEnv // the CTEs visible to its body: earlier ones of the same WITH
+}
+
+func (e *cteEnv) lookup(name string) *cteDef {
+	for ; e != nil; e = e.parent {
+		if d, ok := e.defs[strings.ToLower(name)]; ok {
+			return d
+		}
+	}
+	return nil
+}
+
+// query binds a full query. CTEs are bound only when read (dead-CTE
+// elimination), so a CTE nobody reads is never planned or run.
+func (b *binder) query(q *sqlparse.Query, env *cteEnv) Node {
+	if len(q.With) > 0 {
+		inner := &cteEnv{parent: env, defs: map[string]*cteDef{}}
+		for _, c := range q.With {
+			key := strings.ToLower(c.Name)
+			if _, dup := inner.defs[key]; dup {
+				b.fail(c.At, "duplicate CTE name %s", c.Name)
+			}
+			snapshot := &cteEnv{parent: env, defs: map[string]*cteDef{}}
+			for k, v := range inner.defs {
+				snapshot.defs[k] = v
+			}
+			inner.defs[key] = &cteDef{cte: c, env: snapshot}
+		}
+		env = inner
+		if b.checkAll {
+			for _, c := range q.With {
+				b.query(c.Query, env.defs[strings.ToLower(c.Name)].env)
+			}
+		}
+	}
+	if sel, ok := q.Body.(*sqlparse.Select); ok {
+		return b.selectBlock(sel, env, q.OrderBy, q.Limit, q.Offset)
+	}
+	plan := b.setExpr(q.Body, env)
+	if len(q.OrderBy) > 0 {
+		cols := plan.Columns()
+		var keys []SortKey
+		for _, o := range q.OrderBy {
+			idx := b.outputColumn(o.Expr, cols)
+			if idx < 0 {
+				b.fail(o.At, "ORDER BY after a set operation must name an output column")
+			}
+			keys = append(keys, sortKey(o, &ColRef{Idx: idx, T: cols[idx].T, Name: cols[idx].Name}))
+		}
+		plan = &Sort{In: plan, Keys: keys, Limit: -1}
+	}
+	return b.limit(plan, q.Limit, q.Offset)
+}
+
+func sortKey(o *sqlparse.OrderItem, e Expr) SortKey {
+	k := SortKey{Expr: e, Desc: o.Desc, NullsFirst: !o.Desc}
+	if o.NullsFirst != nil {
+		k.NullsFirst = *o.NullsFirst
+	}
+	return k
+}
+
+// outputColumn finds the output column an ORDER BY item names (by ordinal or
+// name), or -1.
+func (b *binder) outputColumn(e sqlparse.Expr, cols []Column) int {
+	switch e := e.(type) {
+	case *sqlparse.Literal:
+		if e.Kind == sqlparse.LitInt {
+			var n int
+			fmt.Sscan(e.Value, &n)
+			if n < 1 || n > len(cols) {
+				b.fail(e.At, "ordinal %d is out of range (1 to %d)", n, len(cols))
+			}
+			return n - 1
+		}
+	case *sqlparse.Ident:
+		if len(e.Parts) == 1 {
+			for i, c := range cols {
+				if strings.EqualFold(c.Name, e.Parts[0]) {
+					return i
+				}
+			}
+		}
+	}
+	return -1
+}
+
+func (b *binder) limit(plan Node, limit, offset sqlparse.Expr) Node {
+	if limit == nil {
+		return plan
+	}
+	n := b.constInt(limit, "LIMIT")
+	var off int64
+	if offset != nil {
+		off = b.constInt(offset, "OFFSET")
+	}
+	return &Limit{In: plan, N: n, Offset: off}
+}
+
+func (b *binder) constInt(e sqlparse.Expr, what string) int64 {
+	x := b.expr(e, &exprCtx{})
+	c, ok := x.(*Const)
+	if !ok && b.symbolic {
+		return 0
+	}
+	if !ok || c.V.T.Kind != types.KindInt64 || c.V.Null || c.V.I < 0 {
+		b.fail(e.Pos(), "%s needs a non-negative integer constant", what)
+	}
+	return c.V.I
+}
+
+func (b *binder) setExpr(s sqlparse.SetExpr, env *cteEnv) Node {
+	switch s := s.(type) {
+	case *sqlparse.Select:
+		return b.selectBlock(s, env, nil, nil, nil)
+	case *sqlparse.Query:
+		return b.query(s, env)
+	case *sqlparse.SetOp:
+		if s.Op != "UNION" || !s.All {
+			b.fail(s.At, "only UNION ALL is supported among set operations")
+		}
+		left, right := b.setExpr(s.Left, env), b.setExpr(s.Right, env)
+		lc, rc := left.Columns(), right.Columns()
+		if len(lc) != len(rc) {
+			b.fail(s.At, "UNION ALL inputs have %d and %d columns", len(lc), len(rc))
+		}
+		cols := make([]Column, len(lc))
+		var lx, rx []Expr
+		cast := false
+		for i := range lc {
+			t, ok := types.Supertype(lc[i].T, rc[i].T)
+			if !ok {
+				b.fail(s.At, "UNION ALL column %d has types %s and %s", i+1, lc[i].T, rc[i].T)
+			}
+			cols[i] = Column{Name: lc[i].Name, T: t}
+			l, _ := coerceTo(&ColRef{Idx: i, T: lc[i].T, Name: lc[i].Name}, t)
+			r, _ := coerceTo(&ColRef{Idx: i, T: rc[i].T, Name: rc[i].Name}, t)
+			lx, rx = append(lx, l), append(rx, r)
+			cast = cast || !lc[i].T.Equal(t) || !rc[i].T.Equal(t)
+		}
+		if cast {
+			left = &Project{In: left, Exprs: lx, Cols: cols}
+			right = &Project{In: right, Exprs: rx, Cols: cols}
+		}
+		ins := []Node{}
+		for _, in := range []Node{left, right} {
+			if u, ok := in.(*Union); ok {
+				ins = append(ins, u.Inputs...)
+			} else {
+				ins = append(ins, in)
+			}
+		}
+		return &Union{Inputs: ins, Cols: cols}
+	}
+	panic("unreachable")
+}
+
+// walkAST calls f for every node of a query.
+func walkAST(n sqlparse.Node, f func(sqlparse.Node)) {
+	if n == nil {
+		return
+	}
+	f(n)
+	w := func(x sqlparse.Node) {
+		if x != nil && !isNilNode(x) {
+			walkAST(x, f)
+		}
+	}
+	switch n := n.(type) {
+	case *sqlparse.Query:
+		for _, c := range n.With {
+			w(c.Query)
+		}
+		w(n.Body)
+		for _, o := range n.OrderBy {
+			w(o.Expr)
+		}
+		w(n.Limit)
+		w(n.Offset)
+	case *sqlparse.SetOp:
+		w(n.Left)
+		w(n.Right)
+	case *sqlparse.Select:
+		for _, it := range n.Items {
+			w(it.Expr)
+		}
+		w(n.From)
+		w(n.Where)
+		for _, g := range n.GroupBy {
+			w(g)
+		}
+		w(n.Having)
+	case *sqlparse.Join:
+		w(n.Left)
+		w(n.Right)
+		w(n.On)
+	case *sqlparse.UnnestRef:
+		w(n.Expr)
+	case *sqlparse.SubqueryRef:
+		w(n.Query)
+	case *sqlparse.Unary:
+		w(n.X)
+	case *sqlparse.Binary:
+		w(n.L)
+		w(n.R)
+	case *sqlparse.Call:
+		for _, a := range n.Args {
+			w(a)
+		}
+	case *sqlparse.Case:
+		w(n.Operand)
+		for _, wh := range n.Whens {
+			w(wh.Cond)
+			w(wh.Then)
+		}
+		w(n.Else)
+	case *sqlparse.Cast:
+		w(n.X)
+	case *sqlparse.Index:
+		w(n.X)
+		w(n.Index)
+	case *sqlparse.FieldAccess:
+		w(n.X)
+	case *sqlparse.IsNull:
+		w(n.X)
+	case *sqlparse.In:
+		w(n.X)
+		for _, a := range n.List {
+			w(a)
+		}
+		w(n.Unnest)
+	case *sqlparse.Between:
+		w(n.X)
+		w(n.Lo)
+		w(n.Hi)
+	case *sqlparse.Like:
+		w(n.X)
+		w(n.Pattern)
+	case *sqlparse.IntervalLit:
+		w(n.Value)
+	case *sqlparse.ArrayLit:
+		for _, a := range n.Elems {
+			w(a)
+		}
+	case *sqlparse.StructLit:
+		for _, a := range n.Elems {
+			w(a)
+		}
+	case *sqlparse.ExprSubquery:
+		w(n.Query)
+	}
+}
+
+// isNilNode catches typed nil pointers stored in an interface.
+func isNilNode(n sqlparse.Node) bool {
+	v := reflect.ValueOf(n)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}

@@ -1,0 +1,596 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// exprCtx is where an expression is bound: the visible range variables, and
+// where aggregates go (nil: aggregates are not allowed here).
+type exprCtx struct {
+	sc   *scope
+	aggs *aggCollector
+}
+
+// paramRef is a parameter whose value is not known (Check only).
+type paramRef struct{ name string }
+
+func (p *paramRef) Type() types.Type { return types.String }
+func (p *paramRef) String() string   { return "@" + p.name }
+
+func (b *binder) boolExpr(e sqlparse.Expr, ctx *exprCtx, clause string) Expr {
+	x := b.expr(e, ctx)
+	if k := x.Type().Kind; k != types.KindBool && k != types.KindNull {
+		b.fail(e.Pos(), "%s needs a BOOL condition, not %s", clause, x.Type())
+	}
+	return x
+}
+
+// expr binds and folds one expression.
+func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
+	switch e := e.(type) {
+	case *sqlparse.Literal:
+		return b.literal(e)
+	case *sqlparse.Param:
+		if b.symbolic {
+			return &paramRef{name: e.Name}
+		}
+		if v, ok := b.opts.Params[e.Name]; ok {
+			return &Const{V: types.StringValue(v), Param: e.Name}
+		}
+		return &Const{V: types.NullOf(types.String), Param: e.Name}
+	case *sqlparse.Ident:
+		return b.ident(e, ctx)
+	case *sqlparse.Unary:
+		switch e.Op {
+		case "NOT":
+			return b.call(e.At, "not", []Expr{b.expr(e.X, ctx)})
+		case "-":
+			return b.call(e.At, "neg", []Expr{b.expr(e.X, ctx)})
+		case "+":
+			return b.expr(e.X, ctx)
+		}
+		b.fail(e.At, "operator %s is not supported", e.Op)
+	case *sqlparse.Binary:
+		op := strings.ToLower(e.Op)
+		switch op {
+		case "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "||", "and", "or":
+			return b.call(e.At, op, []Expr{b.expr(e.L, ctx), b.expr(e.R, ctx)})
+		}
+		b.fail(e.At, "operator %s is not supported", e.Op)
+	case *sqlparse.Call:
+		return b.funcCall(e, ctx)
+	case *sqlparse.Case:
+		return b.caseExpr(e, ctx)
+	case *sqlparse.Cast:
+		t, ok := types.ParseTypeName(e.TypeName)
+		if !ok {
+			b.fail(e.At, "unknown type %s", e.TypeName)
+		}
+		x := b.expr(e.X, ctx)
+		return b.finish(e.At, &Call{Fn: "cast", Args: []Expr{x}, T: t, Safe: e.Safe})
+	case *sqlparse.Index:
+		x := b.expr(e.X, ctx)
+		if x.Type().Kind == types.KindStruct {
+			k, ok := b.expr(e.Index, ctx).(*Const)
+			if !ok || k.V.T.Kind != types.KindInt64 {
+				b.fail(e.At, "a STRUCT subscript must be an integer constant")
+			}
+			i := k.V.I
+			if e.Mode == sqlparse.SubOrdinal || e.Mode == sqlparse.SubSafeOrdinal {
+				i--
+			}
+			if i < 0 || i >= int64(len(x.Type().Fields)) {
+				b.fail(e.At, "STRUCT subscript %d is out of range", k.V.I)
+			}
+			return b.finish(e.At, &Call{Fn: "field", Args: []Expr{x}, Idx: int(i), T: x.Type().Fields[i].Type})
+		}
+		fn := map[sqlparse.SubscriptMode]string{sqlparse.SubPlain: "offset", sqlparse.SubOffset: "offset",
+			sqlparse.SubSafeOffset: "safe_offset", sqlparse.SubOrdinal: "ordinal", sqlparse.SubSafeOrdinal: "safe_ordinal"}[e.Mode]
+		return b.call(e.At, fn, []Expr{x, b.expr(e.Index, ctx)})
+	case *sqlparse.FieldAccess:
+		return b.field(b.expr(e.X, ctx), e.Name, e.At)
+	case *sqlparse.IsNull:
+		x := b.expr(e.X, ctx)
+		var r Expr
+		switch e.Value {
+		case "NULL":
+			r = b.call(e.At, "is_null", []Expr{x})
+		case "TRUE":
+			r = b.call(e.At, "is_true", []Expr{x})
+		default:
+			r = b.call(e.At, "is_false", []Expr{x})
+		}
+		if e.Not {
+			r = b.call(e.At, "not", []Expr{r})
+		}
+		return r
+	case *sqlparse.In:
+		if e.Unnest != nil {
+			b.fail(e.At, "IN UNNEST is not supported; use IN (list)")
+		}
+		x := b.expr(e.X, ctx)
+		var r Expr
+		for _, item := range e.List {
+			eq := b.call(e.At, "=", []Expr{x, b.expr(item, ctx)})
+			if r == nil {
+				r = eq
+			} else {
+				r = b.call(e.At, "or", []Expr{r, eq})
+			}
+		}
+		if e.Not {
+			r = b.call(e.At, "not", []Expr{r})
+		}
+		return r
+	case *sqlparse.Between:
+		x := b.expr(e.X, ctx)
+		r := b.call(e.At, "and", []Expr{
+			b.call(e.At, ">=", []Expr{x, b.expr(e.Lo, ctx)}),
+			b.call(e.At, "<=", []Expr{x, b.expr(e.Hi, ctx)}),
+		})
+		if e.Not {
+			r = b.call(e.At, "not", []Expr{r})
+		}
+		return r
+	case *sqlparse.Like:
+		r := b.call(e.At, "like", []Expr{b.expr(e.X, ctx), b.expr(e.Pattern, ctx)})
+		if e.Not {
+			r = b.call(e.At, "not", []Expr{r})
+		}
+		return r
+	case *sqlparse.IntervalLit:
+		unit, ok := types.ParseDatePart(e.Unit)
+		if !ok || unit.FixedMicros() == 0 {
+			b.fail(e.At, "INTERVAL unit must be one of MICROSECOND, MILLISECOND, SECOND, MINUTE, HOUR, DAY; found %s", e.Unit)
+		}
+		n := b.expr(e.Value, ctx)
+		if b.symbolic {
+			if _, ok := n.(*Const); !ok {
+				return &Const{V: types.IntervalValue(0)}
+			}
+		}
+		k, ok := n.(*Const)
+		if ok && k.V.T.Kind == types.KindString {
+			if c, err := types.Cast(k.V, types.Int64); err == nil {
+				k = &Const{V: c, Param: k.Param}
+			}
+		}
+		if !ok || k.V.T.Kind != types.KindInt64 {
+			b.fail(e.At, "INTERVAL needs an integer constant")
+		}
+		if k.V.Null {
+			return &Const{V: types.NullOf(types.Interval)}
+		}
+		return &Const{V: types.IntervalValue(k.V.I * unit.FixedMicros())}
+	case *sqlparse.ArrayLit:
+		args := make([]Expr, len(e.Elems))
+		for i, x := range e.Elems {
+			args[i] = b.expr(x, ctx)
+		}
+		return b.call(e.At, "make_array", args)
+	case *sqlparse.StructLit:
+		args := make([]Expr, len(e.Elems))
+		fields := make([]types.Field, len(e.Elems))
+		for i, x := range e.Elems {
+			args[i] = b.expr(x, ctx)
+			name := e.Aliases[i]
+			if name == "" {
+				if id, ok := x.(*sqlparse.Ident); ok {
+					name = id.Parts[len(id.Parts)-1]
+				}
+			}
+			fields[i] = types.Field{Name: name, Type: args[i].Type()}
+		}
+		return b.finish(e.At, &Call{Fn: "make_struct", Args: args, T: types.StructOf(fields...)})
+	case *sqlparse.DatePartArg:
+		b.fail(e.At, "unexpected date part %s", e.Unit)
+	case *sqlparse.ExprSubquery:
+		b.fail(e.At, "subqueries inside expressions are not supported; use a CTE and a join")
+	}
+	b.fail(e.Pos(), "unsupported expression")
+	return nil
+}
+
+func (b *binder) literal(e *sqlparse.Literal) Expr {
+	switch e.Kind {
+	case sqlparse.LitNull:
+		return &Const{V: types.NullOf(types.Null)}
+	case sqlparse.LitBool:
+		return &Const{V: types.BoolValue(e.Value == "TRUE")}
+	case sqlparse.LitInt:
+		i, err := strconv.ParseInt(e.Value, 0, 64)
+		if err != nil {
+			b.fail(e.At, "integer %s is out of range", e.Value)
+		}
+		return &Const{V: types.IntValue(i)}
+	case sqlparse.LitFloat:
+		f, err := strconv.ParseFloat(e.Value, 64)
+		if err != nil {
+			b.fail(e.At, "bad number %s", e.Value)
+		}
+		return &Const{V: types.FloatValue(f)}
+	case sqlparse.LitString:
+		return &Const{V: types.StringValue(e.Value)}
+	case sqlparse.LitBytes:
+		return &Const{V: types.Value{T: types.Bytes, S: e.Value}}
+	case sqlparse.LitTyped:
+		t, _ := types.ParseTypeName(e.TypeName)
+		v, err := types.Cast(types.StringValue(e.Value), t)
+		if err != nil {
+			b.fail(e.At, "%v", err)
+		}
+		return &Const{V: v}
+	}
+	b.fail(e.At, "unsupported literal")
+	return nil
+}
+
+// call builds, types and folds a call of a scalar function.
+func (b *binder) call(pos int, fn string, args []Expr) Expr {
+	return b.finish(pos, &Call{Fn: fn, Args: args})
+}
+
+// finish types a call (unless its type is already set) and folds it.
+func (b *binder) finish(pos int, c *Call) Expr {
+	def := funcs[c.Fn]
+	if def == nil {
+		b.fail(pos, "unknown function %s", strings.ToUpper(c.Fn))
+	}
+	if len(c.Args) < def.minArgs || (def.maxArgs >= 0 && len(c.Args) > def.maxArgs) {
+		b.fail(pos, "%s takes %s, got %d", strings.ToUpper(c.Fn), argCount(def), len(c.Args))
+	}
+	if b.symbolic {
+		for _, a := range c.Args {
+			if _, ok := a.(*paramRef); ok && def.check != nil {
+				// Unknown parameters are STRINGs that may become anything a
+				// constant string coerces to; type the call optimistically.
+				if _, err := def.check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit, T: c.T}); err == nil {
+					if c.T.Kind == types.KindNull {
+						c.T, _ = def.check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit})
+					}
+					return c
+				}
+			}
+		}
+	}
+	if def.check != nil {
+		t, err := def.check(c)
+		if err != nil {
+			b.failErr(pos, err)
+		}
+		c.T = t
+	}
+	out, err := fold(c)
+	if err != nil {
+		b.failErr(pos, err)
+	}
+	return out
+}
+
+func constStrings(args []Expr) []Expr {
+	out := make([]Expr, len(args))
+	for i, a := range args {
+		if p, ok := a.(*paramRef); ok {
+			out[i] = &Const{V: types.StringValue(""), Param: p.name}
+		} else {
+			out[i] = a
+		}
+	}
+	return out
+}
+
+func argCount(d *funcDef) string {
+	switch {
+	case d.maxArgs < 0:
+		return "at least " + strconv.Itoa(d.minArgs) + " arguments"
+	case d.minArgs == d.maxArgs:
+		return strconv.Itoa(d.minArgs) + " arguments"
+	}
+	return strconv.Itoa(d.minArgs) + " to " + strconv.Itoa(d.maxArgs) + " arguments"
+}
+
+func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
+	name := funcName(e.Name)
+	if IsAggregate(name) {
+		return b.aggregate(e, name, ctx)
+	}
+	if e.Star || e.Distinct {
+		b.fail(e.At, "%s does not take * or DISTINCT", strings.ToUpper(name))
+	}
+	var unit types.DatePart
+	var args []Expr
+	for _, a := range e.Args {
+		if dp, ok := a.(*sqlparse.DatePartArg); ok {
+			p, ok := types.ParseDatePart(dp.Unit)
+			if !ok {
+				b.fail(dp.At, "unknown date part %s", dp.Unit)
+			}
+			unit = p
+			continue
+		}
+		args = append(args, b.expr(a, ctx))
+	}
+	switch name {
+	case "current_timestamp":
+		if len(args) > 0 {
+			b.fail(e.At, "CURRENT_TIMESTAMP takes no arguments")
+		}
+		if b.symbolic {
+			return &Const{V: types.TimestampValue(0)}
+		}
+		return &Const{V: types.TimestampValue(b.opts.Now)}
+	case "generate_timestamp_trunc_array":
+		if len(args) != 2 {
+			b.fail(e.At, "generate_timestamp_trunc_array takes 2 arguments (count, spec), got %d", len(args))
+		}
+		args = append(args, &Const{V: types.TimestampValue(b.opts.Now)})
+	case "ifnull":
+		name = "coalesce"
+	}
+	if funcs[name] == nil {
+		b.fail(e.At, "unknown function %s", e.Name)
+	}
+	return b.finish(e.At, &Call{Fn: name, Args: args, Unit: unit})
+}
+
+func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
+	if ctx.aggs == nil {
+		b.fail(e.At, "aggregate function %s is not allowed here", strings.ToUpper(name))
+	}
+	n := aggregates[name]
+	if e.Star {
+		if name != "count" {
+			b.fail(e.At, "only COUNT takes *")
+		}
+	} else if len(e.Args) < n[0] || len(e.Args) > n[1] || (name == "count" && len(e.Args) != 1) {
+		b.fail(e.At, "%s takes %d argument(s), got %d", strings.ToUpper(name), n[1], len(e.Args))
+	}
+	inner := &exprCtx{sc: ctx.sc}
+	call := AggCall{Fn: name, Star: e.Star, Distinct: e.Distinct}
+	for _, a := range e.Args {
+		if hasAggregate(a) {
+			b.fail(a.Pos(), "aggregate functions cannot be nested")
+		}
+		call.Args = append(call.Args, b.expr(a, inner))
+	}
+	if e.Distinct && name != "count" {
+		b.fail(e.At, "DISTINCT is supported only in COUNT")
+	}
+	var argT types.Type
+	if len(call.Args) > 0 {
+		argT = call.Args[0].Type()
+	}
+	switch name {
+	case "count", "countif":
+		call.T = types.Int64
+		if name == "countif" && argT.Kind != types.KindBool && argT.Kind != types.KindNull {
+			b.fail(e.At, "COUNTIF needs a BOOL, not %s", argT)
+		}
+	case "sum":
+		if !argT.IsNumeric() && argT.Kind != types.KindNull {
+			b.fail(e.At, "SUM needs a number, not %s", argT)
+		}
+		call.T = argT
+		if argT.Kind == types.KindNull {
+			call.T = types.Int64
+		}
+	case "avg":
+		if !argT.IsNumeric() && argT.Kind != types.KindNull {
+			b.fail(e.At, "AVG needs a number, not %s", argT)
+		}
+		call.T = types.Float64
+	case "min", "max", "any_value":
+		if argT.Kind == types.KindArray || argT.Kind == types.KindStruct {
+			b.fail(e.At, "%s cannot order %s", strings.ToUpper(name), argT)
+		}
+		call.T = argT
+	case "logical_and", "logical_or":
+		call.T = types.Bool
+	case "approx_quantiles":
+		k, ok := call.Args[1].(*Const)
+		if !ok && !b.symbolic {
+			b.fail(e.At, "the number of quantiles must be a constant")
+		}
+		if ok && (k.V.T.Kind != types.KindInt64 || k.V.I < 1 || k.V.I > 100000) {
+			b.fail(e.At, "the number of quantiles must be an integer from 1 to 100000")
+		}
+		if !argT.IsNumeric() && !argT.IsTime() && argT.Kind != types.KindNull && argT.Kind != types.KindString {
+			b.fail(e.At, "APPROX_QUANTILES cannot order %s", argT)
+		}
+		call.T = types.ArrayOf(argT)
+	}
+	return ctx.aggs.add(call)
+}
+
+func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
+	c := &Case{}
+	var operand Expr
+	if e.Operand != nil {
+		operand = b.expr(e.Operand, ctx)
+	}
+	var results []Expr
+	for _, w := range e.Whens {
+		var cond Expr
+		if operand != nil {
+			cond = b.call(w.Cond.Pos(), "=", []Expr{operand, b.expr(w.Cond, ctx)})
+		} else {
+			cond = b.boolExpr(w.Cond, ctx, "WHEN")
+		}
+		then := b.expr(w.Then, ctx)
+		c.Whens = append(c.Whens, When{Cond: cond, Then: then})
+		results = append(results, then)
+	}
+	if e.Else != nil {
+		c.Else = b.expr(e.Else, ctx)
+	} else {
+		c.Else = &Const{V: types.NullOf(types.Null)}
+	}
+	results = append(results, c.Else)
+	if err := unify(&Call{Fn: "case"}, results); err != nil {
+		b.failErr(e.At, err)
+	}
+	for i := range c.Whens {
+		c.Whens[i].Then = results[i]
+	}
+	c.Else = results[len(results)-1]
+	c.T = types.Null
+	for _, r := range results {
+		if r.Type().Kind != types.KindNull {
+			c.T = r.Type()
+			break
+		}
+	}
+	out, err := fold(c)
+	if err != nil {
+		b.failErr(e.At, err)
+	}
+	return out
+}
+
+// ident resolves a (possibly dotted) name.
+func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
+	if ctx.sc == nil {
+		b.fail(e.At, "unrecognized name %s", e.Parts[0])
+	}
+	parts := e.Parts
+	if rv := ctx.sc.find(parts[0]); rv != nil && !b.isColumnOf(ctx.sc, parts[0]) {
+		if len(parts) == 1 {
+			return b.rowValue(rv, e.At)
+		}
+		return b.member(rv, parts[1:], e.At)
+	}
+	// An unqualified column of exactly one FROM item.
+	var found []Expr
+	for _, rv := range ctx.sc.vars {
+		if x := b.columnOf(rv, parts[0]); x != nil {
+			found = append(found, x)
+		}
+	}
+	switch {
+	case len(found) > 1:
+		b.fail(e.At, "column name %s is ambiguous", parts[0])
+	case len(found) == 1:
+		return b.fields(found[0], parts[1:], e.At)
+	}
+	var scans []*rangeVar
+	for _, rv := range ctx.sc.vars {
+		if rv.kind == rvScan {
+			scans = append(scans, rv)
+		}
+	}
+	if len(scans) == 1 && !b.symbolic {
+		// A field no event has yet: NULL until one does.
+		return b.fields(scanField(scans[0], parts[0], types.Null, false), parts[1:], e.At)
+	}
+	if len(scans) == 1 && b.symbolic {
+		return b.fields(scanField(scans[0], parts[0], types.Null, false), parts[1:], e.At)
+	}
+	b.fail(e.At, "unrecognized name %s", parts[0])
+	return nil
+}
+
+// isColumnOf reports whether name is a column of a subquery in scope, which
+// BigQuery prefers over a range variable of the same name only when the range
+// variable is the item itself; logq resolves aliases first, like BigQuery.
+func (b *binder) isColumnOf(*scope, string) bool { return false }
+
+// columnOf returns the column name of rv as an expression, or nil.
+func (b *binder) columnOf(rv *rangeVar, name string) Expr {
+	switch rv.kind {
+	case rvScan:
+		if t, _, ok := fieldOf(rv, name); ok {
+			return scanField(rv, name, t, false)
+		}
+	case rvPath:
+		path := rv.prefix + "." + name
+		if t, _, ok := fieldOf(rv.scanRV, path); ok {
+			return scanField(rv.scanRV, path, t, false)
+		}
+	case rvPlan:
+		for i, c := range rv.cols {
+			if strings.EqualFold(c.Name, name) {
+				return &sym{rv: rv, idx: i, T: c.T, nm: c.Name}
+			}
+		}
+	case rvConst:
+		for i, c := range rv.cols {
+			if strings.EqualFold(c.Name, name) {
+				return rv.consts[i]
+			}
+		}
+	case rvElem:
+		if rv.alias == "" && rv.cols[0].T.Kind == types.KindStruct {
+			if i := rv.cols[0].T.FieldIndex(name); i >= 0 {
+				return &Call{Fn: "field", Args: []Expr{&sym{rv: rv, idx: 0, T: rv.cols[0].T}}, Idx: i, T: rv.cols[0].T.Fields[i].Type}
+			}
+		}
+	}
+	return nil
+}
+
+// member resolves alias.rest.
+func (b *binder) member(rv *rangeVar, rest []string, pos int) Expr {
+	switch rv.kind {
+	case rvScan, rvPath:
+		srv, path := rv, rest[0]
+		if rv.kind == rvPath {
+			srv, path = rv.scanRV, rv.prefix+"."+rest[0]
+		}
+		t, _, ok := fieldOf(srv, path)
+		if !ok {
+			t = types.Null
+		}
+		return b.fields(scanField(srv, path, t, false), rest[1:], pos)
+	case rvPlan, rvConst:
+		x := b.columnOf(rv, rest[0])
+		if x == nil {
+			b.fail(pos, "%s has no column %s", rv.alias, rest[0])
+		}
+		return b.fields(x, rest[1:], pos)
+	}
+	return b.fields(&sym{rv: rv, idx: 0, T: rv.cols[0].T, nm: rv.cols[0].Name}, rest, pos)
+}
+
+// rowValue is a range variable used as a value: its element, or a STRUCT of its row.
+func (b *binder) rowValue(rv *rangeVar, pos int) Expr {
+	if rv.kind == rvElem {
+		return &sym{rv: rv, idx: 0, T: rv.cols[0].T, nm: rv.cols[0].Name}
+	}
+	var args []Expr
+	var fields []types.Field
+	for _, it := range b.rangeVarColumns(rv) {
+		args = append(args, it.expr)
+		fields = append(fields, types.Field{Name: it.name, Type: it.expr.Type()})
+	}
+	return b.finish(pos, &Call{Fn: "make_struct", Args: args, T: types.StructOf(fields...)})
+}
+
+// fields applies struct field accesses.
+func (b *binder) fields(x Expr, names []string, pos int) Expr {
+	for _, n := range names {
+		x = b.field(x, n, pos)
+	}
+	return x
+}
+
+func (b *binder) field(x Expr, name string, pos int) Expr {
+	t := x.Type()
+	switch t.Kind {
+	case types.KindStruct:
+		i := t.FieldIndex(name)
+		if i < 0 {
+			b.fail(pos, "field %s not found in %s", name, t)
+		}
+		return b.finish(pos, &Call{Fn: "field", Args: []Expr{x}, Idx: i, T: t.Fields[i].Type})
+	case types.KindNull:
+		return &Const{V: types.NullOf(types.Null)}
+	case types.KindArray:
+		b.fail(pos, "cannot access field %s on a value of type %s; use UNNEST", name, t)
+	}
+	b.fail(pos, "cannot access field %s on a value of type %s", name, t)
+	return nil
+}

@@ -1,0 +1,299 @@
+package planner
+
+import (
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// fromTree is a FROM clause before its row layout is fixed.
+type fromTree struct {
+	rv          *rangeVar // leaves (scan, plan) and unnest elements
+	plan        Node      // rvPlan leaves
+	left, right *fromTree // joins
+	joinKind    JoinKind
+	on          Expr
+	in          *fromTree // unnest input
+	unnest      Expr
+	unnestLeft  bool
+	offsetRV    *rangeVar
+}
+
+// from binds a FROM clause, adding range variables to sc. Conditions that
+// belong to WHERE (presence of unnested objects, ON of inner joins against
+// UNNEST) are appended to where.
+func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr) *fromTree {
+	switch f := f.(type) {
+	case *sqlparse.TableRef:
+		if i := strings.IndexByte(f.Name, '.'); i > 0 && sc.find(f.Name[:i]) != nil {
+			// `FROM t.arr` is UNNEST(t.arr).
+			parts := strings.Split(f.Name, ".")
+			return b.unnestItem(&sqlparse.UnnestRef{At: f.At, Expr: &sqlparse.Ident{At: f.At, Parts: parts}, Alias: f.Alias}, nil, false, sc, where)
+		}
+		alias := f.Alias
+		if alias == "" {
+			alias = f.Name[strings.LastIndexByte(f.Name, '.')+1:]
+		}
+		if def := env.lookup(f.Name); def != nil {
+			return b.planItem(b.query(def.cte.Query, def.env), alias, sc)
+		}
+		scan := &Scan{Source: f.Name, Alias: alias, TimeLo: minTime, TimeHi: maxTime}
+		rv := &rangeVar{alias: strings.ToLower(alias), kind: rvScan, scan: scan, table: b.opts.Catalog.Table(f.Name)}
+		sc.vars = append(sc.vars, rv)
+		return &fromTree{rv: rv}
+	case *sqlparse.SubqueryRef:
+		return b.planItem(b.query(f.Query, env), f.Alias, sc)
+	case *sqlparse.UnnestRef:
+		return b.unnestItem(f, nil, false, sc, where)
+	case *sqlparse.Join:
+		left := b.from(f.Left, env, sc, where)
+		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
+			return b.unnestJoin(f, u, left, sc, where)
+		}
+		right := b.from(f.Right, env, sc, where)
+		if len(f.Using) > 0 {
+			b.fail(f.At, "JOIN … USING is not supported; write the condition with ON")
+		}
+		var on Expr
+		if f.On != nil {
+			on = b.boolExpr(f.On, &exprCtx{sc: sc}, "ON")
+		}
+		return b.join(f, left, right, on, where)
+	}
+	b.fail(f.Pos(), "unsupported FROM item")
+	return nil
+}
+
+func (b *binder) join(f *sqlparse.Join, left, right *fromTree, on Expr, where *[]Expr) *fromTree {
+	kind := JoinInner
+	switch f.Kind {
+	case sqlparse.JoinComma, sqlparse.JoinCross:
+		kind = JoinCross
+	case sqlparse.JoinLeft:
+		kind = JoinLeft
+	case sqlparse.JoinRight, sqlparse.JoinFull:
+		b.fail(f.At, "%s is not supported", f.Kind)
+	}
+	// A constant single-row side contributes no rows or columns.
+	if right == nil && kind != JoinLeft {
+		if on != nil {
+			*where = append(*where, splitAnd(on)...)
+		}
+		return left
+	}
+	if left == nil && kind != JoinLeft {
+		if on != nil {
+			*where = append(*where, splitAnd(on)...)
+		}
+		return right
+	}
+	if left == nil || right == nil {
+		b.fail(f.At, "LEFT JOIN with a constant subquery is not supported")
+	}
+	if kind == JoinInner && on == nil {
+		kind = JoinCross
+	}
+	return &fromTree{left: left, right: right, joinKind: kind, on: on}
+}
+
+// planItem adds a subquery or CTE. A plan that is one row of constants (after
+// folding) is inlined: its columns become constants and it leaves the FROM.
+func (b *binder) planItem(plan Node, alias string, sc *scope) *fromTree {
+	rv := &rangeVar{alias: strings.ToLower(alias), cols: plan.Columns()}
+	if consts := constRow(plan); consts != nil {
+		rv.kind, rv.consts = rvConst, consts
+		sc.vars = append(sc.vars, rv)
+		return nil
+	}
+	rv.kind = rvPlan
+	sc.vars = append(sc.vars, rv)
+	return &fromTree{rv: rv, plan: plan}
+}
+
+// constRow returns the expressions of a plan that is one row of constants.
+func constRow(n Node) []Expr {
+	p, ok := n.(*Project)
+	if !ok {
+		return nil
+	}
+	v, ok := p.In.(*Values)
+	if !ok || len(v.Rows) != 1 || len(v.Cols) != 0 {
+		return nil
+	}
+	for _, e := range p.Exprs {
+		if !IsConst(e) {
+			return nil
+		}
+	}
+	return p.Exprs
+}
+
+// unnestJoin binds `left [CROSS|LEFT|INNER] JOIN UNNEST(…)` and `left, UNNEST(…)`.
+func (b *binder) unnestJoin(f *sqlparse.Join, u *sqlparse.UnnestRef, left *fromTree, sc *scope, where *[]Expr) *fromTree {
+	leftJoin := f.Kind == sqlparse.JoinLeft
+	if f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull {
+		b.fail(f.At, "%s UNNEST is not supported", f.Kind)
+	}
+	return b.unnestItem(u, left, leftJoin, sc, where, f)
+}
+
+// unnestItem binds UNNEST(expr) over input (nil for a leading UNNEST).
+func (b *binder) unnestItem(u *sqlparse.UnnestRef, input *fromTree, leftJoin bool, sc *scope, where *[]Expr, join ...*sqlparse.Join) *fromTree {
+	var on sqlparse.Expr
+	if len(join) > 0 {
+		on = join[0].On
+	}
+	onTrue := on == nil || isTrueLit(on)
+	// UNNEST of a stored nested object: a path alias, no operator at all.
+	if scanRV, path, ok := b.objectPath(u.Expr, sc); ok && !u.WithOffset && (onTrue || !leftJoin) {
+		rv := &rangeVar{alias: strings.ToLower(u.Alias), kind: rvPath, scan: scanRV.scan, table: scanRV.table, prefix: path}
+		rv.cols = []Column{{Name: u.Alias}}
+		rv.scanRV = scanRV
+		if !leftJoin {
+			p := scanField(scanRV, path, types.Bool, true)
+			*where = append(*where, &Call{Fn: "not", Args: []Expr{&Call{Fn: "is_null", Args: []Expr{p}, T: types.Bool}}, T: types.Bool})
+		}
+		sc.vars = append(sc.vars, rv)
+		if !onTrue {
+			*where = append(*where, splitAnd(b.boolExpr(on, &exprCtx{sc: sc}, "ON"))...)
+		}
+		return input
+	}
+	arr := b.expr(u.Expr, &exprCtx{sc: sc})
+	elem := types.Null
+	switch t := arr.Type(); t.Kind {
+	case types.KindArray:
+		elem = *t.Elem
+	case types.KindNull:
+	default:
+		b.fail(u.Expr.Pos(), "UNNEST needs an array, not %s", t)
+	}
+	rv := &rangeVar{alias: strings.ToLower(u.Alias), kind: rvElem, cols: []Column{{Name: u.Alias, T: elem}}}
+	sc.vars = append(sc.vars, rv)
+	t := &fromTree{in: input, unnest: arr, unnestLeft: leftJoin, rv: rv}
+	if u.WithOffset {
+		name := u.OffsetAlias
+		if name == "" {
+			name = "offset"
+		}
+		t.offsetRV = &rangeVar{alias: strings.ToLower(name), kind: rvElem, cols: []Column{{Name: name, T: types.Int64}}}
+		sc.vars = append(sc.vars, t.offsetRV)
+	}
+	if !onTrue {
+		if leftJoin {
+			b.fail(on.Pos(), "LEFT JOIN UNNEST supports only ON TRUE")
+		}
+		*where = append(*where, splitAnd(b.boolExpr(on, &exprCtx{sc: sc}, "ON"))...)
+	}
+	return t
+}
+
+func isTrueLit(e sqlparse.Expr) bool {
+	l, ok := e.(*sqlparse.Literal)
+	return ok && l.Kind == sqlparse.LitBool && l.Value == "TRUE"
+}
+
+// objectPath reports whether e names a stored nested object (or a field no
+// event has yet) of a scan: `t.metadata` or `m.request` with m itself a path.
+func (b *binder) objectPath(e sqlparse.Expr, sc *scope) (*rangeVar, string, bool) {
+	id, ok := e.(*sqlparse.Ident)
+	if !ok || len(id.Parts) != 2 {
+		return nil, "", false
+	}
+	rv := sc.find(id.Parts[0])
+	if rv == nil {
+		return nil, "", false
+	}
+	var scanRV *rangeVar
+	var path string
+	switch rv.kind {
+	case rvScan:
+		scanRV, path = rv, id.Parts[1]
+	case rvPath:
+		scanRV, path = rv.scanRV, rv.prefix+"."+id.Parts[1]
+	default:
+		return nil, "", false
+	}
+	_, object, known := fieldOf(scanRV, path)
+	if known && !object {
+		return nil, "", false
+	}
+	return scanRV, path, true
+}
+
+// layout fixes the FROM row: each range variable's columns get their offset,
+// and the tree becomes plan nodes. resolve then turns syms into ColRefs.
+func (b *binder) layout(t *fromTree) Node {
+	if t == nil {
+		return &Values{Rows: [][]Expr{{}}}
+	}
+	next := 0
+	var build func(t *fromTree) Node
+	build = func(t *fromTree) Node {
+		switch {
+		case t.left != nil:
+			l := build(t.left)
+			r := build(t.right)
+			j := &Join{Left: l, Right: r, Kind: t.joinKind}
+			if t.on != nil {
+				j.Cond = t.on // resolved by the caller with every offset known
+			}
+			return j
+		case t.unnest != nil || t.in != nil:
+			var in Node = &Values{Rows: [][]Expr{{}}}
+			if t.in != nil {
+				in = build(t.in)
+			}
+			t.rv.offset = next
+			next++
+			cols := append(append([]Column(nil), in.Columns()...), Column{Name: t.rv.cols[0].Name, Table: t.rv.alias, T: t.rv.cols[0].T})
+			if t.offsetRV != nil {
+				t.offsetRV.offset = next
+				next++
+				cols = append(cols, Column{Name: t.offsetRV.cols[0].Name, T: types.Int64})
+			}
+			return &Unnest{In: in, Expr: t.unnest, Left: t.unnestLeft, WithOffset: t.offsetRV != nil, Cols: cols}
+		case t.rv.kind == rvScan:
+			t.rv.offset = next
+			s := t.rv.scan
+			s.cols = make([]Column, len(s.Fields))
+			for i, f := range s.Fields {
+				s.cols[i] = Column{Name: lastName(f.Path), Table: t.rv.alias, T: f.T}
+			}
+			next += len(s.Fields)
+			return s
+		default:
+			t.rv.offset = next
+			next += len(t.rv.cols)
+			return t.plan
+		}
+	}
+	plan := build(t)
+	var fix func(n Node)
+	fix = func(n Node) {
+		switch n := n.(type) {
+		case *Join:
+			fix(n.Left)
+			fix(n.Right)
+			if n.Cond != nil {
+				n.Cond = resolveSyms(n.Cond)
+			}
+		case *Unnest:
+			fix(n.In)
+			n.Expr = resolveSyms(n.Expr)
+		}
+	}
+	fix(plan)
+	return plan
+}
+
+// resolveSyms replaces syms by ColRefs once offsets are fixed.
+func resolveSyms(e Expr) Expr {
+	return mapExpr(e, func(x Expr) Expr {
+		if s, ok := x.(*sym); ok {
+			return &ColRef{Idx: s.rv.offset + s.idx, T: s.T, Name: s.nm}
+		}
+		return x
+	})
+}

@@ -1,0 +1,360 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+type selItem struct {
+	ast  sqlparse.Expr
+	expr Expr // bound once expanded stars are known
+	name string
+	pos  int
+}
+
+// selectBlock binds one SELECT with the ORDER BY and LIMIT of its query.
+func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlparse.OrderItem, limit, offset sqlparse.Expr) Node {
+	sc := &scope{}
+	var where []Expr
+	var tree *fromTree
+	if s.From != nil {
+		tree = b.from(s.From, env, sc, &where)
+	}
+	if s.Where != nil {
+		if hasAggregate(s.Where) {
+			b.fail(s.Where.Pos(), "aggregate functions are not allowed in WHERE")
+		}
+		where = append(where, splitAnd(b.boolExpr(s.Where, &exprCtx{sc: sc}, "WHERE"))...)
+	}
+	items := b.expandItems(s, sc)
+	grouped := len(s.GroupBy) > 0 || s.Having != nil
+	for _, it := range items {
+		grouped = grouped || (it.ast != nil && hasAggregate(it.ast))
+	}
+	for _, o := range orderBy {
+		grouped = grouped || hasAggregate(o.Expr)
+	}
+
+	var keys []Expr
+	var agg *aggCollector
+	if grouped {
+		agg = &aggCollector{}
+		for _, g := range s.GroupBy {
+			keys = append(keys, b.groupKey(g, items, sc))
+		}
+		for i := range items {
+			if items[i].ast != nil {
+				items[i].expr = b.toAggOutput(b.expr(items[i].ast, &exprCtx{sc: sc, aggs: agg}), keys, items[i].pos)
+			} else {
+				items[i].expr = b.toAggOutput(items[i].expr, keys, items[i].pos)
+			}
+		}
+	} else {
+		for i := range items {
+			if items[i].ast != nil {
+				items[i].expr = b.expr(items[i].ast, &exprCtx{sc: sc})
+			}
+		}
+	}
+	var having Expr
+	if s.Having != nil {
+		having = b.toAggOutput(b.boolExpr(s.Having, &exprCtx{sc: sc, aggs: agg}, "HAVING"), keys, s.Having.Pos())
+	}
+	// ORDER BY: an ordinal or a select alias reads the output; anything else
+	// is computed as a hidden column.
+	var sortKeys []SortKey
+	var hidden []Expr
+	outCols := len(items)
+	for _, o := range orderBy {
+		idx := -1
+		if l, ok := o.Expr.(*sqlparse.Literal); ok && l.Kind == sqlparse.LitInt {
+			var n int
+			fmt.Sscan(l.Value, &n)
+			if n < 1 || n > len(items) {
+				b.fail(l.At, "ORDER BY ordinal %d is out of range (1 to %d)", n, len(items))
+			}
+			idx = n - 1
+		} else if id, ok := o.Expr.(*sqlparse.Ident); ok && len(id.Parts) == 1 {
+			idx = aliasIndex(items, id.Parts[0])
+		}
+		if idx < 0 {
+			e := b.expr(o.Expr, &exprCtx{sc: sc, aggs: agg})
+			if grouped {
+				e = b.toAggOutput(e, keys, o.At)
+			}
+			idx = outCols + len(hidden)
+			hidden = append(hidden, e)
+		}
+		var t types.Type
+		if idx < outCols {
+			t = items[idx].expr.Type()
+		} else {
+			t = hidden[idx-outCols].Type()
+		}
+		sortKeys = append(sortKeys, sortKey(o, &ColRef{Idx: idx, T: t}))
+	}
+
+	// The FROM row is complete: fix its layout and build the plan.
+	plan := b.layout(tree)
+	if len(where) > 0 {
+		plan = &Filter{In: plan, Cond: resolveSyms(joinAnd(where))}
+	}
+	if grouped {
+		a := &Aggregate{In: plan}
+		for i, k := range keys {
+			a.Keys = append(a.Keys, resolveSyms(k))
+			a.Cols = append(a.Cols, Column{Name: fmt.Sprintf("$key%d", i), T: k.Type()})
+		}
+		for _, c := range agg.calls {
+			for j := range c.Args {
+				c.Args[j] = resolveSyms(c.Args[j])
+			}
+			a.Aggs = append(a.Aggs, c)
+			a.Cols = append(a.Cols, Column{Name: "$" + c.Fn, T: c.T})
+		}
+		plan = a
+		if having != nil {
+			plan = &Filter{In: plan, Cond: having}
+		}
+	}
+	proj := &Project{In: plan}
+	for _, it := range items {
+		e := it.expr
+		if !grouped {
+			e = resolveSyms(e)
+		}
+		proj.Exprs = append(proj.Exprs, e)
+		proj.Cols = append(proj.Cols, Column{Name: it.name, T: e.Type()})
+	}
+	for i, h := range hidden {
+		if !grouped {
+			h = resolveSyms(h)
+		}
+		proj.Exprs = append(proj.Exprs, h)
+		proj.Cols = append(proj.Cols, Column{Name: fmt.Sprintf("$order%d", i), T: h.Type()})
+	}
+	plan = proj
+	if s.Distinct {
+		if len(hidden) > 0 {
+			b.fail(s.At, "ORDER BY of a SELECT DISTINCT must use selected columns")
+		}
+		d := &Aggregate{In: plan}
+		for i, c := range proj.Cols {
+			d.Keys = append(d.Keys, &ColRef{Idx: i, T: c.T, Name: c.Name})
+			d.Cols = append(d.Cols, c)
+		}
+		plan = d
+	}
+	if len(sortKeys) > 0 {
+		plan = &Sort{In: plan, Keys: sortKeys, Limit: -1}
+	}
+	if len(hidden) > 0 {
+		trim := &Project{In: plan}
+		for i := 0; i < outCols; i++ {
+			trim.Exprs = append(trim.Exprs, &ColRef{Idx: i, T: proj.Cols[i].T, Name: proj.Cols[i].Name})
+			trim.Cols = append(trim.Cols, proj.Cols[i])
+		}
+		plan = trim
+	}
+	return b.limit(plan, limit, offset)
+}
+
+func aliasIndex(items []selItem, name string) int {
+	for i, it := range items {
+		if strings.EqualFold(it.name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// expandItems expands stars and names every select item as BigQuery does:
+// the alias, else the last part of a path, else $colN.
+func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
+	var items []selItem
+	for i, it := range s.Items {
+		if !it.Star {
+			name := it.Alias
+			if name == "" {
+				switch e := it.Expr.(type) {
+				case *sqlparse.Ident:
+					name = e.Parts[len(e.Parts)-1]
+				case *sqlparse.FieldAccess:
+					name = e.Name
+				default:
+					name = fmt.Sprintf("$col%d", i+1)
+				}
+			}
+			items = append(items, selItem{ast: it.Expr, name: name, pos: it.At})
+			continue
+		}
+		except := map[string]bool{}
+		for _, e := range it.Except {
+			except[strings.ToLower(e)] = true
+		}
+		vars := sc.vars
+		if len(it.Prefix) > 0 {
+			rv := sc.find(it.Prefix[0])
+			if rv == nil || len(it.Prefix) > 1 {
+				b.fail(it.At, "%s.* must name a FROM item", strings.Join(it.Prefix, "."))
+			}
+			vars = []*rangeVar{rv}
+		}
+		for _, rv := range vars {
+			for _, c := range b.rangeVarColumns(rv) {
+				if !except[strings.ToLower(c.name)] {
+					c.pos = it.At
+					items = append(items, c)
+				}
+			}
+		}
+	}
+	return items
+}
+
+// rangeVarColumns lists the columns * expands to for one range variable.
+func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
+	var out []selItem
+	switch rv.kind {
+	case rvScan, rvPath:
+		prefix := ""
+		srv := rv
+		if rv.kind == rvPath {
+			prefix, srv = rv.prefix, rv.scanRV
+		}
+		for _, name := range rv.table.Children(prefix) {
+			path := name
+			if prefix != "" {
+				path = prefix + "." + name
+			}
+			t, _, _ := fieldOf(srv, path)
+			out = append(out, selItem{expr: scanField(srv, path, t, false), name: name})
+		}
+	case rvPlan, rvElem:
+		for i, c := range rv.cols {
+			if c.Name == "" || strings.HasPrefix(c.Name, "$") && rv.kind == rvPlan {
+				continue
+			}
+			out = append(out, selItem{expr: &sym{rv: rv, idx: i, T: c.T, nm: c.Name}, name: c.Name})
+		}
+	case rvConst:
+		for i, c := range rv.cols {
+			out = append(out, selItem{expr: rv.consts[i], name: c.Name})
+		}
+	}
+	return out
+}
+
+// groupKey binds one GROUP BY item: an ordinal, a select alias, or an
+// expression over the FROM row.
+func (b *binder) groupKey(g sqlparse.Expr, items []selItem, sc *scope) Expr {
+	pick := func(i int) Expr {
+		it := items[i]
+		if it.ast == nil {
+			return it.expr
+		}
+		if hasAggregate(it.ast) {
+			b.fail(g.Pos(), "GROUP BY cannot refer to an aggregate (%s)", it.name)
+		}
+		return b.expr(it.ast, &exprCtx{sc: sc})
+	}
+	if l, ok := g.(*sqlparse.Literal); ok && l.Kind == sqlparse.LitInt {
+		var n int
+		fmt.Sscan(l.Value, &n)
+		if n < 1 || n > len(items) {
+			b.fail(l.At, "GROUP BY ordinal %d is out of range (1 to %d)", n, len(items))
+		}
+		return pick(n - 1)
+	}
+	if id, ok := g.(*sqlparse.Ident); ok && len(id.Parts) == 1 {
+		if i := aliasIndex(items, id.Parts[0]); i >= 0 && (items[i].ast == nil || !hasAggregate(items[i].ast)) {
+			return pick(i)
+		}
+	}
+	if hasAggregate(g) {
+		b.fail(g.Pos(), "GROUP BY cannot contain an aggregate")
+	}
+	return b.expr(g, &exprCtx{sc: sc})
+}
+
+// aggCollector gathers the aggregates of a grouped SELECT, sharing identical ones.
+type aggCollector struct {
+	calls []AggCall
+	keys  []string
+}
+
+// aggRef stands for an aggregate's output until toAggOutput places it.
+type aggRef struct {
+	i int
+	T types.Type
+}
+
+func (a *aggRef) Type() types.Type { return a.T }
+func (a *aggRef) String() string   { return fmt.Sprintf("$agg%d", a.i) }
+
+func (c *aggCollector) add(call AggCall) *aggRef {
+	key := call.Fn + fmt.Sprint(call.Star, call.Distinct)
+	for _, a := range call.Args {
+		key += "|" + a.String()
+	}
+	for i, k := range c.keys {
+		if k == key {
+			return &aggRef{i: i, T: call.T}
+		}
+	}
+	c.calls = append(c.calls, call)
+	c.keys = append(c.keys, key)
+	return &aggRef{i: len(c.calls) - 1, T: call.T}
+}
+
+// toAggOutput rewrites an expression bound over the FROM row into one over
+// the Aggregate's output: group keys and aggregates become column reads; any
+// other column read is an error.
+func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
+	for i, k := range keys {
+		if k.String() == e.String() {
+			return &ColRef{Idx: i, T: k.Type(), Name: fmt.Sprintf("$key%d", i)}
+		}
+	}
+	switch x := e.(type) {
+	case *aggRef:
+		return &ColRef{Idx: len(keys) + x.i, T: x.T}
+	case *sym:
+		b.fail(pos, "%s is neither grouped nor aggregated", x.nm)
+	case *Call:
+		c := *x
+		c.Args = make([]Expr, len(x.Args))
+		for i, a := range x.Args {
+			c.Args[i] = b.toAggOutput(a, keys, pos)
+		}
+		return &c
+	case *Case:
+		c := &Case{T: x.T, Else: b.toAggOutput(x.Else, keys, pos)}
+		for _, w := range x.Whens {
+			c.Whens = append(c.Whens, When{b.toAggOutput(w.Cond, keys, pos), b.toAggOutput(w.Then, keys, pos)})
+		}
+		return c
+	}
+	return e
+}
+
+// hasAggregate reports whether an expression calls an aggregate function
+// (not counting aggregates inside subqueries).
+func hasAggregate(e sqlparse.Expr) bool {
+	found := false
+	walkAST(e, func(n sqlparse.Node) {
+		if c, ok := n.(*sqlparse.Call); ok && IsAggregate(funcName(c.Name)) {
+			found = true
+		}
+	})
+	return found
+}
+
+// funcName is the lower-case function name without a dataset qualifier:
+// `a-b.c.generate_timestamp_trunc_array` calls the built-in of that name.
+func funcName(name string) string {
+	return strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
+}

@@ -1,0 +1,37 @@
+// Package planner turns a parsed query into a logical plan: it binds names and
+// types, folds constants, and rewrites the plan so the executor does little work.
+//
+// Two stages. Load (Check) binds a saved query against an empty catalog with
+// every parameter unknown: it reports unknown CTEs, functions and names and
+// wrong argument counts with line:col before the server starts. Call (Plan)
+// binds again with the caller's parameters and the current schema of each log
+// source. Log sources are schema-on-write, so a field's type is only known
+// from data; binding takes microseconds, so redoing it per call costs nothing
+// measurable and lets every parameter fold into a constant.
+//
+// Name resolution follows BigQuery:
+//   - a table name is a CTE of an enclosing WITH, else a log source (an
+//     unknown source reads as empty); a CTE that is never read is never bound;
+//   - `alias.path` reads a field of a table alias, of an UNNEST alias, or a
+//     column of a subquery; a table alias alone is a STRUCT of its row;
+//   - an unqualified name is a column of exactly one FROM item (ambiguity is an
+//     error); with one log source in scope, an unknown name is a field no event
+//     has yet, and reads NULL;
+//   - GROUP BY and ORDER BY names resolve to SELECT aliases first, then to FROM
+//     columns; an integer literal there is a 1-based select-list ordinal.
+//
+// UNNEST of a stored nested object (always a one-element ARRAY<STRUCT>) is not
+// executed: the alias becomes a prefix of field paths in the source's scan,
+// with a presence filter for CROSS JOIN. Real arrays get an Unnest node.
+//
+// Rules, applied once per call after binding: constant folding (parameters and
+// CURRENT_TIMESTAMP are constants, so `CASE @interval WHEN …` keeps one
+// branch), inlining of constant single-row CTEs, dead-CTE elimination (by
+// lazy binding), predicate pushdown through projections and joins (a LEFT JOIN
+// whose right side is filtered by WHERE becomes inner), equi-join keys for
+// hash joins, column pruning, ORDER BY + LIMIT as top-k with projections moved
+// above it, and time-range and equality predicates pushed into scans.
+// Explain prints a plan for tests and debugging.
+//
+// This package imports types and sqlparse; it sees storage only through Catalog.
+package planner

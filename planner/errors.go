@@ -1,0 +1,45 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+
+	"logq/sqlparse"
+)
+
+// Error is a bind-time error, positioned in the query text, or an error in
+// evaluating a constant that names the parameter whose value caused it.
+type Error struct {
+	Line, Col int
+	Param     string // set when a parameter's value is at fault
+	Msg       string
+	Err       error // the underlying evaluation error, if any
+}
+
+func (e *Error) Error() string {
+	if e.Param != "" {
+		return fmt.Sprintf("parameter %s: %s", e.Param, e.Msg)
+	}
+	return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// bindErr raises a positioned error; binder.run recovers it.
+func (b *binder) fail(pos int, format string, args ...any) {
+	line, col := sqlparse.Position(b.src, pos)
+	panic(&Error{Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// failErr raises err at pos, naming a parameter when err came from one.
+func (b *binder) failErr(pos int, err error) {
+	var pe *Error
+	if errors.As(err, &pe) {
+		if pe.Line == 0 && pe.Param == "" {
+			pe.Line, pe.Col = sqlparse.Position(b.src, pos)
+		}
+		panic(pe)
+	}
+	line, col := sqlparse.Position(b.src, pos)
+	panic(&Error{Line: line, Col: col, Msg: err.Error(), Err: err})
+}

@@ -1,0 +1,453 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"logq/types"
+)
+
+// funcDef defines one scalar function: how its arguments are typed (and
+// coerced) and how it evaluates one row of boxed values. The executor has
+// vectorised kernels for the hot ones and falls back to Eval for the rest, so
+// a function is defined exactly once here.
+type funcDef struct {
+	minArgs, maxArgs int // maxArgs < 0: variadic
+	// check types the call, coercing arguments in place, and returns its type.
+	check func(c *Call) (types.Type, error)
+	eval  func(c *Call, args []types.Value) (types.Value, error)
+	// nullSafe functions see NULL arguments; the others return NULL when any
+	// argument is NULL, without calling eval.
+	nullSafe bool
+}
+
+var funcs map[string]*funcDef
+
+// aggregates maps aggregate names to their argument counts.
+var aggregates = map[string][2]int{
+	"count": {0, 1}, "countif": {1, 1}, "sum": {1, 1}, "avg": {1, 1},
+	"min": {1, 1}, "max": {1, 1}, "approx_quantiles": {2, 2}, "any_value": {1, 1},
+	"logical_and": {1, 1}, "logical_or": {1, 1},
+}
+
+// IsAggregate reports whether name is an aggregate function.
+func IsAggregate(name string) bool { _, ok := aggregates[name]; return ok }
+
+// ErrEval is wrapped by errors raised while evaluating a function.
+var ErrEval = errors.New("evaluation error")
+
+func evalErr(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrEval, fmt.Sprintf(format, args...))
+}
+
+// EvalCall evaluates a call on boxed argument values. The executor uses it
+// for functions without a vectorised kernel.
+func EvalCall(c *Call, args []types.Value) (types.Value, error) {
+	def := funcs[c.Fn]
+	if def == nil {
+		return types.Value{}, evalErr("unknown function %s", c.Fn)
+	}
+	if !def.nullSafe {
+		for _, a := range args {
+			if a.Null {
+				return types.NullOf(c.T), nil
+			}
+		}
+	}
+	v, err := def.eval(c, args)
+	if err != nil {
+		return types.Value{}, err
+	}
+	if !v.Null && v.T.Kind != c.T.Kind && c.T.Kind != types.KindNull {
+		if cv, err := types.Cast(v, c.T); err == nil {
+			return cv, nil
+		}
+	}
+	if v.Null {
+		v.T = c.T
+	}
+	return v, nil
+}
+
+func sig(kinds ...types.Kind) func(c *Call) (types.Type, error) {
+	ret := kinds[len(kinds)-1]
+	params := kinds[:len(kinds)-1]
+	return func(c *Call) (types.Type, error) {
+		for i := range c.Args {
+			want := params[min(i, len(params)-1)]
+			a, err := coerceTo(c.Args[i], types.Type{Kind: want})
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument %d of %s: %w", i+1, strings.ToUpper(c.Fn), err)
+			}
+			c.Args[i] = a
+		}
+		return types.Type{Kind: ret}, nil
+	}
+}
+
+func init() {
+	cmp := func(c *Call) (types.Type, error) {
+		if err := unify(c, c.Args); err != nil {
+			return types.Type{}, err
+		}
+		return types.Bool, nil
+	}
+	cmpEval := func(test func(int) bool) func(*Call, []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			r, ok := types.Compare(a[0], a[1])
+			if !ok {
+				return types.Value{}, evalErr("cannot compare %s with %s", a[0].T, a[1].T)
+			}
+			return types.BoolValue(test(r)), nil
+		}
+	}
+	arith := func(c *Call) (types.Type, error) {
+		for _, a := range c.Args {
+			if k := a.Type().Kind; k != types.KindNull && !a.Type().IsNumeric() {
+				return types.Type{}, fmt.Errorf("operator %s needs numbers, not %s", c.Fn, a.Type())
+			}
+		}
+		if c.Fn == "/" {
+			return types.Float64, nil
+		}
+		for _, a := range c.Args {
+			if a.Type().Kind == types.KindFloat64 {
+				return types.Float64, nil
+			}
+		}
+		return types.Int64, nil
+	}
+	arithEval := func(c *Call, a []types.Value) (types.Value, error) {
+		if c.T.Kind == types.KindInt64 {
+			x, y := a[0].I, a[1].I
+			switch c.Fn {
+			case "+":
+				if r := x + y; (r > x) == (y > 0) {
+					return types.IntValue(r), nil
+				}
+			case "-":
+				if r := x - y; (r < x) == (y > 0) {
+					return types.IntValue(r), nil
+				}
+			case "*":
+				if x == 0 || y == 0 {
+					return types.IntValue(0), nil
+				}
+				if r := x * y; r/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64) {
+					return types.IntValue(r), nil
+				}
+			}
+			return types.Value{}, evalErr("integer overflow: %d %s %d", x, c.Fn, y)
+		}
+		x, y := a[0].Float(), a[1].Float()
+		switch c.Fn {
+		case "+":
+			return types.FloatValue(x + y), nil
+		case "-":
+			return types.FloatValue(x - y), nil
+		case "*":
+			return types.FloatValue(x * y), nil
+		}
+		if y == 0 {
+			return types.Value{}, evalErr("division by zero: %s / %s", a[0], a[1])
+		}
+		return types.FloatValue(x / y), nil
+	}
+	boolArgs := func(c *Call) (types.Type, error) {
+		for i := range c.Args {
+			a, err := coerceTo(c.Args[i], types.Bool)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("operand of %s: %w", strings.ToUpper(c.Fn), err)
+			}
+			c.Args[i] = a
+		}
+		return types.Bool, nil
+	}
+	same := func(c *Call) (types.Type, error) {
+		if err := unify(c, c.Args); err != nil {
+			return types.Type{}, err
+		}
+		for _, a := range c.Args {
+			if a.Type().Kind != types.KindNull {
+				return a.Type(), nil
+			}
+		}
+		return types.Null, nil
+	}
+	funcs = map[string]*funcDef{
+		"=":  {2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false},
+		"!=": {2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false},
+		"<":  {2, 2, cmp, cmpEval(func(r int) bool { return r < 0 }), false},
+		"<=": {2, 2, cmp, cmpEval(func(r int) bool { return r <= 0 }), false},
+		">":  {2, 2, cmp, cmpEval(func(r int) bool { return r > 0 }), false},
+		">=": {2, 2, cmp, cmpEval(func(r int) bool { return r >= 0 }), false},
+		"+":  {2, 2, arith, arithEval, false},
+		"-":  {2, 2, arith, arithEval, false},
+		"*":  {2, 2, arith, arithEval, false},
+		"/":  {2, 2, arith, arithEval, false},
+		"neg": {1, 1, arith, func(c *Call, a []types.Value) (types.Value, error) {
+			if c.T.Kind == types.KindInt64 {
+				if a[0].I == math.MinInt64 {
+					return types.Value{}, evalErr("integer overflow")
+				}
+				return types.IntValue(-a[0].I), nil
+			}
+			return types.FloatValue(-a[0].F), nil
+		}, false},
+		"||": {2, 2, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.StringValue(a[0].S + a[1].S), nil
+		}, false},
+		"and": {2, 2, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			if (!a[0].Null && a[0].I == 0) || (!a[1].Null && a[1].I == 0) {
+				return types.BoolValue(false), nil
+			}
+			if a[0].Null || a[1].Null {
+				return types.NullOf(types.Bool), nil
+			}
+			return types.BoolValue(true), nil
+		}, true},
+		"or": {2, 2, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			if a[0].Bool() || a[1].Bool() {
+				return types.BoolValue(true), nil
+			}
+			if a[0].Null || a[1].Null {
+				return types.NullOf(types.Bool), nil
+			}
+			return types.BoolValue(false), nil
+		}, true},
+		"not": {1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(a[0].I == 0), nil
+		}, false},
+		"is_null": {1, 1, func(c *Call) (types.Type, error) { return types.Bool, nil }, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(a[0].Null), nil
+		}, true},
+		"is_true": {1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(a[0].Bool()), nil
+		}, true},
+		"is_false": {1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(!a[0].Null && a[0].I == 0), nil
+		}, true},
+		"like": {2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+			re, err := LikeRegexp(a[1].S)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return types.BoolValue(re.MatchString(a[0].S)), nil
+		}, false},
+		"coalesce": {1, -1, same, func(c *Call, a []types.Value) (types.Value, error) {
+			for _, v := range a {
+				if !v.Null {
+					return v, nil
+				}
+			}
+			return types.NullOf(c.T), nil
+		}, true},
+		"if": {3, 3, func(c *Call) (types.Type, error) {
+			cond, err := coerceTo(c.Args[0], types.Bool)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("condition of IF: %w", err)
+			}
+			c.Args[0] = cond
+			rest := c.Args[1:]
+			if err := unify(c, rest); err != nil {
+				return types.Type{}, err
+			}
+			if rest[0].Type().Kind != types.KindNull {
+				return rest[0].Type(), nil
+			}
+			return rest[1].Type(), nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			if a[0].Bool() {
+				return a[1], nil
+			}
+			return a[2], nil
+		}, true},
+		"nullif": {2, 2, same, func(c *Call, a []types.Value) (types.Value, error) {
+			if !a[0].Null && !a[1].Null && types.Equal(a[0], a[1]) {
+				return types.NullOf(c.T), nil
+			}
+			return a[0], nil
+		}, true},
+		"cast": {1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
+			v, err := types.Cast(a[0], c.T)
+			if err != nil && c.Safe {
+				return types.NullOf(c.T), nil
+			}
+			return v, err
+		}, false},
+		"regexp_contains": {2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+			re, err := CompileRegexp(a[1].S)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return types.BoolValue(re.MatchString(a[0].S)), nil
+		}, false},
+		"lower": {1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.StringValue(strings.ToLower(a[0].S)), nil
+		}, false},
+		"upper": {1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.StringValue(strings.ToUpper(a[0].S)), nil
+		}, false},
+		"length": {1, 1, sig(types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.IntValue(int64(len([]rune(a[0].S)))), nil
+		}, false},
+		"concat": {1, -1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+			var b strings.Builder
+			for _, v := range a {
+				b.WriteString(v.S)
+			}
+			return types.StringValue(b.String()), nil
+		}, false},
+		"starts_with": {2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(strings.HasPrefix(a[0].S, a[1].S)), nil
+		}, false},
+		"ends_with": {2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(strings.HasSuffix(a[0].S, a[1].S)), nil
+		}, false},
+		"strpos": {2, 2, sig(types.KindString, types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+			i := strings.Index(a[0].S, a[1].S)
+			if i < 0 {
+				return types.IntValue(0), nil
+			}
+			return types.IntValue(int64(len([]rune(a[0].S[:i]))) + 1), nil
+		}, false},
+		"abs": {1, 1, func(c *Call) (types.Type, error) { return numeric1(c) }, func(c *Call, a []types.Value) (types.Value, error) {
+			if c.T.Kind == types.KindInt64 {
+				if a[0].I < 0 {
+					return types.IntValue(-a[0].I), nil
+				}
+				return a[0], nil
+			}
+			return types.FloatValue(math.Abs(a[0].F)), nil
+		}, false},
+		"round": {1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.FloatValue(math.Round(a[0].F)), nil
+		}, false},
+		"floor": {1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.FloatValue(math.Floor(a[0].F)), nil
+		}, false},
+		"ceil": {1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.FloatValue(math.Ceil(a[0].F)), nil
+		}, false},
+		"array_length": {1, 1, func(c *Call) (types.Type, error) {
+			if k := c.Args[0].Type().Kind; k != types.KindArray && k != types.KindNull {
+				return types.Type{}, fmt.Errorf("ARRAY_LENGTH needs an array, not %s", c.Args[0].Type())
+			}
+			return types.Int64, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.IntValue(int64(len(a[0].L))), nil
+		}, false},
+	}
+	registerTimeFuncs()
+	registerStructuralFuncs()
+}
+
+func numeric1(c *Call) (types.Type, error) {
+	t := c.Args[0].Type()
+	if t.Kind == types.KindNull {
+		return types.Int64, nil
+	}
+	if !t.IsNumeric() {
+		return types.Type{}, fmt.Errorf("%s needs a number, not %s", strings.ToUpper(c.Fn), t)
+	}
+	return t, nil
+}
+
+// unify coerces exprs to their common supertype.
+func unify(c *Call, exprs []Expr) error {
+	t := types.Null
+	for _, e := range exprs {
+		et := e.Type()
+		if et.Kind == types.KindString && IsConst(e) && t.IsTime() {
+			continue
+		}
+		st, ok := types.Supertype(t, et)
+		if !ok || (t.IsTime() && et.Kind == types.KindString && !IsConst(e)) || (et.IsTime() && t.Kind == types.KindString && !allConst(exprs, types.KindString)) {
+			return fmt.Errorf("%s cannot combine %s and %s", describeFn(c.Fn), t, et)
+		}
+		t = st
+	}
+	for i, e := range exprs {
+		ce, err := coerceTo(e, t)
+		if err != nil {
+			return err
+		}
+		exprs[i] = ce
+	}
+	return nil
+}
+
+func allConst(exprs []Expr, k types.Kind) bool {
+	for _, e := range exprs {
+		if e.Type().Kind == k && !IsConst(e) {
+			return false
+		}
+	}
+	return true
+}
+
+func describeFn(fn string) string {
+	if isInfix(fn) {
+		return "operator " + strings.ToUpper(fn)
+	}
+	return strings.ToUpper(fn)
+}
+
+// coerceTo converts e to type t where BigQuery coerces implicitly: NULL to
+// anything, INT64 to FLOAT64, and a constant STRING to a time type.
+func coerceTo(e Expr, t types.Type) (Expr, error) {
+	et := e.Type()
+	switch {
+	case et.Equal(t) || t.Kind == types.KindNull:
+		return e, nil
+	case et.Kind == types.KindNull:
+		if c, ok := e.(*Const); ok {
+			return &Const{V: types.NullOf(t), Param: c.Param}, nil
+		}
+		return &Call{Fn: "cast", Args: []Expr{e}, T: t}, nil
+	case et.Kind == types.KindInt64 && t.Kind == types.KindFloat64:
+		return fold(&Call{Fn: "cast", Args: []Expr{e}, T: t})
+	case et.Kind == types.KindString && t.IsTime():
+		if c, ok := e.(*Const); ok {
+			return fold(&Call{Fn: "cast", Args: []Expr{c}, T: t})
+		}
+	case et.Kind == types.KindArray && t.Kind == types.KindArray:
+		return e, nil
+	}
+	return nil, fmt.Errorf("expected %s, found %s", t, et)
+}
+
+// CompileRegexp compiles an RE2 pattern as REGEXP_CONTAINS does.
+func CompileRegexp(pattern string) (*regexp.Regexp, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, evalErr("invalid regular expression %q: %s", pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+	}
+	return re, nil
+}
+
+// LikeRegexp translates a LIKE pattern (% and _, with \ escaping) to a regexp.
+func LikeRegexp(pattern string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString("(?s)^")
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; c {
+		case '%':
+			b.WriteString(".*")
+		case '_':
+			b.WriteString(".")
+		case '\\':
+			if i+1 < len(pattern) {
+				i++
+				b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
+			}
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}

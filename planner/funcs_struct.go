@@ -1,0 +1,72 @@
+package planner
+
+import (
+	"fmt"
+
+	"logq/types"
+)
+
+// Functions over arrays and structs: subscripts, field access, constructors.
+func registerStructuralFuncs() {
+	subscript := func(c *Call) (types.Type, error) {
+		t := c.Args[0].Type()
+		idx, err := coerceTo(c.Args[1], types.Int64)
+		if err != nil {
+			return types.Type{}, fmt.Errorf("array subscript: %w", err)
+		}
+		c.Args[1] = idx
+		switch t.Kind {
+		case types.KindArray:
+			return *t.Elem, nil
+		case types.KindNull:
+			return types.Null, nil
+		}
+		return types.Type{}, fmt.Errorf("cannot subscript a value of type %s", t)
+	}
+	sub := func(base int64, safe bool) func(c *Call, a []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			i := a[1].I - base
+			if i < 0 || i >= int64(len(a[0].L)) {
+				if safe {
+					return types.NullOf(c.T), nil
+				}
+				return types.Value{}, evalErr("array index %d is out of bounds (array of %d elements)", a[1].I, len(a[0].L))
+			}
+			return a[0].L[i], nil
+		}
+	}
+	funcs["offset"] = &funcDef{2, 2, subscript, sub(0, false), false}
+	funcs["safe_offset"] = &funcDef{2, 2, subscript, sub(0, true), false}
+	funcs["ordinal"] = &funcDef{2, 2, subscript, sub(1, false), false}
+	funcs["safe_ordinal"] = &funcDef{2, 2, subscript, sub(1, true), false}
+	// field reads field Idx of a STRUCT (its type is set by the binder).
+	funcs["field"] = &funcDef{1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
+		if c.Idx >= len(a[0].L) {
+			return types.NullOf(c.T), nil
+		}
+		return a[0].L[c.Idx], nil
+	}, false}
+	funcs["make_array"] = &funcDef{0, -1, func(c *Call) (types.Type, error) {
+		if err := unify(c, c.Args); err != nil {
+			return types.Type{}, err
+		}
+		elem := types.Null
+		for _, a := range c.Args {
+			if a.Type().Kind != types.KindNull {
+				elem = a.Type()
+			}
+		}
+		return types.ArrayOf(elem), nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		for _, v := range a {
+			if v.Null {
+				return types.Value{}, evalErr("an array cannot contain NULL")
+			}
+		}
+		return types.ArrayValue(*c.T.Elem, append([]types.Value(nil), a...)), nil
+	}, true}
+	// make_struct's type (with field names) is set by the binder.
+	funcs["make_struct"] = &funcDef{1, -1, nil, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.StructValue(c.T, append([]types.Value(nil), a...)), nil
+	}, true}
+}

@@ -1,0 +1,241 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"logq/types"
+)
+
+// maxGeneratedArray bounds GENERATE_TIMESTAMP_ARRAY and friends.
+const maxGeneratedArray = 1_000_000
+
+func registerTimeFuncs() {
+	addSub := func(c *Call) (types.Type, error) {
+		ts, err := coerceTo(c.Args[0], types.Timestamp)
+		if err != nil {
+			return types.Type{}, fmt.Errorf("argument 1 of %s: %w", strings.ToUpper(c.Fn), err)
+		}
+		c.Args[0] = ts
+		if k := c.Args[1].Type().Kind; k != types.KindInterval && k != types.KindNull {
+			return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL such as INTERVAL 1 DAY", strings.ToUpper(c.Fn))
+		}
+		return types.Timestamp, nil
+	}
+	funcs["timestamp_sub"] = &funcDef{2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.TimestampValue(a[0].I - a[1].I), nil
+	}, false}
+	funcs["timestamp_add"] = &funcDef{2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.TimestampValue(a[0].I + a[1].I), nil
+	}, false}
+	funcs["timestamp_trunc"] = &funcDef{1, 1, func(c *Call) (types.Type, error) {
+		t := c.Args[0].Type()
+		if t.Kind == types.KindString && IsConst(c.Args[0]) {
+			a, err := coerceTo(c.Args[0], types.Timestamp)
+			if err != nil {
+				return types.Type{}, err
+			}
+			c.Args[0], t = a, types.Timestamp
+		}
+		if t.Kind != types.KindTimestamp && t.Kind != types.KindDatetime && t.Kind != types.KindNull {
+			return types.Type{}, fmt.Errorf("%s needs a TIMESTAMP, not %s", strings.ToUpper(c.Fn), t)
+		}
+		if c.Unit == types.PartInvalid {
+			return types.Type{}, fmt.Errorf("%s needs a unit such as HOUR as its second argument", strings.ToUpper(c.Fn))
+		}
+		if t.Kind == types.KindNull {
+			return types.Timestamp, nil
+		}
+		return t, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.Value{T: c.T, I: types.TruncMicros(a[0].I, c.Unit)}, nil
+	}, false}
+	funcs["datetime_trunc"] = funcs["timestamp_trunc"]
+	funcs["datetime"] = &funcDef{1, 2, func(c *Call) (types.Type, error) {
+		switch c.Args[0].Type().Kind {
+		case types.KindTimestamp, types.KindNull:
+		case types.KindString:
+			if len(c.Args) != 1 {
+				return types.Type{}, fmt.Errorf("DATETIME(string) takes one argument")
+			}
+			return types.Datetime, nil
+		default:
+			return types.Type{}, fmt.Errorf("DATETIME needs a TIMESTAMP, not %s", c.Args[0].Type())
+		}
+		if len(c.Args) == 2 {
+			tz, err := coerceTo(c.Args[1], types.String)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("time zone of DATETIME: %w", err)
+			}
+			c.Args[1] = tz
+		}
+		return types.Datetime, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		if a[0].T.Kind == types.KindString {
+			return types.Cast(a[0], types.Datetime)
+		}
+		us := a[0].I
+		if len(a) == 2 {
+			loc, err := types.LoadLocation(a[1].S)
+			if err != nil {
+				return types.Value{}, evalErr("%v", err)
+			}
+			if loc != time.UTC {
+				_, off := types.ToTime(us).In(loc).Zone()
+				us += int64(off) * types.Second
+			}
+		}
+		return types.DatetimeValue(us), nil
+	}, false}
+	funcs["timestamp"] = &funcDef{1, 2, func(c *Call) (types.Type, error) {
+		switch c.Args[0].Type().Kind {
+		case types.KindString, types.KindDatetime, types.KindDate, types.KindTimestamp, types.KindNull:
+			return types.Timestamp, nil
+		}
+		return types.Type{}, fmt.Errorf("TIMESTAMP needs a STRING, DATETIME or DATE, not %s", c.Args[0].Type())
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.Cast(a[0], types.Timestamp)
+	}, false}
+	funcs["date"] = &funcDef{1, 1, func(c *Call) (types.Type, error) {
+		switch c.Args[0].Type().Kind {
+		case types.KindString, types.KindDatetime, types.KindDate, types.KindTimestamp, types.KindNull:
+			return types.Date, nil
+		}
+		return types.Type{}, fmt.Errorf("DATE needs a TIMESTAMP, DATETIME or STRING, not %s", c.Args[0].Type())
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.Cast(a[0], types.Date)
+	}, false}
+	unix := func(div int64) func(c *Call, a []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			return types.IntValue(floorDiv(a[0].I, div)), nil
+		}
+	}
+	funcs["unix_micros"] = &funcDef{1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1), false}
+	funcs["unix_millis"] = &funcDef{1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1000), false}
+	funcs["unix_seconds"] = &funcDef{1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1_000_000), false}
+	fromUnix := func(mul int64) func(c *Call, a []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			return types.TimestampValue(a[0].I * mul), nil
+		}
+	}
+	funcs["timestamp_micros"] = &funcDef{1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1), false}
+	funcs["timestamp_millis"] = &funcDef{1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1000), false}
+	funcs["timestamp_seconds"] = &funcDef{1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1_000_000), false}
+	funcs["timestamp_diff"] = &funcDef{2, 2, func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindTimestamp, types.KindInt64)(c); err != nil {
+			return types.Type{}, err
+		}
+		if c.Unit.FixedMicros() == 0 {
+			return types.Type{}, fmt.Errorf("TIMESTAMP_DIFF needs a unit from MICROSECOND to DAY")
+		}
+		return types.Int64, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
+	}, false}
+	funcs["extract"] = &funcDef{1, 1, func(c *Call) (types.Type, error) {
+		switch c.Args[0].Type().Kind {
+		case types.KindTimestamp, types.KindDatetime, types.KindNull:
+			return types.Int64, nil
+		}
+		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP or DATETIME, not %s", c.Args[0].Type())
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		t := types.ToTime(a[0].I)
+		var v int
+		switch c.Unit {
+		case types.PartMicrosecond:
+			v = t.Nanosecond() / 1000
+		case types.PartMillisecond:
+			v = t.Nanosecond() / 1_000_000
+		case types.PartSecond:
+			v = t.Second()
+		case types.PartMinute:
+			v = t.Minute()
+		case types.PartHour:
+			v = t.Hour()
+		case types.PartDay:
+			v = t.Day()
+		case types.PartWeek:
+			_, v = t.ISOWeek()
+		case types.PartMonth:
+			v = int(t.Month())
+		case types.PartQuarter:
+			v = (int(t.Month())-1)/3 + 1
+		case types.PartYear:
+			v = t.Year()
+		}
+		return types.IntValue(int64(v)), nil
+	}, false}
+	funcs["generate_timestamp_array"] = &funcDef{3, 3, func(c *Call) (types.Type, error) {
+		for i := 0; i < 2; i++ {
+			a, err := coerceTo(c.Args[i], types.Timestamp)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument %d of GENERATE_TIMESTAMP_ARRAY: %w", i+1, err)
+			}
+			c.Args[i] = a
+		}
+		if k := c.Args[2].Type().Kind; k != types.KindInterval && k != types.KindNull {
+			return types.Type{}, fmt.Errorf("argument 3 of GENERATE_TIMESTAMP_ARRAY must be an INTERVAL")
+		}
+		return types.ArrayOf(types.Timestamp), nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return timestampArray(a[0].I, a[1].I, a[2].I)
+	}, false}
+	// generate_timestamp_trunc_array(count, spec, now): the binder appends the
+	// query's CURRENT_TIMESTAMP as the hidden third argument.
+	funcs["generate_timestamp_trunc_array"] = &funcDef{3, 3, func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindInt64, types.KindString, types.KindTimestamp, types.KindTimestamp)(c); err != nil {
+			return types.Type{}, err
+		}
+		return types.ArrayOf(types.Timestamp), nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		lookback, bucket, err := parseTruncSpec(a[1].S)
+		if err != nil {
+			return types.Value{}, err
+		}
+		if a[0].I < 0 {
+			return types.Value{}, evalErr("generate_timestamp_trunc_array: count must not be negative, got %d", a[0].I)
+		}
+		now := a[2].I
+		start := types.TruncMicros(now-a[0].I*lookback.FixedMicros(), bucket)
+		end := types.TruncMicros(now, bucket)
+		return timestampArray(start, end, bucket.FixedMicros())
+	}, false}
+}
+
+// parseTruncSpec reads "<lookback unit>_<bucket unit>", e.g. "day_hour".
+func parseTruncSpec(spec string) (lookback, bucket types.DatePart, err error) {
+	l, b, ok := strings.Cut(spec, "_")
+	if ok {
+		lookback, ok = types.ParseDatePart(l)
+	}
+	if ok {
+		bucket, ok = types.ParseDatePart(b)
+	}
+	if !ok || lookback.FixedMicros() == 0 || bucket.FixedMicros() == 0 {
+		return 0, 0, evalErr("generate_timestamp_trunc_array: spec %q is not <unit>_<unit> with units from second to day (e.g. day_hour)", spec)
+	}
+	return lookback, bucket, nil
+}
+
+func timestampArray(start, end, step int64) (types.Value, error) {
+	if step <= 0 {
+		return types.Value{}, evalErr("the step of a timestamp array must be positive")
+	}
+	if end >= start && (end-start)/step >= maxGeneratedArray {
+		return types.Value{}, evalErr("timestamp array would have more than %d elements", maxGeneratedArray)
+	}
+	var out []types.Value
+	for t := start; t <= end; t += step {
+		out = append(out, types.TimestampValue(t))
+	}
+	return types.ArrayValue(types.Timestamp, out), nil
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}

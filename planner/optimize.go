@@ -1,0 +1,405 @@
+package planner
+
+import (
+	"sort"
+
+	"logq/types"
+)
+
+// optimize applies the rewrite rules in order. Each rule is a plain function
+// from plan to plan; see the package comment for what each one buys.
+func optimize(n Node) Node {
+	n = pushFilters(n)
+	n = topK(n)
+	n = pruneRoot(n)
+	n = quantileRanks(n)
+	return n
+}
+
+// pushFilters moves every Filter as close to the data as it can go: into
+// scans, below projections, to the side of a join it reads. A LEFT JOIN whose
+// right side WHERE filters (rejecting NULLs) becomes an inner join.
+func pushFilters(n Node) Node {
+	switch x := n.(type) {
+	case *Filter:
+		return pushInto(pushFilters(x.In), splitAnd(x.Cond))
+	case *Project:
+		x.In = pushFilters(x.In)
+	case *Aggregate:
+		x.In = pushFilters(x.In)
+	case *Sort:
+		x.In = pushFilters(x.In)
+	case *Limit:
+		x.In = pushFilters(x.In)
+	case *Unnest:
+		x.In = pushFilters(x.In)
+	case *Join:
+		x.Left, x.Right = pushFilters(x.Left), pushFilters(x.Right)
+		return equiJoin(x)
+	case *Union:
+		for i := range x.Inputs {
+			x.Inputs[i] = pushFilters(x.Inputs[i])
+		}
+	}
+	return n
+}
+
+// pushInto places conjuncts over node n.
+func pushInto(n Node, conds []Expr) Node {
+	var keep []Expr
+	for _, c := range conds {
+		if k, ok := c.(*Const); ok && k.V.Bool() {
+			continue // TRUE: nothing to do
+		}
+		keep = append(keep, c)
+	}
+	conds = keep
+	if len(conds) == 0 {
+		return n
+	}
+	switch x := n.(type) {
+	case *Scan:
+		for _, c := range conds {
+			addScanPredicate(x, c)
+		}
+		return x
+	case *Filter:
+		return pushInto(x.In, append(splitAnd(x.Cond), conds...))
+	case *Project:
+		var below, above []Expr
+		for _, c := range conds {
+			below = append(below, substitute(c, x.Exprs))
+		}
+		x.In = pushInto(x.In, below)
+		if len(above) > 0 {
+			return &Filter{In: x, Cond: joinAnd(above)}
+		}
+		return x
+	case *Join:
+		nl := len(x.Left.Columns())
+		var left, right, rest []Expr
+		for _, c := range conds {
+			used := map[int]bool{}
+			colsUsed(c, used)
+			onlyLeft, onlyRight := true, true
+			for i := range used {
+				if i < nl {
+					onlyRight = false
+				} else {
+					onlyLeft = false
+				}
+			}
+			switch {
+			case onlyLeft:
+				left = append(left, c)
+			case onlyRight && x.Kind == JoinLeft && !nullRejecting(c):
+				rest = append(rest, c)
+			case onlyRight:
+				if x.Kind == JoinLeft {
+					x.Kind = JoinInner // WHERE drops the NULL-extended rows anyway
+				}
+				m := map[int]int{}
+				for i := range used {
+					m[i] = i - nl
+				}
+				right = append(right, remap(c, m))
+			default:
+				if x.Kind == JoinLeft && nullRejecting(c) {
+					x.Kind = JoinInner
+				}
+				if x.Kind == JoinLeft {
+					rest = append(rest, c)
+				} else {
+					x.Cond = joinAnd(append(splitAnd(orTrue(x.Cond)), c))
+				}
+			}
+		}
+		x.Left = pushInto(x.Left, left)
+		x.Right = pushInto(x.Right, right)
+		if x.Kind == JoinCross && x.Cond != nil {
+			x.Kind = JoinInner
+		}
+		var out Node = equiJoin(x)
+		if len(rest) > 0 {
+			out = &Filter{In: out, Cond: joinAnd(rest)}
+		}
+		return out
+	}
+	return &Filter{In: n, Cond: joinAnd(conds)}
+}
+
+func orTrue(e Expr) Expr {
+	if e == nil {
+		return &Const{V: types.BoolValue(true)}
+	}
+	return e
+}
+
+// nullRejecting reports whether a condition is never TRUE when all the
+// columns it reads are NULL: comparisons and most functions are; IS NULL,
+// COALESCE, IF, CASE and OR may not be.
+func nullRejecting(e Expr) bool {
+	switch x := e.(type) {
+	case *Call:
+		switch x.Fn {
+		case "is_null", "coalesce", "if", "or", "is_false", "nullif":
+			return false
+		case "not":
+			if c, ok := x.Args[0].(*Call); ok && c.Fn == "is_null" {
+				return true
+			}
+			return false
+		case "and":
+			return nullRejecting(x.Args[0]) || nullRejecting(x.Args[1])
+		}
+		for _, a := range x.Args {
+			if _, ok := a.(*ColRef); ok {
+				return true
+			}
+			if nullRejecting(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// equiJoin moves `left expr = right expr` conjuncts of a join condition into
+// hash keys.
+func equiJoin(j *Join) Node {
+	if j.Cond == nil || (j.Kind != JoinInner && j.Kind != JoinLeft) {
+		return j
+	}
+	nl := len(j.Left.Columns())
+	var rest []Expr
+	for _, c := range splitAnd(j.Cond) {
+		call, ok := c.(*Call)
+		if ok && call.Fn == "=" {
+			l, r := call.Args[0], call.Args[1]
+			if side(l, nl) == 2 && side(r, nl) == 1 {
+				l, r = r, l
+			}
+			if side(l, nl) == 1 && side(r, nl) == 2 {
+				m := map[int]int{}
+				used := map[int]bool{}
+				colsUsed(r, used)
+				for i := range used {
+					m[i] = i - nl
+				}
+				j.LeftKeys = append(j.LeftKeys, l)
+				j.RightKeys = append(j.RightKeys, remap(r, m))
+				continue
+			}
+		}
+		rest = append(rest, c)
+	}
+	j.Cond = joinAnd(rest)
+	return j
+}
+
+// side: 1 when e reads only left columns, 2 only right, 0 otherwise.
+func side(e Expr, nl int) int {
+	used := map[int]bool{}
+	colsUsed(e, used)
+	if len(used) == 0 {
+		return 0
+	}
+	s := 0
+	for i := range used {
+		k := 1
+		if i >= nl {
+			k = 2
+		}
+		if s != 0 && s != k {
+			return 0
+		}
+		s = k
+	}
+	return s
+}
+
+// addScanPredicate adds a conjunct to a scan: time bounds on the timestamp
+// field and equality with a string constant become pruning predicates; every
+// conjunct is also kept in the scan's filter unless fully answered by them.
+func addScanPredicate(s *Scan, c Expr) {
+	if k, ok := c.(*Const); ok {
+		if !k.V.Bool() {
+			s.Empty = true
+		}
+		return
+	}
+	if call, ok := c.(*Call); ok && len(call.Args) == 2 {
+		col, lok := call.Args[0].(*ColRef)
+		k, rok := call.Args[1].(*Const)
+		op := call.Fn
+		if !lok || !rok {
+			col, lok = call.Args[1].(*ColRef)
+			k, rok = call.Args[0].(*Const)
+			op = flip(op)
+		}
+		if lok && rok {
+			f := s.Fields[col.Idx]
+			if k.V.Null && op != "!=" {
+				s.Empty = true
+				return
+			}
+			if f.Path == "timestamp" && !f.Presence && k.V.T.Kind == types.KindTimestamp {
+				v := k.V.I
+				switch op {
+				case ">=":
+					s.TimeLo = max(s.TimeLo, v)
+					return
+				case ">":
+					s.TimeLo = max(s.TimeLo, v+1)
+					return
+				case "<=":
+					s.TimeHi = min(s.TimeHi, v)
+					return
+				case "<":
+					s.TimeHi = min(s.TimeHi, v-1)
+					return
+				case "=":
+					s.TimeLo, s.TimeHi = max(s.TimeLo, v), min(s.TimeHi, v)
+					return
+				}
+			}
+			if op == "=" && k.V.T.Kind == types.KindString && f.T.Kind == types.KindString && !f.Presence {
+				s.Eq = append(s.Eq, EqPred{Field: col.Idx, Value: k.V.S})
+				return
+			}
+		}
+	}
+	if s.Filter == nil {
+		s.Filter = c
+		return
+	}
+	s.Filter = joinAnd(append(splitAnd(s.Filter), c))
+}
+
+func flip(op string) string {
+	switch op {
+	case "<":
+		return ">"
+	case "<=":
+		return ">="
+	case ">":
+		return "<"
+	case ">=":
+		return "<="
+	}
+	return op
+}
+
+// topK folds a Limit over a Sort (possibly through a Project) into the Sort,
+// and moves the Project above the top-k so that expensive values (whole
+// nested records) are computed for the kept rows only.
+func topK(n Node) Node {
+	switch x := n.(type) {
+	case *Limit:
+		x.In = topK(x.In)
+		switch in := x.In.(type) {
+		case *Sort:
+			if in.Limit < 0 {
+				in.Limit, in.Offset = x.N, x.Offset
+				return projectAboveTopK(in)
+			}
+		case *Project:
+			if s, ok := in.In.(*Sort); ok && s.Limit < 0 {
+				s.Limit, s.Offset = x.N, x.Offset
+				in.In = projectAboveTopK(s)
+				return in
+			}
+		}
+		return x
+	case *Project:
+		x.In = topK(x.In)
+	case *Filter:
+		x.In = topK(x.In)
+	case *Aggregate:
+		x.In = topK(x.In)
+	case *Sort:
+		x.In = topK(x.In)
+	case *Unnest:
+		x.In = topK(x.In)
+	case *Join:
+		x.Left, x.Right = topK(x.Left), topK(x.Right)
+	case *Union:
+		for i := range x.Inputs {
+			x.Inputs[i] = topK(x.Inputs[i])
+		}
+	}
+	return n
+}
+
+// projectAboveTopK turns TopK(Project(in)) into Project(TopK(in)).
+func projectAboveTopK(s *Sort) Node {
+	p, ok := s.In.(*Project)
+	if !ok {
+		return s
+	}
+	keys := make([]SortKey, len(s.Keys))
+	for i, k := range s.Keys {
+		keys[i] = k
+		keys[i].Expr = substitute(k.Expr, p.Exprs)
+	}
+	inner := &Sort{In: p.In, Keys: keys, Limit: s.Limit, Offset: s.Offset}
+	return &Project{In: projectAboveTopK(inner), Exprs: p.Exprs, Cols: p.Cols}
+}
+
+// quantileRanks marks approx_quantiles aggregates whose array is only read at
+// constant offsets, so the executor computes just those ranks.
+func quantileRanks(n Node) Node {
+	for _, in := range Inputs(n) {
+		quantileRanks(in)
+	}
+	p, ok := n.(*Project)
+	if !ok {
+		return n
+	}
+	a, ok := p.In.(*Aggregate)
+	if !ok {
+		return n
+	}
+	nk := len(a.Keys)
+	for ai := range a.Aggs {
+		call := &a.Aggs[ai]
+		if call.Fn != "approx_quantiles" {
+			continue
+		}
+		col := nk + ai
+		ranks := map[int]bool{}
+		onlyOffsets := true
+		var visit func(e Expr)
+		visit = func(e Expr) {
+			if c, ok := e.(*Call); ok && (c.Fn == "offset" || c.Fn == "safe_offset" || c.Fn == "ordinal" || c.Fn == "safe_ordinal") {
+				if r, ok := c.Args[0].(*ColRef); ok && r.Idx == col {
+					if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+						i := int(k.V.I)
+						if c.Fn == "ordinal" || c.Fn == "safe_ordinal" {
+							i--
+						}
+						ranks[i] = true
+						return
+					}
+				}
+			}
+			if r, ok := e.(*ColRef); ok && r.Idx == col {
+				onlyOffsets = false
+			}
+			for _, ch := range children(e) {
+				visit(ch)
+			}
+		}
+		for _, e := range p.Exprs {
+			visit(e)
+		}
+		if onlyOffsets && len(ranks) > 0 {
+			call.Ranks = call.Ranks[:0]
+			for r := range ranks {
+				call.Ranks = append(call.Ranks, r)
+			}
+			sort.Ints(call.Ranks)
+		}
+	}
+	return n
+}

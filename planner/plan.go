@@ -1,0 +1,307 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"logq/types"
+)
+
+// Node is a logical plan operator. Nodes are data; the executor builds one
+// physical operator per node.
+type Node interface {
+	Columns() []Column
+}
+
+// Column is one output column of a node.
+type Column struct {
+	Name  string
+	Table string // qualifier it can be reached by, lower-case ("" when none)
+	T     types.Type
+}
+
+// ScanField is one value a Scan produces per event.
+type ScanField struct {
+	Path string
+	T    types.Type
+	// Presence reads whether the object at Path exists (BOOL, NULL when absent).
+	Presence bool
+}
+
+// Scan reads events of one log source. Filter is evaluated inside the scan
+// over its own output columns; TimeLo/TimeHi (µs, inclusive) and Eq prune
+// whole segments and are checked per event before anything else is read.
+type Scan struct {
+	Source string
+	Alias  string
+	Fields []ScanField
+	Filter Expr // nil when none
+	TimeLo, TimeHi int64
+	Eq     []EqPred
+	Empty  bool // a predicate is constantly false: read nothing
+	cols   []Column
+}
+
+// EqPred is `field = constant string`, answered from dictionaries.
+type EqPred struct {
+	Field int
+	Value string
+}
+
+// Values produces constant rows (a SELECT without FROM has one empty row).
+type Values struct {
+	Rows [][]Expr
+	Cols []Column
+}
+
+// Filter keeps rows where Cond is TRUE.
+type Filter struct {
+	In   Node
+	Cond Expr
+}
+
+// Project computes Exprs over each input row.
+type Project struct {
+	In    Node
+	Exprs []Expr
+	Cols  []Column
+}
+
+// JoinKind of a Join node.
+type JoinKind uint8
+
+// Join kinds the executor supports.
+const (
+	JoinInner JoinKind = iota
+	JoinLeft
+	JoinCross
+)
+
+// Join combines two inputs. With LeftKeys/RightKeys it is a hash join on
+// their equality; Cond is the rest of the ON condition, over the concatenated
+// row. The output is left columns then right columns.
+type Join struct {
+	Left, Right         Node
+	Kind                JoinKind
+	LeftKeys, RightKeys []Expr
+	Cond                Expr
+}
+
+// Unnest emits one row per element of Expr (evaluated over the input row),
+// appending the element (and, WithOffset, its 0-based offset). Left keeps a
+// row with NULL for an empty or NULL array.
+type Unnest struct {
+	In         Node
+	Expr       Expr
+	Left       bool
+	WithOffset bool
+	Cols       []Column
+}
+
+// AggCall is one aggregate of an Aggregate node.
+type AggCall struct {
+	Fn       string // count, countif, sum, avg, min, max, approx_quantiles, …
+	Args     []Expr // over the Aggregate's input
+	Star     bool
+	Distinct bool
+	T        types.Type
+	// Ranks, for approx_quantiles whose result is only read at constant
+	// offsets, lists those offsets; the others are left NULL.
+	Ranks []int
+}
+
+// Aggregate groups its input by Keys and computes Aggs; the output is the
+// keys then the aggregates. With no keys it yields exactly one row.
+type Aggregate struct {
+	In   Node
+	Keys []Expr
+	Aggs []AggCall
+	Cols []Column
+}
+
+// SortKey orders rows.
+type SortKey struct {
+	Expr       Expr
+	Desc       bool
+	NullsFirst bool
+}
+
+// Sort orders its input. Limit ≥ 0 makes it a top-k that keeps only the first
+// Limit rows (after Offset).
+type Sort struct {
+	In     Node
+	Keys   []SortKey
+	Limit  int64
+	Offset int64
+}
+
+// Limit passes at most N rows after skipping Offset.
+type Limit struct {
+	In        Node
+	N, Offset int64
+}
+
+// Union concatenates inputs of the same shape (UNION ALL).
+type Union struct {
+	Inputs []Node
+	Cols   []Column
+}
+
+func (n *Scan) Columns() []Column      { return n.cols }
+func (n *Values) Columns() []Column    { return n.Cols }
+func (n *Filter) Columns() []Column    { return n.In.Columns() }
+func (n *Project) Columns() []Column   { return n.Cols }
+func (n *Unnest) Columns() []Column    { return n.Cols }
+func (n *Aggregate) Columns() []Column { return n.Cols }
+func (n *Sort) Columns() []Column      { return n.In.Columns() }
+func (n *Limit) Columns() []Column     { return n.In.Columns() }
+func (n *Union) Columns() []Column     { return n.Cols }
+func (n *Join) Columns() []Column {
+	return append(append([]Column(nil), n.Left.Columns()...), n.Right.Columns()...)
+}
+
+// Inputs returns the children of a node.
+func Inputs(n Node) []Node {
+	switch n := n.(type) {
+	case *Filter:
+		return []Node{n.In}
+	case *Project:
+		return []Node{n.In}
+	case *Unnest:
+		return []Node{n.In}
+	case *Aggregate:
+		return []Node{n.In}
+	case *Sort:
+		return []Node{n.In}
+	case *Limit:
+		return []Node{n.In}
+	case *Join:
+		return []Node{n.Left, n.Right}
+	case *Union:
+		return n.Inputs
+	}
+	return nil
+}
+
+// Explain renders a plan as an indented tree, one node per line.
+func Explain(n Node) string {
+	var b strings.Builder
+	explain(&b, n, 0)
+	return b.String()
+}
+
+func explain(b *strings.Builder, n Node, depth int) {
+	b.WriteString(strings.Repeat("  ", depth))
+	switch n := n.(type) {
+	case *Scan:
+		fmt.Fprintf(b, "Scan %s", n.Source)
+		var f []string
+		for _, sf := range n.Fields {
+			if sf.Presence {
+				f = append(f, "present("+sf.Path+")")
+			} else {
+				f = append(f, sf.Path)
+			}
+		}
+		fmt.Fprintf(b, " [%s]", strings.Join(f, ", "))
+		if n.TimeLo != minTime || n.TimeHi != maxTime {
+			fmt.Fprintf(b, " time=[%s, %s]", fmtBound(n.TimeLo), fmtBound(n.TimeHi))
+		}
+		for _, e := range n.Eq {
+			fmt.Fprintf(b, " %s=%q", n.Fields[e.Field].Path, e.Value)
+		}
+		if n.Filter != nil {
+			fmt.Fprintf(b, " filter=%s", n.Filter)
+		}
+		if n.Empty {
+			b.WriteString(" EMPTY")
+		}
+	case *Values:
+		fmt.Fprintf(b, "Values rows=%d", len(n.Rows))
+	case *Filter:
+		fmt.Fprintf(b, "Filter %s", n.Cond)
+	case *Project:
+		fmt.Fprintf(b, "Project %s", exprList(n.Exprs, n.Cols))
+	case *Unnest:
+		fmt.Fprintf(b, "Unnest %s left=%v offset=%v", n.Expr, n.Left, n.WithOffset)
+	case *Aggregate:
+		var aggs []string
+		for _, a := range n.Aggs {
+			s := a.Fn + "("
+			if a.Star {
+				s += "*"
+			}
+			var args []string
+			for _, x := range a.Args {
+				args = append(args, x.String())
+			}
+			s += strings.Join(args, ", ") + ")"
+			if a.Ranks != nil {
+				s += fmt.Sprintf("ranks%v", a.Ranks)
+			}
+			aggs = append(aggs, s)
+		}
+		var keys []string
+		for _, k := range n.Keys {
+			keys = append(keys, k.String())
+		}
+		fmt.Fprintf(b, "Aggregate keys=[%s] aggs=[%s]", strings.Join(keys, ", "), strings.Join(aggs, ", "))
+	case *Sort:
+		var keys []string
+		for _, k := range n.Keys {
+			s := k.Expr.String()
+			if k.Desc {
+				s += " DESC"
+			}
+			keys = append(keys, s)
+		}
+		if n.Limit >= 0 {
+			fmt.Fprintf(b, "TopK %d offset=%d [%s]", n.Limit, n.Offset, strings.Join(keys, ", "))
+		} else {
+			fmt.Fprintf(b, "Sort [%s]", strings.Join(keys, ", "))
+		}
+	case *Limit:
+		fmt.Fprintf(b, "Limit %d offset=%d", n.N, n.Offset)
+	case *Join:
+		kind := [...]string{"Inner", "Left", "Cross"}[n.Kind]
+		fmt.Fprintf(b, "%sJoin", kind)
+		if len(n.LeftKeys) > 0 {
+			fmt.Fprintf(b, " hash %s = %s", exprList(n.LeftKeys, nil), exprList(n.RightKeys, nil))
+		}
+		if n.Cond != nil {
+			fmt.Fprintf(b, " on %s", n.Cond)
+		}
+	case *Union:
+		b.WriteString("UnionAll")
+	}
+	b.WriteByte('\n')
+	for _, in := range Inputs(n) {
+		explain(b, in, depth+1)
+	}
+}
+
+func exprList(es []Expr, cols []Column) string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.String()
+		if cols != nil && cols[i].Name != "" {
+			parts[i] += " AS " + cols[i].Name
+		}
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+const (
+	minTime = int64(-1 << 63)
+	maxTime = int64(1<<63 - 1)
+)
+
+func fmtBound(us int64) string {
+	switch us {
+	case minTime:
+		return "-inf"
+	case maxTime:
+		return "+inf"
+	}
+	return types.FormatTimestamp(us)
+}

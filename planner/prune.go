@@ -1,0 +1,234 @@
+package planner
+
+import "sort"
+
+// pruneRoot removes every column no ancestor reads: unused scan fields are
+// never read from storage, unused aggregates never computed.
+func pruneRoot(n Node) Node {
+	all := map[int]bool{}
+	for i := range n.Columns() {
+		all[i] = true
+	}
+	out, _ := prune(n, all)
+	return out
+}
+
+// prune keeps the required output columns of n (and whatever they need) and
+// returns the new node with a map from old to new output positions.
+func prune(n Node, need map[int]bool) (Node, map[int]int) {
+	switch x := n.(type) {
+	case *Scan:
+		keep := map[int]bool{}
+		for i := range need {
+			keep[i] = true
+		}
+		if x.Filter != nil {
+			colsUsed(x.Filter, keep)
+		}
+		for _, e := range x.Eq {
+			keep[e.Field] = true
+		}
+		m := keepIndexes(len(x.Fields), keep)
+		var fields []ScanField
+		var cols []Column
+		for i, f := range x.Fields {
+			if keep[i] {
+				fields = append(fields, f)
+				cols = append(cols, x.cols[i])
+			}
+		}
+		x.Fields, x.cols = fields, cols
+		if x.Filter != nil {
+			x.Filter = remap(x.Filter, m)
+		}
+		for i := range x.Eq {
+			x.Eq[i].Field = m[x.Eq[i].Field]
+		}
+		return x, m
+	case *Values:
+		return x, identity(len(x.Cols))
+	case *Filter:
+		req := copySet(need)
+		colsUsed(x.Cond, req)
+		in, m := prune(x.In, req)
+		x.In, x.Cond = in, remap(x.Cond, m)
+		return x, m
+	case *Project:
+		idx := sortedKeys(need)
+		req := map[int]bool{}
+		for _, i := range idx {
+			colsUsed(x.Exprs[i], req)
+		}
+		in, m := prune(x.In, req)
+		p := &Project{In: in}
+		out := map[int]int{}
+		for k, i := range idx {
+			p.Exprs = append(p.Exprs, remap(x.Exprs[i], m))
+			p.Cols = append(p.Cols, x.Cols[i])
+			out[i] = k
+		}
+		return p, out
+	case *Aggregate:
+		nk := len(x.Keys)
+		req := map[int]bool{}
+		for _, k := range x.Keys {
+			colsUsed(k, req)
+		}
+		var aggs []AggCall
+		out := map[int]int{}
+		for i := 0; i < nk; i++ {
+			out[i] = i
+		}
+		cols := append([]Column(nil), x.Cols[:nk]...)
+		for i, a := range x.Aggs {
+			if !need[nk+i] {
+				continue
+			}
+			for _, arg := range a.Args {
+				colsUsed(arg, req)
+			}
+			out[nk+i] = nk + len(aggs)
+			aggs = append(aggs, a)
+			cols = append(cols, x.Cols[nk+i])
+		}
+		in, m := prune(x.In, req)
+		for i := range x.Keys {
+			x.Keys[i] = remap(x.Keys[i], m)
+		}
+		for i := range aggs {
+			args := make([]Expr, len(aggs[i].Args))
+			for j, arg := range aggs[i].Args {
+				args[j] = remap(arg, m)
+			}
+			aggs[i].Args = args
+		}
+		x.In, x.Aggs, x.Cols = in, aggs, cols
+		return x, out
+	case *Sort:
+		req := copySet(need)
+		for _, k := range x.Keys {
+			colsUsed(k.Expr, req)
+		}
+		in, m := prune(x.In, req)
+		x.In = in
+		for i := range x.Keys {
+			x.Keys[i].Expr = remap(x.Keys[i].Expr, m)
+		}
+		return x, m
+	case *Limit:
+		in, m := prune(x.In, need)
+		x.In = in
+		return x, m
+	case *Unnest:
+		nin := len(x.In.Columns())
+		req := map[int]bool{}
+		for i := range need {
+			if i < nin {
+				req[i] = true
+			}
+		}
+		colsUsed(x.Expr, req)
+		in, m := prune(x.In, req)
+		x.In, x.Expr = in, remap(x.Expr, m)
+		newIn := len(in.Columns())
+		out := map[int]int{}
+		for k, v := range m {
+			out[k] = v
+		}
+		out[nin] = newIn
+		if x.WithOffset {
+			out[nin+1] = newIn + 1
+		}
+		cols := append([]Column(nil), in.Columns()...)
+		x.Cols = append(cols, x.Cols[nin:]...)
+		return x, out
+	case *Join:
+		nl := len(x.Left.Columns())
+		lreq, rreq := map[int]bool{}, map[int]bool{}
+		all := copySet(need)
+		if x.Cond != nil {
+			colsUsed(x.Cond, all)
+		}
+		for i := range all {
+			if i < nl {
+				lreq[i] = true
+			} else {
+				rreq[i-nl] = true
+			}
+		}
+		for _, k := range x.LeftKeys {
+			colsUsed(k, lreq)
+		}
+		for _, k := range x.RightKeys {
+			colsUsed(k, rreq)
+		}
+		l, lm := prune(x.Left, lreq)
+		r, rm := prune(x.Right, rreq)
+		newL := len(l.Columns())
+		out := map[int]int{}
+		for k, v := range lm {
+			out[k] = v
+		}
+		for k, v := range rm {
+			out[k+nl] = v + newL
+		}
+		for i := range x.LeftKeys {
+			x.LeftKeys[i] = remap(x.LeftKeys[i], lm)
+		}
+		for i := range x.RightKeys {
+			x.RightKeys[i] = remap(x.RightKeys[i], rm)
+		}
+		x.Left, x.Right = l, r
+		if x.Cond != nil {
+			x.Cond = remap(x.Cond, out)
+		}
+		return x, out
+	case *Union:
+		all := map[int]bool{}
+		for i := range x.Cols {
+			all[i] = true
+		}
+		for i, in := range x.Inputs {
+			x.Inputs[i], _ = prune(in, all)
+		}
+		return x, identity(len(x.Cols))
+	}
+	return n, identity(len(n.Columns()))
+}
+
+func keepIndexes(n int, keep map[int]bool) map[int]int {
+	m := map[int]int{}
+	k := 0
+	for i := 0; i < n; i++ {
+		if keep[i] {
+			m[i] = k
+			k++
+		}
+	}
+	return m
+}
+
+func identity(n int) map[int]int {
+	m := make(map[int]int, n)
+	for i := 0; i < n; i++ {
+		m[i] = i
+	}
+	return m
+}
+
+func copySet(s map[int]bool) map[int]bool {
+	out := make(map[int]bool, len(s))
+	for k := range s {
+		out[k] = true
+	}
+	return out
+}
+
+func sortedKeys(s map[int]bool) []int {
+	out := make([]int, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}

@@ -1,0 +1,77 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"logq/types"
+)
+
+// rvKind says what a FROM item's alias stands for.
+type rvKind uint8
+
+const (
+	rvScan   rvKind = iota // a log source: fields are added as they are referenced
+	rvPath                 // UNNEST of a stored object: a path prefix in a scan
+	rvPlan                 // a subquery or CTE with fixed columns
+	rvConst                // a single-row constant subquery or CTE: inlined
+	rvElem                 // the element (or offset) column of a real UNNEST
+)
+
+// rangeVar is one name a FROM clause brings into scope.
+type rangeVar struct {
+	alias  string // lower-case; "" when the item has none
+	kind   rvKind
+	scan   *Scan     // rvScan, rvPath
+	table  TableSchema
+	prefix string    // rvPath: field path of the object
+	cols   []Column  // rvPlan, rvElem
+	consts []Expr    // rvConst
+	offset int       // first column in the FROM row, fixed by layout
+	scanRV *rangeVar // rvPath: the scan the path belongs to
+}
+
+// sym is a column of a range variable before the FROM row's layout is fixed.
+type sym struct {
+	rv  *rangeVar
+	idx int
+	T   types.Type
+	nm  string
+}
+
+func (s *sym) Type() types.Type { return s.T }
+func (s *sym) String() string   { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.idx) }
+
+// scope is the set of range variables visible to expressions of a SELECT.
+type scope struct {
+	vars []*rangeVar
+}
+
+func (s *scope) find(alias string) *rangeVar {
+	for i := len(s.vars) - 1; i >= 0; i-- {
+		if s.vars[i].alias != "" && s.vars[i].alias == strings.ToLower(alias) {
+			return s.vars[i]
+		}
+	}
+	return nil
+}
+
+// scanField returns the sym for a field of a scan, adding it to the scan's
+// output on first use.
+func scanField(rv *rangeVar, path string, t types.Type, presence bool) *sym {
+	for i, f := range rv.scan.Fields {
+		if f.Path == path && f.Presence == presence {
+			return &sym{rv: rv, idx: i, T: f.T, nm: lastName(path)}
+		}
+	}
+	rv.scan.Fields = append(rv.scan.Fields, ScanField{Path: path, T: t, Presence: presence})
+	return &sym{rv: rv, idx: len(rv.scan.Fields) - 1, T: t, nm: lastName(path)}
+}
+
+func lastName(path string) string { return path[strings.LastIndexByte(path, '.')+1:] }
+
+// fieldOf looks a field up in the source behind rv. Unknown fields (no event
+// has them yet) read as NULL.
+func fieldOf(rv *rangeVar, path string) (types.Type, bool, bool) {
+	return rv.table.Field(path)
+}

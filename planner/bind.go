@@ -25,7 +25,66 @@ func Plan(q *sqlparse.Query, src string, opts Options) (plan Node, err error) {
 	b := &binder{src: src, opts: opts}
 	defer b.recover(&err)
 	plan = b.query(q, nil)
-	return optimize(plan), nil
+	plan = optimize(plan)
+	if err := checkConstants(plan); err != nil {
+		return nil, err
+	}
+	return plan, nil
+}
+
+// checkConstants evaluates every call left with only constant arguments: a
+// fold that failed and was not cut away by short-circuiting is an error of
+// the query (or of the parameter that supplied the constant).
+func checkConstants(n Node) error {
+	var err error
+	visit := func(e Expr) {
+		if e == nil || err != nil {
+			return
+		}
+		mapExpr(e, func(x Expr) Expr {
+			if c, ok := x.(*Call); ok && err == nil && len(c.Args) > 0 {
+				if _, ferr := fold(c); ferr != nil {
+					err = ferr
+				}
+			}
+			return x
+		})
+	}
+	var walk func(n Node)
+	walk = func(n Node) {
+		switch x := n.(type) {
+		case *Scan:
+			visit(x.Filter)
+		case *Filter:
+			visit(x.Cond)
+		case *Project:
+			for _, e := range x.Exprs {
+				visit(e)
+			}
+		case *Aggregate:
+			for _, k := range x.Keys {
+				visit(k)
+			}
+			for _, a := range x.Aggs {
+				for _, e := range a.Args {
+					visit(e)
+				}
+			}
+		case *Sort:
+			for _, k := range x.Keys {
+				visit(k.Expr)
+			}
+		case *Join:
+			visit(x.Cond)
+		case *Unnest:
+			visit(x.Expr)
+		}
+		for _, in := range Inputs(n) {
+			walk(in)
+		}
+	}
+	walk(n)
+	return err
 }
 
 // Check binds a saved query with every parameter unknown and no data, to find

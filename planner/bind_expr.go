@@ -266,7 +266,10 @@ func (b *binder) finish(pos int, c *Call) Expr {
 	}
 	out, err := fold(c)
 	if err != nil {
-		b.failErr(pos, err)
+		// Leave it unfolded: a branch that constants later cut away (the
+		// right side of `TRUE OR …`) must not fail the query. checkConstants
+		// raises the error if the call survives into the plan.
+		return c
 	}
 	return out
 }
@@ -446,7 +449,7 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 	}
 	out, err := fold(c)
 	if err != nil {
-		b.failErr(e.At, err)
+		return c
 	}
 	return out
 }

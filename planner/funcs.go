@@ -412,7 +412,11 @@ func coerceTo(e Expr, t types.Type) (Expr, error) {
 		return fold(&Call{Fn: "cast", Args: []Expr{e}, T: t})
 	case et.Kind == types.KindString && t.IsTime():
 		if c, ok := e.(*Const); ok {
-			return fold(&Call{Fn: "cast", Args: []Expr{c}, T: t})
+			cast := &Call{Fn: "cast", Args: []Expr{c}, T: t}
+			if v, err := fold(cast); err == nil {
+				return v, nil
+			}
+			return cast, nil // a bad value fails later only if it is still needed
 		}
 	case et.Kind == types.KindArray && t.Kind == types.KindArray:
 		return e, nil

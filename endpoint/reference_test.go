@@ -122,7 +122,10 @@ func refInvocationStats(ev []rawEvent, project, function, interval string) [][]a
 		width, span = 24*time.Hour, 7*24*time.Hour
 	}
 	start := trunc(refNow.Add(-span), width)
-	type agg struct{ vals []float64; errs int64 }
+	type agg struct {
+		vals []float64
+		errs int64
+	}
 	buckets := map[int64]*agg{}
 	for _, e := range ev {
 		m := e.Metadata

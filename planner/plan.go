@@ -32,14 +32,14 @@ type ScanField struct {
 // over its own output columns; TimeLo/TimeHi (µs, inclusive) and Eq prune
 // whole segments and are checked per event before anything else is read.
 type Scan struct {
-	Source string
-	Alias  string
-	Fields []ScanField
-	Filter Expr // nil when none
+	Source         string
+	Alias          string
+	Fields         []ScanField
+	Filter         Expr // nil when none
 	TimeLo, TimeHi int64
-	Eq     []EqPred
-	Empty  bool // a predicate is constantly false: read nothing
-	cols   []Column
+	Eq             []EqPred
+	Empty          bool // a predicate is constantly false: read nothing
+	cols           []Column
 }
 
 // EqPred is `field = constant string`, answered from dictionaries.

@@ -11,18 +11,18 @@ import (
 type rvKind uint8
 
 const (
-	rvScan   rvKind = iota // a log source: fields are added as they are referenced
-	rvPath                 // UNNEST of a stored object: a path prefix in a scan
-	rvPlan                 // a subquery or CTE with fixed columns
-	rvConst                // a single-row constant subquery or CTE: inlined
-	rvElem                 // the element (or offset) column of a real UNNEST
+	rvScan  rvKind = iota // a log source: fields are added as they are referenced
+	rvPath                // UNNEST of a stored object: a path prefix in a scan
+	rvPlan                // a subquery or CTE with fixed columns
+	rvConst               // a single-row constant subquery or CTE: inlined
+	rvElem                // the element (or offset) column of a real UNNEST
 )
 
 // rangeVar is one name a FROM clause brings into scope.
 type rangeVar struct {
 	alias  string // lower-case; "" when the item has none
 	kind   rvKind
-	scan   *Scan     // rvScan, rvPath
+	scan   *Scan // rvScan, rvPath
 	table  TableSchema
 	prefix string    // rvPath: field path of the object
 	cols   []Column  // rvPlan, rvElem

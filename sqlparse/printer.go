@@ -320,7 +320,14 @@ func (w *printer) expr(e Expr) {
 		}
 		w.WriteString("]")
 	case *FieldAccess:
-		w.operand(e.X)
+		if _, lit := e.X.(*Literal); lit {
+			// 0 .x must not print as the number 0.x
+			w.WriteString("(")
+			w.expr(e.X)
+			w.WriteString(")")
+		} else {
+			w.operand(e.X)
+		}
 		w.WriteString("." + quoteName(e.Name))
 	case *IsNull:
 		w.operand(e.X)

@@ -1,0 +1,130 @@
+package sqlparse
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Every query that parses must print to text that parses to the same tree:
+// Print(Parse(Print(Parse(q)))) == Print(Parse(q)).
+func requireFixedPoint(t testing.TB, src string) {
+	q, err := Parse(src)
+	if err != nil {
+		return
+	}
+	once := Print(q)
+	q2, err := Parse(once)
+	require.NoError(t, err, "printed form does not parse: %s", once)
+	require.Equal(t, once, Print(q2))
+}
+
+var dialect = []struct{ in, want string }{
+	{"select 1", "SELECT 1"},
+	{"SELECT a, b, FROM t;", "SELECT a, b FROM t"},
+	{"select `cloudflare.logs.prod`.x from `cloudflare.logs.prod`", "SELECT `cloudflare.logs.prod`.x FROM cloudflare.logs.prod"},
+	{"select a || b || c from t", "SELECT (a || b) || c FROM t"},
+	{"select 1 + 2 * 3 - -4", "SELECT (1 + (2 * 3)) - (-4)"},
+	{"select x from t -- comment\n where y /* c */ = 'a''", ""},
+	{"select x from t --x\nwhere a = 1", "SELECT x FROM t WHERE a = 1"},
+	{"select a.b.c, a[offset(1)], a[SAFE_OFFSET(0)], a[ordinal(2)], a[0] from t", "SELECT a.b.c, a[OFFSET(1)], a[SAFE_OFFSET(0)], a[ORDINAL(2)], a[0] FROM t"},
+	{"select * from a, b cross join unnest(b.x) as y left join unnest(y.z) z on true", "SELECT * FROM a, b CROSS JOIN UNNEST(b.x) AS y LEFT JOIN UNNEST(y.z) AS z ON TRUE"},
+	{"select case when a then 1 when b then 2 else 3 end, case x when 1 then 'a' end from t", "SELECT CASE WHEN a THEN 1 WHEN b THEN 2 ELSE 3 END, CASE x WHEN 1 THEN 'a' END FROM t"},
+	{"select cast(x as int64), safe_cast(y as timestamp), if(a, b, c), coalesce(a, b) from t", "SELECT CAST(x AS INT64), SAFE_CAST(y AS TIMESTAMP), IF(a, b, c), coalesce(a, b) FROM t"},
+	{"select x from t where a in (1, 2) and b not like 'x%' and c between 1 and 2 and d is not null and not e", "SELECT x FROM t WHERE ((((a IN (1, 2)) AND (b NOT LIKE 'x%')) AND (c BETWEEN 1 AND 2)) AND (d IS NOT NULL)) AND (NOT e)"},
+	{"select timestamp_trunc(ts, hour), timestamp_sub(current_timestamp(), interval 1 day) from t", "SELECT timestamp_trunc(ts, HOUR), timestamp_sub(current_timestamp(), INTERVAL 1 DAY) FROM t"},
+	{"select `a-b.c.func`(1, 'day_hour')", "SELECT `a-b.c.func`(1, 'day_hour')"},
+	{"with a as (select 1 as x), b as (select x from a) select * from b order by x desc limit 10", "WITH a AS (SELECT 1 AS x), b AS (SELECT x FROM a) SELECT * FROM b ORDER BY x DESC LIMIT 10"},
+	{"select x from a union all select y from b", "SELECT x FROM a UNION ALL SELECT y FROM b"},
+	{"select count(*), countif(a >= 400), approx_quantiles(x, 100)[offset(95)] from t group by 1", "SELECT count(*), countif(a >= 400), approx_quantiles(x, 100)[OFFSET(95)] FROM t GROUP BY 1"},
+	{`select "double", 'it\'s', r'\d+' from t`, `SELECT 'double', 'it\'s', '\\d+' FROM t`},
+	{"select t from t", "SELECT t FROM t"},
+	{"select @param, @`odd name` from t", "SELECT @param, @`odd name` FROM t"},
+	{"SeLeCt X FrOm T", "SELECT X FROM T"},
+}
+
+func TestDialect(t *testing.T) {
+	for _, c := range dialect {
+		q, err := Parse(c.in)
+		if c.want == "" {
+			require.Error(t, err, c.in)
+			continue
+		}
+		require.NoError(t, err, c.in)
+		require.Equal(t, c.want, Print(q), c.in)
+		requireFixedPoint(t, c.in)
+	}
+}
+
+// Error cases carry an inline /* ERROR "regexp" */ marker at the offending
+// position, as Go's parser tests do.
+var errorCases = []string{
+	`select /* ERROR "expected an expression, found .from." */ from t`,
+	`select a from t where /* ERROR "expected an expression, found end of input" */`,
+	`select a from t x /* ERROR "expected end of query, found identifier" */ garbage`,
+	`select a = b /* ERROR "comparisons do not chain" */ = c`,
+	`select /* ERROR "unterminated string" */ 'abc`,
+	`select a from t join u /* ERROR "expected ON or USING" */ where x`,
+	`select x from /* ERROR "expected a table name" */ 1`,
+	`select cast(x as /* ERROR "expected a type name" */ 1)`,
+	`select /* ERROR "unexpected character" */ ? from t`,
+}
+
+var marker = regexp.MustCompile(`/\* ERROR "([^"]*)" \*/ ?`)
+
+func TestErrors(t *testing.T) {
+	for _, src := range errorCases {
+		m := marker.FindStringSubmatchIndex(src)
+		require.NotNil(t, m, src)
+		want := src[m[2]:m[3]]
+		clean := src[:m[0]] + src[m[1]:]
+		line, col := Position(clean, m[0])
+		_, err := Parse(clean)
+		require.Error(t, err, clean)
+		pe := err.(*Error)
+		require.Regexp(t, want, pe.Msg, clean)
+		require.Equal(t, [2]int{line, col}, [2]int{pe.Line, pe.Col}, "%s: %v", clean, err)
+	}
+}
+
+func goldenQueries(t testing.TB) []string {
+	var out []string
+	_ = fs.WalkDir(os.DirFS("../fixtures/endpoints"), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(filepath.Join("../fixtures/endpoints", p))
+		require.NoError(t, err)
+		_, q, _ := strings.Cut(string(b), "query: |\n")
+		out = append(out, q)
+		return nil
+	})
+	return out
+}
+
+func TestSavedQueriesReachFixedPoint(t *testing.T) {
+	qs := goldenQueries(t)
+	require.Len(t, qs, 3)
+	for _, q := range qs {
+		_, err := Parse(q)
+		require.NoError(t, err)
+		requireFixedPoint(t, q)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, q := range goldenQueries(f) {
+		f.Add(q)
+	}
+	for _, c := range dialect {
+		f.Add(c.in)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		requireFixedPoint(t, src) // and, implicitly, no panic
+	})
+}

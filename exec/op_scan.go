@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"sort"
 
 	"logq/logstore"
 	"logq/planner"
@@ -14,6 +15,7 @@ type scanOp struct {
 	snap   logstore.Snapshot
 	ev     *evaluator
 	seg    int // current segment
+	pos    int // position of seg in order
 	row    int // next row in it
 	eqCol  []eqCheck
 	rows   []int32
@@ -21,6 +23,12 @@ type scanOp struct {
 	codes  []uint32
 	fields []*logstore.Field
 	out    Batch
+	// newestFirst visits segments by descending newest timestamp, and
+	// floor, when set, reports a timestamp below which no row is wanted any
+	// more (a top-k on timestamp DESC that is full); see sortOp.
+	newestFirst bool
+	floor       func() (int64, bool)
+	order       []int
 }
 
 type eqCheck struct {
@@ -30,7 +38,7 @@ type eqCheck struct {
 }
 
 func newScan(p *planner.Scan, snap logstore.Snapshot, ev *evaluator) *scanOp {
-	s := &scanOp{plan: p, snap: snap, ev: ev, seg: -1}
+	s := &scanOp{plan: p, snap: snap, ev: ev, seg: -1, pos: -1}
 	s.fields = make([]*logstore.Field, len(p.Fields))
 	for i, f := range p.Fields {
 		if lf, ok := snap.Schema.Lookup(f.Path); ok {
@@ -48,16 +56,36 @@ func (s *scanOp) Close() {}
 
 // nextSegment advances to the next segment that may hold matching rows.
 func (s *scanOp) nextSegment() bool {
+	if s.order == nil {
+		s.order = make([]int, len(s.snap.Segments))
+		for i := range s.order {
+			s.order[i] = i
+		}
+		if s.newestFirst {
+			segs := s.snap.Segments
+			sort.SliceStable(s.order, func(a, b int) bool {
+				_, ha := segs[s.order[a]].TimeRange()
+				_, hb := segs[s.order[b]].TimeRange()
+				return ha > hb
+			})
+		}
+	}
 	for {
-		s.seg++
+		s.pos++
 		s.row = 0
-		if s.plan.Empty || s.seg >= len(s.snap.Segments) {
+		if s.plan.Empty || s.pos >= len(s.order) {
 			return false
 		}
+		s.seg = s.order[s.pos]
 		seg := s.snap.Segments[s.seg]
 		lo, hi := seg.TimeRange()
 		if hi < s.plan.TimeLo || lo > s.plan.TimeHi {
 			continue // pruned by its time range
+		}
+		if s.floor != nil {
+			if f, ok := s.floor(); ok && hi < f {
+				return false // newest first: every later segment is older still
+			}
 		}
 		if s.prepareEq(seg) {
 			return true

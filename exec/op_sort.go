@@ -17,6 +17,7 @@ type sortOp struct {
 	ev    *evaluator
 	done  bool
 	store *rowStore
+	heap  *topHeap
 	keys  [][]types.Value // per stored row
 	order []int32
 	pos   int
@@ -28,6 +29,21 @@ type sortRow struct {
 	keys []types.Value
 	seq  int32 // input order, for stable ties
 	at   int32 // index in the row store
+}
+
+// timeFloor lets a newest-first scan stop early: once the top-k heap of
+// ORDER BY timestamp DESC holds k rows, rows older than its worst can never
+// enter it.
+func (o *sortOp) timeFloor() (int64, bool) {
+	k := o.plan.Limit + o.plan.Offset
+	if o.heap == nil || int64(o.heap.Len()) < k || k == 0 {
+		return 0, false
+	}
+	w := o.heap.rows[0].keys[0]
+	if w.Null {
+		return 0, false
+	}
+	return w.I, true
 }
 
 func (o *sortOp) less(a, b []types.Value) bool {
@@ -80,6 +96,7 @@ func (o *sortOp) consume(ctx context.Context) error {
 		k = o.plan.Limit + o.plan.Offset
 	}
 	h := &topHeap{op: o}
+	o.heap = h
 	var all []sortRow
 	seen := int32(0)
 	for {

@@ -138,7 +138,11 @@ func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
 		return &limitOp{in: in, n: x.N, offset: x.Offset}, err
 	case *planner.Sort:
 		in, err := build(x.In, cat, ev)
-		return &sortOp{in: in, plan: x, ev: ev}, err
+		op := &sortOp{in: in, plan: x, ev: ev}
+		if scan, ok := in.(*scanOp); ok && x.Limit >= 0 && newestFirstKey(x, scan.plan) {
+			scan.newestFirst, scan.floor = true, op.timeFloor
+		}
+		return op, err
 	case *planner.Aggregate:
 		in, err := build(x.In, cat, ev)
 		return newAggOp(in, x, ev), err
@@ -208,4 +212,17 @@ func (t tableSchema) Children(path string) []string {
 		out[i] = f.Name
 	}
 	return out
+}
+
+// newestFirstKey reports whether a sort's first key is the scan's event
+// timestamp, descending: then the scan can visit the newest segments first
+// and stop once the top-k is full.
+func newestFirstKey(s *planner.Sort, scan *planner.Scan) bool {
+	k := s.Keys[0]
+	c, ok := k.Expr.(*planner.ColRef)
+	if !ok || !k.Desc {
+		return false
+	}
+	f := scan.Fields[c.Idx]
+	return f.Path == "timestamp" && !f.Presence
 }

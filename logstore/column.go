@@ -28,7 +28,12 @@ type Column struct {
 	nullBits  []uint64
 	nulls     int
 
-	ints   []int64
+	ints   []int64 // open segments; sealed ones store base + narrow deltas:
+	base   int64
+	width  uint8 // bytes per sealed delta: 0 (every value is base), 1, 2, 4 or 8
+	ints8  []uint8
+	ints16 []uint16
+	ints32 []uint32
 	floats []float64
 
 	dict    []string
@@ -109,11 +114,49 @@ func (c *Column) GatherNulls(rows []int32, dst []bool) bool {
 	return any
 }
 
+// Int returns row i of an INT64, BOOL or TIMESTAMP column.
+func (c *Column) Int(i int) int64 {
+	switch c.width {
+	case 0:
+		if c.ints != nil {
+			return c.ints[i]
+		}
+		return c.base
+	case 1:
+		return c.base + int64(c.ints8[i])
+	case 2:
+		return c.base + int64(c.ints16[i])
+	case 4:
+		return c.base + int64(c.ints32[i])
+	}
+	return c.ints[i]
+}
+
 // GatherInts copies INT64, BOOL or TIMESTAMP values of rows into dst.
 func (c *Column) GatherInts(rows []int32, dst []int64) {
-	ints := c.ints
-	for k, r := range rows {
-		dst[k] = ints[r]
+	b := c.base
+	switch {
+	case c.ints != nil:
+		ints := c.ints
+		for k, r := range rows {
+			dst[k] = ints[r]
+		}
+	case c.width == 0:
+		for k := range rows {
+			dst[k] = b
+		}
+	case c.width == 1:
+		for k, r := range rows {
+			dst[k] = b + int64(c.ints8[r])
+		}
+	case c.width == 2:
+		for k, r := range rows {
+			dst[k] = b + int64(c.ints16[r])
+		}
+	case c.width == 4:
+		for k, r := range rows {
+			dst[k] = b + int64(c.ints32[r])
+		}
 	}
 }
 
@@ -127,7 +170,7 @@ func (c *Column) GatherFloats(rows []int32, dst []float64) {
 		return
 	}
 	for k, r := range rows {
-		dst[k] = float64(c.ints[r])
+		dst[k] = float64(c.Int(int(r)))
 	}
 }
 
@@ -174,9 +217,9 @@ func (c *Column) GatherCodes(rows []int32, dst []uint32) {
 func (c *Column) text(i int) string {
 	switch c.kind {
 	case types.KindBool:
-		return strconv.FormatBool(c.ints[i] != 0)
+		return strconv.FormatBool(c.Int(i) != 0)
 	case types.KindInt64:
-		return strconv.FormatInt(c.ints[i], 10)
+		return strconv.FormatInt(c.Int(i), 10)
 	case types.KindFloat64:
 		return strconv.FormatFloat(c.floats[i], 'g', -1, 64)
 	case types.KindArray:
@@ -201,9 +244,9 @@ func (c *Column) Value(i int, want types.Type) types.Value {
 		if c.kind == types.KindFloat64 {
 			return types.FloatValue(c.floats[i])
 		}
-		return types.FloatValue(float64(c.ints[i]))
+		return types.FloatValue(float64(c.Int(i)))
 	case types.KindInt64, types.KindBool, types.KindTimestamp:
-		return types.Value{T: want, I: c.ints[i]}
+		return types.Value{T: want, I: c.Int(i)}
 	case types.KindArray:
 		return c.vals[i]
 	}
@@ -277,12 +320,16 @@ func (c *Column) appendString(b []byte) {
 	c.n++
 }
 
-// plainAfter and plainRatio decide when a dictionary gives way to plain bytes:
-// once a segment has plainAfter rows and more than 1/plainRatio of them are
-// distinct, a dictionary costs more than it saves.
+// plainAfter, plainRatio and plainShare decide early when a dictionary gives
+// way to plain bytes: once a segment has plainAfter rows of which more than
+// plainShare/plainRatio are distinct, values are nearly unique (ids, request
+// URLs) and a dictionary would only cost. Columns with many but repeating
+// values (TLS sessions, client addresses) keep the dictionary; seal makes the
+// final choice by size.
 const (
 	plainAfter = 2048
-	plainRatio = 2
+	plainRatio = 10
+	plainShare = 9
 )
 
 // appendStringRaw stores s, which may alias a scratch buffer: it is copied
@@ -304,7 +351,7 @@ func (c *Column) appendStringRaw(s string) {
 		c.dictIdx[kept] = code
 	}
 	c.codes = append(c.codes, code)
-	if len(c.codes) == plainAfter && len(c.dict)*plainRatio > plainAfter {
+	if len(c.codes) == plainAfter && len(c.dict)*plainRatio > plainAfter*plainShare {
 		c.toPlain()
 	}
 }
@@ -357,11 +404,14 @@ func (c *Column) seal() {
 		}
 	}
 	c.nullBytes = nil
-	c.ints = trim(c.ints)
+	c.packInts()
 	c.floats = trim(c.floats)
 	c.vals = trim(c.vals)
 	c.data = trim(c.data)
 	c.offs = trim(c.offs)
+	if c.kind == types.KindString && !c.plain && c.dictBytes() > c.plainBytes() {
+		c.toPlain()
+	}
 	if c.kind == types.KindString && !c.plain {
 		switch bits.Len(uint(len(c.dict))) {
 		case 0, 1, 2, 3, 4, 5, 6, 7, 8:
@@ -382,6 +432,85 @@ func (c *Column) seal() {
 		c.dictIdx = nil
 		c.dict = trim(c.dict)
 	}
+}
+
+// dictBytes and plainBytes estimate the sealed size of a string column in
+// each encoding.
+func (c *Column) dictBytes() int {
+	b := len(c.dict) * 16
+	for _, d := range c.dict {
+		b += len(d)
+	}
+	return b + c.n*max(1, (bits.Len(uint(len(c.dict)))+7)/8)
+}
+
+func (c *Column) plainBytes() int {
+	b := 4 * (c.n + 1)
+	for _, code := range c.codes[:c.n] {
+		b += len(c.dict[code])
+	}
+	return b
+}
+
+// packInts stores sealed integers as a base plus the narrowest deltas that
+// hold them (frame of reference): a constant column keeps no slice at all,
+// booleans and small counts one byte a row, a segment's timestamps four.
+func (c *Column) packInts() {
+	if c.ints == nil || c.kind == types.KindFloat64 || c.kind == types.KindString || c.kind == types.KindArray {
+		return
+	}
+	ints := c.ints[:c.n]
+	lo, hi := int64(0), int64(0)
+	first := true
+	for i, v := range ints {
+		if c.nulls > 0 && c.nullBits[i>>6]&(1<<(uint(i)&63)) != 0 {
+			continue
+		}
+		if first || v < lo {
+			lo = v
+		}
+		if first || v > hi {
+			hi = v
+		}
+		first = false
+	}
+	span := uint64(hi - lo)
+	if hi-lo < 0 {
+		c.ints = trim(ints)
+		c.width = 8
+		return
+	}
+	c.base = lo
+	delta := func(v int64) uint64 {
+		if v < lo || v > hi {
+			return 0 // a NULL row's placeholder
+		}
+		return uint64(v - lo)
+	}
+	switch {
+	case span == 0:
+		c.width = 0
+	case span < 1<<8:
+		c.width, c.ints8 = 1, make([]uint8, len(ints))
+		for i, v := range ints {
+			c.ints8[i] = uint8(delta(v))
+		}
+	case span < 1<<16:
+		c.width, c.ints16 = 2, make([]uint16, len(ints))
+		for i, v := range ints {
+			c.ints16[i] = uint16(delta(v))
+		}
+	case span < 1<<32:
+		c.width, c.ints32 = 4, make([]uint32, len(ints))
+		for i, v := range ints {
+			c.ints32[i] = uint32(delta(v))
+		}
+	default:
+		c.width = 8
+		c.ints = trim(ints)
+		return
+	}
+	c.ints = nil
 }
 
 func trim[T any](s []T) []T {
@@ -409,7 +538,7 @@ func (c *Column) view(n int) *Column {
 
 // bytes estimates the memory the column holds.
 func (c *Column) bytes() int64 {
-	b := int64(len(c.ints))*8 + int64(len(c.floats))*8 + int64(len(c.codes))*4 +
+	b := int64(len(c.ints))*8 + int64(len(c.ints8)) + int64(len(c.ints16))*2 + int64(len(c.ints32))*4 + int64(len(c.floats))*8 + int64(len(c.codes))*4 +
 		int64(len(c.codes8)) + int64(len(c.codes16))*2 + int64(len(c.data)) +
 		int64(len(c.offs))*4 + int64(len(c.nullBits))*8 + int64(len(c.nullBytes)) +
 		int64(len(c.vals))*int64(unsafe.Sizeof(types.Value{}))

@@ -1,0 +1,135 @@
+package endpoint
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"logq/exec"
+	"logq/fixtures"
+	"logq/logstore"
+)
+
+// Benchmarks run the saved endpoints over LOGQ_BENCH_EVENTS events per source
+// (default 1M) spread over the last 7 days: 20 projects, the busiest with about
+// a third of the events, 50 functions. Queries are uncached, one at a time,
+// for the busiest project.
+
+var (
+	benchOnce  sync.Once
+	benchStore *logstore.Store
+	benchNow   time.Time
+	benchHeap  uint64
+)
+
+func benchEvents() int {
+	if n, err := strconv.Atoi(os.Getenv("LOGQ_BENCH_EVENTS")); err == nil && n > 0 {
+		return n
+	}
+	return 1_000_000
+}
+
+func benchData(b *testing.B) *logstore.Store {
+	benchOnce.Do(func() {
+		benchNow = time.Now().UTC()
+		spec := fixtures.DefaultSpec(benchEvents(), benchNow)
+		var before runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		benchStore = logstore.New(logstore.Options{})
+		for _, src := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
+			fixtures.GenerateBatches(spec, src, 10000, func(evs [][]byte) { benchStore.Append(src, evs) })
+		}
+		benchStore.Flush()
+		var after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		benchHeap = after.HeapAlloc - before.HeapAlloc
+	})
+	return benchStore
+}
+
+func benchEndpoint(b *testing.B, name string, params map[string]string) {
+	st := benchData(b)
+	eps := loadBuiltins(b)
+	e := eps[name]
+	params["project"] = fixtures.ProjectRef(0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	rows := 0
+	for i := 0; i < b.N; i++ {
+		res, err := exec.Run(context.Background(), st, e.Query, exec.Request{Params: params, Now: benchNow, MaxRows: e.MaxRows})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = len(res.Rows)
+	}
+	b.ReportMetric(float64(rows), "rows")
+}
+
+func BenchmarkInvocationStats1day(b *testing.B) {
+	benchEndpoint(b, "functions.invocation-stats", map[string]string{"interval": "1day"})
+}
+
+func BenchmarkInvocationStats7day(b *testing.B) {
+	benchEndpoint(b, "functions.invocation-stats", map[string]string{"interval": "7day"})
+}
+
+func BenchmarkInvocationStats1hr(b *testing.B) {
+	benchEndpoint(b, "functions.invocation-stats", map[string]string{"interval": "1hr"})
+}
+
+func BenchmarkAPICountsDaily(b *testing.B) {
+	benchEndpoint(b, "usage.api-counts", map[string]string{"interval": "daily"})
+}
+
+func BenchmarkAPICountsHourly(b *testing.B) {
+	benchEndpoint(b, "usage.api-counts", map[string]string{"interval": "hourly"})
+}
+
+func BenchmarkLogsAllPro(b *testing.B) {
+	benchEndpoint(b, "logs.all", map[string]string{"project_tier": "PRO"})
+}
+
+// BenchmarkMemoryPerEvent reports the heap held by the loaded data set.
+func BenchmarkMemoryPerEvent(b *testing.B) {
+	st := benchData(b)
+	var held int64
+	events := 0
+	for _, s := range st.Stats() {
+		held += s.Bytes
+		events += s.Events
+	}
+	for i := 0; i < b.N; i++ {
+	}
+	b.ReportMetric(float64(benchHeap)/float64(events), "heapB/event")
+	b.ReportMetric(float64(held)/float64(events), "accountedB/event")
+	b.ReportMetric(float64(benchHeap)/(1<<30), "heapGiB")
+}
+
+func benchAppend(b *testing.B, source string) {
+	evs := fixtures.Generate(fixtures.DefaultSpec(20000, time.Now()), source)
+	var size int64
+	for _, e := range evs {
+		size += int64(len(e))
+	}
+	b.SetBytes(size / int64(len(evs)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	st := logstore.New(logstore.Options{})
+	for i := 0; i < b.N; {
+		n := min(1000, b.N-i)
+		off := i % (len(evs) - 1000)
+		st.Append(source, evs[off:off+n])
+		i += n
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+func BenchmarkAppendEdge(b *testing.B)  { benchAppend(b, "cloudflare.logs.prod") }
+func BenchmarkAppendRelay(b *testing.B) { benchAppend(b, "deno-relay-logs") }

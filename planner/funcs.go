@@ -36,11 +36,17 @@ var aggregates = map[string][2]int{
 // IsAggregate reports whether name is an aggregate function.
 func IsAggregate(name string) bool { _, ok := aggregates[name]; return ok }
 
-// ErrEval is wrapped by errors raised while evaluating a function.
+// ErrEval matches (errors.Is) every error raised while evaluating a function.
 var ErrEval = errors.New("evaluation error")
 
+// evalError is an evaluation failure; its text is the message alone.
+type evalError struct{ msg string }
+
+func (e *evalError) Error() string        { return e.msg }
+func (e *evalError) Is(target error) bool { return target == ErrEval }
+
 func evalErr(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrEval, fmt.Sprintf(format, args...))
+	return &evalError{msg: fmt.Sprintf(format, args...)}
 }
 
 // EvalCall evaluates a call on boxed argument values. The executor uses it

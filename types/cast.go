@@ -11,6 +11,12 @@ import (
 // ErrBadCast is wrapped by every failed conversion.
 var ErrBadCast = errors.New("invalid cast")
 
+// badCast is a failed conversion whose text is its cause's alone.
+type badCast struct{ cause error }
+
+func (e badCast) Error() string   { return e.cause.Error() }
+func (e badCast) Unwrap() []error { return []error{ErrBadCast, e.cause} }
+
 // Cast converts v to type to with BigQuery's CAST rules for the types logq
 // supports. NULL casts to a NULL of the target type.
 func Cast(v Value, to Type) (Value, error) {
@@ -86,7 +92,7 @@ func Cast(v Value, to Type) (Value, error) {
 		case KindString:
 			us, err := ParseTimestamp(v.S)
 			if err != nil {
-				return Value{}, fmt.Errorf("%w: %w", ErrBadCast, err)
+				return Value{}, badCast{err}
 			}
 			return TimestampValue(us), nil
 		case KindDatetime:

@@ -1,0 +1,119 @@
+package api
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+
+	"logq/exec"
+	"logq/types"
+)
+
+// encodeResult writes {"result": [...]} with each row's keys in select-list
+// order and values encoded as Logflare does (CONTRACT.md §2).
+func encodeResult(res *exec.Result, maxRows int) []byte {
+	b := make([]byte, 0, 256+len(res.Rows)*64)
+	b = append(b, `{"result":[`...)
+	keys := make([][]byte, len(res.Columns))
+	for i, c := range res.Columns {
+		keys[i] = strconv.AppendQuote(nil, c.Name)
+	}
+	for r, row := range res.Rows {
+		if maxRows > 0 && r >= maxRows {
+			break
+		}
+		if r > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		for i, v := range row {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, keys[i]...)
+			b = append(b, ':')
+			b = appendValue(b, v)
+		}
+		b = append(b, '}')
+	}
+	return append(b, "]}\n"...)
+}
+
+func appendValue(b []byte, v types.Value) []byte {
+	if v.Null {
+		return append(b, "null"...)
+	}
+	switch v.T.Kind {
+	case types.KindBool:
+		return strconv.AppendBool(b, v.I != 0)
+	case types.KindInt64, types.KindTimestamp:
+		return strconv.AppendInt(b, v.I, 10)
+	case types.KindFloat64:
+		switch {
+		case math.IsNaN(v.F):
+			return append(b, `"NaN"`...)
+		case math.IsInf(v.F, 1):
+			return append(b, `"Infinity"`...)
+		case math.IsInf(v.F, -1):
+			return append(b, `"-Infinity"`...)
+		}
+		return strconv.AppendFloat(b, v.F, 'g', -1, 64)
+	case types.KindString:
+		return appendString(b, v.S)
+	case types.KindBytes:
+		return appendString(b, base64.StdEncoding.EncodeToString([]byte(v.S)))
+	case types.KindDatetime:
+		return appendString(b, types.FormatDatetime(v.I))
+	case types.KindDate:
+		return appendString(b, types.FormatDate(v.I))
+	case types.KindInterval:
+		return appendString(b, types.FormatInterval(v.I))
+	case types.KindArray:
+		b = append(b, '[')
+		for i, e := range v.L {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendValue(b, e)
+		}
+		return append(b, ']')
+	case types.KindStruct:
+		b = append(b, '{')
+		for i, e := range v.L {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, v.T.Fields[i].Name)
+			b = append(b, ':')
+			b = appendValue(b, e)
+		}
+		return append(b, '}')
+	}
+	return append(b, "null"...)
+}
+
+// appendString writes a JSON string; invalid UTF-8 becomes U+FFFD.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r < 0x20 || r == 0x2028 || r == 0x2029:
+			b = append(b, '\\', 'u', '0', '0', hex[r>>4&0xf], hex[r&0xf])
+			if r > 0xff {
+				b = append(b[:len(b)-4], hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+			}
+		default:
+			b = append(b, string(r)...)
+		}
+	}
+	return append(b, '"')
+}

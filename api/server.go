@@ -1,0 +1,253 @@
+package api
+
+import (
+	"context"
+	"crypto/subtle"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"logq/endpoint"
+	"logq/logstore"
+)
+
+// Config configures a Server.
+type Config struct {
+	Keys          []string
+	Endpoints     []*endpoint.Endpoint
+	Store         *logstore.Store
+	MaxConcurrent int           // queries running at once; 0: 4 per CPU
+	QueryTimeout  time.Duration // 0: 30s
+	CacheEntries  int           // 0: 1024
+	Clock         Clock         // nil: RealClock
+	Logger        *slog.Logger  // nil: slog.Default()
+}
+
+// MaxBody is the largest request body accepted, after decompression.
+const MaxBody = 12 << 20
+
+// Server serves the query and ingest APIs.
+type Server struct {
+	cfg     Config
+	byID    map[string]*endpoint.Endpoint
+	byName  map[string]*endpoint.Endpoint
+	store   *logstore.Store
+	sem     chan struct{}
+	cache   *resultCache
+	metrics *metrics
+	log     *slog.Logger
+	ready   atomic.Bool
+	router  *mux.Router
+}
+
+// New builds a server. It starts not ready: call SetReady once data is loaded.
+func New(cfg Config) *Server {
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = 4 * runtime.GOMAXPROCS(0)
+	}
+	if cfg.QueryTimeout <= 0 {
+		cfg.QueryTimeout = 30 * time.Second
+	}
+	if cfg.CacheEntries <= 0 {
+		cfg.CacheEntries = 1024
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = RealClock{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	s := &Server{cfg: cfg, byID: map[string]*endpoint.Endpoint{}, byName: map[string]*endpoint.Endpoint{},
+		store: cfg.Store, sem: make(chan struct{}, cfg.MaxConcurrent), metrics: newMetrics(), log: cfg.Logger}
+	for _, e := range cfg.Endpoints {
+		s.byID[strings.ToLower(e.ID)] = e
+		s.byName[e.Name] = e
+	}
+	s.cache = newResultCache(cfg.CacheEntries, cfg.Clock, func(ep string, ok bool) {
+		if ok {
+			s.metrics.cacheEvent(ep, "refresh")
+		} else {
+			s.metrics.cacheEvent(ep, "refresh_failed")
+		}
+	})
+	s.router = s.routes()
+	return s
+}
+
+// SetReady marks the server ready (or not: starting, draining). While not
+// ready, the query and ingest APIs answer 503.
+func (s *Server) SetReady(ok bool) { s.ready.Store(ok) }
+
+// Close stops background cache refreshes.
+func (s *Server) Close() { s.cache.close() }
+
+// Handler returns the HTTP handler.
+func (s *Server) Handler() http.Handler { return s.router }
+
+func (s *Server) routes() *mux.Router {
+	r := mux.NewRouter()
+	r.Use(s.observe, cors)
+	query := s.authed(s.handleQuery)
+	r.Handle("/api/endpoints/query/name/{name}", query).Methods(http.MethodGet, http.MethodPost)
+	r.Handle("/api/endpoints/query/{id}", query).Methods(http.MethodGet, http.MethodPost)
+	r.Handle("/endpoints/query/{id}", query).Methods(http.MethodGet, http.MethodPost)
+	ingest := s.authed(s.handleIngest)
+	for _, p := range []string{"/api/logs", "/logs", "/api/events"} {
+		r.Handle(p, ingest).Methods(http.MethodPost)
+	}
+	r.HandleFunc("/health", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc("/ready", s.handleReady).Methods(http.MethodGet, http.MethodHead)
+	r.HandleFunc("/metrics", s.handleMetrics).Methods(http.MethodGet)
+	r.Methods(http.MethodOptions).HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	r.NotFoundHandler = s.observe(cors(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeError(w, errorf(404, "notFound", "", "no such route"))
+	})))
+	r.MethodNotAllowedHandler = s.observe(cors(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		writeError(w, errorf(405, "methodNotAllowed", "", "method %s is not allowed here", req.Method))
+	})))
+	return r
+}
+
+// cors answers every request with the CORS headers of CONTRACT.md §2.
+func cors(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-API-Key, X-Source, Content-Encoding")
+		h.Set("Access-Control-Max-Age", "86400")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// recorder captures what a handler wrote, for logs and metrics.
+type recorder struct {
+	http.ResponseWriter
+	status   int
+	endpoint string
+	cache    string
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = 200
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+type ctxKey struct{}
+
+// observe logs one line per request and records its latency; a panic in a
+// handler is a bug, answered with 500 and logged with its stack.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, done := r.Context().Value(ctxKey{}).(*recorder); done {
+			next.ServeHTTP(w, r)
+			return
+		}
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("panic", "path", r.URL.Path, "panic", p, "stack", string(stack()))
+				if rec.status == 0 {
+					writeError(rec, errorf(500, "internalError", "", "internal error"))
+				}
+			}
+			d := time.Since(start)
+			route := rec.endpoint
+			if route == "" {
+				route = r.URL.Path
+				if len(route) > 64 || rec.status == 404 {
+					route = "other"
+				}
+			}
+			s.metrics.observe(route, rec.status, d)
+			attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status, "duration_ms", float64(d.Microseconds()) / 1000}
+			if rec.endpoint != "" {
+				attrs = append(attrs, "endpoint", rec.endpoint)
+			}
+			if rec.cache != "" {
+				attrs = append(attrs, "cache", rec.cache)
+			}
+			s.log.Info("request", attrs...)
+		}()
+		next.ServeHTTP(rec, r.WithContext(context.WithValue(r.Context(), ctxKey{}, rec)))
+	})
+}
+
+func recorderOf(r *http.Request) *recorder {
+	rec, _ := r.Context().Value(ctxKey{}).(*recorder)
+	if rec == nil {
+		return &recorder{}
+	}
+	return rec
+}
+
+// apiKey returns the key a request carries: Authorization: Bearer, then
+// X-API-KEY, then ?api_key; the first found wins.
+func apiKey(r *http.Request) string {
+	if a := r.Header.Get("Authorization"); a != "" {
+		if k, ok := strings.CutPrefix(a, "Bearer "); ok {
+			return strings.TrimSpace(k)
+		}
+	}
+	if k := r.Header.Get("X-API-Key"); k != "" {
+		return k
+	}
+	return r.URL.Query().Get("api_key")
+}
+
+// validKey compares in constant time against every configured key.
+func (s *Server) validKey(k string) bool {
+	ok := 0
+	for _, want := range s.cfg.Keys {
+		ok |= subtle.ConstantTimeCompare([]byte(k), []byte(want))
+	}
+	return k != "" && ok == 1
+}
+
+// authed checks the key first, then readiness: a valid key never gets 401.
+func (s *Server) authed(h http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.validKey(apiKey(r)) {
+			writeError(w, errorf(401, "unauthenticated", "", "a valid API key is required (Authorization: Bearer <key>, X-API-KEY: <key> or ?api_key=<key>)"))
+			return
+		}
+		if !s.ready.Load() {
+			w.Header().Set("Retry-After", "1")
+			writeError(w, errorf(503, "unavailable", "", "logq is starting or shutting down; try again shortly"))
+			return
+		}
+		h(w, r)
+	})
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, 200, map[string]string{"status": "ok"})
+}
+
+func (s *Server) handleReady(w http.ResponseWriter, _ *http.Request) {
+	if !s.ready.Load() {
+		writeJSON(w, 503, map[string]string{"status": "not ready"})
+		return
+	}
+	writeJSON(w, 200, map[string]string{"status": "ready"})
+}
+
+func (s *Server) handleMetrics(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	s.metrics.write(w, s.store, s.cache.len())
+}

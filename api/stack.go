@@ -1,0 +1,5 @@
+package api
+
+import "runtime/debug"
+
+func stack() []byte { return debug.Stack() }

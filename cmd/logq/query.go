@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"logq/logstore"
+)
+
+// query runs an endpoint against a server (--url) or in-process over NDJSON
+// files (--file SOURCE=PATH), printing a table or, with --json, the body.
+func query(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("query", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var files stringList
+	asJSON := fs.Bool("json", false, "print the JSON response instead of a table")
+	base := fs.String("url", "", "server base URL, e.g. http://127.0.0.1:4000 (env LOGQ_URL)")
+	key := fs.String("api-key", "", "API key for --url (env LOGQ_API_KEY)")
+	dir := fs.String("endpoints", "", "directory of extra endpoint YAML files, for in-process runs")
+	fs.Var(&files, "file", "SOURCE=PATH.ndjson to load for an in-process run; repeatable")
+	// Flags may follow the positional arguments.
+	var positional []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			positional = append(positional, args[0])
+			args = args[1:]
+		}
+	}
+	if len(positional) == 0 {
+		fmt.Fprintln(stderr, "logq query: name the endpoint, e.g. logq query logs.all project=abc project_tier=PRO")
+		return 2
+	}
+	name, params := positional[0], url.Values{}
+	for _, kv := range positional[1:] {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			fmt.Fprintf(stderr, "logq query: parameter %q is not name=value\n", kv)
+			return 2
+		}
+		params.Set(k, v)
+	}
+	if *base == "" {
+		*base = os.Getenv("LOGQ_URL")
+	}
+	if *key == "" {
+		*key = os.Getenv("LOGQ_API_KEY")
+	}
+	var status int
+	var body []byte
+	var err error
+	switch {
+	case *base != "" && len(files) > 0:
+		fmt.Fprintln(stderr, "logq query: use either --url or --file, not both")
+		return 2
+	case *base != "":
+		status, body, err = remoteQuery(*base, *key, name, params)
+	case len(files) > 0:
+		status, body, err = localQuery(files, *dir, name, params)
+	default:
+		fmt.Fprintln(stderr, "logq query: say where to run: --url http://host:4000 (a server) or --file SOURCE=PATH.ndjson (in-process)")
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "logq query:", err)
+		return 1
+	}
+	if *asJSON || status != 200 {
+		out := stdout
+		if status != 200 {
+			out = stderr
+		}
+		_, _ = out.Write(body)
+		if status != 200 {
+			return 1
+		}
+		return 0
+	}
+	return printTable(stdout, body)
+}
+
+func remoteQuery(base, key, name string, params url.Values) (int, []byte, error) {
+	u := strings.TrimSuffix(base, "/") + "/api/endpoints/query/" + url.PathEscape(name) + "?" + params.Encode()
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	if key != "" {
+		req.Header.Set("X-API-KEY", key)
+	}
+	client := &http.Client{Timeout: 2 * time.Minute}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, body, err
+}
+
+// localQuery loads NDJSON files into an in-process store and serves the one
+// request through the same handler the server uses.
+func localQuery(files []string, dir, name string, params url.Values) (int, []byte, error) {
+	store := logstore.New(logstore.Options{})
+	for _, f := range files {
+		src, path, ok := strings.Cut(f, "=")
+		if !ok || src == "" || path == "" {
+			return 0, nil, fmt.Errorf("--file %q is not SOURCE=PATH", f)
+		}
+		if err := loadNDJSON(store, src, path); err != nil {
+			return 0, nil, err
+		}
+	}
+	eps, err := loadEndpoints(dir)
+	if err != nil {
+		return 0, nil, err
+	}
+	return inProcess(store, eps, name, params)
+}
+
+func loadNDJSON(store *logstore.Store, source, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	var batch [][]byte
+	line := 0
+	for sc.Scan() {
+		line++
+		b := strings.TrimSpace(sc.Text())
+		if b == "" {
+			continue
+		}
+		batch = append(batch, []byte(b))
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	_, rejects := store.Append(source, batch)
+	if len(rejects) > 0 {
+		return fmt.Errorf("%s: %s", path, rejects[0])
+	}
+	return nil
+}
+
+// printTable renders {"result": [...]} as aligned columns.
+func printTable(w io.Writer, body []byte) int {
+	var out struct {
+		Result []json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(body, &out); err != nil {
+		fmt.Fprintln(w, string(body))
+		return 1
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	var cols []string
+	for i, raw := range out.Result {
+		keys, vals := orderedObject(raw)
+		if i == 0 {
+			cols = keys
+			fmt.Fprintln(tw, strings.Join(cols, "\t"))
+		}
+		fmt.Fprintln(tw, strings.Join(vals, "\t"))
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(w, "(%d rows)\n", len(out.Result))
+	return 0
+}
+
+// orderedObject returns an object's keys in document order and its values as
+// compact JSON text (strings unquoted).
+func orderedObject(raw json.RawMessage) ([]string, []string) {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	var keys, vals []string
+	if _, err := dec.Token(); err != nil {
+		return nil, nil
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			break
+		}
+		keys = append(keys, fmt.Sprint(k))
+		s := string(v)
+		var str string
+		if json.Unmarshal(v, &str) == nil {
+			s = str
+		}
+		if len(s) > 80 {
+			s = s[:77] + "..."
+		}
+		vals = append(vals, s)
+	}
+	return keys, vals
+}
+
+func healthcheck(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	base := fs.String("url", "http://127.0.0.1:4000", "server base URL")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimSuffix(*base, "/")+"/health", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Fprintln(stderr, "unhealthy:", err)
+		return 1
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		fmt.Fprintln(stderr, "unhealthy: status", resp.StatusCode)
+		return 1
+	}
+	fmt.Fprintln(stdout, "healthy")
+	return 0
+}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"logq/api"
+	"logq/endpoint"
+	"logq/fixtures"
+	"logq/logstore"
+)
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+type serveConfig struct {
+	addr      string
+	keys      []string
+	endpoints string
+	demo      bool
+	demoSize  int
+	retention time.Duration
+}
+
+// parseServe reads flags, then environment for what flags left unset.
+func parseServe(args []string, env func(string) string, stderr io.Writer) (*serveConfig, error) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c := &serveConfig{}
+	var keys stringList
+	fs.StringVar(&c.addr, "addr", "", "listen address (env LOGQ_ADDR; default :4000)")
+	fs.Var(&keys, "api-key", "API key accepted for query and ingest; repeatable (env LOGQ_API_KEYS, comma-separated)")
+	fs.StringVar(&c.endpoints, "endpoints", "", "directory of extra endpoint YAML files (env LOGQ_ENDPOINTS_DIR)")
+	fs.BoolVar(&c.demo, "demo", false, "fill the nine sources with synthetic records over the last 7 days")
+	fs.IntVar(&c.demoSize, "demo-events", 20000, "events per source with --demo")
+	fs.DurationVar(&c.retention, "retention", 0, "drop events older than this (e.g. 2160h); 0 keeps everything (env LOGQ_RETENTION)")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("serve takes no arguments, got %q", fs.Args())
+	}
+	if c.addr == "" {
+		c.addr = env("LOGQ_ADDR")
+	}
+	if c.addr == "" {
+		c.addr = ":4000"
+	}
+	if _, _, err := net.SplitHostPort(c.addr); err != nil {
+		return nil, fmt.Errorf("invalid --addr %q: %v", c.addr, err)
+	}
+	if c.endpoints == "" {
+		c.endpoints = env("LOGQ_ENDPOINTS_DIR")
+	}
+	if c.retention == 0 && env("LOGQ_RETENTION") != "" {
+		d, err := time.ParseDuration(env("LOGQ_RETENTION"))
+		if err != nil || d < 0 {
+			return nil, fmt.Errorf("invalid LOGQ_RETENTION %q: want a duration such as 2160h", env("LOGQ_RETENTION"))
+		}
+		c.retention = d
+	}
+	if c.demoSize <= 0 {
+		return nil, fmt.Errorf("invalid --demo-events %d: must be positive", c.demoSize)
+	}
+	c.keys = append(c.keys, keys...)
+	for _, k := range strings.Split(env("LOGQ_API_KEYS"), ",") {
+		c.keys = append(c.keys, k)
+	}
+	for _, v := range []string{"LOGFLARE_PRIVATE_ACCESS_TOKEN", "LOGFLARE_PUBLIC_ACCESS_TOKEN", "LOGFLARE_API_KEY"} {
+		c.keys = append(c.keys, env(v))
+	}
+	var clean []string
+	for _, k := range c.keys {
+		if k = strings.TrimSpace(k); k != "" {
+			clean = append(clean, k)
+		}
+	}
+	c.keys = clean
+	return c, nil
+}
+
+// loadEndpoints returns the built-in endpoints, replaced by any in dir with
+// the same name or id.
+func loadEndpoints(dir string) ([]*endpoint.Endpoint, error) {
+	builtin, err := endpoint.LoadFS(fixtures.Endpoints, "endpoints")
+	if err != nil {
+		return nil, fmt.Errorf("built-in endpoints: %w", err)
+	}
+	if dir == "" {
+		return builtin, nil
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("--endpoints %s: not a readable directory", dir)
+	}
+	extra, err := endpoint.LoadFS(os.DirFS(dir), ".")
+	if err != nil {
+		return nil, fmt.Errorf("%s/%w", strings.TrimSuffix(dir, "/"), err)
+	}
+	seen := map[string]string{}
+	for _, e := range extra {
+		for _, k := range []string{e.Name, strings.ToLower(e.ID)} {
+			if other, dup := seen[k]; dup {
+				return nil, fmt.Errorf("%s: name or id %s is also used by %s", e.File, k, other)
+			}
+			seen[k] = e.File
+		}
+	}
+	out := extra
+	for _, b := range builtin {
+		if _, replaced := seen[b.Name]; replaced {
+			continue
+		}
+		if _, replaced := seen[strings.ToLower(b.ID)]; replaced {
+			continue
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+func serve(args []string, stdout, stderr io.Writer) int {
+	cfg, err := parseServe(args, os.Getenv, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "logq serve:", err)
+		return 2
+	}
+	if len(cfg.keys) == 0 {
+		if !cfg.demo {
+			fmt.Fprintln(stderr, "logq serve: no API key configured. Set one with --api-key KEY or LOGQ_API_KEYS=KEY "+
+				"(Logflare's LOGFLARE_PRIVATE_ACCESS_TOKEN / LOGFLARE_API_KEY also work), or run with --demo to get a generated key.")
+			return 2
+		}
+		b := make([]byte, 16)
+		_, _ = rand.Read(b)
+		cfg.keys = []string{"demo-" + hex.EncodeToString(b)}
+		fmt.Fprintf(stdout, "logq: --demo without a key: generated API key %s\n", cfg.keys[0])
+	}
+	eps, err := loadEndpoints(cfg.endpoints)
+	if err != nil {
+		fmt.Fprintln(stderr, "logq serve:", err)
+		return 2
+	}
+	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	store := logstore.New(logstore.Options{Retention: cfg.retention})
+	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log})
+	defer srv.Close()
+
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		fmt.Fprintln(stderr, "logq serve:", err)
+		return 1
+	}
+	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- httpSrv.Serve(ln) }()
+	fmt.Fprintf(stdout, "logq: listening on %s with %d endpoints\n", ln.Addr(), len(eps))
+
+	if cfg.demo {
+		start := time.Now()
+		loadDemo(store, cfg.demoSize)
+		fmt.Fprintf(stdout, "logq: demo data loaded (%d events per source) in %s\n", cfg.demoSize, time.Since(start).Round(time.Millisecond))
+		printDemoHints(stdout, ln.Addr().String(), cfg.keys[0])
+	}
+	srv.SetReady(true)
+	if cfg.retention > 0 {
+		go func() {
+			t := time.NewTicker(time.Minute)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					store.EnforceRetention()
+				}
+			}
+		}()
+	}
+
+	select {
+	case err := <-served:
+		fmt.Fprintln(stderr, "logq serve:", err)
+		return 1
+	case <-ctx.Done():
+	}
+	// Drain: refuse new work (503), finish what is in flight, then exit 0.
+	srv.SetReady(false)
+	shutdown, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := httpSrv.Shutdown(shutdown); err != nil {
+		fmt.Fprintln(stderr, "logq serve: shutdown:", err)
+		return 1
+	}
+	fmt.Fprintln(stdout, "logq: stopped")
+	return 0
+}
+
+// loadDemo fills every source with synthetic events over the last 7 days.
+func loadDemo(store *logstore.Store, n int) {
+	spec := fixtures.DefaultSpec(n, time.Now().UTC())
+	for _, src := range fixtures.Sources {
+		fixtures.GenerateBatches(spec, src, 5000, func(evs [][]byte) { store.Append(src, evs) })
+	}
+}
+
+func printDemoHints(w io.Writer, addr, key string) {
+	host := addr
+	if strings.HasPrefix(host, "[::]") || strings.HasPrefix(host, "0.0.0.0") {
+		_, port, _ := net.SplitHostPort(host)
+		host = "127.0.0.1:" + port
+	}
+	fmt.Fprintf(w, "try:\n  curl -H 'X-API-KEY: %s' 'http://%s/api/endpoints/query/functions.invocation-stats?project=%s&interval=1day'\n",
+		key, host, fixtures.ProjectRef(0))
+}

@@ -77,7 +77,7 @@ func Parse(file string, data []byte) (*Endpoint, error) {
 	}
 	q, err := exec.Prepare(e.SQL)
 	if err != nil {
-		line, col := sqlPos(&doc, data, err)
+		line, col := sqlPos(&doc, data, e.SQL, err)
 		return nil, fmt.Errorf("%s:%d:%d: %s", file, line, col, stripPos(err))
 	}
 	e.Query = q
@@ -141,7 +141,7 @@ func keyPos(doc *yaml.Node, key string) (int, int) {
 
 // sqlPos maps a query error's line:col to the file: a block scalar's text
 // starts on the line after its indicator, indented.
-func sqlPos(doc *yaml.Node, data []byte, err error) (int, int) {
+func sqlPos(doc *yaml.Node, data []byte, sql string, err error) (int, int) {
 	var se *sqlparse.Error
 	var pe *planner.Error
 	line, col := 1, 1
@@ -150,6 +150,13 @@ func sqlPos(doc *yaml.Node, data []byte, err error) (int, int) {
 		line, col = se.Line, se.Col
 	case errors.As(err, &pe) && pe.Line > 0:
 		line, col = pe.Line, pe.Col
+	}
+	// An error at the very end (after the final newline) is shown at the end
+	// of the last line of text, where the reader will look.
+	sqlLines := strings.Split(sql, "\n")
+	for line > 1 && line == len(sqlLines) && strings.TrimSpace(sqlLines[line-1]) == "" {
+		line--
+		col = len(sqlLines[line-1]) + 1
 	}
 	vl, vc := keyPos(doc, "query")
 	lines := strings.Split(string(data), "\n")

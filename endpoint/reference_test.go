@@ -2,12 +2,9 @@ package endpoint
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"regexp"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -25,25 +22,9 @@ import (
 
 var refNow = time.Date(2026, 3, 14, 15, 9, 26, 535897000, time.UTC)
 
-type rawEvent struct {
-	TS       time.Time
-	ID       string
-	Project  string
-	Metadata map[string]any
-}
-
-func decode(t testing.TB, evs [][]byte) []rawEvent {
-	out := make([]rawEvent, len(evs))
-	for i, b := range evs {
-		var m map[string]any
-		require.NoError(t, json.Unmarshal(b, &m))
-		ts, err := time.Parse(time.RFC3339Nano, m["timestamp"].(string))
-		require.NoError(t, err)
-		out[i].TS = ts
-		out[i].ID, _ = m["id"].(string)
-		out[i].Project, _ = m["project"].(string)
-		out[i].Metadata, _ = m["metadata"].(map[string]any)
-	}
+func decode(t testing.TB, evs [][]byte) []fixtures.Event {
+	out, err := fixtures.Decode(evs)
+	require.NoError(t, err)
 	return out
 }
 
@@ -60,13 +41,13 @@ func loadBuiltins(t testing.TB) map[string]*Endpoint {
 
 type dataset struct {
 	store *logstore.Store
-	raw   map[string][]rawEvent
+	raw   map[string][]fixtures.Event
 }
 
 // build ingests the generated sources in random batch sizes.
 func build(t testing.TB, spec fixtures.Spec, segRows int, seed uint64) dataset {
 	st := logstore.New(logstore.Options{SegmentRows: segRows})
-	raw := map[string][]rawEvent{}
+	raw := map[string][]fixtures.Event{}
 	r := rand.New(rand.NewPCG(seed, 7))
 	for _, src := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
 		evs := fixtures.Generate(spec, src)
@@ -88,151 +69,26 @@ func run(t testing.TB, st *logstore.Store, e *Endpoint, params map[string]string
 	return res
 }
 
-func trunc(ts time.Time, width time.Duration) int64 {
-	return types.TruncMicros(ts.UnixMicro(), partOf(width))
-}
-
-func partOf(w time.Duration) types.DatePart {
-	switch w {
-	case time.Second:
-		return types.PartSecond
-	case time.Minute:
-		return types.PartMinute
-	case time.Hour:
-		return types.PartHour
-	}
-	return types.PartDay
-}
-
-func nearestRank(sorted []float64, i, n int) float64 {
-	r := int(math.Ceil(float64(i) * float64(len(sorted)) / float64(n)))
-	return sorted[max(r, 1)-1]
-}
-
-func refInvocationStats(ev []rawEvent, project, function, interval string) [][]any {
-	width, span := time.Hour, 24*time.Hour
-	switch interval {
-	case "5min":
-		width, span = time.Second, 5*time.Minute
-	case "15min":
-		width, span = time.Minute, 15*time.Minute
-	case "1hr":
-		width, span = time.Minute, time.Hour
-	case "7day":
-		width, span = 24*time.Hour, 7*24*time.Hour
-	}
-	start := trunc(refNow.Add(-span), width)
-	type agg struct {
-		vals []float64
-		errs int64
-	}
-	buckets := map[int64]*agg{}
-	for _, e := range ev {
-		m := e.Metadata
-		if m["project_ref"] != project || (function != "" && m["function_id"] != function) || e.TS.UnixMicro() < start {
-			continue
-		}
-		b := trunc(e.TS, width)
-		if buckets[b] == nil {
-			buckets[b] = &agg{}
-		}
-		a := buckets[b]
-		a.vals = append(a.vals, m["execution_time_ms"].(float64))
-		if m["response"].(map[string]any)["status_code"].(float64) >= 400 {
-			a.errs++
-		}
-	}
-	var keys []int64
-	for k := range buckets {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+func refInvocationStats(ev []fixtures.Event, project, function, interval string) [][]any {
 	var out [][]any
-	for _, k := range keys {
-		a := buckets[k]
-		sort.Float64s(a.vals)
-		sum := 0.0
-		for _, v := range a.vals {
-			sum += v
-		}
-		out = append(out, []any{k, int64(a.vals[0]), int64(a.vals[len(a.vals)-1]), sum / float64(len(a.vals)),
-			int64(nearestRank(a.vals, 95, 100)), int64(nearestRank(a.vals, 99, 100)), int64(len(a.vals)), a.errs})
+	for _, r := range fixtures.InvocationStats(ev, project, function, interval, refNow) {
+		out = append(out, []any{r.Timestamp.UnixMicro(), r.Min, r.Max, r.Avg, r.P95, r.P99, r.Count, r.ErrorCount})
 	}
 	return out
 }
 
-func refAPICounts(ev []rawEvent, project, interval string) [][]any {
-	var start time.Time
-	var width time.Duration
-	switch interval {
-	case "hourly":
-		start, width = refNow.Add(-time.Hour), time.Hour
-	case "daily":
-		start, width = refNow.Add(-7*24*time.Hour), 24*time.Hour
-	case "minutely":
-		start, width = refNow.Add(-60*time.Minute), time.Minute
-	default:
-		return nil
-	}
-	re := regexp.MustCompile(project)
-	counts := map[int64]*[4]int64{}
-	for _, e := range ev {
-		req := e.Metadata["request"].(map[string]any)
-		if e.TS.Before(start) || !re.MatchString(req["url"].(string)) {
-			continue
-		}
-		b := trunc(e.TS, width)
-		if counts[b] == nil {
-			counts[b] = &[4]int64{}
-		}
-		for i, p := range []string{"/rest", "/storage", "/auth", "/realtime"} {
-			if strings.Contains(req["path"].(string), p) {
-				counts[b][i]++
-			}
-		}
-	}
-	var keys []int64
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+func refAPICounts(ev []fixtures.Event, project, interval string) [][]any {
 	var out [][]any
-	for _, k := range keys {
-		c := counts[k]
-		out = append(out, []any{types.FormatDatetime(k), c[0], c[1], c[2], c[3]})
+	for _, r := range fixtures.APICounts(ev, project, interval, refNow) {
+		out = append(out, []any{types.FormatDatetime(r.Timestamp.UnixMicro()), r.Rest, r.Storage, r.Auth, r.Realtime})
 	}
 	return out
 }
 
-func refLogsAll(ev []rawEvent, project, tier, start, end string) []string {
-	keep := map[string]time.Duration{"PRO": 7 * 24 * time.Hour, "PAYG": 90 * 24 * time.Hour, "ENTERPRISE": 90 * 24 * time.Hour}[tier]
-	if keep == 0 {
-		keep = 24 * time.Hour
-	}
-	cutoff := refNow.Add(-keep)
-	var sel []rawEvent
-	for _, e := range ev {
-		if e.Project != project || e.TS.Before(cutoff) {
-			continue
-		}
-		if start != "" {
-			s, _ := time.Parse(time.RFC3339Nano, start)
-			if !e.TS.After(s) {
-				continue
-			}
-		}
-		if end != "" {
-			s, _ := time.Parse(time.RFC3339Nano, end)
-			if e.TS.After(s) {
-				continue
-			}
-		}
-		sel = append(sel, e)
-	}
-	sort.SliceStable(sel, func(i, j int) bool { return sel[i].TS.After(sel[j].TS) })
+func refLogsAll(ev []fixtures.Event, project, tier, start, end string) []string {
 	var ids []string
-	for i := 0; i < len(sel) && i < 100; i++ {
-		ids = append(ids, fmt.Sprintf("%d %s", sel[i].TS.UnixMicro(), sel[i].ID))
+	for _, e := range fixtures.LogsAll(ev, project, tier, start, end, refNow) {
+		ids = append(ids, fmt.Sprintf("%d %s", e.TS.UnixMicro(), e.ID))
 	}
 	return ids
 }

@@ -284,7 +284,7 @@ func init() {
 			}
 			return v, err
 		}, false},
-		"regexp_contains": {2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+		"regexp_contains": {2, 2, constPattern(sig(types.KindString, types.KindString, types.KindBool)), func(c *Call, a []types.Value) (types.Value, error) {
 			re, err := CompileRegexp(a[1].S)
 			if err != nil {
 				return types.Value{}, err
@@ -349,6 +349,26 @@ func init() {
 	}
 	registerTimeFuncs()
 	registerStructuralFuncs()
+}
+
+// constPattern validates a constant regular expression when the query is
+// planned, so a bad pattern fails whether or not any row reaches it.
+func constPattern(check func(*Call) (types.Type, error)) func(*Call) (types.Type, error) {
+	return func(c *Call) (types.Type, error) {
+		t, err := check(c)
+		if err != nil {
+			return t, err
+		}
+		if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+			if _, err := CompileRegexp(k.V.S); err != nil {
+				if k.Param != "" {
+					return t, &Error{Param: k.Param, Msg: fmt.Sprintf("value %q is not a valid regular expression: %v", k.V.S, err), Err: err}
+				}
+				return t, err
+			}
+		}
+		return t, nil
+	}
 }
 
 func numeric1(c *Call) (types.Type, error) {

@@ -8,7 +8,8 @@
 // path ("metadata.request.url"), plus a presence column for the object itself.
 // Arrays are stored as whole values. Keys are made SQL-safe: every byte
 // outside [A-Za-z0-9_] becomes '_', and a key starting with a digit gets a
-// leading '_'.
+// leading '_'. When two keys of one object are equal after that (or repeat),
+// the first value is kept.
 //
 // Segments. Append writes into one open segment per source. At SegmentRows
 // rows it is sealed: immutable from then on, so queries read it without locks.

@@ -43,6 +43,34 @@ type node struct {
 	elem       types.Type
 	children   []*node
 	byName     map[string]*node
+	// col caches this field's column in the open segment colSeg, sparing a
+	// lookup by path for every value written.
+	col    *Column
+	colSeg *Segment
+	// idx is this node's position among its parent's children; next predicts
+	// the child the following key names, since events of one source mostly
+	// list their keys in the same order.
+	idx, next int
+}
+
+// childBytes finds a child by raw key bytes without allocating when the key
+// is already SQL-safe and known.
+func (n *node) childBytes(raw []byte) *node {
+	if n.next < len(n.children) {
+		if c := n.children[n.next]; c.name == string(raw) {
+			n.next++
+			return c
+		}
+	}
+	var c *node
+	if safeKey(raw) {
+		c = n.byName[string(raw)]
+	}
+	if c == nil {
+		c = n.child(sanitizeKey(raw))
+	}
+	n.next = c.idx + 1
+	return c
 }
 
 func (n *node) child(name string) *node {
@@ -53,7 +81,7 @@ func (n *node) child(name string) *node {
 	if n.path != "" {
 		path = n.path + "." + name
 	}
-	c := &node{name: name, path: path}
+	c := &node{name: name, path: path, idx: len(n.children)}
 	if n.byName == nil {
 		n.byName = make(map[string]*node)
 	}

@@ -108,39 +108,47 @@ func (w *writer) event(ev []byte) error {
 		if err != nil {
 			return err
 		}
-		key := sanitizeKey(rawKey)
 		if sc.peek() != ':' {
 			return sc.fail("':'")
 		}
 		sc.i++
-		switch key {
+		if !safeKey(rawKey) {
+			rawKey = []byte(sanitizeKey(rawKey))
+		}
+		switch string(rawKey) {
 		case "timestamp":
 			raw, err := sc.skip(1)
 			if err != nil {
 				return err
 			}
-			ts, haveTS = parseEventTime(raw)
+			if !haveTS {
+				ts, haveTS = parseEventTime(raw)
+			}
 			continue
 		case "id":
 			raw, err := sc.skip(1)
 			if err != nil {
 				return err
 			}
-			id = scalarText(raw)
+			if id == "" {
+				id = scalarText(raw)
+			}
 			continue
 		case "event_message", "message":
 			raw, err := sc.skip(1)
 			if err != nil {
 				return err
 			}
-			if key == "event_message" {
-				msg, haveMsg = raw, true
-			} else {
+			if string(rawKey) == "event_message" {
+				if !haveMsg {
+					msg, haveMsg = raw, true
+				}
+			} else if message == nil {
 				message = raw
 			}
 			continue
 		}
-		if err := w.value(s.root.child(key), row, 1); err != nil {
+		if err := w.value(s.root.childBytes(rawKey), row, 1); err != nil {
 			return err
 		}
 	}
@@ -160,11 +168,12 @@ func (w *writer) event(ev []byte) error {
 			return err
 		}
 	}
+	// The three fixed columns are written last; keys sanitised to the same
+	// names were caught above, so these columns are still empty for the row.
 	w.put(s.root.child("timestamp"), types.KindTimestamp, row).appendInt(ts)
 	w.put(s.root.child("id"), types.KindString, row).appendString([]byte(id))
-	em := w.put(s.root.child("event_message"), types.KindString, row)
 	if haveMsg && !isNullJSON(msg) {
-		em.appendString([]byte(scalarText(msg)))
+		w.put(s.root.child("event_message"), types.KindString, row).appendString([]byte(scalarText(msg)))
 	}
 	seg.finishRow(ts)
 	s.rows++
@@ -191,7 +200,11 @@ func (w *writer) put(n *node, k types.Kind, row int) *Column {
 		n.kind = widenKind(n.kind, k)
 		w.src.changed = true
 	}
-	c := seg.column(n.path, n.kind)
+	c := n.col
+	if n.colSeg != seg || c == nil {
+		c = seg.column(n.path, n.kind)
+		n.col, n.colSeg = c, seg
+	}
 	if c.n > row {
 		return nil
 	}
@@ -226,7 +239,7 @@ func (w *writer) value(n *node, row int, depth int) error {
 			n.object = true
 			w.src.changed = true
 		}
-		pc := w.src.open.column(n.path, types.KindBool)
+		pc := w.src.open.column(n.path, types.KindBool) // presence
 		if pc.n > row {
 			_, err := sc.skip(depth) // duplicate key: first wins
 			return err
@@ -249,7 +262,7 @@ func (w *writer) value(n *node, row int, depth int) error {
 			if err != nil {
 				return err
 			}
-			child := n.child(sanitizeKey(rawKey))
+			child := n.childBytes(rawKey)
 			if sc.peek() != ':' {
 				return sc.fail("':'")
 			}
@@ -328,7 +341,8 @@ func (w *writer) scalar(n *node, row int) error {
 		}
 		var iv int64
 		if isInt {
-			if iv, err = strconv.ParseInt(string(tok), 10, 64); err != nil {
+			var ok bool
+			if iv, ok = parseInt(tok); !ok {
 				isInt = false // too large for INT64: keep it as FLOAT64
 			}
 		}
@@ -406,17 +420,52 @@ func lastDot(p string) int {
 
 func lastKey(p string) string { return p[lastDot(p)+1:] }
 
-// sanitizeKey makes a key SQL-safe as Logflare does.
-func sanitizeKey(b []byte) string {
-	clean := len(b) > 0 && !(b[0] >= '0' && b[0] <= '9')
+// parseInt reads a JSON integer token without allocating.
+func parseInt(tok []byte) (int64, bool) {
+	neg := len(tok) > 0 && tok[0] == '-'
+	if neg {
+		tok = tok[1:]
+	}
+	if len(tok) == 0 || len(tok) > 18 {
+		if len(tok) > 18 {
+			v, err := strconv.ParseInt(string(tok), 10, 64)
+			if neg {
+				v = -v
+			}
+			return v, err == nil
+		}
+		return 0, false
+	}
+	var v int64
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// safeKey reports whether a key needs no sanitising.
+func safeKey(b []byte) bool {
+	if len(b) == 0 || (b[0] >= '0' && b[0] <= '9') {
+		return false
+	}
 	for _, c := range b {
 		if !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-			clean = false
-			break
+			return false
 		}
 	}
-	if clean {
-		return string(b) // the compiler avoids the copy in map lookups only; callers intern
+	return true
+}
+
+// sanitizeKey makes a key SQL-safe as Logflare does.
+func sanitizeKey(b []byte) string {
+	if safeKey(b) {
+		return string(b)
 	}
 	out := make([]byte, 0, len(b)+1)
 	if len(b) == 0 || (b[0] >= '0' && b[0] <= '9') {

@@ -218,3 +218,16 @@ func TestRetentionDropsWholeSegments(t *testing.T) {
 	require.Len(t, st.Snapshot("s").Segments, 1)
 	require.Equal(t, 2, st.Stats()[0].Events)
 }
+
+func TestKeysSanitisedToReservedNames(t *testing.T) {
+	st := New(Options{})
+	n, rej := st.Append("s", [][]byte{[]byte(`{"event-message":"a","event_message":"b","time stamp":"x","1d":2}`)})
+	require.Equal(t, 1, n, rej)
+	snap := st.Snapshot("s")
+	em, _ := snap.Schema.Lookup("event_message")
+	require.Equal(t, "a", snap.Segments[0].Value(em, 0).S, "of keys equal after sanitising, the first wins")
+	_, ok := snap.Schema.Lookup("time_stamp")
+	require.True(t, ok)
+	_, ok = snap.Schema.Lookup("_1d")
+	require.True(t, ok)
+}

@@ -19,7 +19,7 @@ func (ev *evaluator) compare(c *planner.Call, b *Batch) (*Vector, bool, error) {
 	if err != nil {
 		return nil, true, err
 	}
-	out := newVector(types.Bool, b.N)
+	out := ev.out(c, types.Bool, b.N)
 	ls, rs := l.storage(), r.storage()
 	switch {
 	case l.Lazy != nil || r.Lazy != nil || ls == inValues || rs == inValues:
@@ -34,9 +34,9 @@ func (ev *evaluator) compare(c *planner.Call, b *Batch) (*Vector, bool, error) {
 		return nil, false, nil
 	}
 	if l.Null != nil || r.Null != nil {
-		out.Null = make([]bool, b.N)
+		nulls := out.freshNulls(b.N)
 		for i := 0; i < b.N; i++ {
-			out.Null[i] = l.isNull(i) || r.isNull(i)
+			nulls[i] = l.isNull(i) || r.isNull(i)
 		}
 	}
 	return out, true, nil

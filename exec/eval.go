@@ -13,16 +13,47 @@ import (
 // planner.EvalCall, the single definition of every function.
 type evaluator struct {
 	regexps map[string]*regexp.Regexp
+	// outs keeps each expression node's result vector for reuse by the next
+	// batch: a batch is only valid until its operator's next call, so the
+	// storage can be recycled instead of allocated per batch.
+	outs   map[planner.Expr]*Vector
+	consts map[*planner.Const]*Vector
 }
 
-func newEvaluator() *evaluator { return &evaluator{regexps: map[string]*regexp.Regexp{}} }
+func newEvaluator() *evaluator {
+	return &evaluator{regexps: map[string]*regexp.Regexp{}, outs: map[planner.Expr]*Vector{}, consts: map[*planner.Const]*Vector{}}
+}
+
+// out returns e's result vector, resized to n rows of type t.
+func (ev *evaluator) out(e planner.Expr, t types.Type, n int) *Vector {
+	v := ev.outs[e]
+	if v == nil {
+		v = &Vector{}
+		ev.outs[e] = v
+	}
+	v.T, v.Lazy = t, nil
+	v.resize(n)
+	return v
+}
+
+// nulls returns a cleared NULL slice of n rows for v, reusing its storage.
+func (v *Vector) freshNulls(n int) []bool {
+	v.Null = grow(v.Null[:0], n)
+	clear(v.Null)
+	return v.Null
+}
 
 func (ev *evaluator) eval(e planner.Expr, b *Batch) (*Vector, error) {
 	switch x := e.(type) {
 	case *planner.ColRef:
 		return b.Cols[x.Idx], nil
 	case *planner.Const:
-		return constVector(x.V, b.N), nil
+		if v := ev.consts[x]; v != nil && v.len() >= b.N {
+			return v, nil
+		}
+		v := constVector(x.V, max(b.N, BatchSize))
+		ev.consts[x] = v
+		return v, nil
 	case *planner.Case:
 		return ev.caseExpr(x, b)
 	case *planner.Call:
@@ -116,18 +147,18 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		return logic(c.Fn == "and", l, r, b.N), true, nil
+		return logic(ev.out(c, types.Bool, b.N), c.Fn == "and", l, r, b.N), true, nil
 	case "not":
 		x, err := ev.eval(c.Args[0], b)
 		if err != nil {
 			return nil, true, err
 		}
-		out := newVector(types.Bool, b.N)
+		out := ev.out(c, types.Bool, b.N)
 		for i := 0; i < b.N; i++ {
 			out.I[i] = 1 - x.I[i]
 		}
 		if x.Null != nil {
-			out.Null = append([]bool(nil), x.Null...)
+			copy(out.freshNulls(b.N), x.Null)
 		}
 		return out, true, nil
 	case "is_null":
@@ -135,7 +166,7 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		out := newVector(types.Bool, b.N)
+		out := ev.out(c, types.Bool, b.N)
 		if x.Null != nil {
 			for i, n := range x.Null[:b.N] {
 				if n {
@@ -153,7 +184,7 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		out := newVector(c.T, b.N)
+		out := ev.out(c, c.T, b.N)
 		if w := c.Unit.FixedMicros(); w > 0 {
 			for i, us := range x.I[:b.N] {
 				q := us / w
@@ -167,7 +198,7 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 				out.I[i] = types.TruncMicros(us, c.Unit)
 			}
 		}
-		out.Null = copyNulls(x.Null, b.N)
+		out.copyNulls(x.Null, b.N)
 		return out, true, nil
 	case "regexp_contains":
 		k, ok := c.Args[1].(*planner.Const)
@@ -182,7 +213,7 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
-		out := newVector(types.Bool, b.N)
+		out := ev.out(c, types.Bool, b.N)
 		for i, s := range x.S[:b.N] {
 			if match(s) {
 				out.I[i] = 1
@@ -190,7 +221,7 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 				out.I[i] = 0
 			}
 		}
-		out.Null = copyNulls(x.Null, b.N)
+		out.copyNulls(x.Null, b.N)
 		return out, true, nil
 	case "cast":
 		x, err := ev.eval(c.Args[0], b)
@@ -198,11 +229,11 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 			return nil, true, err
 		}
 		if x.T.Kind == types.KindInt64 && c.T.Kind == types.KindFloat64 {
-			out := newVector(c.T, b.N)
+			out := ev.out(c, c.T, b.N)
 			for i, v := range x.I[:b.N] {
 				out.F[i] = float64(v)
 			}
-			out.Null = copyNulls(x.Null, b.N)
+			out.copyNulls(x.Null, b.N)
 			return out, true, nil
 		}
 		if x.T.Kind == types.KindNull {
@@ -274,16 +305,30 @@ func (ev *evaluator) matcher(k *planner.Const) (func(string) bool, error) {
 	return re.MatchString, nil
 }
 
-func copyNulls(n []bool, rows int) []bool {
+// copyNulls sets v's NULL flags to a copy of n (nil: none).
+func (v *Vector) copyNulls(n []bool, rows int) {
 	if n == nil {
-		return nil
+		v.Null = nil
+		return
 	}
-	return append([]bool(nil), n[:rows]...)
+	copy(v.freshNulls(rows), n[:rows])
 }
 
-// logic is three-valued AND/OR.
-func logic(and bool, l, r *Vector, n int) *Vector {
-	out := newVector(types.Bool, n)
+// logic is three-valued AND/OR into out.
+func logic(out *Vector, and bool, l, r *Vector, n int) *Vector {
+	if l.Null == nil && r.Null == nil {
+		li, ri := l.I[:n], r.I[:n]
+		if and {
+			for i := range li {
+				out.I[i] = li[i] & ri[i]
+			}
+		} else {
+			for i := range li {
+				out.I[i] = li[i] | ri[i]
+			}
+		}
+		return out
+	}
 	for i := 0; i < n; i++ {
 		ln, rn := l.isNull(i), r.isNull(i)
 		lv, rv := !ln && l.I[i] != 0, !rn && r.I[i] != 0
@@ -293,6 +338,7 @@ func logic(and bool, l, r *Vector, n int) *Vector {
 				out.I[i] = 0
 			case ln || rn:
 				out.setNull(i, n)
+				out.I[i] = 0
 			default:
 				out.I[i] = 1
 			}
@@ -302,6 +348,7 @@ func logic(and bool, l, r *Vector, n int) *Vector {
 				out.I[i] = 1
 			case ln || rn:
 				out.setNull(i, n)
+				out.I[i] = 0
 			default:
 				out.I[i] = 0
 			}

@@ -32,6 +32,8 @@ type aggState interface {
 	grow(groups int)
 	update(g []int32, args []*Vector, n int)
 	result(g int) types.Value
+	// merge folds group g of other into group target[g] of this state.
+	merge(target []int32, other aggState)
 }
 
 func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
@@ -47,7 +49,11 @@ func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
 	return o
 }
 
-func (o *aggOp) Close() { o.in.Close() }
+func (o *aggOp) Close() {
+	if o.in != nil {
+		o.in.Close()
+	}
+}
 
 func (o *aggOp) Next(ctx context.Context) (*Batch, error) {
 	if !o.done {
@@ -65,6 +71,15 @@ func (o *aggOp) Next(ctx context.Context) (*Batch, error) {
 }
 
 func (o *aggOp) consume(ctx context.Context) error {
+	if err := o.accumulate(ctx); err != nil {
+		return err
+	}
+	o.finish()
+	return nil
+}
+
+// accumulate reads the whole input into the group states.
+func (o *aggOp) accumulate(ctx context.Context) error {
 	for {
 		b, err := o.in.Next(ctx)
 		if err != nil {
@@ -77,6 +92,11 @@ func (o *aggOp) consume(ctx context.Context) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// finish turns the group states into output batches.
+func (o *aggOp) finish() {
 	if o.n == 0 && len(o.plan.Keys) == 0 {
 		o.n = 1 // an aggregate without GROUP BY always yields one row
 		for _, s := range o.states {
@@ -102,7 +122,6 @@ func (o *aggOp) consume(ctx context.Context) error {
 		}
 		o.out = append(o.out, b)
 	}
-	return nil
 }
 
 func (o *aggOp) add(b *Batch) error {

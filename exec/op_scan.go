@@ -26,6 +26,9 @@ type scanOp struct {
 	// newestFirst visits segments by descending newest timestamp, and
 	// floor, when set, reports a timestamp below which no row is wanted any
 	// more (a top-k on timestamp DESC that is full); see sortOp.
+	// fresh makes every batch new storage, for batches handed to another
+	// goroutine (parallelScan); otherwise the output vectors are reused.
+	fresh       bool
 	newestFirst bool
 	floor       func() (int64, bool)
 	order       []int
@@ -193,6 +196,12 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 	n := len(rows)
 	b := &s.out
+	if s.fresh {
+		b = &Batch{Cols: make([]*Vector, len(s.plan.Fields))}
+		for i := range b.Cols {
+			b.Cols[i] = &Vector{}
+		}
+	}
 	b.N = n
 	for i, f := range s.plan.Fields {
 		v := b.Cols[i]

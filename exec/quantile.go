@@ -150,9 +150,22 @@ func (t *tdigest) flush() {
 	if len(t.buf) == 0 {
 		return
 	}
+	t.mergeBuffer()
+}
+
+// recompress re-runs compression over the centroids alone.
+func (t *tdigest) recompress() {
+	if len(t.means) > int(4*t.compression) {
+		t.mergeBuffer()
+	}
+}
+
+func (t *tdigest) mergeBuffer() {
 	slices.Sort(t.buf)
-	t.min = math.Min(t.min, t.buf[0])
-	t.max = math.Max(t.max, t.buf[len(t.buf)-1])
+	if len(t.buf) > 0 {
+		t.min = math.Min(t.min, t.buf[0])
+		t.max = math.Max(t.max, t.buf[len(t.buf)-1])
+	}
 	// merge sorted buffer (weight 1 each) with sorted centroids
 	means := make([]float64, 0, len(t.means)+len(t.buf))
 	weights := make([]float64, 0, cap(means))
@@ -168,6 +181,9 @@ func (t *tdigest) flush() {
 	}
 	total := t.total + float64(len(t.buf))
 	t.buf = t.buf[:0]
+	if len(means) == 0 {
+		return
+	}
 	// compress in one pass with the k1 scale: k(q) = δ/(2π)·asin(2q−1)
 	k := func(q float64) float64 { return t.compression / (2 * math.Pi) * math.Asin(2*q-1) }
 	outM, outW := means[:0:0], weights[:0:0]
@@ -221,4 +237,33 @@ func (t *tdigest) quantile(q float64) float64 {
 	lastCentre := t.total - t.weights[last]/2
 	f := (target - lastCentre) / (t.total - lastCentre)
 	return t.means[last] + f*(t.max-t.means[last])
+}
+
+// mergeFrom adds another digest's centroids (and pending values).
+func (t *tdigest) mergeFrom(o *tdigest) {
+	o.flush()
+	for i, m := range o.means {
+		t.addWeighted(m, o.weights[i])
+	}
+	t.min = math.Min(t.min, o.min)
+	t.max = math.Max(t.max, o.max)
+}
+
+// addWeighted inserts a centroid as a weighted value; it is buffered like
+// single values and compressed with them.
+func (t *tdigest) addWeighted(v, w float64) {
+	if w == 1 {
+		t.add(v)
+		return
+	}
+	t.flush()
+	// insert in order, then recompress through flush with an empty buffer
+	i := sort.SearchFloat64s(t.means, v)
+	t.means = append(t.means, 0)
+	t.weights = append(t.weights, 0)
+	copy(t.means[i+1:], t.means[i:])
+	copy(t.weights[i+1:], t.weights[i:])
+	t.means[i], t.weights[i] = v, w
+	t.total += w
+	t.recompress()
 }

@@ -124,7 +124,7 @@ func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int) 
 func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
 	switch x := n.(type) {
 	case *planner.Scan:
-		return newScan(x, cat.snapshot(x.Source), ev), nil
+		return newParallelScan(x, cat.snapshot(x.Source), 0), nil
 	case *planner.Values:
 		return &valuesOp{plan: x, ev: ev}, nil
 	case *planner.Filter:
@@ -139,11 +139,20 @@ func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
 	case *planner.Sort:
 		in, err := build(x.In, cat, ev)
 		op := &sortOp{in: in, plan: x, ev: ev}
-		if scan, ok := in.(*scanOp); ok && x.Limit >= 0 && newestFirstKey(x, scan.plan) {
+		if sp, ok := x.In.(*planner.Scan); ok && x.Limit >= 0 && newestFirstKey(x, sp) {
+			// Newest segments first, serially, stopping once the top-k is full.
+			in.Close()
+			scan := newScan(sp, cat.snapshot(sp.Source), ev)
 			scan.newestFirst, scan.floor = true, op.timeFloor
+			op.in = scan
 		}
 		return op, err
 	case *planner.Aggregate:
+		if sp, ok := linearScan(x.In); ok {
+			if op := newParallelAgg(x, cat.snapshot(sp.Source), ev); op != nil {
+				return op, nil
+			}
+		}
 		in, err := build(x.In, cat, ev)
 		return newAggOp(in, x, ev), err
 	case *planner.Unnest:

@@ -64,6 +64,19 @@ func grow[T any](s []T, n int) []T {
 	return make([]T, n, max(n, 2*cap(s)))
 }
 
+// len is the number of rows the vector holds.
+func (v *Vector) len() int {
+	switch v.storage() {
+	case inFloats:
+		return len(v.F)
+	case inStrings:
+		return len(v.S)
+	case inValues:
+		return len(v.V)
+	}
+	return len(v.I)
+}
+
 func (v *Vector) isNull(i int) bool { return v.Null != nil && v.Null[i] }
 
 func (v *Vector) setNull(i int, n int) {

@@ -1,0 +1,249 @@
+package exec
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"logq/logstore"
+	"logq/planner"
+	"logq/types"
+)
+
+// Parallel aggregation: when an Aggregate reads a scan through filters and
+// projections only, each worker runs that whole pipeline over its share of the
+// segments into its own partial aggregate, and the partials are merged. Every
+// aggregate state is mergeable (counts add, extremes compare, quantile value
+// lists concatenate, t-digests merge).
+
+// linearScan returns the scan under a chain of Filter and Project nodes.
+func linearScan(n planner.Node) (*planner.Scan, bool) {
+	for {
+		switch x := n.(type) {
+		case *planner.Filter:
+			n = x.In
+		case *planner.Project:
+			n = x.In
+		case *planner.Scan:
+			return x, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// buildChain builds the Filter/Project chain above a given scan operator.
+func buildChain(n planner.Node, scan Operator, ev *evaluator) Operator {
+	switch x := n.(type) {
+	case *planner.Filter:
+		return &filterOp{in: buildChain(x.In, scan, ev), cond: x.Cond, ev: ev}
+	case *planner.Project:
+		return &projectOp{in: buildChain(x.In, scan, ev), exprs: x.Exprs, ev: ev}
+	}
+	return scan
+}
+
+// parallelAgg is an Aggregate computed by several workers and merged.
+type parallelAgg struct {
+	plan    *planner.Aggregate
+	parts   []*aggOp
+	final   *aggOp
+	done    bool
+	workers int
+}
+
+func newParallelAgg(p *planner.Aggregate, snap logstore.Snapshot, ev *evaluator) Operator {
+	workers := runtime.GOMAXPROCS(0)
+	if workers < 2 || len(snap.Segments) < minParallelSegments {
+		return nil
+	}
+	pa := &parallelAgg{plan: p, workers: workers}
+	scanPlan, _ := linearScan(p.In)
+	for w := 0; w < workers; w++ {
+		var part logstore.Snapshot
+		part.Schema = snap.Schema
+		for i := w; i < len(snap.Segments); i += workers {
+			part.Segments = append(part.Segments, snap.Segments[i])
+		}
+		wev := newEvaluator()
+		chain := buildChain(p.In, newScan(scanPlan, part, wev), wev)
+		pa.parts = append(pa.parts, newAggOp(chain, p, wev))
+	}
+	pa.final = newAggOp(nil, p, ev)
+	return pa
+}
+
+func (pa *parallelAgg) Close() {
+	for _, p := range pa.parts {
+		p.Close()
+	}
+}
+
+func (pa *parallelAgg) Next(ctx context.Context) (*Batch, error) {
+	if !pa.done {
+		pa.done = true
+		errs := make([]error, len(pa.parts))
+		var wg sync.WaitGroup
+		for i, p := range pa.parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = p.accumulate(ctx)
+			}()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+		}
+		for _, p := range pa.parts {
+			pa.final.merge(p)
+		}
+		pa.final.finish()
+		pa.final.done = true
+	}
+	return pa.final.Next(ctx)
+}
+
+// merge adds the groups and states of another partial aggregate.
+func (o *aggOp) merge(src *aggOp) {
+	if src.n == 0 {
+		return
+	}
+	idx := make([]int32, src.n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	var keys *Batch
+	if len(o.plan.Keys) > 0 {
+		keys = src.keys.batch(idx)
+	}
+	target := make([]int32, src.n)
+	var buf []byte
+	var newRows []int32
+	for g := 0; g < src.n; g++ {
+		if keys == nil {
+			if o.n == 0 {
+				o.n = 1
+			}
+			target[g] = 0
+			continue
+		}
+		buf = buf[:0]
+		for _, v := range keys.Cols {
+			buf = appendKey(buf, v.Value(g))
+		}
+		t, ok := o.groups[string(buf)]
+		if !ok {
+			t = int32(o.n)
+			o.n++
+			o.groups[string(buf)] = t
+			newRows = append(newRows, int32(g))
+		}
+		target[g] = t
+	}
+	if len(newRows) > 0 {
+		o.keys.appendRows(keys, newRows)
+	}
+	for ai, s := range o.states {
+		s.grow(o.n)
+		s.merge(target, src.states[ai])
+	}
+}
+
+func (s *countState) merge(target []int32, other aggState) {
+	o := other.(*countState)
+	for g, t := range target {
+		s.c[t] += o.c[g]
+	}
+}
+
+func (s *distinctState) merge(target []int32, other aggState) {
+	o := other.(*distinctState)
+	for g, t := range target {
+		for k := range o.sets[g] {
+			s.sets[t][k] = true
+		}
+	}
+}
+
+func (s *sumState) merge(target []int32, other aggState) {
+	o := other.(*sumState)
+	for g, t := range target {
+		sum := s.i[t] + o.i[g]
+		if (o.i[g] > 0 && sum < s.i[t]) || (o.i[g] < 0 && sum > s.i[t]) || o.overflow[g] {
+			s.overflow[t] = true
+		}
+		s.i[t] = sum
+		s.f[t] += o.f[g]
+		s.c[t] += o.c[g]
+	}
+}
+
+func (s *extremeState) merge(target []int32, other aggState) {
+	o := other.(*extremeState)
+	for g, t := range target {
+		if !o.set[g] {
+			continue
+		}
+		if !s.set[t] {
+			s.v[t], s.set[t] = o.v[g], true
+			continue
+		}
+		if s.fn == "any_value" {
+			continue
+		}
+		c, _ := types.Compare(o.v[g], s.v[t])
+		if (s.fn == "min" && c < 0) || (s.fn == "max" && c > 0) {
+			s.v[t] = o.v[g]
+		}
+	}
+}
+
+func (s *logicalState) merge(target []int32, other aggState) {
+	o := other.(*logicalState)
+	for g, t := range target {
+		if !o.set[g] {
+			continue
+		}
+		switch {
+		case !s.set[t]:
+			s.val[t], s.set[t] = o.val[g], true
+		case s.and:
+			s.val[t] = s.val[t] && o.val[g]
+		default:
+			s.val[t] = s.val[t] || o.val[g]
+		}
+	}
+}
+
+func (s *quantAgg) merge(target []int32, other aggState) {
+	o := other.(*quantAgg)
+	for g, t := range target {
+		s.q[t].merge(&o.q[g])
+	}
+}
+
+// merge adds another group's values: exact lists concatenate (turning into a
+// t-digest past the exact limit), digests merge centroid by centroid.
+func (q *quantileState) merge(o *quantileState) {
+	if q.digest == nil && len(q.vals) == 0 && o.digest == nil {
+		q.vals, o.vals = o.vals, nil // adopt the list rather than copy it
+		return
+	}
+	if o.digest == nil {
+		for _, v := range o.vals {
+			q.add(v)
+		}
+		return
+	}
+	if q.digest == nil {
+		q.digest = newTDigest(200)
+		for _, v := range q.vals {
+			q.digest.add(v)
+		}
+		q.vals = nil
+	}
+	q.digest.mergeFrom(o.digest)
+}

@@ -1,0 +1,136 @@
+package planner
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// testCatalog knows the fields the saved queries read, with their types.
+type testCatalog struct{}
+
+type testSchema map[string]types.Type
+
+var objects = map[string]bool{"metadata": true, "metadata.request": true, "metadata.response": true}
+
+func (testCatalog) Table(string) TableSchema {
+	return testSchema{
+		"timestamp": types.Timestamp, "id": types.String, "event_message": types.String, "project": types.String,
+		"metadata.project_ref": types.String, "metadata.function_id": types.String, "metadata.execution_time_ms": types.Int64,
+		"metadata.response.status_code": types.Int64, "metadata.request.url": types.String, "metadata.request.path": types.String,
+		"metadata": types.ArrayOf(types.StructOf()), "metadata.request": types.ArrayOf(types.StructOf()), "metadata.response": types.ArrayOf(types.StructOf()),
+		"metadata.project": types.String,
+	}
+}
+
+func (s testSchema) Field(path string) (types.Type, bool, bool) {
+	t, ok := s[path]
+	return t, objects[path], ok
+}
+
+func (s testSchema) Children(string) []string { return nil }
+
+var planNow = time.Date(2024, 5, 1, 12, 30, 0, 0, time.UTC)
+
+func savedQuery(t *testing.T, name string) string {
+	b, err := os.ReadFile("../fixtures/endpoints/" + name + ".yaml")
+	require.NoError(t, err)
+	_, q, _ := strings.Cut(string(b), "query: |\n")
+	return q
+}
+
+func planOf(t *testing.T, sql string, params map[string]string) string {
+	q, err := sqlparse.Parse(sql)
+	require.NoError(t, err)
+	p, err := Plan(q, sql, Options{Catalog: testCatalog{}, Params: params, Now: planNow.UnixMicro()})
+	require.NoError(t, err)
+	return Explain(p)
+}
+
+func TestInvocationStatsPlan(t *testing.T) {
+	sql := savedQuery(t, "functions.invocation-stats")
+	plan := planOf(t, sql, map[string]string{"project": "p1", "interval": "7day"})
+	t.Log("\n" + plan)
+	// The CASE on @interval folded to one branch.
+	require.Contains(t, plan, "timestamp_trunc(#")
+	require.Contains(t, plan, ", DAY)")
+	require.NotContains(t, plan, "HOUR")
+	// The constant CTE became a time range on the scan: the first bucket of
+	// generate_timestamp_trunc_array(7, 'day_day') at 2024-05-01 12:30.
+	require.Contains(t, plan, "time=[2024-04-24 00:00:00 UTC, +inf]")
+	// Equality on the project is a dictionary predicate; an absent
+	// function_id folded away entirely.
+	require.Contains(t, plan, `metadata.project_ref="p1"`)
+	require.NotContains(t, plan, "function_id")
+	// The per-status-class counts are never computed.
+	require.Equal(t, 1, strings.Count(plan, "countif("))
+	// One quantile state serves both percentiles, computing ranks 95 and 99 only.
+	require.Equal(t, 1, strings.Count(plan, "approx_quantiles("))
+	require.Contains(t, plan, "ranks[95 99]")
+
+	plan = planOf(t, sql, map[string]string{"project": "p1", "interval": "5min", "function_id": "f9"})
+	require.Contains(t, plan, `metadata.function_id="f9"`)
+	require.Contains(t, plan, "time=[2024-05-01 12:25:00 UTC, +inf]")
+	require.Contains(t, plan, ", SECOND)")
+}
+
+func TestLogsAllPlan(t *testing.T) {
+	sql := savedQuery(t, "logs.all")
+	plan := planOf(t, sql, map[string]string{"project": "p1", "project_tier": "PRO", "iso_timestamp_end": "2024-05-01T00:00:00Z"})
+	t.Log("\n" + plan)
+	// Dead CTEs are never planned: one scan, of the edge source.
+	require.Equal(t, 1, strings.Count(plan, "Scan "))
+	require.Contains(t, plan, "Scan cloudflare.logs.prod")
+	require.Contains(t, plan, "time=[2024-04-24 12:30:00 UTC, 2024-05-01 00:00:00 UTC]")
+	require.Contains(t, plan, `project="p1"`)
+	require.Regexp(t, regexp.MustCompile(`(?s)Project .*\n\s+TopK 100 offset=0 \[#\d+:timestamp DESC\]\n\s+Scan`), plan,
+		"ORDER BY + LIMIT is a top-k, with the projection above it")
+	// An empty start bound imposes nothing.
+	plan = planOf(t, sql, map[string]string{"project": "p1", "project_tier": "FREE", "iso_timestamp_start": ""})
+	require.Contains(t, plan, "time=[2024-04-30 12:30:00 UTC, +inf]")
+	require.NotContains(t, plan, "filter=")
+}
+
+func TestAPICountsPlan(t *testing.T) {
+	sql := savedQuery(t, "usage.api-counts")
+	plan := planOf(t, sql, map[string]string{"project": "p1", "interval": "hourly"})
+	t.Log("\n" + plan)
+	require.Contains(t, plan, "time=[2024-05-01 11:30:00 UTC, +inf]")
+	require.Contains(t, plan, `regexp_contains(#`)
+	require.NotContains(t, plan, "present(metadata)", "LEFT JOIN UNNEST … ON TRUE needs no presence check")
+	plan = planOf(t, sql, map[string]string{"project": "p1", "interval": "yearly"})
+	require.Contains(t, plan, "EMPTY", "no window start: nothing to read")
+}
+
+func TestLeftJoinFilteredOnTheRightBecomesInner(t *testing.T) {
+	plan := planOf(t, `select a.id from a left join b on a.id = b.id where b.project = 'x'`, nil)
+	require.Contains(t, plan, "InnerJoin hash")
+	require.NotContains(t, plan, "LeftJoin")
+	require.Regexp(t, `Scan b \[.*project="x"`, plan, "the right side's predicate went down into its scan")
+	plan = planOf(t, `select a.id from a left join b on a.id = b.id where b.project is null`, nil)
+	require.Contains(t, plan, "LeftJoin hash", "IS NULL keeps the NULL-extended rows: still a left join")
+}
+
+func TestCheckReportsPositions(t *testing.T) {
+	for sql, want := range map[string]string{
+		"select nosuch(1) from t":                             "1:8: unknown function nosuch",
+		"with a as (select 1 as x) select y from a":           "unrecognized name y",
+		"select count(*) from t where count(*) > 1":           "aggregate functions are not allowed in WHERE",
+		"select x from t\ngroup by 7":                         "2:10: GROUP BY ordinal 7 is out of range",
+		"select timestamp_trunc(timestamp, fortnight) from t": "unknown date part FORTNIGHT",
+		"select 1 from t union distinct select 2 from t":      "only UNION ALL",
+	} {
+		q, err := sqlparse.Parse(sql)
+		require.NoError(t, err, sql)
+		err = Check(q, sql)
+		require.Error(t, err, sql)
+		require.Contains(t, err.Error(), want, sql)
+	}
+}

@@ -209,6 +209,7 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 		if err != nil {
 			return nil, true, err
 		}
+		x = dense(x, b.N)
 		match, err := ev.matcher(k)
 		if err != nil {
 			return nil, true, err
@@ -303,6 +304,19 @@ func (ev *evaluator) matcher(k *planner.Const) (func(string) bool, error) {
 		return func(s string) bool { return strings.Contains(s, lit) }, nil
 	}
 	return re.MatchString, nil
+}
+
+// dense returns v with lazily referenced values read (kernels that touch
+// the typed slices need them).
+func dense(v *Vector, n int) *Vector {
+	if v.Lazy == nil {
+		return v
+	}
+	out := newVector(v.T, n)
+	for i := 0; i < n; i++ {
+		out.set(i, v.Value(i), n)
+	}
+	return out
 }
 
 // copyNulls sets v's NULL flags to a copy of n (nil: none).

@@ -222,7 +222,9 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 			for k := range v.Null {
 				v.Null[k] = true
 			}
-		case lf.Object:
+		case lf.Object || (s.newestFirst && f.T.Kind == types.KindString):
+			// Nested records always, and strings under a top-k, are read
+			// later and only for the rows kept.
 			v.Lazy = &lazyField{segs: s.snap.Segments, field: lf}
 			v.resize(n)
 			for k, r := range rows {

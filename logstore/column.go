@@ -44,7 +44,8 @@ type Column struct {
 
 	plain bool
 	data  []byte
-	offs  []uint32 // len n+1 when plain
+	offs  []uint32  // len n+1 when plain
+	z     *zstrings // sealed plain columns, compressed (data and offs are then nil)
 
 	vals []types.Value
 }
@@ -89,6 +90,9 @@ func (c *Column) Code(i int) uint32 {
 // Str returns row i of a STRING column (undefined for NULL rows). The string
 // shares the segment's memory.
 func (c *Column) Str(i int) string {
+	if c.z != nil {
+		return c.z.block(i / blockRows).str(i % blockRows)
+	}
 	if c.plain {
 		a, b := c.offs[i], c.offs[i+1]
 		if a == b {
@@ -179,6 +183,18 @@ func (c *Column) GatherFloats(rows []int32, dst []float64) {
 // JSON text.
 func (c *Column) GatherStrings(rows []int32, dst []string) {
 	switch {
+	case c.z != nil:
+		// Rows come in ascending order within a batch: decode each block
+		// once, into memory the returned strings keep alive.
+		var d *decoded
+		for k, r := range rows {
+			b := int(r) / blockRows
+			if d == nil || d.block != b {
+				d = c.z.decode(b)
+			}
+			lo, hi := d.offs[int(r)%blockRows], d.offs[int(r)%blockRows+1]
+			dst[k] = unsafe.String(unsafe.SliceData(d.data[lo:hi]), int(hi-lo))
+		}
 	case c.kind == types.KindString && c.plain:
 		for k, r := range rows {
 			dst[k] = c.Str(int(r))
@@ -412,6 +428,9 @@ func (c *Column) seal() {
 	if c.kind == types.KindString && !c.plain && c.dictBytes() > c.plainBytes() {
 		c.toPlain()
 	}
+	if c.kind == types.KindString && c.plain {
+		c.compressPlain()
+	}
 	if c.kind == types.KindString && !c.plain {
 		switch bits.Len(uint(len(c.dict))) {
 		case 0, 1, 2, 3, 4, 5, 6, 7, 8:
@@ -544,6 +563,9 @@ func (c *Column) bytes() int64 {
 		int64(len(c.vals))*int64(unsafe.Sizeof(types.Value{}))
 	for _, d := range c.dict {
 		b += int64(len(d)) + 16
+	}
+	if c.z != nil {
+		b += c.z.bytes()
 	}
 	for _, v := range c.vals {
 		b += valueBytes(v)

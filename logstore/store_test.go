@@ -231,3 +231,36 @@ func TestKeysSanitisedToReservedNames(t *testing.T) {
 	_, ok = snap.Schema.Lookup("_1d")
 	require.True(t, ok)
 }
+
+func TestCompressedStringsRoundTrip(t *testing.T) {
+	st := New(Options{SegmentRows: 5000})
+	var evs [][]byte
+	want := make([]string, 5000)
+	for i := range want {
+		switch {
+		case i%997 == 0:
+			want[i] = "" // empty values, also at block ends
+		default:
+			want[i] = fmt.Sprintf("GET | %d | https://p%d.supabase.co/rest/v1/t?id=eq.%d", 200+i%5, i%20, i*7919)
+		}
+		evs = append(evs, []byte(fmt.Sprintf(`{"m":%q,"n":null}`, want[i])))
+	}
+	evs[1023] = []byte(`{"m":""}`)
+	want[1023] = ""
+	n, _ := st.Append("s", evs)
+	require.Equal(t, 5000, n)
+	snap := st.Snapshot("s")
+	seg := snap.Segments[0]
+	col := seg.Column("m")
+	require.NotNil(t, col.z, "nearly unique text is compressed when sealed")
+	f, _ := snap.Schema.Lookup("m")
+	rows := make([]int32, 0, 5000)
+	for i := 0; i < 5000; i++ {
+		require.Equal(t, want[i], seg.Value(f, i).S, i)
+		rows = append(rows, int32(i))
+	}
+	got := make([]string, len(rows))
+	col.GatherStrings(rows, got)
+	require.Equal(t, want, got)
+	require.Less(t, col.bytes(), int64(len(want)*20), "compressed well below the raw size")
+}

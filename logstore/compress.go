@@ -1,0 +1,98 @@
+package logstore
+
+import (
+	"encoding/binary"
+	"sync/atomic"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// Nearly unique strings (messages, ids, request lines) are most of what a log
+// store holds. Sealed plain columns are therefore zstd-compressed in blocks of
+// blockRows values when that saves at least a third; a reader decodes the
+// blocks it touches. Each block holds the values' lengths (uvarints) followed
+// by their bytes, after the number of values.
+
+const blockRows = 1024
+
+var (
+	zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderConcurrency(1))
+	zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
+)
+
+// zstrings is a compressed plain string column.
+type zstrings struct {
+	blocks [][]byte
+	last   atomic.Pointer[decoded] // the last block decoded, for point reads
+}
+
+type decoded struct {
+	block int
+	data  []byte
+	offs  []uint32 // len rows+1
+}
+
+// compressPlain compresses c's plain bytes when that saves enough; it
+// reports whether it did.
+func (c *Column) compressPlain() bool {
+	raw := len(c.data) + 4*len(c.offs)
+	if raw < 64<<10 {
+		return false // too small to matter
+	}
+	z := &zstrings{}
+	var buf []byte
+	size := 0
+	for start := 0; start < c.n; start += blockRows {
+		end := min(start+blockRows, c.n)
+		buf = binary.AppendUvarint(buf[:0], uint64(end-start))
+		for i := start; i < end; i++ {
+			buf = binary.AppendUvarint(buf, uint64(c.offs[i+1]-c.offs[i]))
+		}
+		buf = append(buf, c.data[c.offs[start]:c.offs[end]]...)
+		blk := zenc.EncodeAll(buf, nil)
+		z.blocks = append(z.blocks, append([]byte(nil), blk...))
+		size += len(blk) + 24
+	}
+	if size*3 > raw*2 {
+		return false
+	}
+	c.z, c.data, c.offs = z, nil, nil
+	return true
+}
+
+// block returns decoded block b, from the one-entry cache when it holds it.
+// Concurrent readers may decode the same block twice; neither is wrong.
+func (z *zstrings) block(b int) *decoded {
+	if d := z.last.Load(); d != nil && d.block == b {
+		return d
+	}
+	d := z.decode(b)
+	z.last.Store(d)
+	return d
+}
+
+func (z *zstrings) decode(b int) *decoded {
+	out, err := zdec.DecodeAll(z.blocks[b], nil)
+	if err != nil {
+		panic("logstore: corrupt compressed block: " + err.Error()) // only our own encoder wrote it
+	}
+	count, pos := binary.Uvarint(out)
+	d := &decoded{block: b, offs: make([]uint32, 1, count+1)}
+	for i := uint64(0); i < count; i++ {
+		n, k := binary.Uvarint(out[pos:])
+		pos += k
+		d.offs = append(d.offs, d.offs[i]+uint32(n))
+	}
+	d.data = out[pos:]
+	return d
+}
+
+func (d *decoded) str(i int) string { return string(d.data[d.offs[i]:d.offs[i+1]]) }
+
+func (z *zstrings) bytes() int64 {
+	var b int64
+	for _, blk := range z.blocks {
+		b += int64(len(blk)) + 24
+	}
+	return b
+}

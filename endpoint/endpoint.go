@@ -1,6 +1,3 @@
-// Package endpoint reads saved endpoint definitions (CONTRACT.md §4): YAML
-// files with an id, a name, settings, parameter checks and a BigQuery-dialect
-// query, which is parsed and checked when the file is loaded.
 package endpoint
 
 import (

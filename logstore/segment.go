@@ -15,6 +15,7 @@ type Segment struct {
 	order        []*Column // creation order, for filling NULLs
 	bytes        int64
 	sealed       bool
+	retiredFrom  *Segment // for a view standing in while its segment is sealed
 }
 
 func newSegment() *Segment {
@@ -83,7 +84,7 @@ func (s *Segment) seal() {
 
 // view returns a read-only view of an open segment's first s.rows rows.
 func (s *Segment) view() *Segment {
-	v := &Segment{rows: s.rows, minTS: s.minTS, maxTS: s.maxTS, cols: make(map[string]*Column, len(s.cols))}
+	v := &Segment{rows: s.rows, minTS: s.minTS, maxTS: s.maxTS, cols: make(map[string]*Column, len(s.cols)), retiredFrom: s}
 	for p, c := range s.cols {
 		v.cols[p] = c.view(s.rows)
 	}
@@ -134,4 +135,13 @@ func (s *Segment) Value(f *Field, row int) types.Value {
 		fields[i] = s.Value(child, row)
 	}
 	return types.ArrayValue(st, []types.Value{types.StructValue(st, fields)})
+}
+
+// openBytes estimates the memory of a segment not yet sealed.
+func (s *Segment) openBytes() int64 {
+	var b int64
+	for _, c := range s.cols {
+		b += c.bytes()
+	}
+	return b
 }

@@ -16,6 +16,7 @@ type Source struct {
 
 	mu      sync.Mutex
 	sealed  []*Segment // copy-on-write: replaced, never modified in place
+	pending map[*Segment]int // retired segments being sealed → position of their view
 	open    *Segment
 	root    *node
 	schema  *Schema // rebuilt when a field appears or widens
@@ -40,8 +41,8 @@ func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.
 
 // append stores events; see Store.Append.
 func (s *Source) append(events [][]byte, arrival time.Time) (accepted int, rejects []Reject) {
+	var full []*Segment
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	w := writer{src: s, arrival: arrival.UnixMicro()}
 	for i, ev := range events {
 		if err := w.event(ev); err != nil {
@@ -51,19 +52,63 @@ func (s *Source) append(events [][]byte, arrival time.Time) (accepted int, rejec
 		}
 		accepted++
 		if s.open.rows >= s.opts.SegmentRows {
-			s.sealOpen()
+			full = append(full, s.retireOpen())
 		}
 	}
 	s.events += int64(accepted)
+	s.mu.Unlock()
+	// Sealing (narrowing, compressing) takes milliseconds per segment: do it
+	// outside the lock, so queries and other appends do not wait for it.
+	for _, seg := range full {
+		s.seal(seg)
+	}
 	return accepted, rejects
 }
 
-func (s *Source) sealOpen() {
-	s.open.seal()
+// retireOpen replaces the open segment with a new one and returns the full
+// one for sealing. Until it is sealed, snapshots read a view of it (the
+// segment itself is touched by nobody else). Called with mu held.
+func (s *Source) retireOpen() *Segment {
+	full := s.open
 	sealed := make([]*Segment, len(s.sealed), len(s.sealed)+1)
 	copy(sealed, s.sealed)
-	s.sealed = append(sealed, s.open)
+	s.sealed = append(sealed, full.view())
+	s.pending[full] = len(s.sealed) - 1
 	s.open = newSegment()
+	return full
+}
+
+// seal compresses a retired segment and swaps it in for its view.
+func (s *Source) seal(full *Segment) {
+	full.seal()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	pos, ok := s.pending[full]
+	delete(s.pending, full)
+	if !ok {
+		return
+	}
+	// Retention may have dropped segments meanwhile: find the view by position
+	// among the remaining ones.
+	sealed := make([]*Segment, len(s.sealed))
+	copy(sealed, s.sealed)
+	for i := min(pos, len(sealed)-1); i >= 0; i-- {
+		if sealed[i].retiredFrom == full {
+			sealed[i] = full
+			s.sealed = sealed
+			return
+		}
+	}
+}
+
+func (s *Source) sealOpen() {
+	if s.open.rows == 0 {
+		return
+	}
+	full := s.retireOpen()
+	s.mu.Unlock()
+	s.seal(full)
+	s.mu.Lock()
 }
 
 // writer flattens one event at a time into the open segment.

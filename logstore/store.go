@@ -51,7 +51,7 @@ func (s *Store) Source(name string, create bool) *Source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if src = s.sources[name]; src == nil {
-		src = &Source{name: name, root: &node{}, open: newSegment(), opts: &s.opts, changed: true}
+		src = &Source{name: name, root: &node{}, open: newSegment(), opts: &s.opts, changed: true, pending: map[*Segment]int{}}
 		s.sources[name] = src
 	}
 	return src
@@ -124,13 +124,13 @@ func (s *Store) Stats() []SourceStats {
 		src.mu.Lock()
 		st := SourceStats{Name: name, Events: src.rows, Ingested: src.events, Segments: len(src.sealed)}
 		for _, seg := range src.sealed {
-			st.Bytes += seg.bytes
+			if seg.retiredFrom != nil {
+				st.Bytes += seg.openBytes() // still being sealed
+			} else {
+				st.Bytes += seg.bytes
+			}
 		}
-		var open int64
-		for _, c := range src.open.order {
-			open += c.bytes()
-		}
-		st.Bytes += open
+		st.Bytes += src.open.openBytes()
 		if src.open.rows > 0 {
 			st.Segments++
 		}

@@ -15,7 +15,7 @@ type Source struct {
 	name string
 
 	mu      sync.Mutex
-	sealed  []*Segment // copy-on-write: replaced, never modified in place
+	sealed  []*Segment       // copy-on-write: replaced, never modified in place
 	pending map[*Segment]int // retired segments being sealed → position of their view
 	open    *Segment
 	root    *node

@@ -140,6 +140,30 @@ func (s *jscan) hex4() (rune, bool) {
 	return rune(v), true
 }
 
+// nextKey reads the next key of an object whose '{' is consumed, and the
+// ':' after it; done reports the closing '}'.
+func (s *jscan) nextKey(first bool) (key []byte, done bool, err error) {
+	c := s.peek()
+	if c == '}' {
+		s.i++
+		return nil, true, nil
+	}
+	if !first {
+		if c != ',' {
+			return nil, false, s.fail("',' or '}'")
+		}
+		s.i++
+	}
+	if key, err = s.str(); err != nil {
+		return nil, false, err
+	}
+	if s.peek() != ':' {
+		return nil, false, s.fail("':'")
+	}
+	s.i++
+	return key, false, nil
+}
+
 // number reads a number token and reports whether it is written as an integer.
 func (s *jscan) number() (tok []byte, isInt bool, err error) {
 	start := s.i
@@ -185,29 +209,16 @@ func (s *jscan) skip(depth int) ([]byte, error) {
 	switch {
 	case c == '{':
 		s.i++
-		if s.peek() == '}' {
-			s.i++
-			return s.b[start:s.i], nil
-		}
-		for {
-			if _, err := s.str(); err != nil {
+		for first := true; ; first = false {
+			_, done, err := s.nextKey(first)
+			if err != nil {
 				return nil, err
 			}
-			if s.peek() != ':' {
-				return nil, s.fail("':'")
+			if done {
+				return s.b[start:s.i], nil
 			}
-			s.i++
 			if _, err := s.skip(depth + 1); err != nil {
 				return nil, err
-			}
-			switch s.peek() {
-			case ',':
-				s.i++
-			case '}':
-				s.i++
-				return s.b[start:s.i], nil
-			default:
-				return nil, s.fail("',' or '}'")
 			}
 		}
 	case c == '[':

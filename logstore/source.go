@@ -138,25 +138,13 @@ func (w *writer) event(ev []byte) error {
 		message []byte // "message", used when event_message is absent
 	)
 	for first := true; ; first = false {
-		c := sc.peek()
-		if c == '}' {
-			sc.i++
-			break
-		}
-		if !first {
-			if c != ',' {
-				return sc.fail("',' or '}'")
-			}
-			sc.i++
-		}
-		rawKey, err := sc.str()
+		rawKey, done, err := sc.nextKey(first)
 		if err != nil {
 			return err
 		}
-		if sc.peek() != ':' {
-			return sc.fail("':'")
+		if done {
+			break
 		}
-		sc.i++
 		if !safeKey(rawKey) {
 			rawKey = []byte(sanitizeKey(rawKey))
 		}
@@ -292,27 +280,11 @@ func (w *writer) value(n *node, row int, depth int) error {
 		pc.appendInt(1)
 		sc.i++
 		for first := true; ; first = false {
-			c := sc.peek()
-			if c == '}' {
-				sc.i++
-				return nil
-			}
-			if !first {
-				if c != ',' {
-					return sc.fail("',' or '}'")
-				}
-				sc.i++
-			}
-			rawKey, err := sc.str()
-			if err != nil {
+			rawKey, done, err := sc.nextKey(first)
+			if err != nil || done {
 				return err
 			}
-			child := n.childBytes(rawKey)
-			if sc.peek() != ':' {
-				return sc.fail("':'")
-			}
-			sc.i++
-			if err := w.value(child, row, depth+1); err != nil {
+			if err := w.value(n.childBytes(rawKey), row, depth+1); err != nil {
 				return err
 			}
 		}

@@ -23,24 +23,11 @@ func pushFilters(n Node) Node {
 	switch x := n.(type) {
 	case *Filter:
 		return pushInto(pushFilters(x.In), splitAnd(x.Cond))
-	case *Project:
-		x.In = pushFilters(x.In)
-	case *Aggregate:
-		x.In = pushFilters(x.In)
-	case *Sort:
-		x.In = pushFilters(x.In)
-	case *Limit:
-		x.In = pushFilters(x.In)
-	case *Unnest:
-		x.In = pushFilters(x.In)
 	case *Join:
 		x.Left, x.Right = pushFilters(x.Left), pushFilters(x.Right)
 		return equiJoin(x)
-	case *Union:
-		for i := range x.Inputs {
-			x.Inputs[i] = pushFilters(x.Inputs[i])
-		}
 	}
+	mapInputs(n, pushFilters)
 	return n
 }
 
@@ -294,41 +281,26 @@ func flip(op string) string {
 // and moves the Project above the top-k so that expensive values (whole
 // nested records) are computed for the kept rows only.
 func topK(n Node) Node {
-	switch x := n.(type) {
-	case *Limit:
-		x.In = topK(x.In)
-		switch in := x.In.(type) {
-		case *Sort:
-			if in.Limit < 0 {
-				in.Limit, in.Offset = x.N, x.Offset
-				return projectAboveTopK(in)
-			}
-		case *Project:
-			if s, ok := in.In.(*Sort); ok && s.Limit < 0 {
-				s.Limit, s.Offset = x.N, x.Offset
-				in.In = projectAboveTopK(s)
-				return in
-			}
-		}
-		return x
-	case *Project:
-		x.In = topK(x.In)
-	case *Filter:
-		x.In = topK(x.In)
-	case *Aggregate:
-		x.In = topK(x.In)
+	x, ok := n.(*Limit)
+	if !ok {
+		mapInputs(n, topK)
+		return n
+	}
+	x.In = topK(x.In)
+	switch in := x.In.(type) {
 	case *Sort:
-		x.In = topK(x.In)
-	case *Unnest:
-		x.In = topK(x.In)
-	case *Join:
-		x.Left, x.Right = topK(x.Left), topK(x.Right)
-	case *Union:
-		for i := range x.Inputs {
-			x.Inputs[i] = topK(x.Inputs[i])
+		if in.Limit < 0 {
+			in.Limit, in.Offset = x.N, x.Offset
+			return projectAboveTopK(in)
+		}
+	case *Project:
+		if s, ok := in.In.(*Sort); ok && s.Limit < 0 {
+			s.Limit, s.Offset = x.N, x.Offset
+			in.In = projectAboveTopK(s)
+			return in
 		}
 	}
-	return n
+	return x
 }
 
 // projectAboveTopK turns TopK(Project(in)) into Project(TopK(in)).

@@ -183,6 +183,30 @@ func Inputs(n Node) []Node {
 	return nil
 }
 
+// mapInputs replaces each input of n by f(input), in place.
+func mapInputs(n Node, f func(Node) Node) {
+	switch x := n.(type) {
+	case *Filter:
+		x.In = f(x.In)
+	case *Project:
+		x.In = f(x.In)
+	case *Unnest:
+		x.In = f(x.In)
+	case *Aggregate:
+		x.In = f(x.In)
+	case *Sort:
+		x.In = f(x.In)
+	case *Limit:
+		x.In = f(x.In)
+	case *Join:
+		x.Left, x.Right = f(x.Left), f(x.Right)
+	case *Union:
+		for i := range x.Inputs {
+			x.Inputs[i] = f(x.Inputs[i])
+		}
+	}
+}
+
 // Explain renders a plan as an indented tree, one node per line.
 func Explain(n Node) string {
 	var b strings.Builder

@@ -6,32 +6,33 @@ import (
 
 // Parse reads one query (an optional trailing ';' is allowed). The error, if
 // any, is an *Error with line and column filled in.
-func Parse(src string) (q *Query, err error) {
-	p := &parser{lx: lexer{src: src}}
-	defer func() {
-		// Syntax errors travel by panic inside the parser only, so each rule
-		// reads straight through; they never escape this function.
-		if r := recover(); r != nil {
-			pe, ok := r.(*Error)
-			if !ok {
-				panic(r)
-			}
-			q, err = nil, pe.locate(src)
+func Parse(src string) (*Query, error) {
+	return parseWith(src, func(p *parser) *Query {
+		q := p.query()
+		if p.isOp(";") {
+			p.advance()
 		}
-	}()
-	p.advance()
-	q = p.query()
-	if p.isOp(";") {
-		p.advance()
-	}
-	if p.tok.kind != tokEOF {
-		p.fail("end of query")
-	}
-	return q, nil
+		if p.tok.kind != tokEOF {
+			p.fail("end of query")
+		}
+		return q
+	})
 }
 
 // ParseExpr reads a single expression, for tests and tools.
-func ParseExpr(src string) (e Expr, err error) {
+func ParseExpr(src string) (Expr, error) {
+	return parseWith(src, func(p *parser) Expr {
+		e := p.expr()
+		if p.tok.kind != tokEOF {
+			p.fail("end of expression")
+		}
+		return e
+	})
+}
+
+// parseWith runs a parse. Syntax errors travel by panic inside the parser
+// only, so each rule reads straight through; they never escape this function.
+func parseWith[T any](src string, rule func(*parser) T) (out T, err error) {
 	p := &parser{lx: lexer{src: src}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -39,15 +40,12 @@ func ParseExpr(src string) (e Expr, err error) {
 			if !ok {
 				panic(r)
 			}
-			e, err = nil, pe.locate(src)
+			var zero T
+			out, err = zero, pe.locate(src)
 		}
 	}()
 	p.advance()
-	e = p.expr()
-	if p.tok.kind != tokEOF {
-		p.fail("end of expression")
-	}
-	return e, nil
+	return rule(p), nil
 }
 
 type parser struct {

@@ -487,3 +487,34 @@ func TestMetricsAndHealth(t *testing.T) {
 	}
 	require.JSONEq(t, `{"status":"ok"}`, string(h.do(http.MethodGet, "/health", nil, nil).body))
 }
+
+// A caller that gives up does not fail the shared run others wait on.
+func TestSharedMissSurvivesFirstCallerLeaving(t *testing.T) {
+	c := newResultCache(10, NewFakeClock(testNow), nil)
+	release := make(chan struct{})
+	run := func(ctx ctxT) ([]byte, error) {
+		<-release
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		return []byte("rows"), nil
+	}
+	shared := func(ctx ctxT) ([]byte, error) { return run(withoutCancel(ctx)) }
+	first, cancel := cancelCtx()
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := c.get(first, "k", "e", time.Minute, 0, shared)
+		done <- err
+	}()
+	time.Sleep(20 * time.Millisecond)
+	second := make(chan string, 1)
+	go func() {
+		b, _, _ := c.get(bgCtx(), "k", "e", time.Minute, 0, shared)
+		second <- string(b)
+	}()
+	time.Sleep(20 * time.Millisecond)
+	cancel() // the first caller hangs up
+	close(release)
+	require.NoError(t, <-done, "the run itself was not canceled")
+	require.Equal(t, "rows", <-second)
+}

@@ -5,3 +5,7 @@ import "context"
 type ctxT = context.Context
 
 func bgCtx() context.Context { return context.Background() }
+
+func cancelCtx() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }
+
+func withoutCancel(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

@@ -56,9 +56,12 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	var body []byte
 	var err error
 	if e.CacheSeconds > 0 {
+		// A cached run is shared by every caller waiting on it: it must not
+		// end because the first of them hung up (the time limit still holds).
+		shared := func(ctx context.Context) ([]byte, error) { return run(context.WithoutCancel(ctx)) }
 		var hit bool
 		body, hit, err = s.cache.get(r.Context(), cacheKey(e, used), e.Name,
-			time.Duration(e.CacheSeconds)*time.Second, time.Duration(e.WarmSeconds)*time.Second, run)
+			time.Duration(e.CacheSeconds)*time.Second, time.Duration(e.WarmSeconds)*time.Second, shared)
 		rec.cache = map[bool]string{true: "hit", false: "miss"}[hit]
 		s.metrics.cacheEvent(e.Name, rec.cache)
 	} else {

@@ -89,12 +89,13 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 			hidden = append(hidden, e)
 		}
 		var t types.Type
+		name := fmt.Sprintf("$order%d", idx-outCols)
 		if idx < outCols {
-			t = items[idx].expr.Type()
+			t, name = items[idx].expr.Type(), items[idx].name
 		} else {
 			t = hidden[idx-outCols].Type()
 		}
-		sortKeys = append(sortKeys, sortKey(o, &ColRef{Idx: idx, T: t}))
+		sortKeys = append(sortKeys, sortKey(o, &ColRef{Idx: idx, T: t, Name: name}))
 	}
 
 	// The FROM row is complete: fix its layout and build the plan.
@@ -321,7 +322,7 @@ func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 	}
 	switch x := e.(type) {
 	case *aggRef:
-		return &ColRef{Idx: len(keys) + x.i, T: x.T}
+		return &ColRef{Idx: len(keys) + x.i, T: x.T, Name: x.String()}
 	case *sym:
 		b.fail(pos, "%s is neither grouped nor aggregated", x.nm)
 	case *Call:

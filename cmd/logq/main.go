@@ -22,6 +22,7 @@ func main() {
 const usage = `usage:
   logq serve [--addr :4000] [--api-key KEY]... [--endpoints DIR] [--demo]
   logq query ENDPOINT [name=value]... [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
+  logq query ENDPOINT [name=value]... --explain [--file SOURCE=PATH.ndjson...]
   logq healthcheck [--url http://127.0.0.1:4000]
   logq version
 `

@@ -90,6 +90,14 @@ func TestQueryInProcessOverNDJSON(t *testing.T) {
 	require.Contains(t, errb.String(), "project_tier is required")
 }
 
+func TestExplain(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"query", "--explain", "logs.all", "project=p", "project_tier=PRO"}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	require.Contains(t, out.String(), "TopK 100")
+	require.Contains(t, out.String(), "Scan cloudflare.logs.prod")
+}
+
 func TestVersionAndUsage(t *testing.T) {
 	var out bytes.Buffer
 	require.Equal(t, 0, run([]string{"version"}, &out, io.Discard))

@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"logq/exec"
 	"logq/logstore"
 )
 
@@ -28,6 +29,7 @@ func query(args []string, stdout, stderr io.Writer) int {
 	base := fs.String("url", "", "server base URL, e.g. http://127.0.0.1:4000 (env LOGQ_URL)")
 	key := fs.String("api-key", "", "API key for --url (env LOGQ_API_KEY)")
 	dir := fs.String("endpoints", "", "directory of extra endpoint YAML files, for in-process runs")
+	explain := fs.Bool("explain", false, "print the optimised plan instead of running (in-process)")
 	fs.Var(&files, "file", "SOURCE=PATH.ndjson to load for an in-process run; repeatable")
 	// Flags may follow the positional arguments.
 	var positional []string
@@ -70,6 +72,8 @@ func query(args []string, stdout, stderr io.Writer) int {
 	case *base != "" && len(files) > 0:
 		fmt.Fprintln(stderr, "logq query: use either --url or --file, not both")
 		return 2
+	case *explain:
+		return explainQuery(stdout, stderr, files, *dir, name, params)
 	case *base != "":
 		status, body, err = remoteQuery(*base, *key, name, params)
 	case len(files) > 0:
@@ -94,6 +98,44 @@ func query(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	return printTable(stdout, body)
+}
+
+// explainQuery prints the plan an in-process run would execute.
+func explainQuery(stdout, stderr io.Writer, files []string, dir, name string, params url.Values) int {
+	store := logstore.New(logstore.Options{})
+	for _, f := range files {
+		src, path, ok := strings.Cut(f, "=")
+		if !ok {
+			fmt.Fprintf(stderr, "logq query: --file %q is not SOURCE=PATH\n", f)
+			return 2
+		}
+		if err := loadNDJSON(store, src, path); err != nil {
+			fmt.Fprintln(stderr, "logq query:", err)
+			return 1
+		}
+	}
+	eps, err := loadEndpoints(dir)
+	if err != nil {
+		fmt.Fprintln(stderr, "logq query:", err)
+		return 1
+	}
+	for _, e := range eps {
+		if e.Name == name || strings.EqualFold(e.ID, name) {
+			p := map[string]string{}
+			for k := range params {
+				p[k] = params.Get(k)
+			}
+			plan, err := exec.Explain(store, e.Query, exec.Request{Params: p})
+			if err != nil {
+				fmt.Fprintln(stderr, "logq query:", err)
+				return 1
+			}
+			fmt.Fprint(stdout, plan)
+			return 0
+		}
+	}
+	fmt.Fprintf(stderr, "logq query: no endpoint %q\n", name)
+	return 1
 }
 
 func remoteQuery(base, key, name string, params url.Values) (int, []byte, error) {

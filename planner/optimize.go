@@ -12,8 +12,48 @@ func optimize(n Node) Node {
 	n = pushFilters(n)
 	n = topK(n)
 	n = pruneRoot(n)
+	n = mergeProjects(n)
 	n = quantileRanks(n)
 	return n
+}
+
+// mergeProjects composes a Project over a Project into one, when the inner
+// one's expressions are read at most once each or are plain column reads (so
+// nothing is computed twice).
+func mergeProjects(n Node) Node {
+	mapInputs(n, mergeProjects)
+	outer, ok := n.(*Project)
+	if !ok {
+		return n
+	}
+	inner, ok := outer.In.(*Project)
+	if !ok {
+		return n
+	}
+	reads := map[int]int{}
+	for _, e := range outer.Exprs {
+		countReads(e, reads)
+	}
+	for i, e := range inner.Exprs {
+		if _, plain := e.(*ColRef); !plain && reads[i] > 1 {
+			return n
+		}
+	}
+	exprs := make([]Expr, len(outer.Exprs))
+	for i, e := range outer.Exprs {
+		exprs[i] = substitute(e, inner.Exprs)
+	}
+	return &Project{In: inner.In, Exprs: exprs, Cols: outer.Cols}
+}
+
+func countReads(e Expr, reads map[int]int) {
+	if c, ok := e.(*ColRef); ok {
+		reads[c.Idx]++
+		return
+	}
+	for _, ch := range children(e) {
+		countReads(ch, reads)
+	}
 }
 
 // pushFilters moves every Filter as close to the data as it can go: into

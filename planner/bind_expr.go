@@ -460,7 +460,8 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 		b.fail(e.At, "unrecognized name %s", e.Parts[0])
 	}
 	parts := e.Parts
-	if rv := ctx.sc.find(parts[0]); rv != nil && !b.isColumnOf(ctx.sc, parts[0]) {
+	// A range variable's alias takes precedence over a column of the same name.
+	if rv := ctx.sc.find(parts[0]); rv != nil {
 		if len(parts) == 1 {
 			return b.rowValue(rv, e.At)
 		}
@@ -485,21 +486,13 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 			scans = append(scans, rv)
 		}
 	}
-	if len(scans) == 1 && !b.symbolic {
+	if len(scans) == 1 {
 		// A field no event has yet: NULL until one does.
-		return b.fields(scanField(scans[0], parts[0], types.Null, false), parts[1:], e.At)
-	}
-	if len(scans) == 1 && b.symbolic {
 		return b.fields(scanField(scans[0], parts[0], types.Null, false), parts[1:], e.At)
 	}
 	b.fail(e.At, "unrecognized name %s", parts[0])
 	return nil
 }
-
-// isColumnOf reports whether name is a column of a subquery in scope, which
-// BigQuery prefers over a range variable of the same name only when the range
-// variable is the item itself; logq resolves aliases first, like BigQuery.
-func (b *binder) isColumnOf(*scope, string) bool { return false }
 
 // columnOf returns the column name of rv as an expression, or nil.
 func (b *binder) columnOf(rv *rangeVar, name string) Expr {

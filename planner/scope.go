@@ -70,8 +70,7 @@ func scanField(rv *rangeVar, path string, t types.Type, presence bool) *sym {
 
 func lastName(path string) string { return path[strings.LastIndexByte(path, '.')+1:] }
 
-// fieldOf looks a field up in the source behind rv. Unknown fields (no event
-// has them yet) read as NULL.
-func fieldOf(rv *rangeVar, path string) (types.Type, bool, bool) {
+// fieldOf looks a field up in the source behind a scan's range variable.
+func fieldOf(rv *rangeVar, path string) (t types.Type, object, ok bool) {
 	return rv.table.Field(path)
 }

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"slices"
 	"sort"
 
 	"logq/logstore"
@@ -11,18 +12,19 @@ import (
 
 // scanOp reads one source's snapshot segment by segment.
 type scanOp struct {
-	plan   *planner.Scan
-	snap   logstore.Snapshot
-	ev     *evaluator
-	seg    int // current segment
-	pos    int // position of seg in order
-	row    int // next row in it
-	eqCol  []eqCheck
-	rows   []int32
-	ts     []int64
-	codes  []uint32
-	fields []*logstore.Field
-	out    Batch
+	plan    *planner.Scan
+	snap    logstore.Snapshot
+	ev      *evaluator
+	seg     int // current segment
+	pos     int // position of seg in order
+	row     int // next row in it
+	eqCol   []eqCheck
+	present []*logstore.Column
+	rows    []int32
+	ts      []int64
+	codes   []uint32
+	fields  []*logstore.Field
+	out     Batch
 	// newestFirst visits segments by descending newest timestamp, and
 	// floor, when set, reports a timestamp below which no row is wanted any
 	// more (a top-k on timestamp DESC that is full); see sortOp.
@@ -99,6 +101,14 @@ func (s *scanOp) nextSegment() bool {
 // prepareEq resolves equality predicates against the segment's dictionaries;
 // it reports false when a value is absent, so the segment cannot match.
 func (s *scanOp) prepareEq(seg *logstore.Segment) bool {
+	s.present = s.present[:0]
+	for _, path := range s.plan.Present {
+		col := seg.Column(path)
+		if col == nil {
+			return false // no event of the segment has the object
+		}
+		s.present = append(s.present, col)
+	}
 	s.eqCol = s.eqCol[:0]
 	for _, e := range s.plan.Eq {
 		col := seg.Column(s.plan.Fields[e.Field].Path)
@@ -129,9 +139,14 @@ func (s *scanOp) Next(ctx context.Context) (*Batch, error) {
 			}
 		}
 		seg := s.snap.Segments[s.seg]
-		start := s.row
-		end := min(start+BatchSize, seg.Rows())
-		s.row = end
+		start, end := s.row, min(s.row+BatchSize, seg.Rows())
+		if s.newestFirst {
+			// Newest rows first: the top-k fills with the rows it keeps, and
+			// the floor then turns the rest away before they are read.
+			end = seg.Rows() - s.row
+			start = max(end-BatchSize, 0)
+		}
+		s.row += end - start
 		rows := s.candidates(seg, start, end)
 		if len(rows) == 0 {
 			continue
@@ -151,7 +166,13 @@ func (s *scanOp) Next(ctx context.Context) (*Batch, error) {
 func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 	rows := s.rows[:0]
 	lo, hi := seg.TimeRange()
-	if lo >= s.plan.TimeLo && hi <= s.plan.TimeHi {
+	from := s.plan.TimeLo
+	if s.floor != nil {
+		if f, ok := s.floor(); ok && f > from {
+			from = f
+		}
+	}
+	if lo >= from && hi <= s.plan.TimeHi {
 		for r := start; r < end; r++ {
 			rows = append(rows, int32(r))
 		}
@@ -164,7 +185,7 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 		s.ts = grow(s.ts, len(all))
 		tc.GatherInts(all, s.ts)
 		for k, r := range all {
-			if t := s.ts[k]; t >= s.plan.TimeLo && t <= s.plan.TimeHi {
+			if t := s.ts[k]; t >= from && t <= s.plan.TimeHi {
 				rows = append(rows, r)
 			}
 		}
@@ -187,6 +208,21 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 			}
 		}
 		rows = kept
+	}
+	for _, col := range s.present {
+		if !col.HasNulls() {
+			continue // every event of the segment has the object
+		}
+		kept := rows[:0]
+		for _, r := range rows {
+			if !col.IsNull(int(r)) {
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
+	if s.newestFirst {
+		slices.Reverse(rows)
 	}
 	s.rows = rows
 	return rows

@@ -255,6 +255,15 @@ func addScanPredicate(s *Scan, c Expr) {
 		}
 		return
 	}
+	// NOT (present(path) IS NULL): the object must exist.
+	if not, ok := c.(*Call); ok && not.Fn == "not" {
+		if isn, ok := not.Args[0].(*Call); ok && isn.Fn == "is_null" {
+			if col, ok := isn.Args[0].(*ColRef); ok && s.Fields[col.Idx].Presence {
+				s.Present = append(s.Present, s.Fields[col.Idx].Path)
+				return
+			}
+		}
+	}
 	if call, ok := c.(*Call); ok && len(call.Args) == 2 {
 		col, lok := call.Args[0].(*ColRef)
 		k, rok := call.Args[1].(*Const)

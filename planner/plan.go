@@ -38,8 +38,11 @@ type Scan struct {
 	Filter         Expr // nil when none
 	TimeLo, TimeHi int64
 	Eq             []EqPred
-	Empty          bool // a predicate is constantly false: read nothing
-	cols           []Column
+	// Present lists nested objects every row must have (CROSS JOIN UNNEST of
+	// a stored object), checked per segment before anything is read.
+	Present []string
+	Empty   bool // a predicate is constantly false: read nothing
+	cols    []Column
 }
 
 // EqPred is `field = constant string`, answered from dictionaries.
@@ -233,6 +236,9 @@ func explain(b *strings.Builder, n Node, depth int) {
 		}
 		for _, e := range n.Eq {
 			fmt.Fprintf(b, " %s=%q", n.Fields[e.Field].Path, e.Value)
+		}
+		for _, p := range n.Present {
+			fmt.Fprintf(b, " present(%s)", p)
 		}
 		if n.Filter != nil {
 			fmt.Fprintf(b, " filter=%s", n.Filter)

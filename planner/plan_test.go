@@ -69,6 +69,8 @@ func TestInvocationStatsPlan(t *testing.T) {
 	// function_id folded away entirely.
 	require.Contains(t, plan, `metadata.project_ref="p1"`)
 	require.NotContains(t, plan, "function_id")
+	// CROSS JOIN UNNEST of stored objects: presence checks in the scan.
+	require.Contains(t, plan, "present(metadata) present(metadata.response)")
 	// The per-status-class counts are never computed.
 	require.Equal(t, 1, strings.Count(plan, "countif("))
 	// One quantile state serves both percentiles, computing ranks 95 and 99 only.
@@ -104,7 +106,7 @@ func TestAPICountsPlan(t *testing.T) {
 	t.Log("\n" + plan)
 	require.Contains(t, plan, "time=[2024-05-01 11:30:00 UTC, +inf]")
 	require.Contains(t, plan, `regexp_contains(#`)
-	require.NotContains(t, plan, "present(metadata)", "LEFT JOIN UNNEST … ON TRUE needs no presence check")
+	require.NotContains(t, plan, "present(", "LEFT JOIN UNNEST … ON TRUE needs no presence check")
 	plan = planOf(t, sql, map[string]string{"project": "p1", "interval": "yearly"})
 	require.Contains(t, plan, "EMPTY", "no window start: nothing to read")
 }

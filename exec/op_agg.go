@@ -298,6 +298,8 @@ func (s *sumState) update(g []int32, args []*Vector, n int) {
 		}
 		return
 	}
+	// Integers sum exactly; the float shadow sum is only needed (and kept
+	// from then on) once a group overflows INT64.
 	for r, gi := range g {
 		if v.isNull(r) {
 			continue
@@ -305,10 +307,15 @@ func (s *sumState) update(g []int32, args []*Vector, n int) {
 		x := v.I[r]
 		sum := s.i[gi] + x
 		if (x > 0 && sum < s.i[gi]) || (x < 0 && sum > s.i[gi]) {
+			if !s.overflow[gi] {
+				s.f[gi] = float64(s.i[gi])
+			}
 			s.overflow[gi] = true
 		}
+		if s.overflow[gi] {
+			s.f[gi] += float64(x)
+		}
 		s.i[gi] = sum
-		s.f[gi] += float64(x)
 		s.c[gi]++
 	}
 }
@@ -328,30 +335,57 @@ func (s *sumState) result(g int) types.Value {
 	return types.IntValue(s.i[g])
 }
 
+// extremeState is MIN, MAX or ANY_VALUE. Integer-like inputs (the common
+// case: times, counts, milliseconds) stay in ints; others are boxed.
 type extremeState struct {
-	fn  string
-	t   types.Type
-	v   []types.Value
-	set []bool
+	fn   string
+	t    types.Type
+	ints []int64
+	v    []types.Value
+	set  []bool
 }
 
 func (s *extremeState) grow(n int) {
 	for len(s.v) < n {
 		s.v = append(s.v, types.Value{})
+		s.ints = append(s.ints, 0)
 		s.set = append(s.set, false)
 	}
 }
+
+func (s *extremeState) intLike() bool {
+	switch s.t.Kind {
+	case types.KindInt64, types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindBool:
+		return s.fn != "any_value"
+	}
+	return false
+}
+
 func (s *extremeState) update(g []int32, args []*Vector, n int) {
 	v := args[0]
-	if v.storage() == inInts && v.Lazy == nil && s.fn != "any_value" {
-		for r, gi := range g {
-			if v.isNull(r) {
-				continue
+	if s.intLike() && v.storage() == inInts && v.Lazy == nil {
+		ints, set, x := s.ints, s.set, v.I
+		switch {
+		case s.fn == "min" && v.Null == nil:
+			for r, gi := range g {
+				if !set[gi] || x[r] < ints[gi] {
+					ints[gi], set[gi] = x[r], true
+				}
 			}
-			x := v.I[r]
-			if !s.set[gi] || (s.fn == "min" && x < s.v[gi].I) || (s.fn == "max" && x > s.v[gi].I) {
-				s.v[gi] = types.Value{T: v.T, I: x}
-				s.set[gi] = true
+		case s.fn == "max" && v.Null == nil:
+			for r, gi := range g {
+				if !set[gi] || x[r] > ints[gi] {
+					ints[gi], set[gi] = x[r], true
+				}
+			}
+		default:
+			for r, gi := range g {
+				if v.isNull(r) {
+					continue
+				}
+				if !set[gi] || (s.fn == "min" && x[r] < ints[gi]) || (s.fn == "max" && x[r] > ints[gi]) {
+					ints[gi], set[gi] = x[r], true
+				}
 			}
 		}
 		return
@@ -377,6 +411,9 @@ func (s *extremeState) update(g []int32, args []*Vector, n int) {
 func (s *extremeState) result(g int) types.Value {
 	if !s.set[g] {
 		return types.NullOf(s.t)
+	}
+	if s.intLike() {
+		return types.Value{T: s.t, I: s.ints[g]}
 	}
 	return s.v[g]
 }

@@ -171,18 +171,39 @@ func (s *distinctState) merge(target []int32, other aggState) {
 func (s *sumState) merge(target []int32, other aggState) {
 	o := other.(*sumState)
 	for g, t := range target {
+		if s.float {
+			s.f[t] += o.f[g]
+			s.c[t] += o.c[g]
+			continue
+		}
 		sum := s.i[t] + o.i[g]
-		if (o.i[g] > 0 && sum < s.i[t]) || (o.i[g] < 0 && sum > s.i[t]) || o.overflow[g] {
+		wrapped := (o.i[g] > 0 && sum < s.i[t]) || (o.i[g] < 0 && sum > s.i[t])
+		if (wrapped || o.overflow[g]) && !s.overflow[t] {
+			s.f[t] = float64(s.i[t])
 			s.overflow[t] = true
 		}
+		if s.overflow[t] {
+			if o.overflow[g] {
+				s.f[t] += o.f[g]
+			} else {
+				s.f[t] += float64(o.i[g])
+			}
+		}
 		s.i[t] = sum
-		s.f[t] += o.f[g]
 		s.c[t] += o.c[g]
 	}
 }
 
 func (s *extremeState) merge(target []int32, other aggState) {
 	o := other.(*extremeState)
+	if s.intLike() {
+		for g, t := range target {
+			if o.set[g] && (!s.set[t] || (s.fn == "min" && o.ints[g] < s.ints[t]) || (s.fn == "max" && o.ints[g] > s.ints[t])) {
+				s.ints[t], s.set[t] = o.ints[g], true
+			}
+		}
+		return
+	}
 	for g, t := range target {
 		if !o.set[g] {
 			continue

@@ -195,8 +195,9 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 		if chk.col.IsDict() {
 			s.codes = grow(s.codes, len(rows))
 			chk.col.GatherCodes(rows, s.codes)
+			nulls := chk.col.HasNulls()
 			for k, r := range rows {
-				if s.codes[k] == chk.code && !chk.col.IsNull(int(r)) {
+				if s.codes[k] == chk.code && (!nulls || !chk.col.IsNull(int(r))) {
 					kept = append(kept, r)
 				}
 			}

@@ -224,8 +224,19 @@ func (c *Column) GatherStrings(rows []int32, dst []string) {
 
 // GatherCodes copies dictionary codes of rows into dst.
 func (c *Column) GatherCodes(rows []int32, dst []uint32) {
-	for k, r := range rows {
-		dst[k] = c.Code(int(r))
+	switch {
+	case c.codes8 != nil:
+		for k, r := range rows {
+			dst[k] = uint32(c.codes8[r])
+		}
+	case c.codes16 != nil:
+		for k, r := range rows {
+			dst[k] = uint32(c.codes16[r])
+		}
+	default:
+		for k, r := range rows {
+			dst[k] = c.codes[r]
+		}
 	}
 }
 

@@ -38,9 +38,13 @@ type Column struct {
 
 	dict    []string
 	dictIdx map[string]uint32 // nil once sealed or once plain
-	codes   []uint32          // open segments; sealed dictionaries narrow to:
-	codes8  []uint8
-	codes16 []uint16
+	// A sealed dictionary packs its entries into one buffer (4 bytes of
+	// offset per entry instead of a 16-byte string header and an allocation).
+	dictData []byte
+	dictOffs []uint32
+	codes    []uint32 // open segments; sealed dictionaries narrow to:
+	codes8   []uint8
+	codes16  []uint16
 
 	plain bool
 	data  []byte
@@ -73,8 +77,25 @@ func (c *Column) IsNull(i int) bool {
 // IsDict reports whether a STRING column is dictionary-encoded.
 func (c *Column) IsDict() bool { return c.kind == types.KindString && !c.plain }
 
-// Dict returns the dictionary of a dictionary-encoded column.
-func (c *Column) Dict() []string { return c.dict }
+// entry returns dictionary entry code.
+func (c *Column) entry(code uint32) string {
+	if c.dictOffs != nil {
+		a, b := c.dictOffs[code], c.dictOffs[code+1]
+		if a == b {
+			return ""
+		}
+		return unsafe.String(&c.dictData[a], int(b-a))
+	}
+	return c.dict[code]
+}
+
+// dictLen is the number of dictionary entries.
+func (c *Column) dictLen() int {
+	if c.dictOffs != nil {
+		return len(c.dictOffs) - 1
+	}
+	return len(c.dict)
+}
 
 // Code returns the dictionary code of row i.
 func (c *Column) Code(i int) uint32 {
@@ -100,7 +121,7 @@ func (c *Column) Str(i int) string {
 		}
 		return unsafe.String(&c.data[a], int(b-a))
 	}
-	return c.dict[c.Code(i)]
+	return c.entry(c.Code(i))
 }
 
 // GatherNulls writes the NULL flag of each row into dst and reports whether
@@ -199,21 +220,25 @@ func (c *Column) GatherStrings(rows []int32, dst []string) {
 		for k, r := range rows {
 			dst[k] = c.Str(int(r))
 		}
-	case c.kind == types.KindString:
-		dict := c.dict
+	case c.kind == types.KindString && c.dictOffs != nil:
 		switch {
 		case c.codes8 != nil:
 			for k, r := range rows {
-				dst[k] = dict[c.codes8[r]]
+				dst[k] = c.entry(uint32(c.codes8[r]))
 			}
 		case c.codes16 != nil:
 			for k, r := range rows {
-				dst[k] = dict[c.codes16[r]]
+				dst[k] = c.entry(uint32(c.codes16[r]))
 			}
 		default:
 			for k, r := range rows {
-				dst[k] = dict[c.codes[r]]
+				dst[k] = c.entry(c.codes[r])
 			}
+		}
+	case c.kind == types.KindString:
+		dict := c.dict
+		for k, r := range rows {
+			dst[k] = dict[c.codes[r]]
 		}
 	default:
 		for k, r := range rows {
@@ -286,8 +311,8 @@ func (c *Column) FindCode(s string) (uint32, bool) {
 		code, ok := c.dictIdx[s]
 		return code, ok
 	}
-	for i, d := range c.dict {
-		if d == s {
+	for i := 0; i < c.dictLen(); i++ {
+		if c.entry(uint32(i)) == s {
 			return uint32(i), true
 		}
 	}
@@ -460,14 +485,24 @@ func (c *Column) seal() {
 			c.codes = trim(c.codes)
 		}
 		c.dictIdx = nil
-		c.dict = trim(c.dict)
+		size := 0
+		for _, d := range c.dict {
+			size += len(d)
+		}
+		c.dictData = make([]byte, 0, size)
+		c.dictOffs = make([]uint32, 1, len(c.dict)+1)
+		for _, d := range c.dict {
+			c.dictData = append(c.dictData, d...)
+			c.dictOffs = append(c.dictOffs, uint32(len(c.dictData)))
+		}
+		c.dict = nil
 	}
 }
 
 // dictBytes and plainBytes estimate the sealed size of a string column in
 // each encoding.
 func (c *Column) dictBytes() int {
-	b := len(c.dict) * 16
+	b := len(c.dict) * 4
 	for _, d := range c.dict {
 		b += len(d)
 	}
@@ -575,6 +610,7 @@ func (c *Column) bytes() int64 {
 	for _, d := range c.dict {
 		b += int64(len(d)) + 16
 	}
+	b += int64(len(c.dictData)) + 4*int64(len(c.dictOffs))
 	if c.z != nil {
 		b += c.z.bytes()
 	}

@@ -122,6 +122,18 @@ func (o *aggOp) finish() {
 		}
 		o.out = append(o.out, b)
 	}
+	o.release()
+}
+
+// release hands reusable per-group storage back once results are built.
+func (o *aggOp) release() {
+	for _, s := range o.states {
+		if q, ok := s.(*quantAgg); ok {
+			for i := range q.q {
+				q.q[i].release()
+			}
+		}
+	}
 }
 
 func (o *aggOp) add(b *Batch) error {

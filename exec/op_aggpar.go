@@ -99,6 +99,7 @@ func (pa *parallelAgg) Next(ctx context.Context) (*Batch, error) {
 		}
 		for _, p := range pa.parts {
 			pa.final.merge(p)
+			p.release()
 		}
 		pa.final.finish()
 		pa.final.done = true

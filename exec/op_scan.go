@@ -172,11 +172,18 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 			from = f
 		}
 	}
-	if lo >= from && hi <= s.plan.TimeHi {
+	eqChecks := s.eqCol
+	switch {
+	case lo >= from && hi <= s.plan.TimeHi && len(eqChecks) > 0 && eqChecks[0].col.IsDict():
+		// The whole range is in time: the first equality reads the codes
+		// directly, without listing every row first.
+		rows = eqChecks[0].col.MatchCode(start, end, eqChecks[0].code, rows)
+		eqChecks = eqChecks[1:]
+	case lo >= from && hi <= s.plan.TimeHi:
 		for r := start; r < end; r++ {
 			rows = append(rows, int32(r))
 		}
-	} else {
+	default:
 		tc := seg.Column("timestamp")
 		all := make([]int32, 0, end-start)
 		for r := start; r < end; r++ {
@@ -190,7 +197,7 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 			}
 		}
 	}
-	for _, chk := range s.eqCol {
+	for _, chk := range eqChecks {
 		kept := rows[:0]
 		if chk.col.IsDict() {
 			s.codes = grow(s.codes, len(rows))

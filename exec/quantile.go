@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 )
 
 // ExactQuantileLimit is the number of values per group up to which
@@ -16,10 +17,20 @@ type quantileState struct {
 	digest *tdigest
 }
 
+// valueLists recycles the value lists of exact quantiles between queries:
+// they are the bulk of what an aggregate allocates, and fresh memory costs
+// page faults as well as garbage collection.
+var valueLists sync.Pool
+
 func (q *quantileState) add(v float64) {
 	if q.digest != nil {
 		q.digest.add(v)
 		return
+	}
+	if q.vals == nil {
+		if p, ok := valueLists.Get().(*[]float64); ok {
+			q.vals = (*p)[:0]
+		}
 	}
 	q.vals = append(q.vals, v)
 	if len(q.vals) > ExactQuantileLimit {
@@ -29,6 +40,15 @@ func (q *quantileState) add(v float64) {
 		}
 		q.vals = nil
 	}
+}
+
+// release returns the value list for reuse; the state is empty afterwards.
+func (q *quantileState) release() {
+	if cap(q.vals) >= 1024 {
+		v := q.vals[:0]
+		valueLists.Put(&v)
+	}
+	q.vals = nil
 }
 
 func (q *quantileState) count() int {

@@ -247,6 +247,43 @@ func (c *Column) GatherStrings(rows []int32, dst []string) {
 	}
 }
 
+// MatchCode appends to out the rows of [start, end) whose dictionary code is
+// code (and that are not NULL).
+func (c *Column) MatchCode(start, end int, code uint32, out []int32) []int32 {
+	switch {
+	case c.codes8 != nil:
+		want := uint8(code)
+		for r, v := range c.codes8[start:end] {
+			if v == want {
+				out = append(out, int32(start+r))
+			}
+		}
+	case c.codes16 != nil:
+		want := uint16(code)
+		for r, v := range c.codes16[start:end] {
+			if v == want {
+				out = append(out, int32(start+r))
+			}
+		}
+	default:
+		for r, v := range c.codes[start:end] {
+			if v == code {
+				out = append(out, int32(start+r))
+			}
+		}
+	}
+	if c.nulls == 0 {
+		return out
+	}
+	kept := out[:0]
+	for _, r := range out {
+		if !c.IsNull(int(r)) {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
 // GatherCodes copies dictionary codes of rows into dst.
 func (c *Column) GatherCodes(rows []int32, dst []uint32) {
 	switch {

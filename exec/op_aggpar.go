@@ -60,13 +60,10 @@ func newParallelAgg(p *planner.Aggregate, snap logstore.Snapshot, ev *evaluator)
 	pa := &parallelAgg{plan: p, workers: workers}
 	scanPlan, _ := linearScan(p.In)
 	for w := 0; w < workers; w++ {
-		var part logstore.Snapshot
-		part.Schema = snap.Schema
-		for i := w; i < len(snap.Segments); i += workers {
-			part.Segments = append(part.Segments, snap.Segments[i])
-		}
 		wev := newEvaluator()
-		chain := buildChain(p.In, newScan(scanPlan, part, wev), wev)
+		scan := newScan(scanPlan, snap, wev)
+		scan.visit = share(len(snap.Segments), w, workers)
+		chain := buildChain(p.In, scan, wev)
 		pa.parts = append(pa.parts, newAggOp(chain, p, wev))
 	}
 	pa.final = newAggOp(nil, p, ev)

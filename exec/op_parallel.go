@@ -41,12 +41,8 @@ func newParallelScan(p *planner.Scan, snap logstore.Snapshot, workers int) Opera
 	ps.start = func(ctx context.Context) {
 		ctx, ps.cancel = context.WithCancel(ctx)
 		for w := 0; w < workers; w++ {
-			var part logstore.Snapshot
-			part.Schema = snap.Schema
-			for i := w; i < len(snap.Segments); i += workers {
-				part.Segments = append(part.Segments, snap.Segments[i])
-			}
-			s := newScan(p, part, newEvaluator())
+			s := newScan(p, snap, newEvaluator())
+			s.visit = share(len(snap.Segments), w, workers)
 			s.fresh = true
 			ps.wg.Add(1)
 			go func() {
@@ -70,6 +66,16 @@ func newParallelScan(p *planner.Scan, snap logstore.Snapshot, workers int) Opera
 		go func() { ps.wg.Wait(); close(ps.ch) }()
 	}
 	return ps
+}
+
+// share lists the segments worker w of n reads: every n-th, interleaved so
+// that each gets old and new ones alike.
+func share(segments, w, n int) []int {
+	var out []int
+	for i := w; i < segments; i += n {
+		out = append(out, i)
+	}
+	return out
 }
 
 func (ps *parallelScan) Next(ctx context.Context) (*Batch, error) {

@@ -34,6 +34,10 @@ type scanOp struct {
 	newestFirst bool
 	floor       func() (int64, bool)
 	order       []int
+	// visit, when set, lists the segments this scan reads (a parallel
+	// worker's share); references to rows still index the whole snapshot.
+	visit []int
+	lazy  []*lazyField // per field, created once so references compare equal
 }
 
 type eqCheck struct {
@@ -62,9 +66,12 @@ func (s *scanOp) Close() {}
 // nextSegment advances to the next segment that may hold matching rows.
 func (s *scanOp) nextSegment() bool {
 	if s.order == nil {
-		s.order = make([]int, len(s.snap.Segments))
-		for i := range s.order {
-			s.order[i] = i
+		s.order = s.visit
+		if s.order == nil {
+			s.order = make([]int, len(s.snap.Segments))
+			for i := range s.order {
+				s.order[i] = i
+			}
 		}
 		if s.newestFirst {
 			segs := s.snap.Segments
@@ -269,7 +276,13 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 		case lf.Object || (s.newestFirst && f.T.Kind == types.KindString):
 			// Nested records always, and strings under a top-k, are read
 			// later and only for the rows kept.
-			v.Lazy = &lazyField{segs: s.snap.Segments, field: lf}
+			if s.lazy == nil {
+				s.lazy = make([]*lazyField, len(s.plan.Fields))
+			}
+			if s.lazy[i] == nil {
+				s.lazy[i] = &lazyField{segs: s.snap.Segments, field: lf}
+			}
+			v.Lazy = s.lazy[i]
 			v.resize(n)
 			for k, r := range rows {
 				v.I[k] = lazyRef(s.seg, int(r))

@@ -54,8 +54,16 @@ func newRowStore(ts []types.Type) *rowStore {
 func (s *rowStore) appendRows(b *Batch, idx []int32) {
 	for c, v := range b.Cols {
 		dst := s.cols[c]
-		if v.Lazy != nil {
-			dst.Lazy = v.Lazy
+		switch {
+		case v.Lazy == nil && dst.Lazy == nil:
+		case v.Lazy != nil && s.n == 0 && dst.Lazy == nil:
+			dst.Lazy = v.Lazy // references, resolved when read
+		case v.Lazy == dst.Lazy:
+		default:
+			// References from another scan (a UNION of sources) cannot share
+			// one resolver: keep values instead.
+			dst.materialize(s.n)
+			v = dense(v, b.N)
 		}
 		switch v.storage() {
 		case inInts:

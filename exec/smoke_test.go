@@ -41,3 +41,18 @@ func TestSmokeRowsAndAggregates(t *testing.T) {
 	require.Equal(t, "2024-05-01 11:20:00 UTC", res.Rows[0][1].String())
 	require.Equal(t, "[{n: 2, req: NULL}]", res.Rows[0][2].String())
 }
+
+// A row store fed references from two scans keeps values, NULL records too.
+func TestRowStoreMixesLazySources(t *testing.T) {
+	st := logstore.New(logstore.Options{SegmentRows: 2})
+	st.Append("a", [][]byte{[]byte(`{"timestamp":"2024-05-01T10:00:00Z","metadata":{"n":1}}`), []byte(`{"timestamp":"2024-05-01T10:01:00Z"}`)})
+	st.Append("b", [][]byte{[]byte(`{"timestamp":"2024-05-01T10:02:00Z","metadata":{"n":2}}`)})
+	q, err := Prepare(`select metadata from (select timestamp, metadata from a union all select timestamp, metadata from b) order by timestamp`)
+	require.NoError(t, err)
+	res, err := Run(context.Background(), st, q, Request{})
+	require.NoError(t, err)
+	require.Len(t, res.Rows, 3)
+	require.Equal(t, "[{n: 1}]", res.Rows[0][0].String())
+	require.True(t, res.Rows[1][0].Null)
+	require.Equal(t, "[{n: 2}]", res.Rows[2][0].String())
+}

@@ -183,6 +183,23 @@ func gather(src *Vector, idx []int32, dst *Vector) *Vector {
 	return dst
 }
 
+// materialize replaces the first n row references of a lazy vector by
+// their values, in place.
+func (v *Vector) materialize(n int) {
+	if v.Lazy == nil {
+		return
+	}
+	vals := make([]types.Value, n)
+	for i := range vals {
+		vals[i] = v.Value(i)
+	}
+	v.Lazy, v.I = nil, nil
+	v.resize(n)
+	for i, x := range vals {
+		v.set(i, x, n)
+	}
+}
+
 // constVector fills n rows with one value.
 func constVector(x types.Value, n int) *Vector {
 	v := newVector(x.T, n)

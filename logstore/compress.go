@@ -20,9 +20,11 @@ var (
 	zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0))
 )
 
-// zstrings is a compressed plain string column.
+// zstrings is a compressed plain string column: its blocks back to back in
+// one buffer (one exactly sized allocation, not one per block).
 type zstrings struct {
-	blocks [][]byte
+	data   []byte
+	starts []uint32                // block b is data[starts[b]:starts[b+1]]
 	last   atomic.Pointer[decoded] // the last block decoded, for point reads
 }
 
@@ -39,9 +41,8 @@ func (c *Column) compressPlain() bool {
 	if raw < 64<<10 {
 		return false // too small to matter
 	}
-	z := &zstrings{}
-	var buf []byte
-	size := 0
+	z := &zstrings{starts: []uint32{0}}
+	var buf, out []byte
 	for start := 0; start < c.n; start += blockRows {
 		end := min(start+blockRows, c.n)
 		buf = binary.AppendUvarint(buf[:0], uint64(end-start))
@@ -49,13 +50,13 @@ func (c *Column) compressPlain() bool {
 			buf = binary.AppendUvarint(buf, uint64(c.offs[i+1]-c.offs[i]))
 		}
 		buf = append(buf, c.data[c.offs[start]:c.offs[end]]...)
-		blk := zenc.EncodeAll(buf, nil)
-		z.blocks = append(z.blocks, append([]byte(nil), blk...))
-		size += len(blk) + 24
+		out = zenc.EncodeAll(buf, out)
+		z.starts = append(z.starts, uint32(len(out)))
 	}
-	if size*3 > raw*2 {
+	if (len(out)+4*len(z.starts))*3 > raw*2 {
 		return false
 	}
+	z.data = append(make([]byte, 0, len(out)), out...)
 	c.z, c.data, c.offs = z, nil, nil
 	return true
 }
@@ -72,7 +73,7 @@ func (z *zstrings) block(b int) *decoded {
 }
 
 func (z *zstrings) decode(b int) *decoded {
-	out, err := zdec.DecodeAll(z.blocks[b], nil)
+	out, err := zdec.DecodeAll(z.data[z.starts[b]:z.starts[b+1]], nil)
 	if err != nil {
 		panic("logstore: corrupt compressed block: " + err.Error()) // only our own encoder wrote it
 	}
@@ -89,10 +90,4 @@ func (z *zstrings) decode(b int) *decoded {
 
 func (d *decoded) str(i int) string { return string(d.data[d.offs[i]:d.offs[i+1]]) }
 
-func (z *zstrings) bytes() int64 {
-	var b int64
-	for _, blk := range z.blocks {
-		b += int64(len(blk)) + 24
-	}
-	return b
-}
+func (z *zstrings) bytes() int64 { return int64(len(z.data)) + 4*int64(len(z.starts)) }

@@ -429,6 +429,21 @@ func (c *Column) appendStringRaw(s string) {
 		c.offs = append(c.offs, uint32(len(c.data)))
 		return
 	}
+	c.codes = append(c.codes, c.codeOf(s))
+	if len(c.codes) == plainAfter && len(c.dict)*plainRatio > plainAfter*plainShare {
+		c.toPlain()
+	}
+}
+
+// codeOf returns s's dictionary code, adding it when new. Many fields repeat
+// the previous event's value (constants, sessions), so that is compared
+// before hashing.
+func (c *Column) codeOf(s string) uint32 {
+	if n := len(c.codes); n > 0 {
+		if last := c.codes[n-1]; c.dict[last] == s {
+			return last
+		}
+	}
 	if c.dictIdx == nil {
 		c.dictIdx = make(map[string]uint32)
 	}
@@ -439,10 +454,7 @@ func (c *Column) appendStringRaw(s string) {
 		c.dict = append(c.dict, kept)
 		c.dictIdx[kept] = code
 	}
-	c.codes = append(c.codes, code)
-	if len(c.codes) == plainAfter && len(c.dict)*plainRatio > plainAfter*plainShare {
-		c.toPlain()
-	}
+	return code
 }
 
 // toPlain rewrites a dictionary column as plain bytes. It builds new slices

@@ -12,8 +12,9 @@
 // the first value is kept.
 //
 // Segments. Append writes into one open segment per source. At SegmentRows
-// rows it is retired and sealed outside the source lock (a read-only view
-// stands in meanwhile): immutable from then on, so queries read it without
+// rows it is retired and sealed outside the source lock, on a background
+// goroutine when one of two slots is free (a read-only view stands in
+// meanwhile): immutable from then on, so queries read it without
 // locks. Each segment records its minimum and maximum timestamp (queries skip
 // segments outside their time range). Strings are a dictionary with 8-, 16- or
 // 32-bit codes while values repeat, else plain bytes, which sealing compresses

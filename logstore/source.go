@@ -24,6 +24,7 @@ type Source struct {
 	events  int64 // accepted since start
 	rows    int
 	opts    *Options
+	sealer  *sealer
 
 	scratch []byte
 }
@@ -58,9 +59,10 @@ func (s *Source) append(events [][]byte, arrival time.Time) (accepted int, rejec
 	s.events += int64(accepted)
 	s.mu.Unlock()
 	// Sealing (narrowing, compressing) takes milliseconds per segment: do it
-	// outside the lock, so queries and other appends do not wait for it.
+	// outside the lock, so queries and other appends do not wait for it, and
+	// on another goroutine when one is free, so the appender does not either.
 	for _, seg := range full {
-		s.seal(seg)
+		s.sealer.run(func() { s.seal(seg) })
 	}
 	return accepted, rejects
 }

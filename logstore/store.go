@@ -27,7 +27,32 @@ type Store struct {
 	opts    Options
 	mu      sync.RWMutex
 	sources map[string]*Source
+	sealer  *sealer
 }
+
+// sealer runs seals in the background, a bounded number at a time; when all
+// slots are busy the caller seals itself, which bounds the backlog of
+// uncompressed segments.
+type sealer struct {
+	slots chan struct{}
+	wg    sync.WaitGroup
+}
+
+func (s *sealer) run(seal func()) {
+	select {
+	case s.slots <- struct{}{}:
+		s.wg.Add(1)
+		go func() {
+			defer func() { <-s.slots; s.wg.Done() }()
+			seal()
+		}()
+	default:
+		seal()
+	}
+}
+
+// wait blocks until background seals have finished.
+func (s *sealer) wait() { s.wg.Wait() }
 
 // New returns an empty store.
 func New(opts Options) *Store {
@@ -37,7 +62,7 @@ func New(opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Store{opts: opts, sources: make(map[string]*Source)}
+	return &Store{opts: opts, sources: make(map[string]*Source), sealer: &sealer{slots: make(chan struct{}, 2)}}
 }
 
 // Source returns the named source, creating it when create is set.
@@ -51,7 +76,7 @@ func (s *Store) Source(name string, create bool) *Source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if src = s.sources[name]; src == nil {
-		src = &Source{name: name, root: &node{}, open: newSegment(), opts: &s.opts, changed: true, pending: map[*Segment]int{}}
+		src = &Source{name: name, root: &node{}, open: newSegment(), opts: &s.opts, changed: true, pending: map[*Segment]int{}, sealer: s.sealer}
 		s.sources[name] = src
 	}
 	return src
@@ -166,8 +191,8 @@ func (s *Store) EnforceRetention() int {
 	return dropped
 }
 
-// Flush seals every open segment, e.g. after a bulk load, so that all data is
-// in its compact form.
+// Flush seals every open segment and waits for background seals, e.g. after
+// a bulk load, so that all data is in its compact form.
 func (s *Store) Flush() {
 	for _, name := range s.Names() {
 		src := s.Source(name, false)
@@ -177,6 +202,7 @@ func (s *Store) Flush() {
 		}
 		src.mu.Unlock()
 	}
+	s.sealer.wait()
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

@@ -118,6 +118,7 @@ func TestPlainStringsAndSealing(t *testing.T) {
 	}
 	n, _ := st.Append("s", evs)
 	require.Equal(t, 12000, n)
+	st.Flush()
 	snap := st.Snapshot("s")
 	require.Len(t, snap.Segments, 3)
 	u, _ := snap.Schema.Lookup("u")
@@ -249,6 +250,7 @@ func TestCompressedStringsRoundTrip(t *testing.T) {
 	want[1023] = ""
 	n, _ := st.Append("s", evs)
 	require.Equal(t, 5000, n)
+	st.Flush()
 	snap := st.Snapshot("s")
 	seg := snap.Segments[0]
 	col := seg.Column("m")

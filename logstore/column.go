@@ -38,6 +38,7 @@ type Column struct {
 
 	dict    []string
 	dictIdx map[string]uint32 // nil once sealed or once plain
+	recent  *[256]uint32      // code+1 of recently seen values, by a cheap hash (open only)
 	// A sealed dictionary packs its entries into one buffer (4 bytes of
 	// offset per entry instead of a 16-byte string header and an allocation).
 	dictData []byte
@@ -444,6 +445,17 @@ func (c *Column) codeOf(s string) uint32 {
 			return last
 		}
 	}
+	// Then a small direct-mapped cache of recent values, cheaper than the
+	// map's hash for the short, low-cardinality values most fields hold.
+	var slot uint8
+	if len(s) > 0 {
+		slot = uint8(len(s)*31) ^ s[0]*7 ^ s[len(s)-1]
+		if c.recent != nil {
+			if e := c.recent[slot]; e != 0 && c.dict[e-1] == s {
+				return e - 1
+			}
+		}
+	}
 	if c.dictIdx == nil {
 		c.dictIdx = make(map[string]uint32)
 	}
@@ -453,6 +465,12 @@ func (c *Column) codeOf(s string) uint32 {
 		code = uint32(len(c.dict))
 		c.dict = append(c.dict, kept)
 		c.dictIdx[kept] = code
+	}
+	if len(s) > 0 {
+		if c.recent == nil {
+			c.recent = new([256]uint32)
+		}
+		c.recent[slot] = code + 1
 	}
 	return code
 }
@@ -471,7 +489,7 @@ func (c *Column) toPlain() {
 		offs = append(offs, uint32(len(data)))
 	}
 	c.data, c.offs, c.plain = data, offs, true
-	c.dict, c.dictIdx, c.codes = nil, nil, nil
+	c.dict, c.dictIdx, c.codes, c.recent = nil, nil, nil, nil
 }
 
 // widen converts an open column to kind to (FLOAT64 or STRING), building new
@@ -533,7 +551,7 @@ func (c *Column) seal() {
 		default:
 			c.codes = trim(c.codes)
 		}
-		c.dictIdx = nil
+		c.dictIdx, c.recent = nil, nil
 		size := 0
 		for _, d := range c.dict {
 			size += len(d)

@@ -11,11 +11,7 @@ import (
 // compare evaluates a comparison. Both sides have one type after binding
 // (numbers may still mix INT64 and FLOAT64, compared as FLOAT64).
 func (ev *evaluator) compare(c *planner.Call, b *Batch) (*Vector, bool, error) {
-	l, err := ev.eval(c.Args[0], b)
-	if err != nil {
-		return nil, true, err
-	}
-	r, err := ev.eval(c.Args[1], b)
+	l, r, err := ev.eval2(c, b)
 	if err != nil {
 		return nil, true, err
 	}

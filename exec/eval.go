@@ -65,6 +65,15 @@ func (ev *evaluator) eval(e planner.Expr, b *Batch) (*Vector, error) {
 	return nil, &Error{Kind: KindInternal, Msg: "unknown expression"}
 }
 
+// eval2 evaluates the two arguments of a binary call.
+func (ev *evaluator) eval2(c *planner.Call, b *Batch) (l, r *Vector, err error) {
+	if l, err = ev.eval(c.Args[0], b); err != nil {
+		return nil, nil, err
+	}
+	r, err = ev.eval(c.Args[1], b)
+	return l, r, err
+}
+
 // rowByRow is the fallback: box each row's arguments and call EvalCall.
 func (ev *evaluator) rowByRow(c *planner.Call, b *Batch) (*Vector, error) {
 	args := make([]*Vector, len(c.Args))
@@ -139,11 +148,7 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 	case "=", "!=", "<", "<=", ">", ">=":
 		return ev.compare(c, b)
 	case "and", "or":
-		l, err := ev.eval(c.Args[0], b)
-		if err != nil {
-			return nil, true, err
-		}
-		r, err := ev.eval(c.Args[1], b)
+		l, r, err := ev.eval2(c, b)
 		if err != nil {
 			return nil, true, err
 		}

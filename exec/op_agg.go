@@ -173,18 +173,11 @@ func (o *aggOp) add(b *Batch) error {
 	default:
 		var buf []byte
 		for r := 0; r < b.N; r++ {
-			buf = buf[:0]
-			for _, v := range keys {
-				buf = appendKey(buf, v.Value(r))
-			}
-			g, ok := o.groups[string(buf)]
-			if !ok {
-				g = int32(o.n)
-				o.n++
-				o.groups[string(buf)] = g
+			var isNew bool
+			buf, o.gidx[r], isNew = o.group(buf, keys, r)
+			if isNew {
 				newRows = append(newRows, int32(r))
 			}
-			o.gidx[r] = g
 		}
 	}
 	if len(newRows) > 0 {
@@ -210,6 +203,21 @@ func (o *aggOp) add(b *Batch) error {
 		o.states[ai].update(o.gidx[:b.N], args, b.N)
 	}
 	return nil
+}
+
+// group finds (or numbers) the group of row r's keys, encoded into buf.
+func (o *aggOp) group(buf []byte, keys []*Vector, r int) ([]byte, int32, bool) {
+	buf = buf[:0]
+	for _, v := range keys {
+		buf = appendKey(buf, v.Value(r))
+	}
+	if g, ok := o.groups[string(buf)]; ok {
+		return buf, g, false
+	}
+	g := int32(o.n)
+	o.n++
+	o.groups[string(buf)] = g
+	return buf, g, true
 }
 
 func newAggState(a planner.AggCall) aggState {

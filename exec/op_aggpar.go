@@ -128,18 +128,11 @@ func (o *aggOp) merge(src *aggOp) {
 			target[g] = 0
 			continue
 		}
-		buf = buf[:0]
-		for _, v := range keys.Cols {
-			buf = appendKey(buf, v.Value(g))
-		}
-		t, ok := o.groups[string(buf)]
-		if !ok {
-			t = int32(o.n)
-			o.n++
-			o.groups[string(buf)] = t
+		var isNew bool
+		buf, target[g], isNew = o.group(buf, keys.Cols, g)
+		if isNew {
 			newRows = append(newRows, int32(g))
 		}
-		target[g] = t
 	}
 	if len(newRows) > 0 {
 		o.keys.appendRows(keys, newRows)

@@ -19,6 +19,7 @@ type scanOp struct {
 	pos     int // position of seg in order
 	row     int // next row in it
 	eqCol   []eqCheck
+	idx     []int32
 	present []*logstore.Column
 	rows    []int32
 	ts      []int64
@@ -168,61 +169,58 @@ func (s *scanOp) Next(ctx context.Context) (*Batch, error) {
 	}
 }
 
-// candidates returns the rows of [start, end) that pass the time range and
-// the equality predicates, checked on compact storage.
+// candidates returns the rows of [start, end) that pass the time range, the
+// equality predicates and the presence checks, all decided on compact
+// storage before any other field is read.
 func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
-	rows := s.rows[:0]
-	lo, hi := seg.TimeRange()
 	from := s.plan.TimeLo
 	if s.floor != nil {
 		if f, ok := s.floor(); ok && f > from {
 			from = f
 		}
 	}
+	rows := s.rows[:0]
 	eqChecks := s.eqCol
-	switch {
-	case lo >= from && hi <= s.plan.TimeHi && len(eqChecks) > 0 && eqChecks[0].col.IsDict():
-		// The whole range is in time: the first equality reads the codes
-		// directly, without listing every row first.
-		rows = eqChecks[0].col.MatchCode(start, end, eqChecks[0].code, rows)
-		eqChecks = eqChecks[1:]
-	case lo >= from && hi <= s.plan.TimeHi:
-		for r := start; r < end; r++ {
-			rows = append(rows, int32(r))
+	firstDict := len(eqChecks) > 0 && eqChecks[0].col.IsDict()
+	// Time, one block of rows at a time: a block outside the window is
+	// skipped, one wholly inside needs no per-row check.
+	for bs := start; bs < end; {
+		be := min((bs/logstore.TimeBlock+1)*logstore.TimeBlock, end)
+		lo, hi, ok := seg.BlockTimeRange(bs / logstore.TimeBlock)
+		if !ok {
+			lo, hi = seg.TimeRange()
 		}
-	default:
-		tc := seg.Column("timestamp")
-		all := make([]int32, 0, end-start)
-		for r := start; r < end; r++ {
-			all = append(all, int32(r))
-		}
-		s.ts = grow(s.ts, len(all))
-		tc.GatherInts(all, s.ts)
-		for k, r := range all {
-			if t := s.ts[k]; t >= from && t <= s.plan.TimeHi {
-				rows = append(rows, r)
+		switch {
+		case hi < from || lo > s.plan.TimeHi:
+		case lo >= from && hi <= s.plan.TimeHi && firstDict:
+			rows = eqChecks[0].col.MatchCode(bs, be, eqChecks[0].code, rows)
+		case lo >= from && hi <= s.plan.TimeHi:
+			for r := bs; r < be; r++ {
+				rows = append(rows, int32(r))
+			}
+		default:
+			tc := seg.Column("timestamp")
+			n := be - bs
+			idx := s.scratchRows(bs, be)
+			s.ts = grow(s.ts, n)
+			tc.GatherInts(idx, s.ts)
+			mark := len(rows)
+			for k, r := range idx {
+				if t := s.ts[k]; t >= from && t <= s.plan.TimeHi {
+					rows = append(rows, r)
+				}
+			}
+			if firstDict {
+				rows = append(rows[:mark], s.matchCodes(eqChecks[0], rows[mark:])...)
 			}
 		}
+		bs = be
+	}
+	if firstDict {
+		eqChecks = eqChecks[1:]
 	}
 	for _, chk := range eqChecks {
-		kept := rows[:0]
-		if chk.col.IsDict() {
-			s.codes = grow(s.codes, len(rows))
-			chk.col.GatherCodes(rows, s.codes)
-			nulls := chk.col.HasNulls()
-			for k, r := range rows {
-				if s.codes[k] == chk.code && (!nulls || !chk.col.IsNull(int(r))) {
-					kept = append(kept, r)
-				}
-			}
-		} else {
-			for _, r := range rows {
-				if !chk.col.IsNull(int(r)) && chk.col.Str(int(r)) == chk.str {
-					kept = append(kept, r)
-				}
-			}
-		}
-		rows = kept
+		rows = s.matchCodes(chk, rows)
 	}
 	for _, col := range s.present {
 		if !col.HasNulls() {
@@ -241,6 +239,37 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 	}
 	s.rows = rows
 	return rows
+}
+
+// scratchRows lists rows [bs, be) in a reused buffer.
+func (s *scanOp) scratchRows(bs, be int) []int32 {
+	s.idx = s.idx[:0]
+	for r := bs; r < be; r++ {
+		s.idx = append(s.idx, int32(r))
+	}
+	return s.idx
+}
+
+// matchCodes keeps the rows whose value equals the check's, in place.
+func (s *scanOp) matchCodes(chk eqCheck, rows []int32) []int32 {
+	kept := rows[:0]
+	if chk.col.IsDict() {
+		s.codes = grow(s.codes, len(rows))
+		chk.col.GatherCodes(rows, s.codes)
+		nulls := chk.col.HasNulls()
+		for k, r := range rows {
+			if s.codes[k] == chk.code && (!nulls || !chk.col.IsNull(int(r))) {
+				kept = append(kept, r)
+			}
+		}
+		return kept
+	}
+	for _, r := range rows {
+		if !chk.col.IsNull(int(r)) && chk.col.Str(int(r)) == chk.str {
+			kept = append(kept, r)
+		}
+	}
+	return kept
 }
 
 // read gathers the scan's fields for rows and applies its residual filter.

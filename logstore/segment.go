@@ -15,7 +15,11 @@ type Segment struct {
 	order        []*Column // creation order, for filling NULLs
 	bytes        int64
 	sealed       bool
-	retiredFrom  *Segment // for a view standing in while its segment is sealed
+	// blockMin/blockMax are the time range of each run of TimeBlock rows
+	// (sealed segments only): a query's window usually cuts one segment,
+	// and these let it skip or wholly accept most of that segment's rows.
+	blockMin, blockMax []int64
+	retiredFrom        *Segment // for a view standing in while its segment is sealed
 }
 
 func newSegment() *Segment {
@@ -71,13 +75,34 @@ func (s *Segment) abandonRow() {
 	}
 }
 
+// TimeBlock is the number of rows a block time range covers.
+const TimeBlock = 1024
+
+// BlockTimeRange returns the smallest and largest timestamp of rows
+// [b·TimeBlock, (b+1)·TimeBlock); ok is false when the segment keeps none.
+func (s *Segment) BlockTimeRange(b int) (lo, hi int64, ok bool) {
+	if b >= len(s.blockMin) {
+		return 0, 0, false
+	}
+	return s.blockMin[b], s.blockMax[b], true
+}
+
 func (s *Segment) seal() {
+	if ts := s.cols["timestamp"]; ts != nil {
+		for start := 0; start < s.rows; start += TimeBlock {
+			lo, hi := ts.ints[start], ts.ints[start]
+			for _, v := range ts.ints[start:min(start+TimeBlock, s.rows)] {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+			s.blockMin, s.blockMax = append(s.blockMin, lo), append(s.blockMax, hi)
+		}
+	}
 	var b int64
 	for _, c := range s.order {
 		c.seal()
 		b += c.bytes()
 	}
-	s.bytes = b + int64(len(s.cols))*64
+	s.bytes = b + int64(len(s.cols))*64 + 16*int64(len(s.blockMin))
 	s.order = nil
 	s.sealed = true
 }

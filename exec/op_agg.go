@@ -3,6 +3,8 @@ package exec
 import (
 	"context"
 	"math"
+	"runtime"
+	"sync"
 
 	"logq/planner"
 	"logq/types"
@@ -101,6 +103,11 @@ func (o *aggOp) finish() {
 		o.n = 1 // an aggregate without GROUP BY always yields one row
 		for _, s := range o.states {
 			s.grow(1)
+		}
+	}
+	for _, s := range o.states {
+		if q, ok := s.(*quantAgg); ok && o.n > 1 {
+			q.prepare()
 		}
 	}
 	for start := 0; start < o.n; start += BatchSize {
@@ -472,6 +479,7 @@ type quantAgg struct {
 	ranks []int
 	elem  types.Type
 	q     []quantileState
+	done  []types.Value // results, when computed ahead by prepare
 }
 
 func (s *quantAgg) grow(n int) {
@@ -496,7 +504,33 @@ func (s *quantAgg) update(g []int32, args []*Vector, n int) {
 		}
 	}
 }
+
+// prepare computes every group's quantiles on all cores: selection is the
+// costly part of APPROX_QUANTILES and groups are independent.
+func (s *quantAgg) prepare() {
+	s.done = make([]types.Value, len(s.q))
+	workers := min(runtime.GOMAXPROCS(0), len(s.q))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for g := w; g < len(s.q); g += workers {
+				s.done[g] = s.compute(g)
+			}
+		}(w)
+	}
+	wg.Wait()
+}
+
 func (s *quantAgg) result(g int) types.Value {
+	if s.done != nil {
+		return s.done[g]
+	}
+	return s.compute(g)
+}
+
+func (s *quantAgg) compute(g int) types.Value {
 	vals := s.q[g].quantiles(s.n, s.ranks)
 	if vals == nil {
 		return types.NullOf(types.ArrayOf(s.elem))

@@ -85,18 +85,23 @@ func (q *quantileState) quantiles(n int, ranks []int) []float64 {
 		}
 		return out
 	}
-	// Few ranks: selection in linear time, largest rank first so that each
-	// later selection works on the smaller left part.
+	// Few ranks: selection in linear time, smallest rank first; each later
+	// rank lies right of the previous one, so p99 after p95 only searches
+	// the top 5%.
 	order := make([]int, len(pos))
 	for i := range order {
 		order[i] = i
 	}
-	sort.Slice(order, func(a, b int) bool { return pos[order[a]] > pos[order[b]] })
-	hi := len(q.vals)
+	sort.Slice(order, func(a, b int) bool { return pos[order[a]] < pos[order[b]] })
+	lo := 0
 	for _, k := range order {
 		p := pos[k]
-		out[k] = selectKth(q.vals[:hi], p)
-		hi = p + 1
+		if p < lo { // a repeated rank
+			out[k] = q.vals[p]
+			continue
+		}
+		out[k] = selectKth(q.vals[lo:], p-lo)
+		lo = p + 1
 	}
 	return out
 }

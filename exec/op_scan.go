@@ -12,20 +12,26 @@ import (
 
 // scanOp reads one source's snapshot segment by segment.
 type scanOp struct {
-	plan    *planner.Scan
-	snap    logstore.Snapshot
-	ev      *evaluator
-	seg     int // current segment
-	pos     int // position of seg in order
-	row     int // next row in it
-	eqCol   []eqCheck
-	idx     []int32
-	present []*logstore.Column
-	rows    []int32
-	ts      []int64
-	codes   []uint32
-	fields  []*logstore.Field
-	out     Batch
+	plan  *planner.Scan
+	snap  logstore.Snapshot
+	ev    *evaluator
+	seg   int // current segment
+	pos   int // position of seg in order
+	row   int // next row in it
+	eqCol []eqCheck
+	idx   []int32
+	// value predicates answered per dictionary entry (op_scan_dict.go)
+	valuePreds []valuePred
+	restFilter []planner.Expr
+	masks      []dictMask
+	segFilter  planner.Expr // the row filter for the current segment
+	err        error
+	present    []*logstore.Column
+	rows       []int32
+	ts         []int64
+	codes      []uint32
+	fields     []*logstore.Field
+	out        Batch
 	// newestFirst visits segments by descending newest timestamp, and
 	// floor, when set, reports a timestamp below which no row is wanted any
 	// more (a top-k on timestamp DESC that is full); see sortOp.
@@ -59,6 +65,8 @@ func newScan(p *planner.Scan, snap logstore.Snapshot, ev *evaluator) *scanOp {
 	for i := range s.out.Cols {
 		s.out.Cols[i] = &Vector{}
 	}
+	s.valuePreds, s.restFilter = splitValuePreds(p)
+	s.segFilter = p.Filter
 	return s
 }
 
@@ -100,7 +108,15 @@ func (s *scanOp) nextSegment() bool {
 				return false // newest first: every later segment is older still
 			}
 		}
-		if s.prepareEq(seg) {
+		if !s.prepareEq(seg) {
+			continue
+		}
+		ok, err := s.prepareValuePreds(seg)
+		if err != nil {
+			s.err = err
+			return false
+		}
+		if ok {
 			return true
 		}
 	}
@@ -143,7 +159,7 @@ func (s *scanOp) Next(ctx context.Context) (*Batch, error) {
 				return nil, err
 			}
 			if !s.nextSegment() {
-				return nil, nil
+				return nil, s.err
 			}
 		}
 		seg := s.snap.Segments[s.seg]
@@ -234,6 +250,7 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 		}
 		rows = kept
 	}
+	rows = s.applyMasks(rows)
 	if s.newestFirst {
 		slices.Reverse(rows)
 	}
@@ -337,10 +354,10 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 			markNulls(v, col, rows)
 		}
 	}
-	if s.plan.Filter == nil {
+	if s.segFilter == nil {
 		return b, nil
 	}
-	return filterBatch(s.ev, s.plan.Filter, b, &s.rows)
+	return filterBatch(s.ev, s.segFilter, b, &s.rows)
 }
 
 func markNulls(v *Vector, col *logstore.Column, rows []int32) {

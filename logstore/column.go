@@ -90,6 +90,12 @@ func (c *Column) entry(code uint32) string {
 	return c.dict[code]
 }
 
+// DictLen is the number of entries of a dictionary column.
+func (c *Column) DictLen() int { return c.dictLen() }
+
+// DictEntry returns entry code of a dictionary column.
+func (c *Column) DictEntry(code uint32) string { return c.entry(code) }
+
 // dictLen is the number of dictionary entries.
 func (c *Column) dictLen() int {
 	if c.dictOffs != nil {

@@ -1,0 +1,174 @@
+package exec
+
+import (
+	"logq/logstore"
+	"logq/planner"
+	"logq/types"
+)
+
+// A filter conjunct that reads a single STRING field (REGEXP_CONTAINS(url,
+// @project), LIKE, a comparison) gives one answer per distinct value. On a
+// dictionary column the scan evaluates it once per dictionary entry and then
+// keeps rows by their code, instead of once per row.
+
+// valuePred is such a conjunct.
+type valuePred struct {
+	field int
+	expr  planner.Expr
+}
+
+// splitValuePreds separates single-STRING-field conjuncts from the rest.
+func splitValuePreds(p *planner.Scan) (preds []valuePred, rest []planner.Expr) {
+	if p.Filter == nil {
+		return nil, nil
+	}
+	for _, c := range conjuncts(p.Filter) {
+		used := map[int]bool{}
+		colsRead(c, used)
+		if len(used) == 1 {
+			for f := range used {
+				if sf := p.Fields[f]; !sf.Presence && sf.T.Kind == types.KindString {
+					preds = append(preds, valuePred{field: f, expr: c})
+					goto next
+				}
+			}
+		}
+		rest = append(rest, c)
+	next:
+	}
+	return preds, rest
+}
+
+func conjuncts(e planner.Expr) []planner.Expr {
+	if c, ok := e.(*planner.Call); ok && c.Fn == "and" {
+		return append(conjuncts(c.Args[0]), conjuncts(c.Args[1])...)
+	}
+	return []planner.Expr{e}
+}
+
+func andAll(es []planner.Expr) planner.Expr {
+	var out planner.Expr
+	for _, e := range es {
+		if out == nil {
+			out = e
+		} else {
+			out = &planner.Call{Fn: "and", Args: []planner.Expr{out, e}, T: types.Bool}
+		}
+	}
+	return out
+}
+
+func colsRead(e planner.Expr, used map[int]bool) {
+	switch x := e.(type) {
+	case *planner.ColRef:
+		used[x.Idx] = true
+	case *planner.Call:
+		for _, a := range x.Args {
+			colsRead(a, used)
+		}
+	case *planner.Case:
+		for _, w := range x.Whens {
+			colsRead(w.Cond, used)
+			colsRead(w.Then, used)
+		}
+		colsRead(x.Else, used)
+	}
+}
+
+// dictMask is a value predicate answered per dictionary entry of a segment.
+type dictMask struct {
+	col      *logstore.Column
+	keep     []bool // by code
+	keepNull bool
+}
+
+// evalOnValues evaluates pred over the given values of its field (one row
+// each, NULL when null is set) and returns which rows are TRUE.
+func (s *scanOp) evalOnValues(pred valuePred, vals []string, null bool) ([]bool, error) {
+	n := len(vals)
+	if null {
+		n = 1
+	}
+	b := &Batch{N: n, Cols: make([]*Vector, len(s.plan.Fields))}
+	v := &Vector{T: types.String, S: vals}
+	if null {
+		v.S = []string{""}
+		v.Null = []bool{true}
+	}
+	b.Cols[pred.field] = v
+	out, err := s.ev.eval(pred.expr, b)
+	if err != nil {
+		return nil, err
+	}
+	keep := make([]bool, n)
+	for i := range keep {
+		keep[i] = out.I[i] != 0 && !out.isNull(i)
+	}
+	return keep, nil
+}
+
+// prepareValuePreds decides, for one segment, which value predicates become
+// dictionary masks and which stay in the row filter. It reports false when a
+// predicate can match no row of the segment.
+func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
+	s.masks = s.masks[:0]
+	rowPreds := s.restFilter
+	for _, p := range s.valuePreds {
+		col := seg.Column(s.plan.Fields[p.field].Path)
+		if col != nil && !col.IsDict() {
+			rowPreds = append(rowPreds[:len(rowPreds):len(rowPreds)], p.expr)
+			continue
+		}
+		nullKeep, err := s.evalOnValues(p, nil, true)
+		if err != nil {
+			return false, err
+		}
+		if col == nil { // every row NULL
+			if !nullKeep[0] {
+				return false, nil
+			}
+			continue
+		}
+		entries := make([]string, col.DictLen())
+		for i := range entries {
+			entries[i] = col.DictEntry(uint32(i))
+		}
+		keep, err := s.evalOnValues(p, entries, false)
+		if err != nil {
+			return false, err
+		}
+		any := nullKeep[0]
+		for _, k := range keep {
+			any = any || k
+		}
+		if !any {
+			return false, nil
+		}
+		s.masks = append(s.masks, dictMask{col: col, keep: keep, keepNull: nullKeep[0]})
+	}
+	s.segFilter = andAll(rowPreds)
+	return true, nil
+}
+
+// applyMasks keeps the rows whose codes pass every mask.
+func (s *scanOp) applyMasks(rows []int32) []int32 {
+	for _, m := range s.masks {
+		s.codes = grow(s.codes, len(rows))
+		m.col.GatherCodes(rows, s.codes)
+		nulls := m.col.HasNulls()
+		kept := rows[:0]
+		for k, r := range rows {
+			if nulls && m.col.IsNull(int(r)) {
+				if m.keepNull {
+					kept = append(kept, r)
+				}
+				continue
+			}
+			if m.keep[s.codes[k]] {
+				kept = append(kept, r)
+			}
+		}
+		rows = kept
+	}
+	return rows
+}

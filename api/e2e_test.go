@@ -499,7 +499,7 @@ func TestSharedMissSurvivesFirstCallerLeaving(t *testing.T) {
 		}
 		return []byte("rows"), nil
 	}
-	shared := func(ctx ctxT) ([]byte, error) { return run(withoutCancel(ctx)) }
+	shared := detached(run)
 	first, cancel := cancelCtx()
 	done := make(chan error, 1)
 	go func() {

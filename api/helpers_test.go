@@ -9,5 +9,3 @@ func bgCtx() context.Context { return context.Background() }
 func cancelCtx() (context.Context, context.CancelFunc) {
 	return context.WithCancel(context.Background())
 }
-
-func withoutCancel(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

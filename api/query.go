@@ -56,12 +56,9 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	var body []byte
 	var err error
 	if e.CacheSeconds > 0 {
-		// A cached run is shared by every caller waiting on it: it must not
-		// end because the first of them hung up (the time limit still holds).
-		shared := func(ctx context.Context) ([]byte, error) { return run(context.WithoutCancel(ctx)) }
 		var hit bool
 		body, hit, err = s.cache.get(r.Context(), cacheKey(e, used), e.Name,
-			time.Duration(e.CacheSeconds)*time.Second, time.Duration(e.WarmSeconds)*time.Second, shared)
+			time.Duration(e.CacheSeconds)*time.Second, time.Duration(e.WarmSeconds)*time.Second, detached(run))
 		rec.cache = map[bool]string{true: "hit", false: "miss"}[hit]
 		s.metrics.cacheEvent(e.Name, rec.cache)
 	} else {
@@ -82,6 +79,13 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	_, _ = w.Write(body)
+}
+
+// detached makes a run ignore its caller's cancellation: a cached run is
+// shared by every caller waiting on it and must not end because the first of
+// them hung up (the query time limit still holds).
+func detached(run runFunc) runFunc {
+	return func(ctx context.Context) ([]byte, error) { return run(context.WithoutCancel(ctx)) }
 }
 
 // run executes an endpoint under the concurrency limit and its time limit.

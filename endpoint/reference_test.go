@@ -138,7 +138,6 @@ func testSpec() fixtures.Spec {
 func TestEndpointsMatchReference(t *testing.T) {
 	eps := loadBuiltins(t)
 	ds := build(t, testSpec(), 1500, 1)
-	relay, edge := ds.raw["deno-relay-logs"], ds.raw["cloudflare.logs.prod"]
 	// Recent traffic for the short windows: the generator spreads events over
 	// 7 days, so add a dense last few minutes for one project.
 	recent := fixtures.DefaultSpec(3000, refNow.Add(-10*time.Second))
@@ -148,7 +147,7 @@ func TestEndpointsMatchReference(t *testing.T) {
 		ds.store.Append(src, evs)
 		ds.raw[src] = append(ds.raw[src], decode(t, evs)...)
 	}
-	relay, edge = ds.raw["deno-relay-logs"], ds.raw["cloudflare.logs.prod"]
+	relay, edge := ds.raw["deno-relay-logs"], ds.raw["cloudflare.logs.prod"]
 
 	inv := eps["functions.invocation-stats"]
 	nonEmpty := 0

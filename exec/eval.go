@@ -38,8 +38,9 @@ func (ev *evaluator) out(e planner.Expr, t types.Type, n int) *Vector {
 
 // nulls returns a cleared NULL slice of n rows for v, reusing its storage.
 func (v *Vector) freshNulls(n int) []bool {
-	v.Null = grow(v.Null[:0], n)
-	clear(v.Null)
+	v.nullBuf = grow(v.nullBuf[:0], n)
+	clear(v.nullBuf)
+	v.Null = v.nullBuf
 	return v.Null
 }
 

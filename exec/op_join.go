@@ -18,7 +18,6 @@ type joinOp struct {
 	store       *rowStore
 	table       map[string][]int32
 	all         []int32
-	scratch     []int32
 }
 
 func (o *joinOp) Close() { o.left.Close(); o.right.Close() }

@@ -360,19 +360,18 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 	return filterBatch(s.ev, s.segFilter, b, &s.rows)
 }
 
+// markNulls sets v's NULL flags for rows, reusing its storage. (The scan's
+// output vectors live until its next batch; fresh ones come with new storage.)
 func markNulls(v *Vector, col *logstore.Column, rows []int32) {
 	if col == nil {
-		v.Null = make([]bool, len(rows))
-		for k := range v.Null {
-			v.Null[k] = true
+		nulls := v.freshNulls(len(rows))
+		for k := range nulls {
+			nulls[k] = true
 		}
 		return
 	}
-	if col.HasNulls() {
-		v.Null = make([]bool, len(rows))
-		if !col.GatherNulls(rows, v.Null) {
-			v.Null = nil
-		}
+	if !col.HasNulls() || !col.GatherNulls(rows, v.freshNulls(len(rows))) {
+		v.Null = nil
 	}
 }
 

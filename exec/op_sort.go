@@ -18,7 +18,6 @@ type sortOp struct {
 	done  bool
 	store *rowStore
 	heap  *topHeap
-	keys  [][]types.Value // per stored row
 	order []int32
 	pos   int
 }

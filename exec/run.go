@@ -62,26 +62,28 @@ func Run(ctx context.Context, store *logstore.Store, q *Query, req Request) (res
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
-	now := req.Now
-	if now.IsZero() {
-		now = time.Now()
-	}
-	cat := &catalog{store: store, snaps: map[string]logstore.Snapshot{}}
-	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: cat, Params: req.Params, Now: now.UnixMicro()})
+	plan, cat, err := prepare(store, q, req)
 	if err != nil {
 		return nil, err
 	}
 	return execute(ctx, plan, cat, req.MaxRows)
 }
 
-// Explain returns the optimised plan of q for the given request.
-func Explain(store *logstore.Store, q *Query, req Request) (string, error) {
-	cat := &catalog{store: store, snaps: map[string]logstore.Snapshot{}}
+// prepare binds and optimises q for one call, over a catalog of snapshots
+// taken as the plan reads each source.
+func prepare(store *logstore.Store, q *Query, req Request) (planner.Node, *catalog, error) {
 	now := req.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
+	cat := &catalog{store: store, snaps: map[string]logstore.Snapshot{}}
 	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: cat, Params: req.Params, Now: now.UnixMicro()})
+	return plan, cat, err
+}
+
+// Explain returns the optimised plan of q for the given request.
+func Explain(store *logstore.Store, q *Query, req Request) (string, error) {
+	plan, _, err := prepare(store, q, req)
 	if err != nil {
 		return "", classify(err)
 	}
@@ -137,15 +139,16 @@ func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
 		in, err := build(x.In, cat, ev)
 		return &limitOp{in: in, n: x.N, offset: x.Offset}, err
 	case *planner.Sort:
-		in, err := build(x.In, cat, ev)
-		op := &sortOp{in: in, plan: x, ev: ev}
+		op := &sortOp{plan: x, ev: ev}
 		if sp, ok := x.In.(*planner.Scan); ok && x.Limit >= 0 && newestFirstKey(x, sp) {
 			// Newest segments first, serially, stopping once the top-k is full.
-			in.Close()
 			scan := newScan(sp, cat.snapshot(sp.Source), ev)
 			scan.newestFirst, scan.floor = true, op.timeFloor
 			op.in = scan
+			return op, nil
 		}
+		var err error
+		op.in, err = build(x.In, cat, ev)
 		return op, err
 	case *planner.Aggregate:
 		if sp, ok := linearScan(x.In); ok {

@@ -20,6 +20,9 @@ type Vector struct {
 	V    []types.Value
 	Null []bool
 	Lazy *lazyField
+	// nullBuf keeps NULL-flag storage across batches; Null is nil when no
+	// row is NULL, so the spare cannot live in Null itself.
+	nullBuf []bool
 }
 
 // lazyField assembles a nested record from storage on demand.

@@ -19,7 +19,6 @@ import (
 type Column struct {
 	Path string
 	kind types.Kind
-	elem types.Type // element type of an ARRAY column
 	n    int
 
 	// Null flags: one byte per row while open (appends must not share memory

@@ -79,9 +79,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 		return nil, fmt.Errorf("invalid --demo-events %d: must be positive", c.demoSize)
 	}
 	c.keys = append(c.keys, keys...)
-	for _, k := range strings.Split(env("LOGQ_API_KEYS"), ",") {
-		c.keys = append(c.keys, k)
-	}
+	c.keys = append(c.keys, strings.Split(env("LOGQ_API_KEYS"), ",")...)
 	for _, v := range []string{"LOGFLARE_PRIVATE_ACCESS_TOKEN", "LOGFLARE_PUBLIC_ACCESS_TOKEN", "LOGFLARE_API_KEY"} {
 		c.keys = append(c.keys, env(v))
 	}

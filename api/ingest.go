@@ -33,7 +33,15 @@ func (s *Server) handleIngest(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errorf(400, "invalidBody", "", "the body must be JSON: an array of events, {\"batch\": [...]}, one event, or one event per line: %v", err))
 		return
 	}
-	accepted, rejects := s.store.Append(source, events)
+	accepted, rejects, err := s.store.Ingest(source, events)
+	if err != nil {
+		// Not durable, so not acknowledged: the shipper retries (Vector
+		// does on 503). Some of these events may reach the store twice.
+		s.log.Error("ingest: events could not be made durable", "source", source, "events", len(events), "err", err)
+		w.Header().Set("Retry-After", "5")
+		writeError(w, errorf(503, "storageUnavailable", "", "the events could not be written durably (%v); nothing from this request is acknowledged, retry later", err))
+		return
+	}
 	s.metrics.ingest(source, accepted, len(rejects))
 	if len(rejects) > 0 {
 		msgs := make([]string, len(rejects))

@@ -20,6 +20,7 @@ type Segment struct {
 	// and these let it skip or wholly accept most of that segment's rows.
 	blockMin, blockMax []int64
 	retiredFrom        *Segment // for a view standing in while its segment is sealed
+	seq                uint64   // number within its source; names its WAL file
 }
 
 func newSegment() *Segment {
@@ -109,7 +110,7 @@ func (s *Segment) seal() {
 
 // view returns a read-only view of an open segment's first s.rows rows.
 func (s *Segment) view() *Segment {
-	v := &Segment{rows: s.rows, minTS: s.minTS, maxTS: s.maxTS, cols: make(map[string]*Column, len(s.cols)), retiredFrom: s}
+	v := &Segment{rows: s.rows, minTS: s.minTS, maxTS: s.maxTS, cols: make(map[string]*Column, len(s.cols)), retiredFrom: s, seq: s.seq}
 	for p, c := range s.cols {
 		v.cols[p] = c.view(s.rows)
 	}

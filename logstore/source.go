@@ -2,6 +2,7 @@ package logstore
 
 import (
 	"crypto/rand"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"sync"
@@ -25,6 +26,8 @@ type Source struct {
 	rows    int
 	opts    *Options
 	sealer  *sealer
+	wal     *wal   // nil when the store is in memory only
+	seq     uint64 // the open segment's number (its WAL file's)
 
 	scratch []byte
 }
@@ -40,23 +43,49 @@ type Reject struct {
 
 func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.Reason) }
 
-// append stores events; see Store.Append.
-func (s *Source) append(events [][]byte, arrival time.Time) (accepted int, rejects []Reject) {
-	var full []*Segment
+// ingest stores events; see Store.Ingest. A batch is cut into chunks that
+// each fit the open segment, so that every WAL file holds exactly one
+// segment's events. A chunk is written to the WAL and applied to memory under
+// the source lock (so replay sees chunks in the order queries did); the fsync
+// that makes them durable runs after the lock is released, shared with every
+// other request waiting for one.
+func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []Reject, err error) {
+	var (
+		full []*Segment
+		pos  walPos
+	)
 	s.mu.Lock()
-	w := writer{src: s, arrival: arrival.UnixMicro()}
-	for i, ev := range events {
-		if err := w.event(ev); err != nil {
-			s.open.abandonRow()
-			rejects = append(rejects, Reject{Index: i, Reason: err.Error()})
-			continue
-		}
-		accepted++
+	for start := 0; start < len(events); {
 		if s.open.rows >= s.opts.SegmentRows {
-			full = append(full, s.retireOpen())
+			seg, rerr := s.retire()
+			full = append(full, seg)
+			if rerr != nil {
+				err = rerr
+				break
+			}
 		}
+		n := min(len(events)-start, s.opts.SegmentRows-s.open.rows)
+		b := walBatch{arrival: arrival.UnixMicro(), events: events[start : start+n]}
+		_, _ = rand.Read(b.seed[:])
+		if s.wal != nil {
+			p, werr := s.wal.append(&b)
+			if werr != nil {
+				err = werr
+				break
+			}
+			pos = p
+		}
+		acc, rej := s.apply(&b, start)
+		accepted += acc
+		rejects = append(rejects, rej...)
+		s.events += int64(acc)
+		start += n
 	}
-	s.events += int64(accepted)
+	if err == nil && s.open.rows >= s.opts.SegmentRows {
+		seg, rerr := s.retire()
+		full = append(full, seg)
+		err = rerr
+	}
 	s.mu.Unlock()
 	// Sealing (narrowing, compressing) takes milliseconds per segment: do it
 	// outside the lock, so queries and other appends do not wait for it, and
@@ -64,7 +93,37 @@ func (s *Source) append(events [][]byte, arrival time.Time) (accepted int, rejec
 	for _, seg := range full {
 		s.sealer.run(func() { s.seal(seg) })
 	}
+	if err == nil && s.wal != nil && pos.end > 0 {
+		err = s.wal.sync(pos)
+	}
+	return accepted, rejects, err
+}
+
+// apply writes one chunk's events into the open segment; rejects are
+// numbered from base. Called with mu held.
+func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []Reject) {
+	w := writer{src: s, arrival: b.arrival, seed: b.seed}
+	for i, ev := range b.events {
+		w.index = uint64(i)
+		if err := w.event(ev); err != nil {
+			s.open.abandonRow()
+			rejects = append(rejects, Reject{Index: base + i, Reason: err.Error()})
+			continue
+		}
+		accepted++
+	}
 	return accepted, rejects
+}
+
+// retire retires the open segment and, for a durable source, starts the WAL
+// file of the next one. The retired segment is returned even on error.
+// Called with mu held.
+func (s *Source) retire() (*Segment, error) {
+	full := s.retireOpen()
+	if s.wal == nil {
+		return full, nil
+	}
+	return full, s.wal.rotate(s.open.seq)
 }
 
 // retireOpen replaces the open segment with a new one and returns the full
@@ -77,6 +136,8 @@ func (s *Source) retireOpen() *Segment {
 	s.sealed = append(sealed, full.view())
 	s.pending[full] = len(s.sealed) - 1
 	s.open = newSegment()
+	s.seq++
+	s.open.seq = s.seq
 	return full
 }
 
@@ -103,20 +164,23 @@ func (s *Source) seal(full *Segment) {
 	}
 }
 
-func (s *Source) sealOpen() {
+func (s *Source) sealOpen() error {
 	if s.open.rows == 0 {
-		return
+		return nil
 	}
-	full := s.retireOpen()
+	full, err := s.retire()
 	s.mu.Unlock()
 	s.seal(full)
 	s.mu.Lock()
+	return err
 }
 
 // writer flattens one event at a time into the open segment.
 type writer struct {
 	src     *Source
 	arrival int64
+	seed    [16]byte // with index, names events that carry no id
+	index   uint64
 	sc      jscan
 }
 
@@ -194,7 +258,7 @@ func (w *writer) event(ev []byte) error {
 		ts = w.arrival
 	}
 	if id == "" {
-		id = newUUID()
+		id = eventUUID(w.seed, w.index)
 	}
 	if !haveMsg && message != nil {
 		msg, haveMsg = message, true
@@ -560,10 +624,12 @@ func scalarText(raw []byte) string {
 
 func isNullJSON(raw []byte) bool { return string(raw) == "null" }
 
-// newUUID returns a random (version 4) UUID.
-func newUUID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
+// eventUUID returns the UUID (version 4 layout) of the index-th event of a
+// chunk whose random seed is seed: random across chunks, and the same again
+// when the chunk is replayed from the WAL.
+func eventUUID(seed [16]byte, index uint64) string {
+	b := seed
+	binary.LittleEndian.PutUint64(b[8:], binary.LittleEndian.Uint64(b[8:])+index)
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	const hex = "0123456789abcdef"

@@ -3,6 +3,9 @@ package logstore
 import (
 	"bytes"
 	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"sort"
 	"sync"
 	"time"
@@ -16,6 +19,8 @@ type Options struct {
 	Retention time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Logger receives recovery and storage warnings; nil discards them.
+	Logger *slog.Logger
 }
 
 // DefaultSegmentRows balances scan granularity (time pruning skips whole
@@ -28,6 +33,13 @@ type Store struct {
 	mu      sync.RWMutex
 	sources map[string]*Source
 	sealer  *sealer
+
+	// Durable stores only (Open): the data directory, its lock, the seam
+	// for file writes, and what recovery found.
+	dir      string
+	lock     *os.File
+	fs       fileSystem
+	recovery RecoveryStats
 }
 
 // sealer runs seals in the background, a bounded number at a time; when all
@@ -62,7 +74,7 @@ func New(opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Store{opts: opts, sources: make(map[string]*Source), sealer: &sealer{slots: make(chan struct{}, 2)}}
+	return &Store{opts: opts, sources: make(map[string]*Source), sealer: &sealer{slots: make(chan struct{}, 2)}, fs: osFS{}}
 }
 
 // Source returns the named source, creating it when create is set.
@@ -77,17 +89,69 @@ func (s *Store) Source(name string, create bool) *Source {
 	defer s.mu.Unlock()
 	if src = s.sources[name]; src == nil {
 		src = &Source{name: name, root: &node{}, open: newSegment(), opts: &s.opts, changed: true, pending: map[*Segment]int{}, sealer: s.sealer}
+		src.seq, src.open.seq = 1, 1
+		if s.dir != "" {
+			// The directory and first file are made by the first append, so
+			// a full disk is an ingest error (503), not a lost source.
+			src.wal = &wal{dir: filepath.Join(s.dir, "sources", encodeName(name)), fs: s.fs, genEnd: map[uint64]int64{}, seq: 1}
+		}
 		s.sources[name] = src
 	}
 	return src
 }
 
-// Append stores events (raw JSON objects) in the named source, creating the
+// Ingest stores events (raw JSON objects) in the named source, creating the
 // source on first use. Events that are not valid JSON objects are refused and
-// reported; the others are stored. When Append returns, every accepted event
-// is visible to any snapshot taken afterwards.
+// reported; the others are stored. When Ingest returns without error, every
+// accepted event is visible to any snapshot taken afterwards and, for a store
+// opened on a data directory, on disk (fsynced). An error means the events
+// could not be made durable and must not be acknowledged; some of them may
+// be visible until a restart.
+func (s *Store) Ingest(source string, events [][]byte) (accepted int, rejects []Reject, err error) {
+	return s.Source(source, true).ingest(events, s.opts.Now())
+}
+
+// Append is Ingest for callers that only want counts (tools and tests): when
+// the events cannot be made durable, each is reported refused with the
+// reason.
 func (s *Store) Append(source string, events [][]byte) (accepted int, rejects []Reject) {
-	return s.Source(source, true).append(events, s.opts.Now())
+	accepted, rejects, err := s.Ingest(source, events)
+	if err != nil {
+		rejects = rejects[:0]
+		for i := range events {
+			rejects = append(rejects, Reject{Index: i, Reason: err.Error()})
+		}
+		return 0, rejects
+	}
+	return accepted, rejects
+}
+
+// Durable reports whether the store writes to a data directory.
+func (s *Store) Durable() bool { return s.dir != "" }
+
+// Recovery reports what opening the data directory found damaged.
+func (s *Store) Recovery() RecoveryStats { return s.recovery }
+
+// Close makes everything written durable, closes the WAL files and releases
+// the data directory. Appends fail afterwards.
+func (s *Store) Close() error {
+	s.sealer.wait()
+	var first error
+	for _, name := range s.Names() {
+		src := s.Source(name, false)
+		src.mu.Lock()
+		if src.wal != nil {
+			if err := src.wal.close(); err != nil && first == nil {
+				first = err
+			}
+		}
+		src.mu.Unlock()
+	}
+	if s.lock != nil {
+		s.lock.Close()
+		s.lock = nil
+	}
+	return first
 }
 
 // Names lists the sources, sorted.
@@ -175,34 +239,47 @@ func (s *Store) EnforceRetention() int {
 	dropped := 0
 	for _, name := range s.Names() {
 		src := s.Source(name, false)
+		var files []string
 		src.mu.Lock()
 		kept := make([]*Segment, 0, len(src.sealed))
 		for _, seg := range src.sealed {
 			if seg.maxTS < cutoff {
 				dropped += seg.rows
 				src.rows -= seg.rows
+				if src.wal != nil {
+					files = append(files, walPath(src.wal.dir, seg.seq))
+				}
 				continue
 			}
 			kept = append(kept, seg)
 		}
 		src.sealed = kept
 		src.mu.Unlock()
+		// A segment's WAL file goes with it; a crash before this only means
+		// the next start replays it and drops it again.
+		for _, f := range files {
+			if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+				s.log().Warn("retention: could not remove a WAL file", "file", f, "err", err)
+			}
+		}
 	}
 	return dropped
 }
 
 // Flush seals every open segment and waits for background seals, e.g. after
 // a bulk load, so that all data is in its compact form.
-func (s *Store) Flush() {
+func (s *Store) Flush() error {
+	var first error
 	for _, name := range s.Names() {
 		src := s.Source(name, false)
 		src.mu.Lock()
-		if src.open.rows > 0 {
-			src.sealOpen()
+		if err := src.sealOpen(); err != nil && first == nil {
+			first = err
 		}
 		src.mu.Unlock()
 	}
 	s.sealer.wait()
+	return first
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

@@ -117,7 +117,7 @@ func freePort(t *testing.T) string {
 // (in-flight requests finish) and exits 0.
 func TestServeGracefulShutdown(t *testing.T) {
 	addr := freePort(t)
-	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--api-key", "k1")
+	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--api-key", "k1", "--data-dir", t.TempDir())
 	cmd.Env = append(os.Environ(), "LOGQ_TEST_MAIN=1")
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
@@ -126,6 +126,8 @@ func TestServeGracefulShutdown(t *testing.T) {
 	require.NoError(t, cmd.Start())
 	defer cmd.Process.Kill()
 	sc := bufio.NewScanner(stdout)
+	require.True(t, sc.Scan())
+	require.Contains(t, sc.Text(), "data directory")
 	require.True(t, sc.Scan())
 	require.Contains(t, sc.Text(), "listening on")
 	base := "http://" + addr
@@ -159,4 +161,42 @@ func TestServeGracefulShutdown(t *testing.T) {
 	err = cmd.Wait()
 	require.NoError(t, err, "exit status 0 after SIGTERM")
 	require.Equal(t, 1, run([]string{"healthcheck", "--url", base}, io.Discard, io.Discard), "no longer serving")
+}
+
+func TestParseServeStorage(t *testing.T) {
+	day := 24 * time.Hour
+	cases := []struct {
+		args     []string
+		env      map[string]string
+		dataDir  string
+		inMemory bool
+		ret      time.Duration
+		err      string
+	}{
+		{args: nil, dataDir: "logq-data", ret: 90 * day},
+		{args: []string{"--demo"}, inMemory: true, ret: 90 * day},
+		{args: []string{"--demo", "--data-dir", "/d"}, dataDir: "/d", ret: 90 * day},
+		{args: []string{"--in-memory"}, inMemory: true, ret: 90 * day},
+		{env: map[string]string{"LOGQ_DATA_DIR": "/e"}, dataDir: "/e", ret: 90 * day},
+		{args: []string{"--data-dir", "/f"}, env: map[string]string{"LOGQ_DATA_DIR": "/e"}, dataDir: "/f", ret: 90 * day},
+		{args: []string{"--in-memory", "--data-dir", "/f"}, err: "contradict"},
+		{args: []string{"--retention", "7d"}, dataDir: "logq-data", ret: 7 * day},
+		{args: []string{"--retention", "36h"}, dataDir: "logq-data", ret: 36 * time.Hour},
+		{args: []string{"--retention", "0"}, dataDir: "logq-data", ret: 0},
+		{env: map[string]string{"LOGQ_RETENTION": "2d"}, dataDir: "logq-data", ret: 2 * day},
+		{args: []string{"--retention", "1d"}, env: map[string]string{"LOGQ_RETENTION": "2d"}, dataDir: "logq-data", ret: day},
+		{args: []string{"--retention", "7days"}, err: "--retention"},
+		{args: []string{"--retention", "-3d"}, err: "--retention"},
+	}
+	for _, c := range cases {
+		got, err := parseServe(c.args, env(c.env), io.Discard)
+		if c.err != "" {
+			require.ErrorContains(t, err, c.err, c.args)
+			continue
+		}
+		require.NoError(t, err, c.args)
+		require.Equal(t, c.dataDir, got.dataDir, c.args)
+		require.Equal(t, c.inMemory, got.inMemory, c.args)
+		require.Equal(t, c.ret, got.retention, c.args)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -36,6 +37,29 @@ type serveConfig struct {
 	demo      bool
 	demoSize  int
 	retention time.Duration
+	dataDir   string // "" with inMemory
+	inMemory  bool
+}
+
+// defaultRetention is the longest window a built-in endpoint reads.
+const defaultRetention = 90 * 24 * time.Hour
+
+// parseAge reads a retention age: a Go duration ("36h", "90m") or a whole
+// number of days ("90d", "7d"); "0" keeps everything.
+func parseAge(v string) (time.Duration, error) {
+	v = strings.TrimSpace(v)
+	if days, ok := strings.CutSuffix(v, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("invalid age %q: want whole days such as 7d, or a duration such as 36h", v)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("invalid age %q: want whole days such as 7d, or a duration such as 36h", v)
+	}
+	return d, nil
 }
 
 // parseServe reads flags, then environment for what flags left unset.
@@ -49,7 +73,9 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.StringVar(&c.endpoints, "endpoints", "", "directory of extra endpoint YAML files (env LOGQ_ENDPOINTS_DIR)")
 	fs.BoolVar(&c.demo, "demo", false, "fill the nine sources with synthetic records over the last 7 days")
 	fs.IntVar(&c.demoSize, "demo-events", 20000, "events per source with --demo")
-	fs.DurationVar(&c.retention, "retention", 0, "drop events older than this (e.g. 2160h); 0 keeps everything (env LOGQ_RETENTION)")
+	retention := fs.String("retention", "", "drop events older than this: days (90d, 7d) or a duration (36h); 0 keeps everything (env LOGQ_RETENTION; default 90d)")
+	fs.StringVar(&c.dataDir, "data-dir", "", "directory holding the data; created if missing (env LOGQ_DATA_DIR; default ./logq-data, or memory only with --demo)")
+	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory and write nothing; a restart forgets every event")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -68,12 +94,28 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	if c.endpoints == "" {
 		c.endpoints = env("LOGQ_ENDPOINTS_DIR")
 	}
-	if c.retention == 0 && env("LOGQ_RETENTION") != "" {
-		d, err := time.ParseDuration(env("LOGQ_RETENTION"))
-		if err != nil || d < 0 {
-			return nil, fmt.Errorf("invalid LOGQ_RETENTION %q: want a duration such as 2160h", env("LOGQ_RETENTION"))
+	c.retention = defaultRetention
+	for _, v := range []struct{ name, val string }{{"--retention", *retention}, {"LOGQ_RETENTION", env("LOGQ_RETENTION")}} {
+		if v.val == "" {
+			continue
+		}
+		d, err := parseAge(v.val)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.name, err)
 		}
 		c.retention = d
+		break
+	}
+	if c.dataDir == "" {
+		c.dataDir = env("LOGQ_DATA_DIR")
+	}
+	switch {
+	case c.inMemory && c.dataDir != "":
+		return nil, fmt.Errorf("--in-memory and --data-dir (or LOGQ_DATA_DIR) contradict each other: choose one")
+	case c.dataDir == "" && c.demo:
+		c.inMemory = true // synthetic data is not worth keeping
+	case c.dataDir == "" && !c.inMemory:
+		c.dataDir = "logq-data"
 	}
 	if c.demoSize <= 0 {
 		return nil, fmt.Errorf("invalid --demo-events %d: must be positive", c.demoSize)
@@ -158,7 +200,25 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	store := logstore.New(logstore.Options{Retention: cfg.retention})
+	opts := logstore.Options{Retention: cfg.retention, Logger: log}
+	store := logstore.New(opts)
+	if !cfg.inMemory {
+		start := time.Now()
+		if store, err = logstore.Open(cfg.dataDir, opts); err != nil {
+			fmt.Fprintln(stderr, "logq serve:", err)
+			return 1
+		}
+		rec := store.Recovery()
+		fmt.Fprintf(stdout, "logq: data directory %s: %d events replayed in %s\n", cfg.dataDir, rec.Replayed, time.Since(start).Round(time.Millisecond))
+		store.EnforceRetention()
+	}
+	// Closed last (defers run in reverse): after the HTTP server has finished
+	// every request, so no acknowledged event is still being written.
+	defer func() {
+		if err := store.Close(); err != nil {
+			fmt.Fprintln(stderr, "logq serve: closing the data directory:", err)
+		}
+	}()
 	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log})
 	defer srv.Close()
 

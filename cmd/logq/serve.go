@@ -39,6 +39,7 @@ type serveConfig struct {
 	retention time.Duration
 	dataDir   string // "" with inMemory
 	inMemory  bool
+	segRows   int
 }
 
 // defaultRetention is the longest window a built-in endpoint reads.
@@ -75,6 +76,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.IntVar(&c.demoSize, "demo-events", 20000, "events per source with --demo")
 	retention := fs.String("retention", "", "drop events older than this: days (90d, 7d) or a duration (36h); 0 keeps everything (env LOGQ_RETENTION; default 90d)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory holding the data; created if missing (env LOGQ_DATA_DIR; default ./logq-data, or memory only with --demo)")
+	fs.IntVar(&c.segRows, "segment-rows", logstore.DefaultSegmentRows, "events per segment (and per WAL file); smaller seals sooner")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory and write nothing; a restart forgets every event")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -116,6 +118,9 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 		c.inMemory = true // synthetic data is not worth keeping
 	case c.dataDir == "" && !c.inMemory:
 		c.dataDir = "logq-data"
+	}
+	if c.segRows <= 0 {
+		return nil, fmt.Errorf("invalid --segment-rows %d: must be positive", c.segRows)
 	}
 	if c.demoSize <= 0 {
 		return nil, fmt.Errorf("invalid --demo-events %d: must be positive", c.demoSize)
@@ -200,7 +205,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	opts := logstore.Options{Retention: cfg.retention, Logger: log}
+	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows}
 	store := logstore.New(opts)
 	if !cfg.inMemory {
 		start := time.Now()

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"logq/types"
 )
 
 // The data directory:
@@ -68,6 +70,8 @@ type RecoveryStats struct {
 	CorruptRecords int // damaged WAL records skipped in the middle of a file
 	CorruptFiles   int // files moved aside as unreadable
 	Replayed       int // events replayed from the WAL
+	Loaded         int // events in segment files
+	Missing        int // segment numbers with neither file, between present ones
 }
 
 // ErrLocked means another process holds the data directory.
@@ -147,12 +151,69 @@ func (s *Store) log() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-// load replays one source's directory and leaves its WAL open for appends.
+// load reads one source's directory, oldest segment first: a segment file
+// where one was written, else the segment's WAL file replayed. The newest
+// WAL file stays open and takes new events.
 func (src *Source) load(dir string, st *Store) error {
-	seqs, err := listWAL(dir)
+	walSeqs, err := listFiles(dir, walPrefix, walSuffix)
 	if err != nil {
 		return err
 	}
+	segSeqs, err := listFiles(dir, segPrefix, segSuffix)
+	if err != nil {
+		return err
+	}
+	removeTemporaries(dir, st)
+	hasWAL := map[uint64]bool{}
+	for _, q := range walSeqs {
+		hasWAL[q] = true
+	}
+	// Segment files first: the field tree they carry types what the WAL
+	// replays next, as it was typed when first written.
+	loaded := map[uint64]*Segment{}
+	for _, seq := range segSeqs {
+		name := segPath(dir, seq)
+		seg, meta, err := openSegmentFile(name, st.cache)
+		if errors.Is(err, errSegVer) {
+			return fmt.Errorf("%s: %w; refusing to start rather than lose its events (run the logq version that wrote it)", name, err)
+		}
+		if err != nil {
+			st.recovery.CorruptFiles++
+			aside := name + ".corrupt"
+			what := "its events are lost"
+			if hasWAL[seq] {
+				what = "its WAL file is replayed instead"
+			}
+			st.log().Error("segment file is damaged; moved aside, "+what, "file", name, "moved_to", aside, "err", err)
+			if rerr := os.Rename(name, aside); rerr != nil {
+				return fmt.Errorf("segment file: %w", rerr)
+			}
+			continue
+		}
+		loaded[seq] = seg
+		mergeTree(src.root, meta.tree)
+		st.recovery.Loaded += seg.rows
+	}
+	var seqs []uint64
+	for q := range loaded {
+		seqs = append(seqs, q)
+	}
+	for _, q := range walSeqs {
+		if loaded[q] == nil {
+			seqs = append(seqs, q)
+		}
+	}
+	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
+	for i := 1; i < len(seqs); i++ {
+		if seqs[i] != seqs[i-1]+1 {
+			// Numbers are consecutive; retention drops the oldest first, so
+			// a hole is usually a file deleted by hand or lost.
+			st.recovery.Missing += int(seqs[i] - seqs[i-1] - 1)
+			st.log().Warn("segments missing from the data directory (dropped by retention, or lost)",
+				"dir", dir, "from", seqs[i-1]+1, "to", seqs[i]-1)
+		}
+	}
+
 	w := &wal{dir: dir, fs: st.fs, genEnd: map[uint64]int64{}}
 	var full []*Segment
 	defer func() {
@@ -160,8 +221,24 @@ func (src *Source) load(dir string, st *Store) error {
 			src.sealer.run(func() { src.seal(seg) })
 		}
 	}()
+	src.mu.Lock()
+	defer src.mu.Unlock()
 	for i, seq := range seqs {
 		last := i == len(seqs)-1
+		if seg := loaded[seq]; seg != nil {
+			if src.open.rows > 0 {
+				full = append(full, src.retireOpen())
+			}
+			src.sealed = append(src.sealed, seg)
+			src.rows += seg.rows
+			src.events += int64(seg.rows)
+			if hasWAL[seq] {
+				// Left by a crash between writing the file and removing this.
+				_ = os.Remove(walPath(dir, seq))
+			}
+			src.seq = max(src.seq, seq)
+			continue
+		}
 		name := walPath(dir, seq)
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -183,9 +260,7 @@ func (src *Source) load(dir string, st *Store) error {
 			if err := os.Rename(name, aside); err != nil {
 				return fmt.Errorf("wal: %w", err)
 			}
-			if last {
-				w.seq = seq + 1
-			}
+			src.seq = max(src.seq, seq)
 			continue
 		}
 		if scan.validEnd < int64(len(data)) {
@@ -195,17 +270,15 @@ func (src *Source) load(dir string, st *Store) error {
 				return fmt.Errorf("wal: %w", err)
 			}
 		}
-		src.mu.Lock()
 		if src.open.rows > 0 {
 			full = append(full, src.retireOpen())
 		}
-		src.open.seq = seq
+		src.open.seq, src.seq = seq, max(src.seq, seq)
 		for _, b := range scan.batches {
 			acc, _ := src.apply(&b, 0)
 			st.recovery.Replayed += acc
 			src.events += int64(acc)
 		}
-		src.mu.Unlock()
 		if last {
 			f, err := os.OpenFile(name, os.O_WRONLY, 0o644)
 			if err != nil {
@@ -217,13 +290,9 @@ func (src *Source) load(dir string, st *Store) error {
 			}
 			w.f, w.seq, w.fileHead = f, seq, scan.validEnd
 		}
-		data = nil
 	}
-	src.mu.Lock()
-	defer src.mu.Unlock()
-	src.seq = max(w.seq, src.open.seq)
 	if w.f == nil {
-		// No usable file: start the next segment's.
+		// The newest segment is sealed (or unusable): start the next one's file.
 		if src.open.rows > 0 {
 			full = append(full, src.retireOpen())
 		}
@@ -238,8 +307,18 @@ func (src *Source) load(dir string, st *Store) error {
 	return nil
 }
 
-// listWAL returns the sequence numbers of a source's WAL files, ascending.
-func listWAL(dir string) ([]uint64, error) {
+// removeTemporaries deletes segment files a crash left half written.
+func removeTemporaries(dir string, st *Store) {
+	tmps, _ := filepath.Glob(filepath.Join(dir, segPrefix+"*"+segSuffix+".tmp"))
+	for _, t := range tmps {
+		st.log().Info("removing a segment file left half written", "file", t)
+		_ = os.Remove(t)
+	}
+}
+
+// listFiles returns the sequence numbers of a source's files of one kind,
+// ascending.
+func listFiles(dir, prefix, suffix string) ([]uint64, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("wal: %w", err)
@@ -247,10 +326,10 @@ func listWAL(dir string) ([]uint64, error) {
 	var seqs []uint64
 	for _, e := range ents {
 		n := e.Name()
-		if !strings.HasPrefix(n, walPrefix) || !strings.HasSuffix(n, walSuffix) {
+		if !strings.HasPrefix(n, prefix) || !strings.HasSuffix(n, suffix) {
 			continue
 		}
-		seq, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimPrefix(n, walPrefix), walSuffix), 10, 64)
+		seq, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimPrefix(n, prefix), suffix), 10, 64)
 		if err != nil {
 			continue
 		}
@@ -258,4 +337,91 @@ func listWAL(dir string) ([]uint64, error) {
 	}
 	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
 	return seqs, nil
+}
+
+// persist writes a sealed segment to its file, then drops its WAL file, and
+// returns the file-backed segment (or full itself when the write failed: the
+// WAL still holds its events, and the next start seals them again).
+func (s *Source) persist(full *Segment) *Segment {
+	s.mu.Lock()
+	tree := encodeNode(nil, s.root)
+	dir := s.wal.dir
+	s.mu.Unlock()
+	if err := writeSegmentFile(s.wal.fs, dir, full, tree); err != nil {
+		s.store.log().Error("segment file not written; its events stay in the WAL", "source", s.name, "segment", full.seq, "err", err)
+		return full
+	}
+	seg, _, err := openSegmentFile(segPath(dir, full.seq), s.store.cache)
+	if err != nil {
+		s.store.log().Error("segment file written but unreadable; its events stay in the WAL", "source", s.name, "segment", full.seq, "err", err)
+		return full
+	}
+	// What was just sealed is what queries will read next: keep it cached.
+	for p, c := range full.cols {
+		if m := seg.disk.cols[p]; m != nil {
+			s.store.cache.put(colKey{seg.disk, p}, c, m.bytes())
+		}
+	}
+	if err := os.Remove(walPath(dir, full.seq)); err != nil && !os.IsNotExist(err) {
+		s.store.log().Warn("could not remove a sealed segment's WAL file", "file", walPath(dir, full.seq), "err", err)
+	}
+	return seg
+}
+
+// openSegmentFile checks a segment file and returns it as a segment whose
+// columns are read on demand.
+func openSegmentFile(path string, cache *colCache) (*Segment, *segMeta, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := readSegmentMeta(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := &diskSegment{path: path, cols: make(map[string]*colMeta, len(m.cols)), cache: cache}
+	for i := range m.cols {
+		d.cols[m.cols[i].path] = &m.cols[i]
+	}
+	seg := &Segment{rows: m.rows, minTS: m.minTS, maxTS: m.maxTS, blockMin: m.blockMin, blockMax: m.blockMax,
+		seq: m.seq, sealed: true, disk: d, bytes: int64(len(m.cols))*(64+int64(numParts)*16) + 16*int64(len(m.blockMin))}
+	return seg, m, nil
+}
+
+// removeFiles deletes a dropped segment's files and forgets its columns.
+// It takes no lock of the source.
+func (s *Source) removeFiles(seg *Segment) {
+	if s.wal == nil {
+		return
+	}
+	for _, f := range []string{walPath(s.wal.dir, seg.seq), segPath(s.wal.dir, seg.seq)} {
+		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
+			s.store.log().Warn("retention: could not remove a file", "file", f, "err", err)
+		}
+	}
+	if seg.disk != nil {
+		seg.disk.close()
+		s.store.cache.drop(seg.disk)
+	}
+}
+
+// mergeTree adds what a segment file's field tree knows to the source's.
+// Types only ever widen, so merging every file's tree in any order gives
+// the newest tree.
+func mergeTree(dst, src *node) {
+	for _, c := range src.children {
+		d := dst.child(c.name)
+		switch {
+		case d.kind == types.KindNull:
+			d.kind = c.kind
+		case c.kind != types.KindNull && c.kind != d.kind:
+			d.kind = widenKind(d.kind, c.kind)
+		}
+		d.object = d.object || c.object
+		d.array = d.array || c.array
+		if d.elem.Kind == types.KindNull {
+			d.elem = c.elem
+		}
+		mergeTree(d, c)
+	}
 }

@@ -96,8 +96,10 @@ func TestReopenReplaysEverything(t *testing.T) {
 	st = openT(t, dir, opts)
 	defer st.Close()
 	require.Equal(t, before, rows(st, "src"))
-	require.Equal(t, len(want), st.Recovery().Replayed)
-	require.Equal(t, RecoveryStats{Replayed: len(want)}, st.Recovery())
+	rec := st.Recovery()
+	require.Equal(t, len(want), rec.Replayed+rec.Loaded)
+	require.Equal(t, len(want)%7, rec.Replayed, "only the open segment is replayed; sealed ones are read from their files")
+	require.Equal(t, RecoveryStats{Replayed: rec.Replayed, Loaded: rec.Loaded}, rec)
 	// New events go on from where the log ended.
 	_, _, err := st.Ingest("src", [][]byte{[]byte(`{"event_message":"after"}`)})
 	require.NoError(t, err)
@@ -140,14 +142,7 @@ func TestSecondOpenIsRefused(t *testing.T) {
 	require.NoError(t, st.Close())
 }
 
-// walFile returns the path of the only (or newest) WAL file of a source.
-func walFiles(t *testing.T, dir, source string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "sources", encodeName(source), "wal-*.log"))
-	require.NoError(t, err)
-	sort.Strings(files)
-	return files
-}
+func walFiles(t *testing.T, dir, source string) []string { return files(t, dir, source, "wal-*.log") }
 
 // recordOffsets returns the offset of every record in a WAL file.
 func recordOffsets(t *testing.T, data []byte) []int {
@@ -247,8 +242,9 @@ func TestUnknownWALVersionRefusesToStart(t *testing.T) {
 	require.NoError(t, st.Close())
 }
 
-// A missing WAL file (deleted by hand) loses only its own segment's events.
-func TestMissingWALFile(t *testing.T) {
+// A missing segment file (deleted by hand) loses only its own events, and
+// start-up says so.
+func TestMissingSegmentFile(t *testing.T) {
 	dir := t.TempDir()
 	st := openT(t, dir, Options{SegmentRows: 2})
 	for i := 0; i < 6; i++ {
@@ -256,12 +252,81 @@ func TestMissingWALFile(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.NoError(t, st.Close())
-	files := walFiles(t, dir, "s")
-	require.Len(t, files, 4, "three full segments and the open one")
-	require.NoError(t, os.Remove(files[1]))
-	st = openT(t, dir, Options{SegmentRows: 2})
+	segs := files(t, dir, "s", "seg-*.lqs")
+	require.Len(t, segs, 3, "three sealed segments")
+	require.Len(t, files(t, dir, "s", "wal-*.log"), 1, "the open segment's WAL only")
+	require.NoError(t, os.Remove(segs[1]))
+	var logs bytes.Buffer
+	st = openT(t, dir, Options{SegmentRows: 2, Logger: logTo(&logs)})
 	defer st.Close()
 	require.Equal(t, []string{"m0", "m1", "m4", "m5"}, column(st, "s", "event_message"))
+	require.Equal(t, 1, st.Recovery().Missing)
+	require.Contains(t, logs.String(), "segments missing")
+}
+
+// A damaged segment file is moved aside and the server starts; when the
+// segment's WAL file is still there (a crash before it was removed), its
+// events come back from it.
+func TestDamagedSegmentFile(t *testing.T) {
+	for _, keepWAL := range []bool{false, true} {
+		t.Run(fmt.Sprintf("wal kept %v", keepWAL), func(t *testing.T) {
+			dir := t.TempDir()
+			st := openT(t, dir, Options{SegmentRows: 2})
+			for i := 0; i < 4; i++ {
+				_, _, err := st.Ingest("s", [][]byte{[]byte(fmt.Sprintf(`{"event_message":"m%d"}`, i))})
+				require.NoError(t, err)
+			}
+			require.NoError(t, st.Close())
+			seg := files(t, dir, "s", "seg-*.lqs")[0]
+			data, err := os.ReadFile(seg)
+			require.NoError(t, err)
+			if keepWAL {
+				// Rebuild the WAL file the seal removed, as a crash between
+				// the rename and the removal leaves it.
+				var b walBatch
+				b.events = [][]byte{[]byte(`{"event_message":"m0"}`), []byte(`{"event_message":"m1"}`)}
+				wf := append(append([]byte{}, walMagic[:]...), b.encode(nil)...)
+				require.NoError(t, os.WriteFile(strings.Replace(strings.Replace(seg, "seg-", "wal-", 1), ".lqs", ".log", 1), wf, 0o644))
+			}
+			data[len(data)/2] ^= 0x20
+			require.NoError(t, os.WriteFile(seg, data, 0o644))
+			var logs bytes.Buffer
+			st = openT(t, dir, Options{SegmentRows: 2, Logger: logTo(&logs)})
+			defer st.Close()
+			require.Equal(t, 1, st.Recovery().CorruptFiles)
+			require.Contains(t, logs.String(), "moved aside")
+			require.FileExists(t, seg+".corrupt")
+			want := []string{"m2", "m3"}
+			if keepWAL {
+				want = []string{"m0", "m1", "m2", "m3"}
+			}
+			require.Equal(t, want, column(st, "s", "event_message"))
+		})
+	}
+}
+
+func TestUnknownSegmentVersionRefusesToStart(t *testing.T) {
+	dir := t.TempDir()
+	st := openT(t, dir, Options{SegmentRows: 1})
+	_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"m0"}`)})
+	require.NoError(t, err)
+	require.NoError(t, st.Close())
+	seg := files(t, dir, "s", "seg-*.lqs")[0]
+	data, err := os.ReadFile(seg)
+	require.NoError(t, err)
+	data[7] = segVersion + 1
+	require.NoError(t, os.WriteFile(seg, data, 0o644))
+	_, err = Open(dir, Options{SegmentRows: 1})
+	require.ErrorIs(t, err, errSegVer)
+	require.ErrorContains(t, err, "refusing to start")
+}
+
+func files(t *testing.T, dir, source, glob string) []string {
+	t.Helper()
+	out, err := filepath.Glob(filepath.Join(dir, "sources", encodeName(source), glob))
+	require.NoError(t, err)
+	sort.Strings(out)
+	return out
 }
 
 // faultFS fails writes or syncs while told to.
@@ -393,10 +458,10 @@ func TestRetentionRemovesWALFiles(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.NoError(t, st.Flush())
-	require.Len(t, walFiles(t, dir, "s"), 4)
+	require.Len(t, files(t, dir, "s", "seg-*.lqs"), 3)
 	require.Equal(t, 4, st.EnforceRetention())
 	require.Equal(t, []string{"d8", "d9"}, column(st, "s", "event_message"))
-	require.Len(t, walFiles(t, dir, "s"), 2, "the dropped segments' files are gone")
+	require.Len(t, files(t, dir, "s", "seg-*.lqs"), 1, "the dropped segments' files are gone")
 	require.NoError(t, st.Close())
 	st = openT(t, dir, opts)
 	defer st.Close()

@@ -19,8 +19,9 @@ type Segment struct {
 	// (sealed segments only): a query's window usually cuts one segment,
 	// and these let it skip or wholly accept most of that segment's rows.
 	blockMin, blockMax []int64
-	retiredFrom        *Segment // for a view standing in while its segment is sealed
-	seq                uint64   // number within its source; names its WAL file
+	retiredFrom        *Segment     // for a view standing in while its segment is sealed
+	seq                uint64       // number within its source; names its files
+	disk               *diskSegment // columns are in a segment file, read on demand
 }
 
 func newSegment() *Segment {
@@ -35,7 +36,12 @@ func (s *Segment) TimeRange() (lo, hi int64) { return s.minTS, s.maxTS }
 
 // Column returns the column of a field path, or nil when no event of this
 // segment has the field (every row is then NULL).
-func (s *Segment) Column(path string) *Column { return s.cols[path] }
+func (s *Segment) Column(path string) *Column {
+	if s.disk != nil {
+		return s.disk.column(path)
+	}
+	return s.cols[path]
+}
 
 // Bytes is the memory the segment holds, estimated.
 func (s *Segment) Bytes() int64 { return s.bytes }
@@ -148,7 +154,7 @@ func (c *Column) truncate(n int) {
 // becomes an ARRAY of one STRUCT (or NULL when absent), a scalar is converted
 // to the field's current type.
 func (s *Segment) Value(f *Field, row int) types.Value {
-	c := s.cols[f.Path]
+	c := s.Column(f.Path)
 	if c == nil || c.IsNull(row) {
 		return types.NullOf(f.Type)
 	}

@@ -26,6 +26,7 @@ type Source struct {
 	rows    int
 	opts    *Options
 	sealer  *sealer
+	store   *Store
 	wal     *wal   // nil when the store is in memory only
 	seq     uint64 // the open segment's number (its WAL file's)
 
@@ -141,9 +142,15 @@ func (s *Source) retireOpen() *Segment {
 	return full
 }
 
-// seal compresses a retired segment and swaps it in for its view.
+// seal compresses a retired segment and swaps it in for its view; a durable
+// source writes it to its segment file first and swaps in the file-backed
+// form, whose columns the cache holds only while they are used.
 func (s *Source) seal(full *Segment) {
 	full.seal()
+	final := full
+	if s.wal != nil {
+		final = s.persist(full)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	pos, ok := s.pending[full]
@@ -157,10 +164,14 @@ func (s *Source) seal(full *Segment) {
 	copy(sealed, s.sealed)
 	for i := min(pos, len(sealed)-1); i >= 0; i-- {
 		if sealed[i].retiredFrom == full {
-			sealed[i] = full
+			sealed[i] = final
 			s.sealed = sealed
 			return
 		}
+	}
+	// Dropped by retention while sealing: its files go too.
+	if final.disk != nil {
+		s.removeFiles(final)
 	}
 }
 

@@ -21,7 +21,13 @@ type Options struct {
 	Now func() time.Time
 	// Logger receives recovery and storage warnings; nil discards them.
 	Logger *slog.Logger
+	// CacheBytes bounds the memory of columns read from segment files
+	// (durable stores); 0 means DefaultCacheBytes.
+	CacheBytes int64
 }
+
+// DefaultCacheBytes is the column cache's budget when none is given.
+const DefaultCacheBytes = 256 << 20
 
 // DefaultSegmentRows balances scan granularity (time pruning skips whole
 // segments) against per-segment overhead.
@@ -40,6 +46,7 @@ type Store struct {
 	lock     *os.File
 	fs       fileSystem
 	recovery RecoveryStats
+	cache    *colCache
 }
 
 // sealer runs seals in the background, a bounded number at a time; when all
@@ -74,7 +81,10 @@ func New(opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Store{opts: opts, sources: make(map[string]*Source), sealer: &sealer{slots: make(chan struct{}, 2)}, fs: osFS{}}
+	if opts.CacheBytes <= 0 {
+		opts.CacheBytes = DefaultCacheBytes
+	}
+	return &Store{opts: opts, sources: make(map[string]*Source), sealer: &sealer{slots: make(chan struct{}, 2)}, fs: osFS{}, cache: newColCache(opts.CacheBytes)}
 }
 
 // Source returns the named source, creating it when create is set.
@@ -88,7 +98,7 @@ func (s *Store) Source(name string, create bool) *Source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if src = s.sources[name]; src == nil {
-		src = &Source{name: name, root: &node{}, open: newSegment(), opts: &s.opts, changed: true, pending: map[*Segment]int{}, sealer: s.sealer}
+		src = &Source{name: name, root: &node{}, open: newSegment(), opts: &s.opts, changed: true, pending: map[*Segment]int{}, sealer: s.sealer, store: s}
 		src.seq, src.open.seq = 1, 1
 		if s.dir != "" {
 			// The directory and first file are made by the first append, so
@@ -143,6 +153,11 @@ func (s *Store) Close() error {
 		if src.wal != nil {
 			if err := src.wal.close(); err != nil && first == nil {
 				first = err
+			}
+		}
+		for _, seg := range src.sealed {
+			if seg.disk != nil {
+				seg.disk.close()
 			}
 		}
 		src.mu.Unlock()
@@ -239,27 +254,26 @@ func (s *Store) EnforceRetention() int {
 	dropped := 0
 	for _, name := range s.Names() {
 		src := s.Source(name, false)
-		var files []string
+		var gone []*Segment
 		src.mu.Lock()
 		kept := make([]*Segment, 0, len(src.sealed))
 		for _, seg := range src.sealed {
 			if seg.maxTS < cutoff {
 				dropped += seg.rows
 				src.rows -= seg.rows
-				if src.wal != nil {
-					files = append(files, walPath(src.wal.dir, seg.seq))
-				}
+				gone = append(gone, seg)
 				continue
 			}
 			kept = append(kept, seg)
 		}
 		src.sealed = kept
 		src.mu.Unlock()
-		// A segment's WAL file goes with it; a crash before this only means
-		// the next start replays it and drops it again.
-		for _, f := range files {
-			if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
-				s.log().Warn("retention: could not remove a WAL file", "file", f, "err", err)
+		// A segment's files go with it; a crash before this only means the
+		// next start reads them and drops them again. A view standing in for
+		// a segment still being sealed has none yet: seal removes them.
+		for _, seg := range gone {
+			if seg.retiredFrom == nil {
+				src.removeFiles(seg)
 			}
 		}
 	}

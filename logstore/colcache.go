@@ -1,0 +1,133 @@
+package logstore
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+)
+
+// diskSegment is what a sealed segment written to its file keeps in memory:
+// its column index. The columns themselves are read on demand into the
+// store's column cache.
+type diskSegment struct {
+	path  string
+	cols  map[string]*colMeta
+	cache *colCache
+
+	mu sync.Mutex // serialises loads of this segment's columns
+	f  *os.File   // opened on first load
+}
+
+// column returns a column, from the cache or read from the file. A read
+// error is a broken disk under a file that passed its checksum at start-up:
+// it panics, and the query that asked fails as an internal error.
+func (d *diskSegment) column(path string) *Column {
+	m := d.cols[path]
+	if m == nil {
+		return nil
+	}
+	key := colKey{d, path}
+	if c, ok := d.cache.get(key); ok {
+		return c
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if c, ok := d.cache.get(key); ok {
+		return c // loaded while we waited
+	}
+	if d.f == nil {
+		f, err := os.Open(d.path)
+		if err != nil {
+			panic(fmt.Sprintf("logstore: segment file: %v", err))
+		}
+		d.f = f
+	}
+	c, err := loadColumn(d.f, m)
+	if err != nil {
+		panic(fmt.Sprintf("logstore: %v", err))
+	}
+	d.cache.put(key, c, m.bytes())
+	return c
+}
+
+// close releases the file handle; the cache drops the columns in time.
+func (d *diskSegment) close() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.f != nil {
+		d.f.Close()
+		d.f = nil
+	}
+}
+
+type colKey struct {
+	seg  *diskSegment
+	path string
+}
+
+type cached struct {
+	col   *Column
+	bytes int64
+}
+
+// colCache holds recently read columns up to a byte budget, least recently
+// used out first. A column a running query holds stays valid after eviction
+// (it is ordinary memory); the budget bounds what the cache keeps alive.
+type colCache struct {
+	mu     sync.Mutex
+	lru    *simplelru.LRU[colKey, cached]
+	bytes  int64
+	budget int64
+	hits   int64
+	misses int64
+}
+
+func newColCache(budget int64) *colCache {
+	c := &colCache{budget: budget}
+	c.lru, _ = simplelru.NewLRU[colKey, cached](1<<30, func(_ colKey, v cached) { c.bytes -= v.bytes })
+	return c
+}
+
+func (c *colCache) get(k colKey) (*Column, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.lru.Get(k)
+	if ok {
+		c.hits++
+	} else {
+		c.misses++
+	}
+	return v.col, ok
+}
+
+func (c *colCache) put(k colKey, col *Column, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Add(k, cached{col, bytes})
+	c.bytes += bytes
+	for c.bytes > c.budget && c.lru.Len() > 1 {
+		c.lru.RemoveOldest()
+	}
+}
+
+// drop forgets every column of a segment (its file is gone).
+func (c *colCache) drop(d *diskSegment) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p := range d.cols {
+		c.lru.Remove(colKey{d, p})
+	}
+}
+
+// CacheStats reports the column cache's use.
+type CacheStats struct {
+	Bytes, Budget, Hits, Misses int64
+}
+
+func (c *colCache) stats() CacheStats {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return CacheStats{Bytes: c.bytes, Budget: c.budget, Hits: c.hits, Misses: c.misses}
+}

@@ -1,0 +1,686 @@
+package logstore
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"unsafe"
+
+	"logq/types"
+)
+
+// Segment files. A sealed segment is written once, as the columns it holds in
+// memory, and never changed (docs/storage.md has the layout):
+//
+//	header   8 bytes: "LQSEG" 0 0 segVersion
+//	blobs    each column part's raw little-endian array, 8-byte aligned
+//	meta     segment and column descriptions (varints; see encodeMeta)
+//	trailer  u64 meta offset | u64 meta length | u32 CRC-32C of every byte
+//	         before the trailer | u32 0 | "LQSEGEND"
+//
+// The CRC is checked when the file is opened at start-up; a file that fails
+// it is moved aside. Columns are then read on demand, part by part, into
+// ordinary Go memory held by a bounded cache (see colcache.go).
+
+const segVersion = 1
+
+var (
+	segMagic    = [8]byte{'L', 'Q', 'S', 'E', 'G', 0, 0, segVersion}
+	segTrailer  = [8]byte{'L', 'Q', 'S', 'E', 'G', 'E', 'N', 'D'}
+	errSegFile  = errors.New("corrupt segment file")
+	errSegVer   = errors.New("unknown segment file version")
+	littleEndAt = func() bool { x := uint16(1); return *(*byte)(unsafe.Pointer(&x)) == 1 }()
+)
+
+const segTrailerLen = 32
+
+// fileReader is what loadColumn reads from: an *os.File, or bytes in tests.
+type fileReader interface {
+	ReadAt(p []byte, off int64) (int, error)
+	Name() string
+}
+
+// maxSegmentRows bounds the rows a segment file may claim when read.
+const maxSegmentRows = 1 << 26
+
+const segPrefix, segSuffix = "seg-", ".lqs"
+
+func segPath(dir string, seq uint64) string {
+	return filepath.Join(dir, fmt.Sprintf("%s%016d%s", segPrefix, seq, segSuffix))
+}
+
+// The parts of a column, each stored as one blob.
+const (
+	partNullBits = iota
+	partInts
+	partInts8
+	partInts16
+	partInts32
+	partFloats
+	partDictData
+	partDictOffs
+	partCodes
+	partCodes8
+	partCodes16
+	partData
+	partOffs
+	partZData
+	partZStarts
+	partVals
+	numParts
+)
+
+// partSize is the byte width of one element of each part.
+var partSize = [numParts]int{8, 8, 1, 2, 4, 8, 1, 4, 4, 1, 2, 1, 4, 1, 4, 1}
+
+type blobRef struct{ off, len int64 }
+
+// colMeta describes one column of a segment file.
+type colMeta struct {
+	path  string
+	kind  types.Kind
+	n     int
+	nulls int
+	width uint8
+	base  int64
+	plain bool
+	parts [numParts]blobRef
+}
+
+// bytes is what the column takes in memory once loaded.
+func (m *colMeta) bytes() int64 {
+	var b int64
+	for _, p := range m.parts {
+		b += p.len
+	}
+	return b + 128
+}
+
+// segMeta is what a segment file says of itself.
+type segMeta struct {
+	seq                uint64
+	rows               int
+	minTS, maxTS       int64
+	blockMin, blockMax []int64
+	tree               *node
+	cols               []colMeta
+}
+
+// asBytes views a slice's elements as bytes.
+func asBytes[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
+}
+
+// writeSegmentFile writes a sealed segment and the source's field tree (as
+// encodeNode wrote it) durably: a temporary file, fsynced, renamed into place, directory fsynced.
+func writeSegmentFile(fs fileSystem, dir string, seg *Segment, tree []byte) error {
+	if !littleEndAt {
+		return errors.New("segment files need a little-endian machine")
+	}
+	meta := segMeta{seq: seg.seq, rows: seg.rows, minTS: seg.minTS, maxTS: seg.maxTS}
+	buf := append([]byte{}, segMagic[:]...)
+	blob := func(b []byte) blobRef {
+		for len(buf)%8 != 0 {
+			buf = append(buf, 0)
+		}
+		ref := blobRef{off: int64(len(buf)), len: int64(len(b))}
+		buf = append(buf, b...)
+		return ref
+	}
+	bmin, bmax := blob(asBytes(seg.blockMin)), blob(asBytes(seg.blockMax))
+	paths := make([]string, 0, len(seg.cols))
+	for p := range seg.cols {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		c := seg.cols[p]
+		m := colMeta{path: p, kind: c.kind, n: c.n, nulls: c.nulls, width: c.width, base: c.base, plain: c.plain}
+		m.parts[partNullBits] = blob(asBytes(c.nullBits))
+		m.parts[partInts] = blob(asBytes(c.ints))
+		m.parts[partInts8] = blob(c.ints8)
+		m.parts[partInts16] = blob(asBytes(c.ints16))
+		m.parts[partInts32] = blob(asBytes(c.ints32))
+		m.parts[partFloats] = blob(asBytes(c.floats))
+		m.parts[partDictData] = blob(c.dictData)
+		m.parts[partDictOffs] = blob(asBytes(c.dictOffs))
+		m.parts[partCodes] = blob(asBytes(c.codes))
+		m.parts[partCodes8] = blob(c.codes8)
+		m.parts[partCodes16] = blob(asBytes(c.codes16))
+		m.parts[partData] = blob(c.data)
+		m.parts[partOffs] = blob(asBytes(c.offs))
+		if c.z != nil {
+			m.parts[partZData] = blob(c.z.data)
+			m.parts[partZStarts] = blob(asBytes(c.z.starts))
+		}
+		if c.vals != nil {
+			var vb []byte
+			for _, v := range c.vals {
+				vb = encodeValue(vb, v)
+			}
+			m.parts[partVals] = blob(vb)
+		}
+		meta.cols = append(meta.cols, m)
+	}
+	metaOff := int64(len(buf))
+	buf = encodeMeta(buf, &meta, bmin, bmax, tree)
+	metaLen := int64(len(buf)) - metaOff
+	sum := crc32.Checksum(buf, crcTable)
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(metaOff))
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(metaLen))
+	buf = binary.LittleEndian.AppendUint32(buf, sum)
+	buf = binary.LittleEndian.AppendUint32(buf, 0)
+	buf = append(buf, segTrailer[:]...)
+
+	final := segPath(dir, seg.seq)
+	tmp := final + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("segment file: %w", err)
+	}
+	if _, err := fs.write(f, buf); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("segment file %s: %w", tmp, err)
+	}
+	if err := fs.sync(f); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("segment file %s: fsync: %w", tmp, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("segment file %s: %w", tmp, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("segment file: %w", err)
+	}
+	return syncDir(dir)
+}
+
+// readSegmentMeta checks a whole segment file and returns its description.
+func readSegmentMeta(data []byte) (*segMeta, error) {
+	if len(data) < len(segMagic)+segTrailerLen {
+		return nil, fmt.Errorf("%w: %d bytes is too short", errSegFile, len(data))
+	}
+	if string(data[:5]) != string(segMagic[:5]) || string(data[len(data)-8:]) != string(segTrailer[:]) {
+		return nil, fmt.Errorf("%w: missing header or trailer", errSegFile)
+	}
+	if data[7] != segVersion || data[5] != 0 || data[6] != 0 {
+		return nil, fmt.Errorf("%w %d (this build reads %d)", errSegVer, data[7], segVersion)
+	}
+	t := data[len(data)-segTrailerLen:]
+	metaOff, metaLen := binary.LittleEndian.Uint64(t), binary.LittleEndian.Uint64(t[8:])
+	body := data[:len(data)-segTrailerLen]
+	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(t[16:]) {
+		return nil, fmt.Errorf("%w: checksum mismatch", errSegFile)
+	}
+	if metaOff < uint64(len(segMagic)) || metaLen > uint64(len(body)) || metaOff > uint64(len(body))-metaLen {
+		return nil, fmt.Errorf("%w: bad meta position", errSegFile)
+	}
+	m, err := decodeMeta(data[metaOff:metaOff+metaLen], data[:metaOff])
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errSegFile, err)
+	}
+	return m, nil
+}
+
+func encodeMeta(dst []byte, m *segMeta, bmin, bmax blobRef, tree []byte) []byte {
+	dst = binary.AppendUvarint(dst, m.seq)
+	dst = binary.AppendUvarint(dst, uint64(m.rows))
+	dst = binary.AppendVarint(dst, m.minTS)
+	dst = binary.AppendVarint(dst, m.maxTS)
+	dst = appendRef(dst, bmin)
+	dst = appendRef(dst, bmax)
+	dst = append(dst, tree...) // encodeNode's output
+	dst = binary.AppendUvarint(dst, uint64(len(m.cols)))
+	for _, c := range m.cols {
+		dst = appendString(dst, c.path)
+		dst = append(dst, byte(c.kind), c.width, boolByte(c.plain))
+		dst = binary.AppendUvarint(dst, uint64(c.n))
+		dst = binary.AppendUvarint(dst, uint64(c.nulls))
+		dst = binary.AppendVarint(dst, c.base)
+		for _, p := range c.parts {
+			dst = appendRef(dst, p)
+		}
+	}
+	return dst
+}
+
+func decodeMeta(p []byte, blobs []byte) (*segMeta, error) {
+	r := &metaReader{p: p}
+	m := &segMeta{seq: r.uvarint(), rows: r.count(maxSegmentRows), minTS: r.varint(), maxTS: r.varint()}
+	bmin, bmax := r.ref(len(blobs)), r.ref(len(blobs))
+	m.tree = r.node(0)
+	ncols := r.count(len(p))
+	if r.err != nil {
+		return nil, r.err
+	}
+	m.blockMin, m.blockMax = readInts(blobs, bmin), readInts(blobs, bmax)
+	blocks := (m.rows + TimeBlock - 1) / TimeBlock
+	if len(m.blockMin) != len(m.blockMax) || (len(m.blockMin) != 0 && len(m.blockMin) != blocks) {
+		return nil, errors.New("bad block time ranges")
+	}
+	for i := 0; i < ncols && r.err == nil; i++ {
+		c := colMeta{path: r.string(), kind: types.Kind(r.byte()), width: r.byte(), plain: r.byte() != 0,
+			n: r.count(m.rows), nulls: r.count(m.rows), base: r.varint()}
+		for j := range c.parts {
+			c.parts[j] = r.ref(len(blobs))
+			if c.parts[j].len%int64(partSize[j]) != 0 {
+				r.fail("part length is not a whole number of elements")
+			}
+		}
+		if r.err == nil && c.n != m.rows {
+			r.fail(fmt.Sprintf("column %s has %d rows in a segment of %d", c.path, c.n, m.rows))
+		}
+		if r.err == nil {
+			r.err = c.check()
+		}
+		m.cols = append(m.cols, c)
+	}
+	if r.err == nil && r.i != len(r.p) {
+		r.fail("trailing bytes")
+	}
+	return m, r.err
+}
+
+// check rejects a column whose parts do not fit its row count, so that a
+// damaged file that passed its checksum cannot make a reader index past a
+// slice.
+func (c *colMeta) check() error {
+	count := func(p int) int { return int(c.parts[p].len) / partSize[p] }
+	if c.kind > types.KindStruct || c.n < 0 {
+		return errors.New("bad column kind")
+	}
+	if c.nulls > 0 && count(partNullBits) != (c.n+63)/64 {
+		return fmt.Errorf("column %s: null bitmap of the wrong size", c.path)
+	}
+	ok := true
+	switch c.kind {
+	case types.KindFloat64:
+		ok = count(partFloats) == c.n
+	case types.KindArray:
+		ok = c.parts[partVals].len > 0 || c.n == 0
+	case types.KindString:
+		if c.plain {
+			ok = c.parts[partZData].len > 0 || count(partOffs) == c.n+1
+		} else {
+			ok = count(partCodes)+count(partCodes8)+count(partCodes16) == c.n && count(partDictOffs) >= 1
+		}
+	default:
+		switch c.width {
+		case 0:
+		case 1:
+			ok = count(partInts8) == c.n
+		case 2:
+			ok = count(partInts16) == c.n
+		case 4:
+			ok = count(partInts32) == c.n
+		case 8:
+			ok = count(partInts) == c.n
+		default:
+			ok = false
+		}
+	}
+	if !ok {
+		return fmt.Errorf("column %s: parts do not match %d rows", c.path, c.n)
+	}
+	return nil
+}
+
+func readInts(blobs []byte, r blobRef) []int64 {
+	if r.len == 0 || r.len%8 != 0 {
+		return nil
+	}
+	out := make([]int64, r.len/8)
+	copy(asBytes(out), blobs[r.off:r.off+r.len])
+	return out
+}
+
+// loadColumn reads one column's parts from the file into memory.
+func loadColumn(f fileReader, m *colMeta) (*Column, error) {
+	c := &Column{Path: m.path, kind: m.kind, n: m.n, nulls: m.nulls, width: m.width, base: m.base, plain: m.plain}
+	var err error
+	read := func(p int, dst []byte) {
+		if err == nil && len(dst) > 0 {
+			_, err = f.ReadAt(dst, m.parts[p].off)
+		}
+	}
+	n := func(p int) int { return int(m.parts[p].len) / partSize[p] }
+	if n(partNullBits) > 0 {
+		c.nullBits = make([]uint64, n(partNullBits))
+		read(partNullBits, asBytes(c.nullBits))
+	}
+	if n(partInts) > 0 {
+		c.ints = make([]int64, n(partInts))
+		read(partInts, asBytes(c.ints))
+	}
+	if n(partInts8) > 0 {
+		c.ints8 = make([]uint8, n(partInts8))
+		read(partInts8, c.ints8)
+	}
+	if n(partInts16) > 0 {
+		c.ints16 = make([]uint16, n(partInts16))
+		read(partInts16, asBytes(c.ints16))
+	}
+	if n(partInts32) > 0 {
+		c.ints32 = make([]uint32, n(partInts32))
+		read(partInts32, asBytes(c.ints32))
+	}
+	if n(partFloats) > 0 {
+		c.floats = make([]float64, n(partFloats))
+		read(partFloats, asBytes(c.floats))
+	}
+	if m.kind == types.KindString && !m.plain {
+		c.dictData = make([]byte, n(partDictData))
+		read(partDictData, c.dictData)
+		c.dictOffs = make([]uint32, n(partDictOffs))
+		read(partDictOffs, asBytes(c.dictOffs))
+	}
+	if n(partCodes) > 0 {
+		c.codes = make([]uint32, n(partCodes))
+		read(partCodes, asBytes(c.codes))
+	}
+	if n(partCodes8) > 0 {
+		c.codes8 = make([]uint8, n(partCodes8))
+		read(partCodes8, c.codes8)
+	}
+	if n(partCodes16) > 0 {
+		c.codes16 = make([]uint16, n(partCodes16))
+		read(partCodes16, asBytes(c.codes16))
+	}
+	if m.kind == types.KindString && m.plain && m.parts[partZData].len == 0 {
+		c.data = make([]byte, n(partData))
+		read(partData, c.data)
+		c.offs = make([]uint32, n(partOffs))
+		read(partOffs, asBytes(c.offs))
+	}
+	if m.parts[partZData].len > 0 {
+		z := &zstrings{data: make([]byte, n(partZData)), starts: make([]uint32, n(partZStarts))}
+		read(partZData, z.data)
+		read(partZStarts, asBytes(z.starts))
+		c.z = z
+	}
+	if m.parts[partVals].len > 0 {
+		vb := make([]byte, m.parts[partVals].len)
+		read(partVals, vb)
+		if err == nil {
+			r := &metaReader{p: vb}
+			for i := 0; i < m.n && r.err == nil; i++ {
+				c.vals = append(c.vals, r.value(0))
+			}
+			err = r.err
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("segment file %s, column %s: %w", f.Name(), m.path, err)
+	}
+	if err := c.validate(); err != nil {
+		return nil, fmt.Errorf("segment file %s: %w", f.Name(), err)
+	}
+	return c, nil
+}
+
+// validate checks what indexing into a loaded column relies on: offsets
+// within their data, codes within their dictionary.
+func (c *Column) validate() error {
+	bad := func(what string) error { return fmt.Errorf("column %s: %s", c.Path, what) }
+	monotone := func(offs []uint32, limit int) bool {
+		for i := 1; i < len(offs); i++ {
+			if offs[i] < offs[i-1] {
+				return false
+			}
+		}
+		return len(offs) == 0 || (offs[0] == 0 && int(offs[len(offs)-1]) <= limit)
+	}
+	if c.dictOffs != nil {
+		if !monotone(c.dictOffs, len(c.dictData)) {
+			return bad("dictionary offsets out of range")
+		}
+		entries := uint32(len(c.dictOffs) - 1)
+		for i := 0; i < c.n; i++ {
+			if c.Code(i) >= entries && !c.IsNull(i) {
+				return bad("code outside the dictionary")
+			}
+		}
+	}
+	if c.offs != nil && !monotone(c.offs, len(c.data)) {
+		return bad("string offsets out of range")
+	}
+	if c.z != nil {
+		if !monotone(c.z.starts, len(c.z.data)) || len(c.z.starts) != (c.n+blockRows-1)/blockRows+1 {
+			return bad("compressed blocks out of range")
+		}
+	}
+	if c.kind == types.KindArray && len(c.vals) != c.n {
+		return bad("array values do not match the rows")
+	}
+	return nil
+}
+
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func appendString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+func appendRef(dst []byte, r blobRef) []byte {
+	dst = binary.AppendUvarint(dst, uint64(r.off))
+	return binary.AppendUvarint(dst, uint64(r.len))
+}
+
+// encodeNode writes the field tree: what each path is (scalar kind, object,
+// array and its element type) and its children in first-seen order.
+func encodeNode(dst []byte, n *node) []byte {
+	dst = appendString(dst, n.name)
+	dst = append(dst, byte(n.kind), boolByte(n.object), boolByte(n.array))
+	dst = encodeType(dst, n.elem)
+	dst = binary.AppendUvarint(dst, uint64(len(n.children)))
+	for _, c := range n.children {
+		dst = encodeNode(dst, c)
+	}
+	return dst
+}
+
+func encodeType(dst []byte, t types.Type) []byte {
+	dst = append(dst, byte(t.Kind))
+	switch t.Kind {
+	case types.KindArray:
+		if t.Elem == nil {
+			return encodeType(dst, types.Null)
+		}
+		return encodeType(dst, *t.Elem)
+	case types.KindStruct:
+		dst = binary.AppendUvarint(dst, uint64(len(t.Fields)))
+		for _, f := range t.Fields {
+			dst = appendString(dst, f.Name)
+			dst = encodeType(dst, f.Type)
+		}
+	}
+	return dst
+}
+
+func encodeValue(dst []byte, v types.Value) []byte {
+	dst = encodeType(dst, v.T)
+	dst = append(dst, boolByte(v.Null))
+	if v.Null {
+		return dst
+	}
+	switch v.T.Kind {
+	case types.KindFloat64:
+		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.F))
+	case types.KindString, types.KindBytes:
+		dst = appendString(dst, v.S)
+	case types.KindArray, types.KindStruct:
+		dst = binary.AppendUvarint(dst, uint64(len(v.L)))
+		for _, e := range v.L {
+			dst = encodeValue(dst, e)
+		}
+	default:
+		dst = binary.AppendVarint(dst, v.I)
+	}
+	return dst
+}
+
+// maxDepth bounds nesting when decoding, so a crafted file cannot exhaust
+// the stack.
+const maxFileDepth = 64
+
+// metaReader decodes varint-framed data, remembering the first error so
+// callers check once.
+type metaReader struct {
+	p   []byte
+	i   int
+	err error
+}
+
+func (r *metaReader) fail(what string) {
+	if r.err == nil {
+		r.err = errors.New(what)
+	}
+}
+
+func (r *metaReader) byte() byte {
+	if r.err != nil || r.i >= len(r.p) {
+		r.fail("truncated")
+		return 0
+	}
+	r.i++
+	return r.p[r.i-1]
+}
+
+func (r *metaReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, k := binary.Uvarint(r.p[r.i:])
+	if k <= 0 {
+		r.fail("bad varint")
+		return 0
+	}
+	r.i += k
+	return v
+}
+
+func (r *metaReader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, k := binary.Varint(r.p[r.i:])
+	if k <= 0 {
+		r.fail("bad varint")
+		return 0
+	}
+	r.i += k
+	return v
+}
+
+// count reads a non-negative integer no larger than limit.
+func (r *metaReader) count(limit int) int {
+	v := r.uvarint()
+	if v > uint64(limit) {
+		r.fail("count out of range")
+		return 0
+	}
+	return int(v)
+}
+
+func (r *metaReader) string() string {
+	n := r.count(len(r.p) - r.i)
+	if r.err != nil {
+		return ""
+	}
+	s := string(r.p[r.i : r.i+n])
+	r.i += n
+	return s
+}
+
+func (r *metaReader) ref(limit int) blobRef {
+	off, n := r.uvarint(), r.uvarint()
+	if off > uint64(limit) || n > uint64(limit)-off {
+		r.fail("blob outside the file")
+		return blobRef{}
+	}
+	return blobRef{off: int64(off), len: int64(n)}
+}
+
+func (r *metaReader) typ(depth int) types.Type {
+	if depth > maxFileDepth {
+		r.fail("types nested too deeply")
+		return types.Null
+	}
+	k := types.Kind(r.byte())
+	switch k {
+	case types.KindArray:
+		e := r.typ(depth + 1)
+		return types.ArrayOf(e)
+	case types.KindStruct:
+		n := r.count(len(r.p) - r.i)
+		fields := make([]types.Field, 0, min(n, 64))
+		for i := 0; i < n && r.err == nil; i++ {
+			name := r.string()
+			fields = append(fields, types.Field{Name: name, Type: r.typ(depth + 1)})
+		}
+		return types.StructOf(fields...)
+	}
+	if k > types.KindStruct {
+		r.fail("bad type kind")
+	}
+	return types.Type{Kind: k}
+}
+
+func (r *metaReader) value(depth int) types.Value {
+	t := r.typ(depth)
+	if r.byte() != 0 {
+		return types.NullOf(t)
+	}
+	v := types.Value{T: t}
+	switch t.Kind {
+	case types.KindFloat64:
+		if r.err == nil && r.i+8 <= len(r.p) {
+			v.F = math.Float64frombits(binary.LittleEndian.Uint64(r.p[r.i:]))
+			r.i += 8
+		} else {
+			r.fail("truncated")
+		}
+	case types.KindString, types.KindBytes:
+		v.S = r.string()
+	case types.KindArray, types.KindStruct:
+		n := r.count(len(r.p) - r.i)
+		for i := 0; i < n && r.err == nil; i++ {
+			v.L = append(v.L, r.value(depth+1))
+		}
+	default:
+		v.I = r.varint()
+	}
+	return v
+}
+
+func (r *metaReader) node(depth int) *node {
+	if depth > maxFileDepth {
+		r.fail("fields nested too deeply")
+		return &node{}
+	}
+	n := &node{name: r.string(), kind: types.Kind(r.byte()), object: r.byte() != 0, array: r.byte() != 0}
+	n.elem = r.typ(0)
+	count := r.count(len(r.p) - r.i)
+	for i := 0; i < count && r.err == nil; i++ {
+		n.children = append(n.children, r.node(depth+1))
+	}
+	return n
+}

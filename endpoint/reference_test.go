@@ -46,7 +46,10 @@ type dataset struct {
 
 // build ingests the generated sources in random batch sizes.
 func build(t testing.TB, spec fixtures.Spec, segRows int, seed uint64) dataset {
-	st := logstore.New(logstore.Options{SegmentRows: segRows})
+	return buildInto(t, logstore.New(logstore.Options{SegmentRows: segRows}), spec, seed)
+}
+
+func buildInto(t testing.TB, st *logstore.Store, spec fixtures.Spec, seed uint64) dataset {
 	raw := map[string][]fixtures.Event{}
 	r := rand.New(rand.NewPCG(seed, 7))
 	for _, src := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
@@ -135,19 +138,47 @@ func testSpec() fixtures.Spec {
 	return s
 }
 
+// The reference comparison holds for a store in memory, for one on a data
+// directory, and for that directory reopened after a restart (sealed
+// segments then read from their files, the open one replayed).
 func TestEndpointsMatchReference(t *testing.T) {
+	t.Run("in memory", func(t *testing.T) {
+		checkEndpointsMatchReference(t, build(t, testSpec(), 1500, 1))
+	})
+	dir := t.TempDir()
+	opts := logstore.Options{SegmentRows: 1500, CacheBytes: 4 << 20}
+	st, err := logstore.Open(dir, opts)
+	require.NoError(t, err)
+	ds := buildInto(t, st, testSpec(), 1)
+	t.Run("data directory", func(t *testing.T) { checkEndpointsMatchReference(t, ds) })
+	require.NoError(t, st.Close())
+	st, err = logstore.Open(dir, opts)
+	require.NoError(t, err)
+	defer st.Close()
+	require.Positive(t, st.Recovery().Loaded)
+	// The recent events the first run added are in the directory too.
+	ds.store = st
+	t.Run("data directory after restart", func(t *testing.T) { checkEndpointsMatchReference(t, ds, true) })
+}
+
+// checkEndpointsMatchReference adds recent traffic (unless it is already
+// there) and compares every endpoint shape with the reference.
+func checkEndpointsMatchReference(t *testing.T, ds dataset, recentLoaded ...bool) {
 	eps := loadBuiltins(t)
-	ds := build(t, testSpec(), 1500, 1)
 	// Recent traffic for the short windows: the generator spreads events over
 	// 7 days, so add a dense last few minutes for one project.
 	recent := fixtures.DefaultSpec(3000, refNow.Add(-10*time.Second))
 	recent.Span, recent.Seed, recent.Projects, recent.Functions = 20*time.Minute, 9, 2, 3
+	raw := map[string][]fixtures.Event{}
 	for _, src := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
 		evs := fixtures.Generate(recent, src)
-		ds.store.Append(src, evs)
-		ds.raw[src] = append(ds.raw[src], decode(t, evs)...)
+		if len(recentLoaded) == 0 {
+			_, rej := ds.store.Append(src, evs)
+			require.Empty(t, rej)
+		}
+		raw[src] = append(append([]fixtures.Event{}, ds.raw[src]...), decode(t, evs)...)
 	}
-	relay, edge := ds.raw["deno-relay-logs"], ds.raw["cloudflare.logs.prod"]
+	relay, edge := raw["deno-relay-logs"], raw["cloudflare.logs.prod"]
 
 	inv := eps["functions.invocation-stats"]
 	nonEmpty := 0

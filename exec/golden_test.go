@@ -40,17 +40,18 @@ func TestGolden(t *testing.T) {
 			ar, err := txtar.ParseFile(file)
 			require.NoError(t, err)
 			sections := map[string]string{}
-			store := logstore.New(logstore.Options{SegmentRows: 3}) // tiny segments: pruning and merging run too
+			inputs := map[string][][]byte{}
+			var order []string
 			for _, f := range ar.Files {
 				if src, ok := strings.CutPrefix(f.Name, "input/"); ok {
-					var evs [][]byte
+					if _, seen := inputs[src]; !seen {
+						order = append(order, src)
+					}
 					for _, line := range strings.Split(string(f.Data), "\n") {
 						if strings.TrimSpace(line) != "" {
-							evs = append(evs, []byte(line))
+							inputs[src] = append(inputs[src], []byte(line))
 						}
 					}
-					_, rej := store.Append(src, evs)
-					require.Empty(t, rej)
 					continue
 				}
 				sections[f.Name] = string(f.Data)
@@ -61,25 +62,58 @@ func TestGolden(t *testing.T) {
 					params[k] = v
 				}
 			}
-			got, runErr := runGolden(store, sections["query.sql"], params)
-			if want, ok := sections["error"]; ok {
-				require.Error(t, runErr, "want an error matching %q, got rows:\n%s", want, got)
-				require.Regexp(t, regexp.MustCompile(strings.TrimSpace(want)), runErr.Error())
-				return
-			}
-			require.NoError(t, runErr)
-			if *update {
-				for i := range ar.Files {
-					if ar.Files[i].Name == "want" {
-						ar.Files[i].Data = []byte(got)
-					}
+			// Every case runs over the store in memory, on a data directory,
+			// and on that directory reopened (segments read from files).
+			for _, mode := range []string{"memory", "data directory", "reopened"} {
+				store := goldenStore(t, mode, order, inputs)
+				got, runErr := runGolden(store, sections["query.sql"], params)
+				if want, ok := sections["error"]; ok {
+					require.Error(t, runErr, "%s: want an error matching %q, got rows:\n%s", mode, want, got)
+					require.Regexp(t, regexp.MustCompile(strings.TrimSpace(want)), runErr.Error(), mode)
+					continue
 				}
-				require.NoError(t, os.WriteFile(file, txtar.Format(ar), 0o644))
-				return
+				require.NoError(t, runErr, mode)
+				if *update && mode == "memory" {
+					for i := range ar.Files {
+						if ar.Files[i].Name == "want" {
+							ar.Files[i].Data = []byte(got)
+						}
+					}
+					require.NoError(t, os.WriteFile(file, txtar.Format(ar), 0o644))
+					return
+				}
+				require.Equal(t, sections["want"], got, mode)
 			}
-			require.Equal(t, sections["want"], got)
 		})
 	}
+}
+
+// goldenStore loads a case's inputs with tiny segments (so pruning and
+// merging run too) into a store of the given kind.
+func goldenStore(t *testing.T, mode string, order []string, inputs map[string][][]byte) *logstore.Store {
+	opts := logstore.Options{SegmentRows: 3}
+	load := func(st *logstore.Store) {
+		for _, src := range order {
+			_, rej := st.Append(src, inputs[src])
+			require.Empty(t, rej)
+		}
+	}
+	if mode == "memory" {
+		st := logstore.New(opts)
+		load(st)
+		return st
+	}
+	dir := t.TempDir()
+	st, err := logstore.Open(dir, opts)
+	require.NoError(t, err)
+	load(st)
+	if mode == "reopened" {
+		require.NoError(t, st.Close())
+		st, err = logstore.Open(dir, opts)
+		require.NoError(t, err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 func runGolden(store *logstore.Store, sql string, params map[string]string) (string, error) {

@@ -54,6 +54,13 @@ type eqCheck struct {
 }
 
 func newScan(p *planner.Scan, snap logstore.Snapshot, ev *evaluator) *scanOp {
+	if snap.NotBefore > p.TimeLo {
+		// Retention: rows past it are never returned, as if the query's
+		// own time range excluded them.
+		clamped := *p
+		clamped.TimeLo = snap.NotBefore
+		p = &clamped
+	}
 	s := &scanOp{plan: p, snap: snap, ev: ev, seg: -1, pos: -1}
 	s.fields = make([]*logstore.Field, len(p.Fields))
 	for i, f := range p.Fields {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -185,6 +186,11 @@ func (s *Store) Names() []string {
 type Snapshot struct {
 	Segments []*Segment
 	Schema   *Schema
+	// NotBefore is the retention cutoff (µs) when the snapshot was taken:
+	// rows older than it must not be returned, whichever segment holds them
+	// (an open segment, or one a future-dated event keeps from being
+	// dropped). math.MinInt64 when nothing expires.
+	NotBefore int64
 }
 
 // Snapshot returns the current contents of the named source; an unknown source
@@ -192,9 +198,17 @@ type Snapshot struct {
 func (s *Store) Snapshot(source string) Snapshot {
 	src := s.Source(source, false)
 	if src == nil {
-		return Snapshot{Schema: &Schema{byPath: map[string]*Field{}}}
+		return Snapshot{Schema: &Schema{byPath: map[string]*Field{}}, NotBefore: math.MinInt64}
 	}
 	return src.snapshot()
+}
+
+// notBefore is the retention cutoff now.
+func (o *Options) notBefore() int64 {
+	if o.Retention <= 0 {
+		return math.MinInt64
+	}
+	return o.Now().Add(-o.Retention).UnixMicro()
 }
 
 func (src *Source) snapshot() Snapshot {
@@ -208,7 +222,7 @@ func (src *Source) snapshot() Snapshot {
 	if src.open.rows > 0 {
 		segs = append(segs[:len(segs):len(segs)], src.open.view())
 	}
-	return Snapshot{Segments: segs, Schema: src.schema}
+	return Snapshot{Segments: segs, Schema: src.schema, NotBefore: src.opts.notBefore()}
 }
 
 // SourceStats describes what one source holds.
@@ -250,7 +264,7 @@ func (s *Store) EnforceRetention() int {
 	if s.opts.Retention <= 0 {
 		return 0
 	}
-	cutoff := s.opts.Now().Add(-s.opts.Retention).UnixMicro()
+	cutoff := s.opts.notBefore()
 	dropped := 0
 	for _, name := range s.Names() {
 		src := s.Source(name, false)

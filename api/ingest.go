@@ -28,6 +28,13 @@ func (s *Server) handleIngest(w http.ResponseWriter, r *http.Request) {
 		writeError(w, aerr)
 		return
 	}
+	if s.overloaded != nil && s.overloaded() {
+		// The last resort of the memory limit: the shipper retries later,
+		// by when sealing and the collector have freed memory.
+		w.Header().Set("Retry-After", "2")
+		writeError(w, errorf(429, "memoryLimit", "", "logq is at its memory limit; retry shortly"))
+		return
+	}
 	events, err := logstore.SplitEvents(body)
 	if err != nil {
 		writeError(w, errorf(400, "invalidBody", "", "the body must be JSON: an array of events, {\"batch\": [...]}, one event, or one event per line: %v", err))

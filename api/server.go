@@ -22,6 +22,9 @@ type Config struct {
 	Endpoints     []*endpoint.Endpoint
 	Store         *logstore.Store
 	MaxConcurrent int           // queries running at once; 0: 4 per CPU
+	// Overloaded, when set, reports that memory is past its limit: ingest
+	// then answers 429 with Retry-After until it is not.
+	Overloaded func() bool
 	QueryTimeout  time.Duration // 0: 30s
 	CacheEntries  int           // 0: 1024
 	Clock         Clock         // nil: RealClock
@@ -41,6 +44,8 @@ type Server struct {
 	cache   *resultCache
 	metrics *metrics
 	log     *slog.Logger
+
+	overloaded func() bool
 	ready   atomic.Bool
 	router  *mux.Router
 }
@@ -63,7 +68,7 @@ func New(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, byID: map[string]*endpoint.Endpoint{}, byName: map[string]*endpoint.Endpoint{},
-		store: cfg.Store, sem: make(chan struct{}, cfg.MaxConcurrent), metrics: newMetrics(), log: cfg.Logger}
+		store: cfg.Store, sem: make(chan struct{}, cfg.MaxConcurrent), metrics: newMetrics(), log: cfg.Logger, overloaded: cfg.Overloaded}
 	for _, e := range cfg.Endpoints {
 		s.byID[strings.ToLower(e.ID)] = e
 		s.byName[e.Name] = e

@@ -496,3 +496,40 @@ func FuzzScanWAL(f *testing.F) {
 		}
 	})
 }
+
+// An open segment past its memory budget is sealed early, in memory and on
+// a data directory alike, and nothing is lost by it.
+func TestOpenSegmentBudgetSealsEarly(t *testing.T) {
+	for _, durable := range []bool{false, true} {
+		opts := Options{SegmentRows: 1 << 16, MaxOpenBytes: 64 << 10}
+		st := New(opts)
+		dir := t.TempDir()
+		if durable {
+			st = openT(t, dir, opts)
+		}
+		var want []string
+		for b := 0; b < 40; b++ {
+			var batch [][]byte
+			for i := 0; i < 25; i++ {
+				msg := fmt.Sprintf("b%d-%d-%s", b, i, strings.Repeat("x", 100))
+				batch = append(batch, []byte(fmt.Sprintf(`{"event_message":%q,"k%d":1}`, msg, i)))
+				want = append(want, msg)
+			}
+			_, _, err := st.Ingest("s", batch)
+			require.NoError(t, err)
+		}
+		require.NoError(t, st.Flush())
+		segs := st.Snapshot("s").Segments
+		require.Greater(t, len(segs), 5, "sealed early, not at 65536 rows")
+		for _, seg := range segs {
+			require.Less(t, seg.Rows(), 1000)
+		}
+		require.Equal(t, want, column(st, "s", "event_message"))
+		if durable {
+			require.NoError(t, st.Close())
+			st = openT(t, dir, opts)
+			require.Equal(t, want, column(st, "s", "event_message"))
+			require.NoError(t, st.Close())
+		}
+	}
+}

@@ -21,6 +21,7 @@ type Segment struct {
 	blockMin, blockMax []int64
 	retiredFrom        *Segment     // for a view standing in while its segment is sealed
 	seq                uint64       // number within its source; names its files
+	rawBytes           int64        // bytes of the events written (open segments)
 	disk               *diskSegment // columns are in a segment file, read on demand
 }
 

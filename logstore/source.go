@@ -57,7 +57,7 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 	)
 	s.mu.Lock()
 	for start := 0; start < len(events); {
-		if s.open.rows >= s.opts.SegmentRows {
+		if s.open.rows >= s.opts.SegmentRows || s.overBudget() {
 			seg, rerr := s.retire()
 			full = append(full, seg)
 			if rerr != nil {
@@ -82,7 +82,7 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		s.events += int64(acc)
 		start += n
 	}
-	if err == nil && s.open.rows >= s.opts.SegmentRows {
+	if err == nil && (s.open.rows >= s.opts.SegmentRows || s.overBudget()) {
 		seg, rerr := s.retire()
 		full = append(full, seg)
 		err = rerr
@@ -100,6 +100,19 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 	return accepted, rejects, err
 }
 
+// overBudget reports whether the open segment holds more memory than its
+// budget allows. Called with mu held.
+func (s *Source) overBudget() bool {
+	if s.opts.MaxOpenBytes <= 0 || s.open.rows == 0 {
+		return false
+	}
+	// An estimate in O(1): the events' own bytes, plus a value slot and a
+	// NULL flag for every cell (rows × columns), which is what wide, sparse
+	// events cost an open segment.
+	est := s.open.rawBytes + int64(s.open.rows)*int64(len(s.open.cols))*9
+	return est > s.opts.MaxOpenBytes
+}
+
 // apply writes one chunk's events into the open segment; rejects are
 // numbered from base. Called with mu held.
 func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []Reject) {
@@ -111,6 +124,7 @@ func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []Reject) {
 			rejects = append(rejects, Reject{Index: base + i, Reason: err.Error()})
 			continue
 		}
+		s.open.rawBytes += int64(len(ev))
 		accepted++
 	}
 	return accepted, rejects

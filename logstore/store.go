@@ -25,6 +25,10 @@ type Options struct {
 	// CacheBytes bounds the memory of columns read from segment files
 	// (durable stores); 0 means DefaultCacheBytes.
 	CacheBytes int64
+	// MaxOpenBytes seals a source's open segment early once it holds this
+	// much memory (wide or large events), so the open segments stay within
+	// a memory budget; 0 means only SegmentRows seals.
+	MaxOpenBytes int64
 }
 
 // DefaultCacheBytes is the column cache's budget when none is given.

@@ -200,3 +200,35 @@ func TestParseServeStorage(t *testing.T) {
 		require.Equal(t, c.ret, got.retention, c.args)
 	}
 }
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"512MiB": 512 << 20, "2GiB": 2 << 30, "2gib": 2 << 30, "1G": 1 << 30, "500MB": 500_000_000,
+		"1048576": 1 << 20, "64KiB": 64 << 10, " 3 GiB ": 3 << 30, "1TB": 1_000_000_000_000, "0": 0,
+	} {
+		got, err := parseSize(in)
+		require.NoError(t, err, in)
+		require.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"", "GiB", "-1GiB", "1.5GiB", "12 parsecs", "99999999999TiB"} {
+		_, err := parseSize(bad)
+		require.Error(t, err, bad)
+	}
+}
+
+func TestMachineMemory(t *testing.T) {
+	files := func(m map[string]string) func(string) ([]byte, error) {
+		return func(p string) ([]byte, error) {
+			if v, ok := m[p]; ok {
+				return []byte(v), nil
+			}
+			return nil, os.ErrNotExist
+		}
+	}
+	meminfo := "MemTotal:       24684084 kB\nMemFree: 1 kB\n"
+	require.Equal(t, int64(1<<30), machineMemory(files(map[string]string{"/sys/fs/cgroup/memory.max": "1073741824\n", "/proc/meminfo": meminfo})))
+	require.Equal(t, int64(24684084)<<10, machineMemory(files(map[string]string{"/sys/fs/cgroup/memory.max": "max\n", "/proc/meminfo": meminfo})))
+	require.Equal(t, int64(2<<30), machineMemory(files(map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "2147483648", "/proc/meminfo": meminfo})))
+	require.Equal(t, int64(24684084)<<10, machineMemory(files(map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712", "/proc/meminfo": meminfo})))
+	require.Equal(t, int64(4<<30), machineMemory(files(nil)))
+}

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,6 +41,7 @@ type serveConfig struct {
 	dataDir   string // "" with inMemory
 	inMemory  bool
 	segRows   int
+	memLimit  int64
 }
 
 // defaultRetention is the longest window a built-in endpoint reads.
@@ -77,6 +79,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	retention := fs.String("retention", "", "drop events older than this: days (90d, 7d) or a duration (36h); 0 keeps everything (env LOGQ_RETENTION; default 90d)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory holding the data; created if missing (env LOGQ_DATA_DIR; default ./logq-data, or memory only with --demo)")
 	fs.IntVar(&c.segRows, "segment-rows", logstore.DefaultSegmentRows, "events per segment (and per WAL file); smaller seals sooner")
+	memLimit := fs.String("memory-limit", "", "memory the process may use, e.g. 512MiB or 2GiB (env LOGQ_MEMORY_LIMIT; default half the machine's or the container's memory)")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory and write nothing; a restart forgets every event")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -118,6 +121,21 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 		c.inMemory = true // synthetic data is not worth keeping
 	case c.dataDir == "" && !c.inMemory:
 		c.dataDir = "logq-data"
+	}
+	c.memLimit = machineMemory(readFile) / 2
+	for _, v := range []struct{ name, val string }{{"--memory-limit", *memLimit}, {"LOGQ_MEMORY_LIMIT", env("LOGQ_MEMORY_LIMIT")}} {
+		if v.val == "" {
+			continue
+		}
+		n, err := parseSize(v.val)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.name, err)
+		}
+		if n < 64<<20 {
+			return nil, fmt.Errorf("%s: %s is below the 64MiB logq needs to run", v.name, v.val)
+		}
+		c.memLimit = n
+		break
 	}
 	if c.segRows <= 0 {
 		return nil, fmt.Errorf("invalid --segment-rows %d: must be positive", c.segRows)
@@ -205,7 +223,10 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
-	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows}
+	budget := budgetFor(cfg.memLimit)
+	debug.SetMemoryLimit(budget.goLimit)
+	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows,
+		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource}
 	store := logstore.New(opts)
 	if !cfg.inMemory {
 		start := time.Now()
@@ -224,7 +245,8 @@ func serve(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "logq serve: closing the data directory:", err)
 		}
 	}()
-	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log})
+	over := watchMemory(budget.limit)
+	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log, Overloaded: over.Load})
 	defer srv.Close()
 
 	ln, err := net.Listen("tcp", cfg.addr)

@@ -1,0 +1,55 @@
+package api
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"logq/logstore"
+)
+
+// At the memory limit, ingest answers 429 with Retry-After and stores
+// nothing; once memory is back, the same request is stored.
+func TestIngestAtMemoryLimit(t *testing.T) {
+	var over atomic.Bool
+	h := newHarness(t, func(c *Config) { c.Overloaded = over.Load })
+	over.Store(true)
+	r := h.ingest("s", []byte(`[{"event_message":"a"}]`), nil)
+	requireError(t, r, 429, "RESOURCE_EXHAUSTED", "")
+	require.Contains(t, string(r.body), "memory limit")
+	require.NotEmpty(t, r.header.Get("Retry-After"))
+	require.Empty(t, h.store.Names())
+	over.Store(false)
+	r = h.ingest("s", []byte(`[{"event_message":"a"}]`), nil)
+	require.Equal(t, 200, r.code, string(r.body))
+	require.Equal(t, 1, h.store.Snapshot("s").Segments[0].Rows())
+}
+
+// When events cannot be made durable, the reply is 503 with Retry-After,
+// never 200.
+func TestIngestNotDurableIs503(t *testing.T) {
+	dir := t.TempDir()
+	st, err := logstore.Open(dir, logstore.Options{})
+	require.NoError(t, err)
+	h := newHarness(t, func(c *Config) { c.Store = st })
+	r := h.ingest("s", []byte(`[{"event_message":"a"}]`), nil)
+	require.Equal(t, 200, r.code, string(r.body))
+	// The WAL is closed under the handler (as at the end of a drain):
+	// nothing more can be made durable.
+	require.NoError(t, st.Close())
+	r = h.ingest("s", []byte(`[{"event_message":"b"}]`), nil)
+	requireError(t, r, 503, "UNAVAILABLE", "")
+	require.Contains(t, string(r.body), "could not be written durably")
+	require.NotEmpty(t, r.header.Get("Retry-After"))
+	// Only the acknowledged event is in the directory.
+	st, err = logstore.Open(dir, logstore.Options{})
+	require.NoError(t, err)
+	defer st.Close()
+	require.Equal(t, 1, st.Snapshot("s").Segments[0].Rows())
+	_, statErr := os.Stat(filepath.Join(dir, "sources", "s"))
+	require.False(t, errors.Is(statErr, os.ErrNotExist))
+}

@@ -21,14 +21,14 @@ type Config struct {
 	Keys          []string
 	Endpoints     []*endpoint.Endpoint
 	Store         *logstore.Store
-	MaxConcurrent int           // queries running at once; 0: 4 per CPU
+	MaxConcurrent int // queries running at once; 0: 4 per CPU
 	// Overloaded, when set, reports that memory is past its limit: ingest
 	// then answers 429 with Retry-After until it is not.
-	Overloaded func() bool
-	QueryTimeout  time.Duration // 0: 30s
-	CacheEntries  int           // 0: 1024
-	Clock         Clock         // nil: RealClock
-	Logger        *slog.Logger  // nil: slog.Default()
+	Overloaded   func() bool
+	QueryTimeout time.Duration // 0: 30s
+	CacheEntries int           // 0: 1024
+	Clock        Clock         // nil: RealClock
+	Logger       *slog.Logger  // nil: slog.Default()
 }
 
 // MaxBody is the largest request body accepted, after decompression.
@@ -46,8 +46,8 @@ type Server struct {
 	log     *slog.Logger
 
 	overloaded func() bool
-	ready   atomic.Bool
-	router  *mux.Router
+	ready      atomic.Bool
+	router     *mux.Router
 }
 
 // New builds a server. It starts not ready: call SetReady once data is loaded.

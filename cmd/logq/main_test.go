@@ -37,6 +37,14 @@ func TestParseServeFlagsAndEnvironment(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"x", "y", "z"}, c.keys)
 	require.Equal(t, ":4001", c.addr)
+	c, err = parseServe([]string{"--sandbox-logs-all"}, env(nil), io.Discard)
+	require.NoError(t, err)
+	require.True(t, c.sandboxLogsAll)
+	c, err = parseServe(nil, env(map[string]string{"LOGQ_SANDBOX_LOGS_ALL": "true"}), io.Discard)
+	require.NoError(t, err)
+	require.True(t, c.sandboxLogsAll)
+	_, err = parseServe(nil, env(map[string]string{"LOGQ_SANDBOX_LOGS_ALL": "maybe"}), io.Discard)
+	require.ErrorContains(t, err, "LOGQ_SANDBOX_LOGS_ALL")
 	c, err = parseServe(nil, env(nil), io.Discard)
 	require.NoError(t, err)
 	require.Equal(t, ":4000", c.addr)
@@ -84,10 +92,15 @@ func TestQueryInProcessOverNDJSON(t *testing.T) {
 	code = run([]string{"query", "--json", "logs.all", "project=pq", "project_tier=FREE", "--file", "cloudflare.logs.prod=" + f}, &out, &errb)
 	require.Equal(t, 0, code)
 	require.True(t, strings.HasPrefix(out.String(), `{"result":[{"id":`))
-	errb.Reset()
+	// An absent project_tier is FREE (seed §4.4: any other value), not an error.
+	out.Reset()
 	code = run([]string{"query", "logs.all", "project=pq", "--file", "cloudflare.logs.prod=" + f}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	require.Contains(t, out.String(), "(5 rows)")
+	errb.Reset()
+	code = run([]string{"query", "logs.all", "--file", "cloudflare.logs.prod=" + f}, &out, &errb)
 	require.Equal(t, 1, code)
-	require.Contains(t, errb.String(), "project_tier is required")
+	require.Contains(t, errb.String(), "project is required")
 }
 
 func TestExplain(t *testing.T) {

@@ -114,7 +114,7 @@ func explainQuery(stdout, stderr io.Writer, files []string, dir, name string, pa
 			return 1
 		}
 	}
-	eps, err := loadEndpoints(dir)
+	eps, err := loadEndpoints(dir, false)
 	if err != nil {
 		fmt.Fprintln(stderr, "logq query:", err)
 		return 1
@@ -170,7 +170,7 @@ func localQuery(files []string, dir, name string, params url.Values) (int, []byt
 			return 0, nil, err
 		}
 	}
-	eps, err := loadEndpoints(dir)
+	eps, err := loadEndpoints(dir, false)
 	if err != nil {
 		return 0, nil, err
 	}

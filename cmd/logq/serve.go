@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -36,6 +37,9 @@ type serveConfig struct {
 	demo      bool
 	demoSize  int
 	retention time.Duration
+	// sandboxLogsAll lets callers of the built-in logs.all send sql= (what
+	// self-hosted Studio does for every log page); the seed's default is off.
+	sandboxLogsAll bool
 }
 
 // parseServe reads flags, then environment for what flags left unset.
@@ -50,6 +54,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.BoolVar(&c.demo, "demo", false, "fill the nine sources with synthetic records over the last 7 days")
 	fs.IntVar(&c.demoSize, "demo-events", 20000, "events per source with --demo")
 	fs.DurationVar(&c.retention, "retention", 0, "drop events older than this (e.g. 2160h); 0 keeps everything (env LOGQ_RETENTION)")
+	fs.BoolVar(&c.sandboxLogsAll, "sandbox-logs-all", false, "let callers of the built-in logs.all send their own SELECT in sql=, as Supabase Studio does (env LOGQ_SANDBOX_LOGS_ALL=true)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -75,6 +80,15 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 		}
 		c.retention = d
 	}
+	if !c.sandboxLogsAll {
+		if v := env("LOGQ_SANDBOX_LOGS_ALL"); v != "" {
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, fmt.Errorf("invalid LOGQ_SANDBOX_LOGS_ALL %q: want true or false", v)
+			}
+			c.sandboxLogsAll = on
+		}
+	}
 	if c.demoSize <= 0 {
 		return nil, fmt.Errorf("invalid --demo-events %d: must be positive", c.demoSize)
 	}
@@ -94,11 +108,17 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 }
 
 // loadEndpoints returns the built-in endpoints, replaced by any in dir with
-// the same name or id.
-func loadEndpoints(dir string) ([]*endpoint.Endpoint, error) {
+// the same name or id. sandboxLogsAll turns sandboxing on for the built-in
+// logs.all only: a logs.all replaced from dir says so in its own YAML.
+func loadEndpoints(dir string, sandboxLogsAll bool) ([]*endpoint.Endpoint, error) {
 	builtin, err := endpoint.LoadFS(fixtures.Endpoints, "endpoints")
 	if err != nil {
 		return nil, fmt.Errorf("built-in endpoints: %w", err)
+	}
+	for _, b := range builtin {
+		if b.Name == "logs.all" && sandboxLogsAll {
+			b.Sandboxed = true
+		}
 	}
 	if dir == "" {
 		return builtin, nil
@@ -152,7 +172,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		cfg.keys = []string{"demo-" + hex.EncodeToString(b)}
 		fmt.Fprintf(stdout, "logq: --demo without a key: generated API key %s\n", cfg.keys[0])
 	}
-	eps, err := loadEndpoints(cfg.endpoints)
+	eps, err := loadEndpoints(cfg.endpoints, cfg.sandboxLogsAll)
 	if err != nil {
 		fmt.Fprintln(stderr, "logq serve:", err)
 		return 2

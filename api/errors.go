@@ -45,7 +45,7 @@ func fromExec(err error) *apiError {
 	case exec.KindInvalidArgument:
 		return errorf(400, "invalidParameter", e.Param, "%s", e.Msg)
 	case exec.KindInvalidQuery, exec.KindEvaluation:
-		return errorf(400, "invalidQuery", "", "%s", e.Msg)
+		return errorf(400, "invalidQuery", position(e), "%s", e.Msg)
 	case exec.KindDeadline:
 		return errorf(504, "timeout", "", "%s", e.Msg)
 	case exec.KindCanceled:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"logq/planner"
+	"logq/sqlparse"
 )
 
 // Kind classifies a runtime error; the api maps kinds to HTTP statuses.
@@ -21,13 +22,17 @@ const (
 	KindDeadline                    // the time limit passed
 )
 
-// Error is a typed query error. Param names the parameter at fault, if any.
+// Error is a typed query error. Param names the parameter at fault, if any;
+// Line and Col (1-based, 0 when unknown) place a KindInvalidQuery error in the
+// query text, and Reason is then the message without that position.
 type Error struct {
-	Kind  Kind
-	Param string
-	Msg   string
-	Err   error
-	Stack string // KindInternal only
+	Kind      Kind
+	Param     string
+	Msg       string
+	Line, Col int
+	Reason    string
+	Err       error
+	Stack     string // KindInternal only
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -43,6 +48,7 @@ func classify(err error) *Error {
 		return e
 	}
 	var pe *planner.Error
+	var se *sqlparse.Error
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{Kind: KindDeadline, Msg: "the query ran past its time limit", Err: err}
@@ -51,7 +57,9 @@ func classify(err error) *Error {
 	case errors.As(err, &pe) && pe.Param != "":
 		return &Error{Kind: KindInvalidArgument, Param: pe.Param, Msg: pe.Error(), Err: err}
 	case errors.As(err, &pe):
-		return &Error{Kind: KindInvalidQuery, Msg: pe.Error(), Err: err}
+		return &Error{Kind: KindInvalidQuery, Msg: pe.Error(), Line: pe.Line, Col: pe.Col, Reason: pe.Msg, Err: err}
+	case errors.As(err, &se):
+		return &Error{Kind: KindInvalidQuery, Msg: se.Error(), Line: se.Line, Col: se.Col, Reason: se.Msg, Err: err}
 	case errors.Is(err, planner.ErrEval):
 		return &Error{Kind: KindEvaluation, Msg: err.Error(), Err: err}
 	}

@@ -23,6 +23,24 @@ type Query struct {
 	AST    *sqlparse.Query
 	Source string
 	Params []string // parameters the SQL uses
+	// Caller, when set, is a caller's SQL that replaces the final SELECT of
+	// a sandboxed endpoint (see Sandboxed).
+	Caller *planner.Sandbox
+}
+
+// Sandboxed returns q with its final SELECT replaced by a caller's SQL,
+// under the rules of planner.Sandbox. Only the parse happens here (a syntax
+// error, a second statement or a statement that is not a query is refused at
+// once); the rest is checked as the call is planned. Errors are *Error of
+// KindInvalidQuery positioned in sql.
+func (q *Query) Sandboxed(sql string) (*Query, error) {
+	ast, err := sqlparse.ParseSelect(sql)
+	if err != nil {
+		return nil, classify(err)
+	}
+	out := *q
+	out.Caller = &planner.Sandbox{Query: ast, Src: sql, Params: q.Params}
+	return &out, nil
 }
 
 // Prepare parses and checks a query once.
@@ -77,7 +95,7 @@ func prepare(store *logstore.Store, q *Query, req Request) (planner.Node, *catal
 		now = time.Now()
 	}
 	cat := &catalog{store: store, snaps: map[string]logstore.Snapshot{}}
-	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: cat, Params: req.Params, Now: now.UnixMicro()})
+	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: cat, Params: req.Params, Now: now.UnixMicro(), Sandbox: q.Caller})
 	return plan, cat, err
 }
 

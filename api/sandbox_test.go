@@ -49,13 +49,7 @@ func sandboxEvent(projectAt, proj, id, msg string, at time.Time, meta map[string
 // records of project "p" per source at now−1h, −2h, −3h (ids "<cte>-1" …),
 // one of project "other" and one of "p" older than a day.
 func newSandboxHarness(t *testing.T) *harness {
-	h := newHarness(t, func(c *Config) {
-		for _, e := range c.Endpoints {
-			if e.Name == "logs.all" {
-				e.Sandboxed = true
-			}
-		}
-	})
+	h := sandboxedLogsAll(t)
 	for _, s := range sandboxSources {
 		var evs []map[string]any
 		for i := 1; i <= 3; i++ {
@@ -69,6 +63,17 @@ func newSandboxHarness(t *testing.T) *harness {
 		require.Equal(t, 200, h.ingest(s.source, body, nil).code)
 	}
 	return h
+}
+
+// sandboxedLogsAll serves the built-ins, logs.all sandboxed, with no data.
+func sandboxedLogsAll(t *testing.T) *harness {
+	return newHarness(t, func(c *Config) {
+		for _, e := range c.Endpoints {
+			if e.Name == "logs.all" {
+				e.Sandboxed = true
+			}
+		}
+	})
 }
 
 func sqlPath(sql string, extra ...string) string {

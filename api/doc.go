@@ -22,6 +22,9 @@
 //     sql= is the same as none. A refusal is 400 INVALID_ARGUMENT with
 //     location line:col in the caller's SQL. Endpoints that are not
 //     sandboxed ignore sql=.
+//   - A query past its memory budget (Config.QueryMemory) is 400 with reason
+//     resourcesExceeded, as BigQuery answers: the query is at fault and a
+//     retry would fail again, so neither 429 nor 5xx.
 //   - FLOAT64 NaN and ±Inf, which JSON cannot carry, are encoded as the
 //     strings "NaN", "Infinity" and "-Infinity", as BigQuery does; BYTES as base64.
 //

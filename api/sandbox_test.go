@@ -209,3 +209,35 @@ func TestSandboxRefusals(t *testing.T) {
 		})
 	}
 }
+
+// A caller's query that keeps more rows than the per-query memory budget
+// stops with a 400 naming the budget and the operator, in every operator that
+// holds rows; one that keeps nothing runs.
+func TestSandboxMemoryBudget(t *testing.T) {
+	h := newHarness(t, func(c *Config) {
+		c.QueryMemory = 1 << 10
+		for _, e := range c.Endpoints {
+			if e.Name == "logs.all" {
+				e.Sandboxed = true
+			}
+		}
+	})
+	studioData(t, h) // about 30 visible rows per CTE: 30 rows × 2+ values × 24 bytes > 1KiB
+	for _, c := range []struct{ sql, what string }{
+		{"select a.id, b.id as other from edge_logs a, auth_logs b", "cross join"},
+		{"select a.id from edge_logs a join auth_logs b on a.event_message = b.event_message", "hash join"},
+		{"select id from edge_logs order by id", "sort"},
+		{"select id, count(*) as n from postgres_logs group by id", "GROUP BY or DISTINCT"},
+	} {
+		t.Run(c.what, func(t *testing.T) {
+			r := h.get(sqlPath(c.sql))
+			requireError(t, r, 400, "INVALID_ARGUMENT", "")
+			var e errorBody
+			require.NoError(t, json.Unmarshal(r.body, &e))
+			require.Equal(t, "resourcesExceeded", e.Error.Errors[0].Reason)
+			require.Contains(t, e.Error.Message, "memory budget of 1KiB")
+			require.Contains(t, e.Error.Message, "(in a "+c.what+")")
+		})
+	}
+	require.Equal(t, 200, h.get(sqlPath("select count(*) as n from edge_logs")).code)
+}

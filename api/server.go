@@ -23,6 +23,7 @@ type Config struct {
 	Store         *logstore.Store
 	MaxConcurrent int           // queries running at once; 0: 4 per CPU
 	QueryTimeout  time.Duration // 0: 30s
+	QueryMemory   int64         // per-query memory budget in bytes (exec.Request.MemoryBudget); 0: none
 	CacheEntries  int           // 0: 1024
 	Clock         Clock         // nil: RealClock
 	Logger        *slog.Logger  // nil: slog.Default()

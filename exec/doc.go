@@ -21,6 +21,10 @@
 // APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
 // at most ExactQuantileLimit values, then switches to a merging t-digest.
 //
+// Memory: Request.MemoryBudget bounds the rows that joins, sorts and
+// aggregates keep (budget.go; an estimate, shared by a query's workers); past
+// it a query fails with KindResources.
+//
 // Query.Sandboxed puts a caller's SQL in place of a sandboxed endpoint's
 // final SELECT (planner.Sandbox says what it may read).
 //

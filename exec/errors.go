@@ -20,6 +20,7 @@ const (
 	KindEvaluation                  // a value in the data made a function fail
 	KindCanceled                    // the caller went away
 	KindDeadline                    // the time limit passed
+	KindResources                   // the query went past its memory budget
 )
 
 // Error is a typed query error. Param names the parameter at fault, if any;

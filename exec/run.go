@@ -61,6 +61,9 @@ type Request struct {
 	Now     time.Time     // CURRENT_TIMESTAMP; zero means time.Now()
 	Timeout time.Duration // 0: only ctx limits the run
 	MaxRows int           // rows beyond this are not kept; 0: no cap
+	// MemoryBudget bounds, in bytes, the rows the query's joins, sorts and
+	// aggregates keep (an estimate; see memBudget); 0: no bound.
+	MemoryBudget int64
 }
 
 // Run plans q against the store's current contents and executes it. Errors
@@ -84,7 +87,7 @@ func Run(ctx context.Context, store *logstore.Store, q *Query, req Request) (res
 	if err != nil {
 		return nil, err
 	}
-	return execute(ctx, plan, cat, req.MaxRows)
+	return execute(ctx, plan, cat, req.MaxRows, &memBudget{limit: req.MemoryBudget})
 }
 
 // prepare binds and optimises q for one call, over a catalog of snapshots
@@ -108,8 +111,9 @@ func Explain(store *logstore.Store, q *Query, req Request) (string, error) {
 	return planner.Explain(plan), nil
 }
 
-func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int) (*Result, error) {
+func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int, mem *memBudget) (*Result, error) {
 	ev := newEvaluator()
+	ev.mem = mem
 	op, err := build(plan, cat, ev)
 	if err != nil {
 		return nil, err

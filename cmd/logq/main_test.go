@@ -45,9 +45,20 @@ func TestParseServeFlagsAndEnvironment(t *testing.T) {
 	require.True(t, c.sandboxLogsAll)
 	_, err = parseServe(nil, env(map[string]string{"LOGQ_SANDBOX_LOGS_ALL": "maybe"}), io.Discard)
 	require.ErrorContains(t, err, "LOGQ_SANDBOX_LOGS_ALL")
+	c, err = parseServe([]string{"--query-memory", "256MiB"}, env(nil), io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, int64(256<<20), c.queryMemory)
+	c, err = parseServe(nil, env(map[string]string{"LOGQ_QUERY_MEMORY": "2GiB"}), io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, int64(2<<30), c.queryMemory)
+	for _, bad := range []string{"lots", "-1MiB", "0", "99999999999GiB"} {
+		_, err = parseServe([]string{"--query-memory", bad}, env(nil), io.Discard)
+		require.ErrorContains(t, err, "--query-memory", bad)
+	}
 	c, err = parseServe(nil, env(nil), io.Discard)
 	require.NoError(t, err)
 	require.Equal(t, ":4000", c.addr)
+	require.Positive(t, c.queryMemory)
 	for _, bad := range [][]string{{"--addr", "nonsense"}, {"--nope"}, {"extra"}, {"--demo-events", "0"}} {
 		_, err := parseServe(bad, env(nil), io.Discard)
 		require.Error(t, err, bad)

@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -40,6 +42,8 @@ type serveConfig struct {
 	// sandboxLogsAll lets callers of the built-in logs.all send sql= (what
 	// self-hosted Studio does for every log page); the seed's default is off.
 	sandboxLogsAll bool
+	// queryMemory is each query's memory budget in bytes (see exec.memBudget).
+	queryMemory int64
 }
 
 // parseServe reads flags, then environment for what flags left unset.
@@ -54,6 +58,8 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.BoolVar(&c.demo, "demo", false, "fill the nine sources with synthetic records over the last 7 days")
 	fs.IntVar(&c.demoSize, "demo-events", 20000, "events per source with --demo")
 	fs.DurationVar(&c.retention, "retention", 0, "drop events older than this (e.g. 2160h); 0 keeps everything (env LOGQ_RETENTION)")
+	var queryMemory string
+	fs.StringVar(&queryMemory, "query-memory", "", "memory budget of one query's joins, sorts and aggregates, e.g. 256MiB (env LOGQ_QUERY_MEMORY; default a quarter of GOMEMLIMIT when set, else 1GiB)")
 	fs.BoolVar(&c.sandboxLogsAll, "sandbox-logs-all", false, "let callers of the built-in logs.all send their own SELECT in sql=, as Supabase Studio does (env LOGQ_SANDBOX_LOGS_ALL=true)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -88,6 +94,18 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 			}
 			c.sandboxLogsAll = on
 		}
+	}
+	if queryMemory == "" {
+		queryMemory = env("LOGQ_QUERY_MEMORY")
+	}
+	if queryMemory == "" {
+		c.queryMemory = defaultQueryMemory()
+	} else {
+		n, err := parseBytes(queryMemory)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("invalid --query-memory %q: want a size such as 256MiB or 2GiB", queryMemory)
+		}
+		c.queryMemory = n
 	}
 	if c.demoSize <= 0 {
 		return nil, fmt.Errorf("invalid --demo-events %d: must be positive", c.demoSize)
@@ -179,7 +197,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	store := logstore.New(logstore.Options{Retention: cfg.retention})
-	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log})
+	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log, QueryMemory: cfg.queryMemory})
 	defer srv.Close()
 
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -250,4 +268,37 @@ func printDemoHints(w io.Writer, addr, key string) {
 	}
 	fmt.Fprintf(w, "try:\n  curl -H 'X-API-KEY: %s' 'http://%s/api/endpoints/query/functions.invocation-stats?project=%s&interval=1day'\n",
 		key, host, fixtures.ProjectRef(0))
+}
+
+// defaultQueryMemory sizes the per-query budget from the process's memory
+// limit (GOMEMLIMIT), leaving room for the store and a few queries at once.
+func defaultQueryMemory() int64 {
+	if limit := debug.SetMemoryLimit(-1); limit > 0 && limit < math.MaxInt64 {
+		return max(limit/4, 16<<20)
+	}
+	return 1 << 30
+}
+
+// parseBytes reads a size: a number with an optional KiB, MiB, GiB (or KB,
+// MB, GB, read as the same powers of two) suffix.
+func parseBytes(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, err
+	}
+	if n > math.MaxInt64/mult {
+		return 0, fmt.Errorf("size %s is too large", s)
+	}
+	return n * mult, nil
 }

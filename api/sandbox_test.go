@@ -241,3 +241,32 @@ func TestSandboxMemoryBudget(t *testing.T) {
 	}
 	require.Equal(t, 200, h.get(sqlPath("select count(*) as n from edge_logs")).code)
 }
+
+// A caller's query runs under the endpoint's max rows, the query time limit
+// and the concurrency bound, like the endpoint's own.
+func TestSandboxLimits(t *testing.T) {
+	h := sandboxedLogsAll(t)
+	studioData(t, h)
+	// 30+ visible rows per CTE, three-way: far more than logs.all's 1000.
+	r := h.get(sqlPath("select a.id from edge_logs a, auth_logs b, postgres_logs c"))
+	require.Len(t, rows(t, r), 1000)
+
+	for i := 0; i < cap(h.srv.sem); i++ {
+		h.srv.sem <- struct{}{}
+	}
+	requireError(t, h.get(sqlPath("select id from edge_logs")), 429, "RESOURCE_EXHAUSTED", "")
+	for i := 0; i < cap(h.srv.sem); i++ {
+		<-h.srv.sem
+	}
+
+	slow := newHarness(t, func(c *Config) {
+		c.QueryTimeout = time.Nanosecond
+		for _, e := range c.Endpoints {
+			if e.Name == "logs.all" {
+				e.Sandboxed = true
+			}
+		}
+	})
+	studioData(t, slow)
+	requireError(t, slow.get(sqlPath("select a.id from edge_logs a, auth_logs b")), 504, "DEADLINE_EXCEEDED", "")
+}

@@ -71,7 +71,15 @@ func Cast(v Value, to Type) (Value, error) {
 		case KindInt64:
 			return FloatValue(float64(v.I)), nil
 		case KindString:
-			f, err := strconv.ParseFloat(strings.TrimSpace(v.S), 64)
+			// A float literal, or inf/infinity/nan with a sign, any case (as
+			// strconv reads them); not strconv's hex floats or '_' separators,
+			// which BigQuery refuses.
+			s := strings.TrimSpace(v.S)
+			body := strings.ToLower(strings.TrimLeft(s, "+-"))
+			if strings.HasPrefix(body, "0x") || strings.Contains(s, "_") {
+				return fail()
+			}
+			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
 				return fail()
 			}

@@ -86,6 +86,19 @@ func TestCastAndCompare(t *testing.T) {
 		_, err := Cast(StringValue(bad), Int64)
 		require.ErrorIs(t, err, ErrBadCast, bad)
 	}
+	// STRING → FLOAT64: float literals and [+-]inf/infinity/nan in any case.
+	for in, want := range map[string]float64{"1.5": 1.5, "-2e3": -2000, ".5": 0.5, "+Inf": math.Inf(1), "-infinity": math.Inf(-1), "7": 7} {
+		f, err := Cast(StringValue(in), Float64)
+		require.NoError(t, err, in)
+		require.Equal(t, want, f.F, in)
+	}
+	f, err := Cast(StringValue("NaN"), Float64)
+	require.NoError(t, err)
+	require.True(t, math.IsNaN(f.F))
+	for _, bad := range []string{"0x1p-2", "-0X10", "1_0.5", "one", ""} {
+		_, err := Cast(StringValue(bad), Float64)
+		require.ErrorIs(t, err, ErrBadCast, bad)
+	}
 	c, ok := Compare(IntValue(3), FloatValue(2.5))
 	require.True(t, ok)
 	require.Equal(t, 1, c)

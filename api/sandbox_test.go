@@ -270,3 +270,13 @@ func TestSandboxLimits(t *testing.T) {
 	studioData(t, slow)
 	requireError(t, slow.get(sqlPath("select a.id from edge_logs a, auth_logs b")), 504, "DEADLINE_EXCEEDED", "")
 }
+
+// Sandboxed calls, answered or refused, are metered under the endpoint's name.
+func TestSandboxMetricsUnderEndpointName(t *testing.T) {
+	h := newSandboxHarness(t)
+	require.Equal(t, 200, h.get(sqlPath("select id from auth_logs")).code)
+	require.Equal(t, 200, h.get(sqlPath("select count(*) as n from edge_logs")).code)
+	require.Equal(t, 400, h.get(sqlPath("select * from edge_logs")).code)
+	body := string(h.do(http.MethodGet, "/metrics", nil, nil).body)
+	require.Contains(t, body, `logq_request_duration_seconds_count{endpoint="logs.all"} 3`)
+}

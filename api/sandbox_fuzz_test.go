@@ -48,8 +48,10 @@ func FuzzSandboxSQL(f *testing.F) {
 			e.Sandboxed = true
 		}
 	}
+	// A small memory budget, so that joins and sorts of fuzzed queries also
+	// take the budget's error path.
 	srv := New(Config{Keys: []string{testKey}, Endpoints: eps, Store: store, Clock: NewFakeClock(testNow),
-		QueryTimeout: 5 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		QueryTimeout: 5 * time.Second, QueryMemory: 64 << 10, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv.SetReady(true)
 	f.Cleanup(srv.Close)
 
@@ -64,6 +66,7 @@ func FuzzSandboxSQL(f *testing.F) {
 		"select timestamp_trunc(timestamp, minute) as ts, count(*) from function_edge_logs group by ts order by ts",
 		"select 1; select 2", "select * from edge_logs", "delete from edge_logs", "select @project, @nope",
 		"select cast(2.5 as int64), safe_cast('x' as int64), 1/0",
+		"select a.id, b.id, c.id from edge_logs a, auth_logs b, postgres_logs c order by a.id",
 	} {
 		f.Add(seed)
 	}

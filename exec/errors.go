@@ -7,6 +7,7 @@ import (
 
 	"logq/planner"
 	"logq/sqlparse"
+	"logq/types"
 )
 
 // Kind classifies a runtime error; the api maps kinds to HTTP statuses.
@@ -62,6 +63,11 @@ func classify(err error) *Error {
 	case errors.As(err, &se):
 		return &Error{Kind: KindInvalidQuery, Msg: se.Error(), Line: se.Line, Col: se.Col, Reason: se.Msg, Err: err}
 	case errors.Is(err, planner.ErrEval):
+		return &Error{Kind: KindEvaluation, Msg: err.Error(), Err: err}
+	case errors.Is(err, types.ErrBadCast):
+		// A value that does not convert where a function coerces its
+		// argument (GENERATE_TIMESTAMP_ARRAY('x', …)) is the query's error,
+		// like a failing CAST, not a bug.
 		return &Error{Kind: KindEvaluation, Msg: err.Error(), Err: err}
 	}
 	return &Error{Kind: KindInternal, Msg: fmt.Sprintf("internal error: %v", err), Err: err}

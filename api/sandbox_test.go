@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"logq/endpoint"
 )
 
 // sandboxSources lists the nine sources of logs.all with the CTE that reads
@@ -279,4 +281,31 @@ func TestSandboxMetricsUnderEndpointName(t *testing.T) {
 	require.Equal(t, 400, h.get(sqlPath("select * from edge_logs")).code)
 	body := string(h.do(http.MethodGet, "/metrics", nil, nil).body)
 	require.Contains(t, body, `logq_request_duration_seconds_count{endpoint="logs.all"} 3`)
+}
+
+// Any endpoint can be sandboxed from its YAML, not only logs.all: the caller
+// reads its CTEs (here one that hides a field and filters by a parameter).
+func TestSandboxedEndpointFromYAML(t *testing.T) {
+	e, err := endpoint.Parse("mine.yaml", []byte(`id: 11111111-2222-4333-8444-555555555555
+name: my.sandbox
+sandboxed: true
+params:
+  team: {required: true}
+query: |
+  with visible as (
+    select id, event_message from `+"`app.logs`"+` where team = @team
+  )
+  select id from visible order by id
+`))
+	require.NoError(t, err)
+	h := newHarness(t, func(c *Config) { c.Endpoints = append(c.Endpoints, e) })
+	require.Equal(t, 200, h.ingest("app.logs", []byte(`[{"id":"a","event_message":"m1","team":"red","secret":"s1"},{"id":"b","event_message":"m2","team":"blue","secret":"s2"}]`), nil).code)
+	path := func(sql string) string {
+		return "/api/endpoints/query/my.sandbox?" + url.Values{"team": {"red"}, "sql": {sql}}.Encode()
+	}
+	require.Equal(t, []string{"m1"}, column(t, h.get(path("select event_message from visible")), "event_message"))
+	require.Equal(t, []string{"a"}, column(t, h.get(path("")), "id"))
+	// The field the CTE leaves out is not reachable, nor is the source.
+	requireError(t, h.get(path("select secret from visible")), 400, "INVALID_ARGUMENT", "1:8")
+	requireError(t, h.get(path("select secret from `app.logs`")), 400, "INVALID_ARGUMENT", "1:20")
 }

@@ -184,3 +184,29 @@ func TestServeGracefulShutdown(t *testing.T) {
 	require.NoError(t, err, "exit status 0 after SIGTERM")
 	require.Equal(t, 1, run([]string{"healthcheck", "--url", base}, io.Discard, io.Discard), "no longer serving")
 }
+
+// --sandbox-logs-all turns sandboxing on for the built-in logs.all only; the
+// seed's default is off, and a logs.all replaced from --endpoints keeps the
+// sandboxed: of its own YAML.
+func TestSandboxLogsAllSwitch(t *testing.T) {
+	sandboxed := func(dir string, on bool) map[string]bool {
+		eps, err := loadEndpoints(dir, on)
+		require.NoError(t, err)
+		out := map[string]bool{}
+		for _, e := range eps {
+			out[e.Name] = e.Sandboxed
+		}
+		return out
+	}
+	require.Equal(t, map[string]bool{"logs.all": false, "usage.api-counts": false, "functions.invocation-stats": false}, sandboxed("", false))
+	require.Equal(t, map[string]bool{"logs.all": true, "usage.api-counts": false, "functions.invocation-stats": false}, sandboxed("", true))
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.yaml"), []byte(`id: 11111111-2222-4333-8444-555555555555
+name: logs.all
+sandboxed: false
+query: |
+  select 1 as x
+`), 0o644))
+	require.False(t, sandboxed(dir, true)["logs.all"])
+}

@@ -114,6 +114,27 @@ func TestQueryInProcessOverNDJSON(t *testing.T) {
 	require.Contains(t, errb.String(), "project is required")
 }
 
+// In-process, --sandbox-logs-all lets logs.all take sql=, for --explain too;
+// without it sql= is ignored as the seed's setting says.
+func TestQueryInProcessSandboxed(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "pg.ndjson")
+	now := time.Now().UTC()
+	require.NoError(t, os.WriteFile(f, []byte(fmt.Sprintf(`{"timestamp":%q,"project":"pq","event_message":"db line"}`+"\n", now.Format(time.RFC3339))), 0o644))
+	var out, errb bytes.Buffer
+	args := []string{"query", "--json", "logs.all", "project=pq", "sql=select event_message::text as m from postgres_logs", "--file", "postgres.logs=" + f}
+	require.Equal(t, 0, run(append(args, "--sandbox-logs-all"), &out, &errb), errb.String())
+	require.JSONEq(t, `{"result":[{"m":"db line"}]}`, out.String())
+	out.Reset()
+	require.Equal(t, 0, run(args, &out, &errb), errb.String())
+	require.JSONEq(t, `{"result":[]}`, out.String()) // the endpoint's own SELECT: no edge rows
+	out.Reset()
+	code := run([]string{"query", "--explain", "--sandbox-logs-all", "logs.all", "project=pq", "sql=select id from postgres_logs"}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	require.Contains(t, out.String(), "Scan postgres.logs")
+	require.NotContains(t, out.String(), "cloudflare")
+}
+
 func TestExplain(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"query", "--explain", "logs.all", "project=p", "project_tier=PRO"}, &out, &errb)

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -62,10 +63,26 @@ func (b *binder) sandboxed(q *sqlparse.Query, sb *Sandbox) Node {
 	return b.query(sb.Query, env)
 }
 
-// cte binds a CTE where it is read, with the text and rights of whoever
-// wrote it.
-func (b *binder) cte(def *cteDef) Node {
+// cte binds a CTE where it is read (at pos), with the text and rights of
+// whoever wrote it. An error inside an endpoint's CTE read from a caller's
+// query is reported at the caller's reference, since a location is a
+// position in the caller's SQL; the message says where in the endpoint.
+func (b *binder) cte(def *cteDef, pos int) Node {
 	src, caller := b.src, b.caller
+	if caller && !def.caller {
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if e, ok := r.(*Error); ok && e.Param == "" {
+				line, col := sqlparse.Position(src, pos)
+				r = &Error{Line: line, Col: col, Err: e.Err,
+					Msg: fmt.Sprintf("in the endpoint's CTE %s (its %d:%d): %s", def.cte.Name, e.Line, e.Col, e.Msg)}
+			}
+			panic(r)
+		}()
+	}
 	b.src, b.caller = def.src, def.caller
 	defer func() { b.src, b.caller = src, caller }()
 	return b.query(def.cte.Query, def.env)

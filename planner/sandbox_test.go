@@ -14,7 +14,8 @@ import (
 const endpointSQL = `with
   base as (select timestamp, id, event_message from ` + "`src.a`" + ` where project = @project),
   later as (select id, timestamp from base where timestamp > '2024-01-01'),
-  other as (select id, timestamp from ` + "`src.b`" + `)
+  other as (select id, timestamp from ` + "`src.b`" + `),
+  broken as (select nosuch(id) as x from other)
 select id from later`
 
 func planSandboxed(t *testing.T, caller string) (Node, error) {
@@ -67,13 +68,15 @@ func TestSandboxScopes(t *testing.T) {
 
 func TestSandboxRefusals(t *testing.T) {
 	for _, c := range []struct{ caller, err string }{
-		{"select id from `src.a`", "1:16: table src.a is not allowed: a sandboxed query may read only these CTEs: base, later, other"},
-		{"with mine as (select 1 as x)\nselect x from mine, nowhere", "2:21: table nowhere is not allowed: a sandboxed query may read only these CTEs: base, later, mine, other"},
+		{"select id from `src.a`", "1:16: table src.a is not allowed: a sandboxed query may read only these CTEs: base, broken, later, other"},
+		{"with mine as (select 1 as x)\nselect x from mine, nowhere", "2:21: table nowhere is not allowed: a sandboxed query may read only these CTEs: base, broken, later, mine, other"},
 		{"with mine as (select id from `src.b`) select id from mine", "1:30: table src.b is not allowed"},
 		{"select * from later", "1:8: SELECT * is not allowed"},
 		{"select l.* from later as l", "1:8: l.* is not allowed"},
 		{"select @secret from later", "1:8: unknown parameter @secret; this endpoint's parameters are @project"},
 		{"select nosuch(id) from later", "1:8: unknown function nosuch"},
+		// An error inside an endpoint CTE is placed where the caller reads it.
+		{"select 1 as one,\n  x from broken", "2:10: in the endpoint's CTE broken (its 5:21): unknown function nosuch"},
 	} {
 		_, err := planSandboxed(t, c.caller)
 		require.Error(t, err, c.caller)

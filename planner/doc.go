@@ -39,7 +39,8 @@
 // shadows an endpoint CTE of the same name for the caller only). Each CTE
 // remembers who wrote it: in the caller's text a table name that is no CTE is
 // refused, never read as a log source; the endpoint's CTE bodies read their
-// sources as usual and report errors against the endpoint's text.
+// sources as usual; an error inside one is located at the caller's reference
+// to it, naming the CTE and its own line:col in the endpoint's text.
 //
 // This package imports types and sqlparse; it sees storage only through Catalog.
 package planner

@@ -15,6 +15,16 @@
 //     gets 429 at once rather than queueing. Cache hits do not take a slot.
 //   - A cache refresh that succeeds replaces the entry, whose lifetime then
 //     starts again; a refresh that fails drops it.
+//   - A sandboxed endpoint called with a non-empty sql= runs the caller's
+//     SELECT in place of its own final SELECT (sandbox.go), under the same
+//     concurrency bound, time limit and max rows, logged and metered under
+//     the endpoint's name, and never cached (Logq-Cache: bypass). An empty
+//     sql= is the same as none. A refusal is 400 INVALID_ARGUMENT with
+//     location line:col in the caller's SQL. Endpoints that are not
+//     sandboxed ignore sql=.
+//   - A query past its memory budget (Config.QueryMemory) is 400 with reason
+//     resourcesExceeded, as BigQuery answers: the query is at fault and a
+//     retry would fail again, so neither 429 nor 5xx.
 //   - FLOAT64 NaN and ±Inf, which JSON cannot carry, are encoded as the
 //     strings "NaN", "Infinity" and "-Infinity", as BigQuery does; BYTES as base64.
 //

@@ -45,7 +45,11 @@ func fromExec(err error) *apiError {
 	case exec.KindInvalidArgument:
 		return errorf(400, "invalidParameter", e.Param, "%s", e.Msg)
 	case exec.KindInvalidQuery, exec.KindEvaluation:
-		return errorf(400, "invalidQuery", "", "%s", e.Msg)
+		return errorf(400, "invalidQuery", position(e), "%s", e.Msg)
+	case exec.KindResources:
+		// As BigQuery's resourcesExceeded: the query, not the server, is at
+		// fault, and retrying it unchanged will not help (so not 429 or 5xx).
+		return errorf(400, "resourcesExceeded", "", "%s", e.Msg)
 	case exec.KindDeadline:
 		return errorf(504, "timeout", "", "%s", e.Msg)
 	case exec.KindCanceled:

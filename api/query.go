@@ -52,10 +52,17 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 			used[p] = v
 		}
 	}
-	run := func(ctx context.Context) ([]byte, error) { return s.run(ctx, e, used) }
+	q, sandboxed, aerr := callerQuery(e, params)
+	if aerr != nil {
+		rec.cache = "bypass"
+		w.Header().Set("Logq-Cache", rec.cache)
+		writeError(w, aerr)
+		return
+	}
+	run := func(ctx context.Context) ([]byte, error) { return s.run(ctx, e, q, used) }
 	var body []byte
 	var err error
-	if e.CacheSeconds > 0 {
+	if e.CacheSeconds > 0 && !sandboxed {
 		var hit bool
 		body, hit, err = s.cache.get(r.Context(), cacheKey(e, used), e.Name,
 			time.Duration(e.CacheSeconds)*time.Second, time.Duration(e.WarmSeconds)*time.Second, detached(run))
@@ -88,15 +95,15 @@ func detached(run runFunc) runFunc {
 	return func(ctx context.Context) ([]byte, error) { return run(context.WithoutCancel(ctx)) }
 }
 
-// run executes an endpoint under the concurrency limit and its time limit.
-func (s *Server) run(ctx context.Context, e *endpoint.Endpoint, params map[string]string) ([]byte, error) {
+// run executes an endpoint's query (its own, or a caller's in its place) under the concurrency limit and its time limit.
+func (s *Server) run(ctx context.Context, e *endpoint.Endpoint, q *exec.Query, params map[string]string) ([]byte, error) {
 	select {
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()
 	default:
 		return nil, errorf(429, "rateLimitExceeded", "", "too many queries are running; try again shortly")
 	}
-	res, err := exec.Run(ctx, s.store, e.Query, exec.Request{Params: params, Now: s.cfg.Clock.Now(), Timeout: s.cfg.QueryTimeout, MaxRows: e.MaxRows})
+	res, err := exec.Run(ctx, s.store, q, exec.Request{Params: params, Now: s.cfg.Clock.Now(), Timeout: s.cfg.QueryTimeout, MaxRows: e.MaxRows, MemoryBudget: s.cfg.QueryMemory})
 	if err != nil {
 		return nil, err
 	}

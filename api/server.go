@@ -26,6 +26,7 @@ type Config struct {
 	// then answers 429 with Retry-After until it is not.
 	Overloaded   func() bool
 	QueryTimeout time.Duration // 0: 30s
+	QueryMemory  int64         // per-query memory budget in bytes (exec.Request.MemoryBudget); 0: none
 	CacheEntries int           // 0: 1024
 	Clock        Clock         // nil: RealClock
 	Logger       *slog.Logger  // nil: slog.Default()

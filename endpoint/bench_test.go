@@ -111,7 +111,7 @@ func BenchmarkMemoryPerEvent(b *testing.B) {
 	b.ReportMetric(float64(benchHeap)/(1<<30), "heapGiB")
 }
 
-func benchAppend(b *testing.B, source string) {
+func benchAppend(b *testing.B, source string, durable bool) {
 	evs := fixtures.Generate(fixtures.DefaultSpec(20000, time.Now()), source)
 	var size int64
 	for _, e := range evs {
@@ -121,6 +121,13 @@ func benchAppend(b *testing.B, source string) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	st := logstore.New(logstore.Options{})
+	if durable {
+		var err error
+		if st, err = logstore.Open(b.TempDir(), logstore.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		defer st.Close()
+	}
 	for i := 0; i < b.N; {
 		n := min(1000, b.N-i)
 		off := i % (len(evs) - 1000)
@@ -132,5 +139,10 @@ func benchAppend(b *testing.B, source string) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
 
-func BenchmarkAppendEdge(b *testing.B)  { benchAppend(b, "cloudflare.logs.prod") }
-func BenchmarkAppendRelay(b *testing.B) { benchAppend(b, "deno-relay-logs") }
+func BenchmarkAppendEdge(b *testing.B)  { benchAppend(b, "cloudflare.logs.prod", false) }
+func BenchmarkAppendRelay(b *testing.B) { benchAppend(b, "deno-relay-logs", false) }
+
+// On a data directory: WAL writes, an fsync per batch of 1000 (one writer,
+// so no group commit), segment files written as segments seal.
+func BenchmarkAppendEdgeDurable(b *testing.B)  { benchAppend(b, "cloudflare.logs.prod", true) }
+func BenchmarkAppendRelayDurable(b *testing.B) { benchAppend(b, "deno-relay-logs", true) }

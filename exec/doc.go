@@ -21,9 +21,17 @@
 // APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
 // at most ExactQuantileLimit values, then switches to a merging t-digest.
 //
-// Errors: runtime errors are *Error with a Kind; one recover at the top of Run
+// Memory: Request.MemoryBudget bounds the rows that joins, sorts and
+// aggregates keep (budget.go; an estimate, shared by a query's workers); past
+// it a query fails with KindResources.
+//
+// Query.Sandboxed puts a caller's SQL in place of a sandboxed endpoint's
+// final SELECT (planner.Sandbox says what it may read).
+//
+// Errors: runtime errors are *Error with a Kind (a query error keeps its
+// line:col in the query text); one recover at the top of Run
 // turns a bug into KindInternal with the stack. Run honours ctx cancellation
 // and deadlines between batches.
 //
-// This package imports types, planner and logstore.
+// This package imports types, sqlparse, planner and logstore.
 package exec

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"logq/planner"
+	"logq/sqlparse"
+	"logq/types"
 )
 
 // Kind classifies a runtime error; the api maps kinds to HTTP statuses.
@@ -19,15 +21,20 @@ const (
 	KindEvaluation                  // a value in the data made a function fail
 	KindCanceled                    // the caller went away
 	KindDeadline                    // the time limit passed
+	KindResources                   // the query went past its memory budget
 )
 
-// Error is a typed query error. Param names the parameter at fault, if any.
+// Error is a typed query error. Param names the parameter at fault, if any;
+// Line and Col (1-based, 0 when unknown) place a KindInvalidQuery error in the
+// query text, and Reason is then the message without that position.
 type Error struct {
-	Kind  Kind
-	Param string
-	Msg   string
-	Err   error
-	Stack string // KindInternal only
+	Kind      Kind
+	Param     string
+	Msg       string
+	Line, Col int
+	Reason    string
+	Err       error
+	Stack     string // KindInternal only
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -43,6 +50,7 @@ func classify(err error) *Error {
 		return e
 	}
 	var pe *planner.Error
+	var se *sqlparse.Error
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{Kind: KindDeadline, Msg: "the query ran past its time limit", Err: err}
@@ -51,8 +59,15 @@ func classify(err error) *Error {
 	case errors.As(err, &pe) && pe.Param != "":
 		return &Error{Kind: KindInvalidArgument, Param: pe.Param, Msg: pe.Error(), Err: err}
 	case errors.As(err, &pe):
-		return &Error{Kind: KindInvalidQuery, Msg: pe.Error(), Err: err}
+		return &Error{Kind: KindInvalidQuery, Msg: pe.Error(), Line: pe.Line, Col: pe.Col, Reason: pe.Msg, Err: err}
+	case errors.As(err, &se):
+		return &Error{Kind: KindInvalidQuery, Msg: se.Error(), Line: se.Line, Col: se.Col, Reason: se.Msg, Err: err}
 	case errors.Is(err, planner.ErrEval):
+		return &Error{Kind: KindEvaluation, Msg: err.Error(), Err: err}
+	case errors.Is(err, types.ErrBadCast):
+		// A value that does not convert where a function coerces its
+		// argument (GENERATE_TIMESTAMP_ARRAY('x', …)) is the query's error,
+		// like a failing CAST, not a bug.
 		return &Error{Kind: KindEvaluation, Msg: err.Error(), Err: err}
 	}
 	return &Error{Kind: KindInternal, Msg: fmt.Sprintf("internal error: %v", err), Err: err}

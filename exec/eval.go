@@ -18,6 +18,9 @@ type evaluator struct {
 	// storage can be recycled instead of allocated per batch.
 	outs   map[planner.Expr]*Vector
 	consts map[*planner.Const]*Vector
+	// mem is the query's memory budget, shared by every evaluator of the
+	// query (nil: unbounded); operators that keep rows charge it.
+	mem *memBudget
 }
 
 func newEvaluator() *evaluator {

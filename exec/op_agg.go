@@ -189,6 +189,9 @@ func (o *aggOp) add(b *Batch) error {
 	}
 	if len(newRows) > 0 {
 		o.keys.appendRows(&Batch{N: b.N, Cols: keys}, newRows)
+		if err := o.ev.mem.charge("GROUP BY or DISTINCT", len(newRows), len(keys)+len(o.states)); err != nil {
+			return err
+		}
 	}
 	if o.n > before || before == 0 {
 		for _, s := range o.states {

@@ -61,6 +61,7 @@ func newParallelAgg(p *planner.Aggregate, snap logstore.Snapshot, ev *evaluator)
 	scanPlan, _ := linearScan(p.In)
 	for w := 0; w < workers; w++ {
 		wev := newEvaluator()
+		wev.mem = ev.mem
 		scan := newScan(scanPlan, snap, wev)
 		scan.visit = share(len(snap.Segments), w, workers)
 		chain := buildChain(p.In, scan, wev)

@@ -43,6 +43,9 @@ func (o *joinOp) build(ctx context.Context) error {
 			idx[i] = int32(i)
 		}
 		o.store.appendRows(b, idx)
+		if err := o.ev.mem.charge(o.kind(), b.N, len(b.Cols)+1); err != nil {
+			return err
+		}
 		if len(o.plan.RightKeys) > 0 {
 			keys, err := o.keys(o.plan.RightKeys, b)
 			if err != nil {
@@ -218,4 +221,15 @@ func seq(n int) []int32 {
 		out[i] = int32(i)
 	}
 	return out
+}
+
+// kind names the join for a memory-budget error.
+func (o *joinOp) kind() string {
+	switch {
+	case len(o.plan.RightKeys) > 0:
+		return "hash join"
+	case o.plan.Kind == planner.JoinCross:
+		return "cross join"
+	}
+	return "nested-loop join"
 }

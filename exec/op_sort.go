@@ -136,8 +136,13 @@ func (o *sortOp) consume(ctx context.Context) error {
 			keep = append(keep, int32(r))
 		}
 		o.store.appendRows(b, keep)
+		if err := o.ev.mem.charge("sort", len(keep), len(b.Cols)+len(keyVecs)); err != nil {
+			return err
+		}
 		if k >= 0 && int64(o.store.n) > 2*k+BatchSize {
+			before := o.store.n
 			o.compact(h)
+			o.ev.mem.release(before-o.store.n, len(b.Cols)+len(keyVecs))
 		}
 	}
 	if k >= 0 {

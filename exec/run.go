@@ -23,6 +23,24 @@ type Query struct {
 	AST    *sqlparse.Query
 	Source string
 	Params []string // parameters the SQL uses
+	// Caller, when set, is a caller's SQL that replaces the final SELECT of
+	// a sandboxed endpoint (see Sandboxed).
+	Caller *planner.Sandbox
+}
+
+// Sandboxed returns q with its final SELECT replaced by a caller's SQL,
+// under the rules of planner.Sandbox. Only the parse happens here (a syntax
+// error, a second statement or a statement that is not a query is refused at
+// once); the rest is checked as the call is planned. Errors are *Error of
+// KindInvalidQuery positioned in sql.
+func (q *Query) Sandboxed(sql string) (*Query, error) {
+	ast, err := sqlparse.ParseSelect(sql)
+	if err != nil {
+		return nil, classify(err)
+	}
+	out := *q
+	out.Caller = &planner.Sandbox{Query: ast, Src: sql, Params: q.Params}
+	return &out, nil
 }
 
 // Prepare parses and checks a query once.
@@ -43,6 +61,9 @@ type Request struct {
 	Now     time.Time     // CURRENT_TIMESTAMP; zero means time.Now()
 	Timeout time.Duration // 0: only ctx limits the run
 	MaxRows int           // rows beyond this are not kept; 0: no cap
+	// MemoryBudget bounds, in bytes, the rows the query's joins, sorts and
+	// aggregates keep (an estimate; see memBudget); 0: no bound.
+	MemoryBudget int64
 }
 
 // Run plans q against the store's current contents and executes it. Errors
@@ -66,7 +87,7 @@ func Run(ctx context.Context, store *logstore.Store, q *Query, req Request) (res
 	if err != nil {
 		return nil, err
 	}
-	return execute(ctx, plan, cat, req.MaxRows)
+	return execute(ctx, plan, cat, req.MaxRows, &memBudget{limit: req.MemoryBudget})
 }
 
 // prepare binds and optimises q for one call, over a catalog of snapshots
@@ -77,7 +98,7 @@ func prepare(store *logstore.Store, q *Query, req Request) (planner.Node, *catal
 		now = time.Now()
 	}
 	cat := &catalog{store: store, snaps: map[string]logstore.Snapshot{}}
-	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: cat, Params: req.Params, Now: now.UnixMicro()})
+	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: cat, Params: req.Params, Now: now.UnixMicro(), Sandbox: q.Caller})
 	return plan, cat, err
 }
 
@@ -90,8 +111,9 @@ func Explain(store *logstore.Store, q *Query, req Request) (string, error) {
 	return planner.Explain(plan), nil
 }
 
-func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int) (*Result, error) {
+func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int, mem *memBudget) (*Result, error) {
 	ev := newEvaluator()
+	ev.mem = mem
 	op, err := build(plan, cat, ev)
 	if err != nil {
 		return nil, err

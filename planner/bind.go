@@ -17,6 +17,9 @@ type Options struct {
 	Params map[string]string
 	// Now is CURRENT_TIMESTAMP for the whole query, µs since the epoch.
 	Now int64
+	// Sandbox, when set, is a caller's query that runs in place of the
+	// query's final SELECT (sandbox.go).
+	Sandbox *Sandbox
 }
 
 // Plan binds a parsed query for one call and optimises it. src is the query
@@ -24,7 +27,11 @@ type Options struct {
 func Plan(q *sqlparse.Query, src string, opts Options) (plan Node, err error) {
 	b := &binder{src: src, opts: opts}
 	defer b.recover(&err)
-	plan = b.query(q, nil)
+	if opts.Sandbox != nil {
+		plan = b.sandboxed(q, opts.Sandbox)
+	} else {
+		plan = b.query(q, nil)
+	}
 	plan = optimize(plan)
 	if err := checkConstants(plan); err != nil {
 		return nil, err
@@ -118,6 +125,9 @@ type binder struct {
 	opts     Options
 	symbolic bool // Check: parameters are unknown
 	checkAll bool // Check: bind every CTE, read or not
+	// caller is true while binding a sandboxed caller's own SQL, where a
+	// table name that is no CTE is refused instead of read as a log source.
+	caller bool
 }
 
 func (b *binder) recover(err *error) {
@@ -139,6 +149,27 @@ type cteEnv struct {
 type cteDef struct {
 	cte *sqlparse.CTE
 	env *cteEnv // the CTEs visible to its body: earlier ones of the same WITH
+	// src is the text the CTE was written in and caller whether a sandboxed
+	// caller wrote it: an endpoint's CTE read from a caller's query is bound
+	// with the endpoint's text and rights.
+	src    string
+	caller bool
+}
+
+// names lists every CTE name visible in e, sorted, for error messages.
+func (e *cteEnv) names() []string {
+	seen := map[string]bool{}
+	var out []string
+	for ; e != nil; e = e.parent {
+		for _, d := range e.defs {
+			if !seen[strings.ToLower(d.cte.Name)] {
+				seen[strings.ToLower(d.cte.Name)] = true
+				out = append(out, d.cte.Name)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (e *cteEnv) lookup(name string) *cteDef {
@@ -154,19 +185,7 @@ func (e *cteEnv) lookup(name string) *cteDef {
 // elimination), so a CTE nobody reads is never planned or run.
 func (b *binder) query(q *sqlparse.Query, env *cteEnv) Node {
 	if len(q.With) > 0 {
-		inner := &cteEnv{parent: env, defs: map[string]*cteDef{}}
-		for _, c := range q.With {
-			key := strings.ToLower(c.Name)
-			if _, dup := inner.defs[key]; dup {
-				b.fail(c.At, "duplicate CTE name %s", c.Name)
-			}
-			snapshot := &cteEnv{parent: env, defs: map[string]*cteDef{}}
-			for k, v := range inner.defs {
-				snapshot.defs[k] = v
-			}
-			inner.defs[key] = &cteDef{cte: c, env: snapshot}
-		}
-		env = inner
+		env = b.withEnv(q.With, env)
 		if b.checkAll {
 			for _, c := range q.With {
 				b.query(c.Query, env.defs[strings.ToLower(c.Name)].env)
@@ -190,6 +209,24 @@ func (b *binder) query(q *sqlparse.Query, env *cteEnv) Node {
 		plan = &Sort{In: plan, Keys: keys, Limit: -1}
 	}
 	return b.limit(plan, q.Limit, q.Offset)
+}
+
+// withEnv adds the CTEs of one WITH clause to env, unbound: each is bound
+// where it is read.
+func (b *binder) withEnv(with []*sqlparse.CTE, env *cteEnv) *cteEnv {
+	inner := &cteEnv{parent: env, defs: map[string]*cteDef{}}
+	for _, c := range with {
+		key := strings.ToLower(c.Name)
+		if _, dup := inner.defs[key]; dup {
+			b.fail(c.At, "duplicate CTE name %s", c.Name)
+		}
+		snapshot := &cteEnv{parent: env, defs: map[string]*cteDef{}}
+		for k, v := range inner.defs {
+			snapshot.defs[k] = v
+		}
+		inner.defs[key] = &cteDef{cte: c, env: snapshot, src: b.src, caller: b.caller}
+	}
+	return inner
 }
 
 func sortKey(o *sqlparse.OrderItem, e Expr) SortKey {

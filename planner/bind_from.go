@@ -36,7 +36,11 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			alias = f.Name[strings.LastIndexByte(f.Name, '.')+1:]
 		}
 		if def := env.lookup(f.Name); def != nil {
-			return b.planItem(b.query(def.cte.Query, def.env), alias, sc)
+			return b.planItem(b.cte(def, f.At), alias, sc)
+		}
+		if b.caller {
+			b.fail(f.At, "table %s is not allowed: a sandboxed query may read only these CTEs: %s",
+				f.Name, strings.Join(env.names(), ", "))
 		}
 		scan := &Scan{Source: f.Name, Alias: alias, TimeLo: minTime, TimeHi: maxTime}
 		rv := &rangeVar{alias: strings.ToLower(alias), kind: rvScan, scan: scan, table: b.opts.Catalog.Table(f.Name)}

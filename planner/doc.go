@@ -33,5 +33,14 @@
 // above it, and time-range and equality predicates pushed into scans.
 // Explain prints a plan for tests and debugging.
 //
+// Sandboxed endpoints (sandbox.go): Options.Sandbox carries a caller's query
+// that replaces the endpoint's final SELECT. It is bound inside the scope of
+// the endpoint's WITH clause, its own WITH nested inside (so a caller CTE
+// shadows an endpoint CTE of the same name for the caller only). Each CTE
+// remembers who wrote it: in the caller's text a table name that is no CTE is
+// refused, never read as a log source; the endpoint's CTE bodies read their
+// sources as usual; an error inside one is located at the caller's reference
+// to it, naming the CTE and its own line:col in the endpoint's text.
+//
 // This package imports types and sqlparse; it sees storage only through Catalog.
 package planner

@@ -15,5 +15,11 @@
 // Identifier paths such as `a.b.c` are kept as a list of parts because only the
 // planner knows which part names a table, a column or a struct field.
 //
+// Postgres' `expr::type`, which Studio's self-hosted pages send, is read as
+// CAST(expr AS type) with the Postgres name mapped (text → STRING, int,
+// bigint → INT64, float, double precision → FLOAT64, bool, timestamp); it
+// binds tighter than any operator, as in Postgres, and prints as CAST.
+// ParseSelect reads a sandboxed caller's query: one statement, a SELECT.
+//
 // This package imports only types and the standard library.
 package sqlparse

@@ -19,6 +19,32 @@ func Parse(src string) (*Query, error) {
 	})
 }
 
+// ParseSelect reads a caller's query for a sandboxed endpoint: exactly one
+// statement, and it must be a query (SELECT or WITH … SELECT). It refuses the
+// other cases with their own message, not "expected …", because a caller who
+// sent INSERT or two statements needs to be told what is allowed.
+func ParseSelect(src string) (*Query, error) {
+	return parseWith(src, func(p *parser) *Query {
+		if p.tok.kind == tokEOF {
+			panic(errorAt(p.tok.pos, "the query is empty"))
+		}
+		if !p.isKw("SELECT") && !p.isKw("WITH") && !p.isOp("(") {
+			panic(errorAt(p.tok.pos, "only a SELECT query is allowed, found %s", p.tok.word()))
+		}
+		q := p.query()
+		if p.isOp(";") {
+			p.advance()
+			if p.tok.kind != tokEOF {
+				panic(errorAt(p.tok.pos, "only one statement is allowed, found a second one starting with %s", p.tok.word()))
+			}
+		}
+		if p.tok.kind != tokEOF {
+			p.fail("end of query")
+		}
+		return q
+	})
+}
+
 // ParseExpr reads a single expression, for tests and tools.
 func ParseExpr(src string) (Expr, error) {
 	return parseWith(src, func(p *parser) Expr {

@@ -205,6 +205,11 @@ func (p *parser) postfix(x Expr) Expr {
 				continue
 			}
 			x = &FieldAccess{At: x.Pos(), X: x, Name: name}
+		case p.isOp("::"):
+			// Postgres' cast, which Studio's self-hosted pages send
+			// (event_message::text); it binds tighter than any operator.
+			p.advance()
+			x = &Cast{At: x.Pos(), X: x, TypeName: p.pgTypeName()}
 		default:
 			return x
 		}
@@ -384,6 +389,32 @@ func (p *parser) castBody(at int, safe bool) Expr {
 	tn := p.name("a type name")
 	p.expectOp(")")
 	return &Cast{At: at, Safe: safe, X: x, TypeName: strings.ToUpper(tn)}
+}
+
+// pgTypes maps the Postgres type names accepted after `::` to the dialect's.
+var pgTypes = map[string]string{
+	"TEXT": "STRING", "VARCHAR": "STRING", "STRING": "STRING",
+	"INT": "INT64", "INTEGER": "INT64", "BIGINT": "INT64", "INT8": "INT64", "INT4": "INT64", "SMALLINT": "INT64", "INT64": "INT64",
+	"FLOAT": "FLOAT64", "FLOAT8": "FLOAT64", "REAL": "FLOAT64", "FLOAT64": "FLOAT64", "DOUBLE PRECISION": "FLOAT64",
+	"BOOL": "BOOL", "BOOLEAN": "BOOL",
+	"TIMESTAMP": "TIMESTAMP", "TIMESTAMPTZ": "TIMESTAMP",
+	"DATE": "DATE", "DATETIME": "DATETIME",
+}
+
+// pgTypeName reads the type after `::` (DOUBLE PRECISION is two words) and
+// returns the dialect's name for it.
+func (p *parser) pgTypeName() string {
+	at := p.tok.pos
+	tn := strings.ToUpper(p.name("a type name"))
+	if tn == "DOUBLE" && p.isWord("PRECISION") {
+		p.advance()
+		tn = "DOUBLE PRECISION"
+	}
+	bq, ok := pgTypes[tn]
+	if !ok {
+		panic(errorAt(at, "unknown type %s after ::", tn))
+	}
+	return bq
 }
 
 func (p *parser) identPrimary() Expr {

@@ -46,6 +46,11 @@ var dialect = []struct{ in, want string }{
 	{"select t from t", "SELECT t FROM t"},
 	{"select @param, @`odd name` from t", "SELECT @param, @`odd name` FROM t"},
 	{"SeLeCt X FrOm T", "SELECT X FROM T"},
+	// Postgres' `::` reads as CAST, with the Postgres type name mapped.
+	{"select event_message::text, a::int, b::bigint, c::float, d::double precision, e::bool, f::timestamp from t",
+		"SELECT CAST(event_message AS STRING), CAST(a AS INT64), CAST(b AS INT64), CAST(c AS FLOAT64), CAST(d AS FLOAT64), CAST(e AS BOOL), CAST(f AS TIMESTAMP) FROM t"},
+	{"select -x::int, m.a.b::text || 'z', f(x)::int8 from t", "SELECT -CAST(x AS INT64), CAST(m.a.b AS STRING) || 'z', CAST(f(x) AS INT64) FROM t"},
+	{"select x::text::int from t", "SELECT CAST(CAST(x AS STRING) AS INT64) FROM t"},
 }
 
 func TestDialect(t *testing.T) {
@@ -73,6 +78,18 @@ var errorCases = []string{
 	`select x from /* ERROR "expected a table name" */ 1`,
 	`select cast(x as /* ERROR "expected a type name" */ 1)`,
 	`select /* ERROR "unexpected character" */ ? from t`,
+	`select x:: /* ERROR "unknown type JSONB after ::" */ jsonb from t`,
+	`select x:: /* ERROR "expected a type name" */ 1 from t`,
+}
+
+// Caller queries of sandboxed endpoints: one statement, a query.
+var selectErrorCases = []string{
+	`/* ERROR "only a SELECT query is allowed, found INSERT" */ insert into t values (1)`,
+	`/* ERROR "only a SELECT query is allowed, found DELETE" */ delete from t where true`,
+	`  /* ERROR "the query is empty" */ `,
+	`select 1; /* ERROR "only one statement is allowed, found a second one starting with SELECT" */ select 2`,
+	`select 1 /* ERROR "expected end of query" */ select 2`,
+	`select /* ERROR "expected an expression" */ from t`,
 }
 
 var marker = regexp.MustCompile(`/\* ERROR "([^"]*)" \*/ ?`)
@@ -89,6 +106,25 @@ func TestErrors(t *testing.T) {
 		pe := err.(*Error)
 		require.Regexp(t, want, pe.Msg, clean)
 		require.Equal(t, [2]int{line, col}, [2]int{pe.Line, pe.Col}, "%s: %v", clean, err)
+	}
+}
+
+func TestParseSelect(t *testing.T) {
+	for _, src := range selectErrorCases {
+		m := marker.FindStringSubmatchIndex(src)
+		require.NotNil(t, m, src)
+		want := src[m[2]:m[3]]
+		clean := src[:m[0]] + src[m[1]:]
+		line, col := Position(clean, m[0])
+		_, err := ParseSelect(clean)
+		require.Error(t, err, clean)
+		pe := err.(*Error)
+		require.Regexp(t, want, pe.Msg, clean)
+		require.Equal(t, [2]int{line, col}, [2]int{pe.Line, pe.Col}, "%s: %v", clean, err)
+	}
+	for _, ok := range []string{"select 1;", "with a as (select 1 as x) select x from a", "(select 1) union all (select 2)"} {
+		_, err := ParseSelect(ok)
+		require.NoError(t, err, ok)
 	}
 }
 

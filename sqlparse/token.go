@@ -57,3 +57,12 @@ func init() {
 }
 
 func isReserved(word string) bool { return reserved[strings.ToUpper(word)] }
+
+// word names a token for messages about statements: a word upper-cased as a
+// keyword would be written (INSERT), anything else as describe says.
+func (t token) word() string {
+	if t.kind == tokIdent || t.kind == tokKeyword {
+		return strings.ToUpper(t.text)
+	}
+	return t.describe()
+}

@@ -52,13 +52,16 @@ func Cast(v Value, to Type) (Value, error) {
 		case KindBool:
 			return IntValue(v.I), nil
 		case KindFloat64:
-			if math.IsNaN(v.F) || math.IsInf(v.F, 0) || math.Abs(v.F) >= 9.2e18 {
+			// BigQuery rounds halfway cases away from zero (CAST(2.5 AS
+			// INT64) = 3, CAST(-2.5 AS INT64) = -3), and refuses what does
+			// not fit: [-2^63, 2^63) after rounding.
+			r := math.Round(v.F)
+			if math.IsNaN(r) || r < -9223372036854775808 || r >= 9223372036854775808 {
 				return fail()
 			}
-			return IntValue(int64(math.RoundToEven(v.F))), nil
+			return IntValue(int64(r)), nil
 		case KindString:
-			s := strings.TrimSpace(v.S)
-			if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+			if i, ok := parseInt64(strings.TrimSpace(v.S)); ok {
 				return IntValue(i), nil
 			}
 			return fail()
@@ -68,7 +71,15 @@ func Cast(v Value, to Type) (Value, error) {
 		case KindInt64:
 			return FloatValue(float64(v.I)), nil
 		case KindString:
-			f, err := strconv.ParseFloat(strings.TrimSpace(v.S), 64)
+			// A float literal, or inf/infinity/nan with a sign, any case (as
+			// strconv reads them); not strconv's hex floats or '_' separators,
+			// which BigQuery refuses.
+			s := strings.TrimSpace(v.S)
+			body := strings.ToLower(strings.TrimLeft(s, "+-"))
+			if strings.HasPrefix(body, "0x") || strings.Contains(s, "_") {
+				return fail()
+			}
+			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
 				return fail()
 			}
@@ -159,4 +170,29 @@ func quoteForError(v Value) string {
 		return strconv.Quote(v.S)
 	}
 	return v.String()
+}
+
+// parseInt64 reads an integer as BigQuery's CAST does: optional sign, then
+// decimal digits or a 0x hex literal. Unlike strconv's base 0, a leading 0 is
+// not octal ("017" is 17) and 0b/0o prefixes and '_' separators are refused.
+func parseInt64(s string) (int64, bool) {
+	body := strings.TrimLeft(s, "+-")
+	if len(s)-len(body) > 1 || body == "" {
+		return 0, false
+	}
+	base := 10
+	if len(body) > 2 && (body[:2] == "0x" || body[:2] == "0X") {
+		base, body = 16, body[2:]
+	}
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if !('0' <= c && c <= '9' || base == 16 && ('a' <= c|0x20 && c|0x20 <= 'f')) {
+			return 0, false
+		}
+	}
+	if s[0] == '-' {
+		body = "-" + body
+	}
+	i, err := strconv.ParseInt(body, base, 64)
+	return i, err == nil
 }

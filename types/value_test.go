@@ -1,6 +1,7 @@
 package types
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -62,9 +63,42 @@ func TestCastAndCompare(t *testing.T) {
 	require.Equal(t, Timestamp, v.T)
 	_, err = Cast(StringValue("soon"), Timestamp)
 	require.ErrorIs(t, err, ErrBadCast)
-	i, err := Cast(FloatValue(2.5), Int64)
+	// BigQuery's float → INT64 rounds halfway cases away from zero.
+	for _, c := range []struct {
+		in   float64
+		want int64
+	}{{2.5, 3}, {-2.5, -3}, {0.5, 1}, {-0.5, -1}, {1.4999, 1}, {3.5, 4}, {-1.6, -2}, {9.2e18, 9200000000000000000}} {
+		i, err := Cast(FloatValue(c.in), Int64)
+		require.NoError(t, err, c.in)
+		require.Equal(t, c.want, i.I, c.in)
+	}
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 9223372036854775808, -9.3e18} {
+		_, err := Cast(FloatValue(bad), Int64)
+		require.ErrorIs(t, err, ErrBadCast, bad)
+	}
+	// STRING → INT64: decimal or 0x hex, with a sign; a leading zero is not octal.
+	for in, want := range map[string]int64{"017": 17, "-12": -12, "+7": 7, "0x1F": 31, "-0x10": -16, " 42 ": 42} {
+		i, err := Cast(StringValue(in), Int64)
+		require.NoError(t, err, in)
+		require.Equal(t, want, i.I, in)
+	}
+	for _, bad := range []string{"0b101", "0o17", "1_000", "", "--1", "1.5", "0x", "12a"} {
+		_, err := Cast(StringValue(bad), Int64)
+		require.ErrorIs(t, err, ErrBadCast, bad)
+	}
+	// STRING → FLOAT64: float literals and [+-]inf/infinity/nan in any case.
+	for in, want := range map[string]float64{"1.5": 1.5, "-2e3": -2000, ".5": 0.5, "+Inf": math.Inf(1), "-infinity": math.Inf(-1), "7": 7} {
+		f, err := Cast(StringValue(in), Float64)
+		require.NoError(t, err, in)
+		require.Equal(t, want, f.F, in)
+	}
+	f, err := Cast(StringValue("NaN"), Float64)
 	require.NoError(t, err)
-	require.Equal(t, int64(2), i.I) // round half to even
+	require.True(t, math.IsNaN(f.F))
+	for _, bad := range []string{"0x1p-2", "-0X10", "1_0.5", "one", ""} {
+		_, err := Cast(StringValue(bad), Float64)
+		require.ErrorIs(t, err, ErrBadCast, bad)
+	}
 	c, ok := Compare(IntValue(3), FloatValue(2.5))
 	require.True(t, ok)
 	require.Equal(t, 1, c)

@@ -37,9 +37,28 @@ func TestParseServeFlagsAndEnvironment(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"x", "y", "z"}, c.keys)
 	require.Equal(t, ":4001", c.addr)
+	c, err = parseServe([]string{"--sandbox-logs-all"}, env(nil), io.Discard)
+	require.NoError(t, err)
+	require.True(t, c.sandboxLogsAll)
+	c, err = parseServe(nil, env(map[string]string{"LOGQ_SANDBOX_LOGS_ALL": "true"}), io.Discard)
+	require.NoError(t, err)
+	require.True(t, c.sandboxLogsAll)
+	_, err = parseServe(nil, env(map[string]string{"LOGQ_SANDBOX_LOGS_ALL": "maybe"}), io.Discard)
+	require.ErrorContains(t, err, "LOGQ_SANDBOX_LOGS_ALL")
+	c, err = parseServe([]string{"--query-memory", "256MiB"}, env(nil), io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, int64(256<<20), c.queryMemory)
+	c, err = parseServe(nil, env(map[string]string{"LOGQ_QUERY_MEMORY": "2GiB"}), io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, int64(2<<30), c.queryMemory)
+	for _, bad := range []string{"lots", "-1MiB", "0", "99999999999GiB"} {
+		_, err = parseServe([]string{"--query-memory", bad}, env(nil), io.Discard)
+		require.ErrorContains(t, err, "--query-memory", bad)
+	}
 	c, err = parseServe(nil, env(nil), io.Discard)
 	require.NoError(t, err)
 	require.Equal(t, ":4000", c.addr)
+	require.Positive(t, c.queryMemory)
 	for _, bad := range [][]string{{"--addr", "nonsense"}, {"--nope"}, {"extra"}, {"--demo-events", "0"}} {
 		_, err := parseServe(bad, env(nil), io.Discard)
 		require.Error(t, err, bad)
@@ -84,10 +103,36 @@ func TestQueryInProcessOverNDJSON(t *testing.T) {
 	code = run([]string{"query", "--json", "logs.all", "project=pq", "project_tier=FREE", "--file", "cloudflare.logs.prod=" + f}, &out, &errb)
 	require.Equal(t, 0, code)
 	require.True(t, strings.HasPrefix(out.String(), `{"result":[{"id":`))
-	errb.Reset()
+	// An absent project_tier is FREE (seed §4.4: any other value), not an error.
+	out.Reset()
 	code = run([]string{"query", "logs.all", "project=pq", "--file", "cloudflare.logs.prod=" + f}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	require.Contains(t, out.String(), "(5 rows)")
+	errb.Reset()
+	code = run([]string{"query", "logs.all", "--file", "cloudflare.logs.prod=" + f}, &out, &errb)
 	require.Equal(t, 1, code)
-	require.Contains(t, errb.String(), "project_tier is required")
+	require.Contains(t, errb.String(), "project is required")
+}
+
+// In-process, --sandbox-logs-all lets logs.all take sql=, for --explain too;
+// without it sql= is ignored as the seed's setting says.
+func TestQueryInProcessSandboxed(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "pg.ndjson")
+	now := time.Now().UTC()
+	require.NoError(t, os.WriteFile(f, []byte(fmt.Sprintf(`{"timestamp":%q,"project":"pq","event_message":"db line"}`+"\n", now.Format(time.RFC3339))), 0o644))
+	var out, errb bytes.Buffer
+	args := []string{"query", "--json", "logs.all", "project=pq", "sql=select event_message::text as m from postgres_logs", "--file", "postgres.logs=" + f}
+	require.Equal(t, 0, run(append(args, "--sandbox-logs-all"), &out, &errb), errb.String())
+	require.JSONEq(t, `{"result":[{"m":"db line"}]}`, out.String())
+	out.Reset()
+	require.Equal(t, 0, run(args, &out, &errb), errb.String())
+	require.JSONEq(t, `{"result":[]}`, out.String()) // the endpoint's own SELECT: no edge rows
+	out.Reset()
+	code := run([]string{"query", "--explain", "--sandbox-logs-all", "logs.all", "project=pq", "sql=select id from postgres_logs"}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	require.Contains(t, out.String(), "Scan postgres.logs")
+	require.NotContains(t, out.String(), "cloudflare")
 }
 
 func TestExplain(t *testing.T) {
@@ -231,4 +276,30 @@ func TestMachineMemory(t *testing.T) {
 	require.Equal(t, int64(2<<30), machineMemory(files(map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "2147483648", "/proc/meminfo": meminfo})))
 	require.Equal(t, int64(24684084)<<10, machineMemory(files(map[string]string{"/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712", "/proc/meminfo": meminfo})))
 	require.Equal(t, int64(4<<30), machineMemory(files(nil)))
+}
+
+// --sandbox-logs-all turns sandboxing on for the built-in logs.all only; the
+// seed's default is off, and a logs.all replaced from --endpoints keeps the
+// sandboxed: of its own YAML.
+func TestSandboxLogsAllSwitch(t *testing.T) {
+	sandboxed := func(dir string, on bool) map[string]bool {
+		eps, err := loadEndpoints(dir, on)
+		require.NoError(t, err)
+		out := map[string]bool{}
+		for _, e := range eps {
+			out[e.Name] = e.Sandboxed
+		}
+		return out
+	}
+	require.Equal(t, map[string]bool{"logs.all": false, "usage.api-counts": false, "functions.invocation-stats": false}, sandboxed("", false))
+	require.Equal(t, map[string]bool{"logs.all": true, "usage.api-counts": false, "functions.invocation-stats": false}, sandboxed("", true))
+
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "mine.yaml"), []byte(`id: 11111111-2222-4333-8444-555555555555
+name: logs.all
+sandboxed: false
+query: |
+  select 1 as x
+`), 0o644))
+	require.False(t, sandboxed(dir, true)["logs.all"])
 }

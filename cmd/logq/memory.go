@@ -73,14 +73,14 @@ var readFile = os.ReadFile
 
 // memoryBudget splits the memory limit among what holds memory: Go's soft
 // limit (90%: the rest is headroom for what the runtime does not manage), the
-// column cache (1/8) and each source's open segment (1/16, at least 8 MiB),
-// past which it is sealed early.
+// column cache (1/8), each source's open segment (1/16, at least 8 MiB, past
+// which it is sealed early) and one query's rows (1/4, at least 16 MiB).
 type memoryBudget struct {
-	limit, goLimit, cache, openPerSource int64
+	limit, goLimit, cache, openPerSource, query int64
 }
 
 func budgetFor(limit int64) memoryBudget {
-	return memoryBudget{limit: limit, goLimit: limit / 10 * 9, cache: limit / 8, openPerSource: max(limit/16, 8<<20)}
+	return memoryBudget{limit: limit, goLimit: limit / 10 * 9, cache: limit / 8, openPerSource: max(limit/16, 8<<20), query: max(limit/4, 16<<20)}
 }
 
 // watchMemory samples the runtime's memory four times a second and reports,

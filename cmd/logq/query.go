@@ -30,6 +30,7 @@ func query(args []string, stdout, stderr io.Writer) int {
 	key := fs.String("api-key", "", "API key for --url (env LOGQ_API_KEY)")
 	dir := fs.String("endpoints", "", "directory of extra endpoint YAML files, for in-process runs")
 	explain := fs.Bool("explain", false, "print the optimised plan instead of running (in-process)")
+	sandbox := fs.Bool("sandbox-logs-all", false, "in-process: the built-in logs.all takes sql= as with serve --sandbox-logs-all")
 	fs.Var(&files, "file", "SOURCE=PATH.ndjson to load for an in-process run; repeatable")
 	// Flags may follow the positional arguments.
 	var positional []string
@@ -73,11 +74,11 @@ func query(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "logq query: use either --url or --file, not both")
 		return 2
 	case *explain:
-		return explainQuery(stdout, stderr, files, *dir, name, params)
+		return explainQuery(stdout, stderr, files, *dir, *sandbox, name, params)
 	case *base != "":
 		status, body, err = remoteQuery(*base, *key, name, params)
 	case len(files) > 0:
-		status, body, err = localQuery(files, *dir, name, params)
+		status, body, err = localQuery(files, *dir, *sandbox, name, params)
 	default:
 		fmt.Fprintln(stderr, "logq query: say where to run: --url http://host:4000 (a server) or --file SOURCE=PATH.ndjson (in-process)")
 		return 2
@@ -101,7 +102,7 @@ func query(args []string, stdout, stderr io.Writer) int {
 }
 
 // explainQuery prints the plan an in-process run would execute.
-func explainQuery(stdout, stderr io.Writer, files []string, dir, name string, params url.Values) int {
+func explainQuery(stdout, stderr io.Writer, files []string, dir string, sandbox bool, name string, params url.Values) int {
 	store := logstore.New(logstore.Options{})
 	for _, f := range files {
 		src, path, ok := strings.Cut(f, "=")
@@ -114,7 +115,7 @@ func explainQuery(stdout, stderr io.Writer, files []string, dir, name string, pa
 			return 1
 		}
 	}
-	eps, err := loadEndpoints(dir)
+	eps, err := loadEndpoints(dir, sandbox)
 	if err != nil {
 		fmt.Fprintln(stderr, "logq query:", err)
 		return 1
@@ -125,7 +126,14 @@ func explainQuery(stdout, stderr io.Writer, files []string, dir, name string, pa
 			for k := range params {
 				p[k] = params.Get(k)
 			}
-			plan, err := exec.Explain(store, e.Query, exec.Request{Params: p})
+			q := e.Query
+			if sql := params.Get("sql"); e.Sandboxed && strings.TrimSpace(sql) != "" {
+				if q, err = e.Query.Sandboxed(sql); err != nil {
+					fmt.Fprintln(stderr, "logq query:", err)
+					return 1
+				}
+			}
+			plan, err := exec.Explain(store, q, exec.Request{Params: p})
 			if err != nil {
 				fmt.Fprintln(stderr, "logq query:", err)
 				return 1
@@ -159,7 +167,7 @@ func remoteQuery(base, key, name string, params url.Values) (int, []byte, error)
 
 // localQuery loads NDJSON files into an in-process store and serves the one
 // request through the same handler the server uses.
-func localQuery(files []string, dir, name string, params url.Values) (int, []byte, error) {
+func localQuery(files []string, dir string, sandbox bool, name string, params url.Values) (int, []byte, error) {
 	store := logstore.New(logstore.Options{})
 	for _, f := range files {
 		src, path, ok := strings.Cut(f, "=")
@@ -170,7 +178,7 @@ func localQuery(files []string, dir, name string, params url.Values) (int, []byt
 			return 0, nil, err
 		}
 	}
-	eps, err := loadEndpoints(dir)
+	eps, err := loadEndpoints(dir, sandbox)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -42,6 +42,11 @@ type serveConfig struct {
 	inMemory  bool
 	segRows   int
 	memLimit  int64
+	// sandboxLogsAll lets callers of the built-in logs.all send sql= (what
+	// self-hosted Studio does for every log page); the seed's default is off.
+	sandboxLogsAll bool
+	// queryMemory is each query's memory budget in bytes (see exec.memBudget).
+	queryMemory int64
 }
 
 // defaultRetention is the longest window a built-in endpoint reads.
@@ -81,6 +86,9 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.IntVar(&c.segRows, "segment-rows", logstore.DefaultSegmentRows, "events per segment (and per WAL file); smaller seals sooner")
 	memLimit := fs.String("memory-limit", "", "memory the process may use, e.g. 512MiB or 2GiB (env LOGQ_MEMORY_LIMIT; default half the machine's or the container's memory)")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory and write nothing; a restart forgets every event")
+	var queryMemory string
+	fs.StringVar(&queryMemory, "query-memory", "", "memory budget of one query's joins, sorts and aggregates, e.g. 256MiB (env LOGQ_QUERY_MEMORY; default a quarter of --memory-limit)")
+	fs.BoolVar(&c.sandboxLogsAll, "sandbox-logs-all", false, "let callers of the built-in logs.all send their own SELECT in sql=, as Supabase Studio does (env LOGQ_SANDBOX_LOGS_ALL=true)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -140,6 +148,27 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	if c.segRows <= 0 {
 		return nil, fmt.Errorf("invalid --segment-rows %d: must be positive", c.segRows)
 	}
+	if !c.sandboxLogsAll {
+		if v := env("LOGQ_SANDBOX_LOGS_ALL"); v != "" {
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, fmt.Errorf("invalid LOGQ_SANDBOX_LOGS_ALL %q: want true or false", v)
+			}
+			c.sandboxLogsAll = on
+		}
+	}
+	if queryMemory == "" {
+		queryMemory = env("LOGQ_QUERY_MEMORY")
+	}
+	if queryMemory == "" {
+		c.queryMemory = budgetFor(c.memLimit).query
+	} else {
+		n, err := parseSize(queryMemory)
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("invalid --query-memory %q: want a size such as 256MiB or 2GiB", queryMemory)
+		}
+		c.queryMemory = n
+	}
 	if c.demoSize <= 0 {
 		return nil, fmt.Errorf("invalid --demo-events %d: must be positive", c.demoSize)
 	}
@@ -159,11 +188,17 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 }
 
 // loadEndpoints returns the built-in endpoints, replaced by any in dir with
-// the same name or id.
-func loadEndpoints(dir string) ([]*endpoint.Endpoint, error) {
+// the same name or id. sandboxLogsAll turns sandboxing on for the built-in
+// logs.all only: a logs.all replaced from dir says so in its own YAML.
+func loadEndpoints(dir string, sandboxLogsAll bool) ([]*endpoint.Endpoint, error) {
 	builtin, err := endpoint.LoadFS(fixtures.Endpoints, "endpoints")
 	if err != nil {
 		return nil, fmt.Errorf("built-in endpoints: %w", err)
+	}
+	for _, b := range builtin {
+		if b.Name == "logs.all" && sandboxLogsAll {
+			b.Sandboxed = true
+		}
 	}
 	if dir == "" {
 		return builtin, nil
@@ -217,7 +252,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		cfg.keys = []string{"demo-" + hex.EncodeToString(b)}
 		fmt.Fprintf(stdout, "logq: --demo without a key: generated API key %s\n", cfg.keys[0])
 	}
-	eps, err := loadEndpoints(cfg.endpoints)
+	eps, err := loadEndpoints(cfg.endpoints, cfg.sandboxLogsAll)
 	if err != nil {
 		fmt.Fprintln(stderr, "logq serve:", err)
 		return 2
@@ -246,7 +281,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 	over := watchMemory(budget.limit)
-	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log, Overloaded: over.Load})
+	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log, Overloaded: over.Load, QueryMemory: cfg.queryMemory})
 	defer srv.Close()
 
 	ln, err := net.Listen("tcp", cfg.addr)

@@ -120,81 +120,79 @@ func asBytes[T any](s []T) []byte {
 }
 
 // writeSegmentFile writes a sealed segment and the source's field tree (as
-// encodeNode wrote it) durably: a temporary file, fsynced, renamed into place, directory fsynced.
+// encodeNode wrote it) durably: streamed through a buffer into a temporary
+// file, fsynced, renamed into place, directory fsynced. Streaming keeps a
+// seal from holding a second copy of the segment in memory.
 func writeSegmentFile(fs fileSystem, dir string, seg *Segment, tree []byte) error {
 	if !littleEndAt {
 		return errors.New("segment files need a little-endian machine")
 	}
-	meta := segMeta{seq: seg.seq, rows: seg.rows, minTS: seg.minTS, maxTS: seg.maxTS}
-	buf := append([]byte{}, segMagic[:]...)
-	blob := func(b []byte) blobRef {
-		for len(buf)%8 != 0 {
-			buf = append(buf, 0)
-		}
-		ref := blobRef{off: int64(len(buf)), len: int64(len(b))}
-		buf = append(buf, b...)
-		return ref
-	}
-	bmin, bmax := blob(asBytes(seg.blockMin)), blob(asBytes(seg.blockMax))
-	paths := make([]string, 0, len(seg.cols))
-	for p := range seg.cols {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		c := seg.cols[p]
-		m := colMeta{path: p, kind: c.kind, n: c.n, nulls: c.nulls, width: c.width, base: c.base, plain: c.plain}
-		m.parts[partNullBits] = blob(asBytes(c.nullBits))
-		m.parts[partInts] = blob(asBytes(c.ints))
-		m.parts[partInts8] = blob(c.ints8)
-		m.parts[partInts16] = blob(asBytes(c.ints16))
-		m.parts[partInts32] = blob(asBytes(c.ints32))
-		m.parts[partFloats] = blob(asBytes(c.floats))
-		m.parts[partDictData] = blob(c.dictData)
-		m.parts[partDictOffs] = blob(asBytes(c.dictOffs))
-		m.parts[partCodes] = blob(asBytes(c.codes))
-		m.parts[partCodes8] = blob(c.codes8)
-		m.parts[partCodes16] = blob(asBytes(c.codes16))
-		m.parts[partData] = blob(c.data)
-		m.parts[partOffs] = blob(asBytes(c.offs))
-		if c.z != nil {
-			m.parts[partZData] = blob(c.z.data)
-			m.parts[partZStarts] = blob(asBytes(c.z.starts))
-		}
-		if c.vals != nil {
-			var vb []byte
-			for _, v := range c.vals {
-				vb = encodeValue(vb, v)
-			}
-			m.parts[partVals] = blob(vb)
-		}
-		meta.cols = append(meta.cols, m)
-	}
-	metaOff := int64(len(buf))
-	buf = encodeMeta(buf, &meta, bmin, bmax, tree)
-	metaLen := int64(len(buf)) - metaOff
-	sum := crc32.Checksum(buf, crcTable)
-	buf = binary.LittleEndian.AppendUint64(buf, uint64(metaOff))
-	buf = binary.LittleEndian.AppendUint64(buf, uint64(metaLen))
-	buf = binary.LittleEndian.AppendUint32(buf, sum)
-	buf = binary.LittleEndian.AppendUint32(buf, 0)
-	buf = append(buf, segTrailer[:]...)
-
 	final := segPath(dir, seg.seq)
 	tmp := final + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("segment file: %w", err)
 	}
-	if _, err := fs.write(f, buf); err != nil {
+	fail := func(err error) error {
 		f.Close()
 		os.Remove(tmp)
 		return fmt.Errorf("segment file %s: %w", tmp, err)
 	}
+	w := &segWriter{fs: fs, f: f, buf: make([]byte, 0, 1<<20)}
+	w.write(segMagic[:])
+	meta := segMeta{seq: seg.seq, rows: seg.rows, minTS: seg.minTS, maxTS: seg.maxTS}
+	bmin, bmax := w.blob(asBytes(seg.blockMin)), w.blob(asBytes(seg.blockMax))
+	paths := make([]string, 0, len(seg.cols))
+	for p := range seg.cols {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var vb []byte
+	for _, p := range paths {
+		c := seg.cols[p]
+		m := colMeta{path: p, kind: c.kind, n: c.n, nulls: c.nulls, width: c.width, base: c.base, plain: c.plain}
+		m.parts[partNullBits] = w.blob(asBytes(c.nullBits))
+		m.parts[partInts] = w.blob(asBytes(c.ints))
+		m.parts[partInts8] = w.blob(c.ints8)
+		m.parts[partInts16] = w.blob(asBytes(c.ints16))
+		m.parts[partInts32] = w.blob(asBytes(c.ints32))
+		m.parts[partFloats] = w.blob(asBytes(c.floats))
+		m.parts[partDictData] = w.blob(c.dictData)
+		m.parts[partDictOffs] = w.blob(asBytes(c.dictOffs))
+		m.parts[partCodes] = w.blob(asBytes(c.codes))
+		m.parts[partCodes8] = w.blob(c.codes8)
+		m.parts[partCodes16] = w.blob(asBytes(c.codes16))
+		m.parts[partData] = w.blob(c.data)
+		m.parts[partOffs] = w.blob(asBytes(c.offs))
+		if c.z != nil {
+			m.parts[partZData] = w.blob(c.z.data)
+			m.parts[partZStarts] = w.blob(asBytes(c.z.starts))
+		}
+		if c.vals != nil {
+			vb = vb[:0]
+			for _, v := range c.vals {
+				vb = encodeValue(vb, v)
+			}
+			m.parts[partVals] = w.blob(vb)
+		}
+		meta.cols = append(meta.cols, m)
+	}
+	metaOff := w.off
+	w.write(encodeMeta(nil, &meta, bmin, bmax, tree))
+	metaLen := w.off - metaOff
+	var t []byte
+	t = binary.LittleEndian.AppendUint64(t, uint64(metaOff))
+	t = binary.LittleEndian.AppendUint64(t, uint64(metaLen))
+	t = binary.LittleEndian.AppendUint32(t, w.crc)
+	t = binary.LittleEndian.AppendUint32(t, 0)
+	t = append(t, segTrailer[:]...)
+	w.write(t)
+	w.flush()
+	if w.err != nil {
+		return fail(w.err)
+	}
 	if err := fs.sync(f); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("segment file %s: fsync: %w", tmp, err)
+		return fail(fmt.Errorf("fsync: %w", err))
 	}
 	if err := f.Close(); err != nil {
 		os.Remove(tmp)
@@ -205,6 +203,50 @@ func writeSegmentFile(fs fileSystem, dir string, seg *Segment, tree []byte) erro
 		return fmt.Errorf("segment file: %w", err)
 	}
 	return syncDir(dir)
+}
+
+// segWriter streams a segment file: it buffers, tracks the offset, and
+// checksums every byte written before the trailer's checksum field.
+type segWriter struct {
+	fs  fileSystem
+	f   *os.File
+	buf []byte
+	off int64
+	crc uint32
+	err error
+}
+
+func (w *segWriter) write(b []byte) {
+	// The trailer is checksummed too, harmlessly: its checksum field was
+	// taken from w.crc before the trailer was written.
+	w.crc = crc32.Update(w.crc, crcTable, b)
+	w.off += int64(len(b))
+	if len(w.buf)+len(b) > cap(w.buf) {
+		w.flush()
+	}
+	if len(b) > cap(w.buf) {
+		if w.err == nil {
+			_, w.err = w.fs.write(w.f, b)
+		}
+		return
+	}
+	w.buf = append(w.buf, b...)
+}
+
+func (w *segWriter) flush() {
+	if w.err == nil && len(w.buf) > 0 {
+		_, w.err = w.fs.write(w.f, w.buf)
+	}
+	w.buf = w.buf[:0]
+}
+
+// blob writes b at the next 8-byte boundary and says where.
+func (w *segWriter) blob(b []byte) blobRef {
+	var pad [8]byte
+	w.write(pad[:(8-w.off%8)%8])
+	ref := blobRef{off: w.off, len: int64(len(b))}
+	w.write(b)
+	return ref
 }
 
 // readSegmentMeta checks a whole segment file and returns its description.

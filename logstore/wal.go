@@ -208,9 +208,12 @@ type wal struct {
 	syncMu sync.Mutex   // one fsync at a time; waiters queue here
 	synced atomic.Int64 // logical bytes known durable
 
-	buf []byte
-	fs  fileSystem
+	fs fileSystem
 }
+
+// walBufs holds record encoding buffers, shared by every source's WAL (a
+// buffer per source would pin one large body's worth each).
+var walBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // walPos says where a record ended and in which generation.
 type walPos struct {
@@ -232,16 +235,20 @@ func (w *wal) append(b *walBatch) (walPos, error) {
 			return walPos{}, err
 		}
 	}
-	w.buf = b.encode(w.buf[:0])
+	bp := walBufs.Get().(*[]byte)
+	buf := b.encode((*bp)[:0])
+	defer func() {
+		if cap(buf) <= 16<<20 { // at most one body and its framing
+			*bp = buf
+			walBufs.Put(bp)
+		}
+	}()
 	start := w.fileHead + (w.written - w.fileBase)
-	if _, err := w.fs.write(w.f, w.buf); err != nil {
+	if _, err := w.fs.write(w.f, buf); err != nil {
 		w.cutBack(start)
 		return walPos{}, fmt.Errorf("wal %s: %w", w.f.Name(), err)
 	}
-	w.written += int64(len(w.buf))
-	if cap(w.buf) > 1<<20 {
-		w.buf = nil // do not pin one large body's buffer
-	}
+	w.written += int64(len(buf))
 	return walPos{end: w.written, gen: w.gen}, nil
 }
 

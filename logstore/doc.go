@@ -1,5 +1,12 @@
-// Package logstore holds log events in memory as columnar segments, grouped by
-// named source, and hands consistent snapshots of them to queries.
+// Package logstore holds log events as columnar segments, grouped by named
+// source, and hands consistent snapshots of them to queries. A store made by
+// New lives in memory; one made by Open lives in a data directory, where an
+// event's life is: WAL record (fsynced before Ingest returns, one fsync for
+// every request waiting: wal.go) → open segment in memory → sealed segment
+// file (segfile.go; its WAL file then deleted) read on demand through a
+// bounded column cache (colcache.go) → deleted by retention. Start-up and
+// recovery are in datadir.go; docs/storage.md has the formats and the
+// recovery policy.
 //
 // Storage model (BigQuery's, which saved queries are written for; CONTRACT.md §3):
 // every top-level key of an event is a column; `timestamp` (TIMESTAMP), `id`
@@ -35,8 +42,9 @@
 // an array (or the reverse) stores that value as JSON text in the STRING
 // column "<key>__json" beside it.
 //
-// Retention drops whole segments whose newest event is older than the
-// configured age. Memory held is accounted per segment (Stats).
+// Retention: a snapshot carries the cutoff (NotBefore) and queries never
+// return rows older than it; whole segments whose newest event is older are
+// dropped with their files. Memory held is accounted per segment (Stats).
 //
-// This package imports types and the standard library only.
+// This package imports types, the standard library, zstd and golang-lru.
 package logstore

@@ -96,6 +96,7 @@ func (s *Segment) BlockTimeRange(b int) (lo, hi int64, ok bool) {
 }
 
 func (s *Segment) seal() {
+	s.sortByTime()
 	if ts := s.cols["timestamp"]; ts != nil {
 		for start := 0; start < s.rows; start += TimeBlock {
 			lo, hi := ts.ints[start], ts.ints[start]

@@ -12,9 +12,10 @@ import (
 // its column index. The columns themselves are read on demand into the
 // store's column cache.
 type diskSegment struct {
-	path  string
-	cols  map[string]*colMeta
-	cache *colCache
+	path      string
+	fileBytes int64
+	cols      map[string]*colMeta
+	cache     *colCache
 
 	mu sync.Mutex // serialises loads of this segment's columns
 	f  *os.File   // opened on first load

@@ -191,6 +191,7 @@ func (src *Source) load(dir string, st *Store) error {
 			continue
 		}
 		loaded[seq] = seg
+		st.segBytes.Add(seg.disk.fileBytes)
 		mergeTree(src.root, meta.tree)
 		st.recovery.Loaded += seg.rows
 	}
@@ -365,6 +366,11 @@ func (s *Source) persist(full *Segment) *Segment {
 	if err := os.Remove(walPath(dir, full.seq)); err != nil && !os.IsNotExist(err) {
 		s.store.log().Warn("could not remove a sealed segment's WAL file", "file", walPath(dir, full.seq), "err", err)
 	}
+	s.store.segBytes.Add(seg.disk.fileBytes)
+	if st := s.store; st.opts.MaxDiskBytes > 0 && st.segBytes.Load() > st.opts.MaxDiskBytes {
+		st.bg.Add(1)
+		go func() { defer st.bg.Done(); st.enforceDisk() }() // after this seal has swapped the segment in
+	}
 	return seg
 }
 
@@ -379,7 +385,7 @@ func openSegmentFile(path string, cache *colCache) (*Segment, *segMeta, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &diskSegment{path: path, cols: make(map[string]*colMeta, len(m.cols)), cache: cache}
+	d := &diskSegment{path: path, fileBytes: int64(len(data)), cols: make(map[string]*colMeta, len(m.cols)), cache: cache}
 	for i := range m.cols {
 		d.cols[m.cols[i].path] = &m.cols[i]
 	}
@@ -402,6 +408,7 @@ func (s *Source) removeFiles(seg *Segment) {
 	if seg.disk != nil {
 		seg.disk.close()
 		s.store.cache.drop(seg.disk)
+		s.store.segBytes.Add(-seg.disk.fileBytes)
 	}
 }
 

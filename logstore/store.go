@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -25,6 +26,9 @@ type Options struct {
 	// CacheBytes bounds the memory of columns read from segment files
 	// (durable stores); 0 means DefaultCacheBytes.
 	CacheBytes int64
+	// MaxDiskBytes bounds the bytes of a durable store's files: past it the
+	// oldest sealed segments, of any source, are dropped; 0 means no bound.
+	MaxDiskBytes int64
 	// MaxOpenBytes seals a source's open segment early once it holds this
 	// much memory (wide or large events), so the open segments stay within
 	// a memory budget; 0 means only SegmentRows seals.
@@ -52,6 +56,9 @@ type Store struct {
 	fs       fileSystem
 	recovery RecoveryStats
 	cache    *colCache
+	segBytes atomic.Int64 // bytes of segment files held
+	trimming atomic.Bool  // a disk-budget pass is running
+	bg       sync.WaitGroup
 }
 
 // sealer runs seals in the background, a bounded number at a time; when all
@@ -151,6 +158,7 @@ func (s *Store) Recovery() RecoveryStats { return s.recovery }
 // the data directory. Appends fail afterwards.
 func (s *Store) Close() error {
 	s.sealer.wait()
+	s.bg.Wait()
 	var first error
 	for _, name := range s.Names() {
 		src := s.Source(name, false)
@@ -207,14 +215,6 @@ func (s *Store) Snapshot(source string) Snapshot {
 	return src.snapshot()
 }
 
-// notBefore is the retention cutoff now.
-func (o *Options) notBefore() int64 {
-	if o.Retention <= 0 {
-		return math.MinInt64
-	}
-	return o.Now().Add(-o.Retention).UnixMicro()
-}
-
 func (src *Source) snapshot() Snapshot {
 	src.mu.Lock()
 	defer src.mu.Unlock()
@@ -260,42 +260,6 @@ func (s *Store) Stats() []SourceStats {
 		out = append(out, st)
 	}
 	return out
-}
-
-// EnforceRetention drops sealed segments whose newest event is older than the
-// retention age and reports how many events were dropped.
-func (s *Store) EnforceRetention() int {
-	if s.opts.Retention <= 0 {
-		return 0
-	}
-	cutoff := s.opts.notBefore()
-	dropped := 0
-	for _, name := range s.Names() {
-		src := s.Source(name, false)
-		var gone []*Segment
-		src.mu.Lock()
-		kept := make([]*Segment, 0, len(src.sealed))
-		for _, seg := range src.sealed {
-			if seg.maxTS < cutoff {
-				dropped += seg.rows
-				src.rows -= seg.rows
-				gone = append(gone, seg)
-				continue
-			}
-			kept = append(kept, seg)
-		}
-		src.sealed = kept
-		src.mu.Unlock()
-		// A segment's files go with it; a crash before this only means the
-		// next start reads them and drops them again. A view standing in for
-		// a segment still being sealed has none yet: seal removes them.
-		for _, seg := range gone {
-			if seg.retiredFrom == nil {
-				src.removeFiles(seg)
-			}
-		}
-	}
-	return dropped
 }
 
 // Flush seals every open segment and waits for background seals, e.g. after

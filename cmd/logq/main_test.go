@@ -216,6 +216,7 @@ func TestParseServeStorage(t *testing.T) {
 		dataDir  string
 		inMemory bool
 		ret      time.Duration
+		maxDisk  int64
 		err      string
 	}{
 		{args: nil, dataDir: "logq-data", ret: 90 * day},
@@ -231,6 +232,9 @@ func TestParseServeStorage(t *testing.T) {
 		{env: map[string]string{"LOGQ_RETENTION": "2d"}, dataDir: "logq-data", ret: 2 * day},
 		{args: []string{"--retention", "1d"}, env: map[string]string{"LOGQ_RETENTION": "2d"}, dataDir: "logq-data", ret: day},
 		{args: []string{"--retention", "7days"}, err: "--retention"},
+		{args: []string{"--max-disk", "lots"}, err: "--max-disk"},
+		{env: map[string]string{"LOGQ_MAX_DISK": "1TiB"}, dataDir: "logq-data", ret: 90 * day, maxDisk: 1 << 40},
+		{args: []string{"--max-disk", "20GiB"}, dataDir: "logq-data", ret: 90 * day, maxDisk: 20 << 30},
 		{args: []string{"--retention", "-3d"}, err: "--retention"},
 	}
 	for _, c := range cases {
@@ -243,6 +247,7 @@ func TestParseServeStorage(t *testing.T) {
 		require.Equal(t, c.dataDir, got.dataDir, c.args)
 		require.Equal(t, c.inMemory, got.inMemory, c.args)
 		require.Equal(t, c.ret, got.retention, c.args)
+		require.Equal(t, c.maxDisk, got.maxDisk, c.args)
 	}
 }
 

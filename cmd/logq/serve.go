@@ -42,6 +42,7 @@ type serveConfig struct {
 	inMemory  bool
 	segRows   int
 	memLimit  int64
+	maxDisk   int64
 	// sandboxLogsAll lets callers of the built-in logs.all send sql= (what
 	// self-hosted Studio does for every log page); the seed's default is off.
 	sandboxLogsAll bool
@@ -84,6 +85,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	retention := fs.String("retention", "", "drop events older than this: days (90d, 7d) or a duration (36h); 0 keeps everything (env LOGQ_RETENTION; default 90d)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory holding the data; created if missing (env LOGQ_DATA_DIR; default ./logq-data, or memory only with --demo)")
 	fs.IntVar(&c.segRows, "segment-rows", logstore.DefaultSegmentRows, "events per segment (and per WAL file); smaller seals sooner")
+	maxDisk := fs.String("max-disk", "", "bytes the data directory may take, e.g. 20GiB; past it the oldest data is dropped first (env LOGQ_MAX_DISK; default no bound)")
 	memLimit := fs.String("memory-limit", "", "memory the process may use, e.g. 512MiB or 2GiB (env LOGQ_MEMORY_LIMIT; default half the machine's or the container's memory)")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory and write nothing; a restart forgets every event")
 	var queryMemory string
@@ -129,6 +131,17 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 		c.inMemory = true // synthetic data is not worth keeping
 	case c.dataDir == "" && !c.inMemory:
 		c.dataDir = "logq-data"
+	}
+	for _, v := range []struct{ name, val string }{{"--max-disk", *maxDisk}, {"LOGQ_MAX_DISK", env("LOGQ_MAX_DISK")}} {
+		if v.val == "" {
+			continue
+		}
+		n, err := parseSize(v.val)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", v.name, err)
+		}
+		c.maxDisk = n
+		break
 	}
 	c.memLimit = machineMemory(readFile) / 2
 	for _, v := range []struct{ name, val string }{{"--memory-limit", *memLimit}, {"LOGQ_MEMORY_LIMIT", env("LOGQ_MEMORY_LIMIT")}} {
@@ -261,7 +274,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	budget := budgetFor(cfg.memLimit)
 	debug.SetMemoryLimit(budget.goLimit)
 	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows,
-		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource}
+		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource, MaxDiskBytes: cfg.maxDisk}
 	store := logstore.New(opts)
 	if !cfg.inMemory {
 		start := time.Now()
@@ -303,7 +316,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		printDemoHints(stdout, ln.Addr().String(), cfg.keys[0])
 	}
 	srv.SetReady(true)
-	if cfg.retention > 0 {
+	if cfg.retention > 0 || cfg.maxDisk > 0 {
 		go func() {
 			t := time.NewTicker(time.Minute)
 			defer t.Stop()

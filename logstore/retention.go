@@ -1,0 +1,126 @@
+package logstore
+
+import (
+	"math"
+	"sort"
+)
+
+// Retention, by age and by disk. Queries never return rows older than the
+// cutoff (Snapshot.NotBefore clamps every scan); whole sealed segments past
+// it are dropped here with their files. The disk budget drops the oldest
+// sealed segments of any source first, by their newest row.
+
+// notBefore is the retention cutoff now.
+func (o *Options) notBefore() int64 {
+	if o.Retention <= 0 {
+		return math.MinInt64
+	}
+	return o.Now().Add(-o.Retention).UnixMicro()
+}
+
+// EnforceRetention drops sealed segments whose newest event is older than the
+// retention age, then the oldest sealed segments while the store's files
+// exceed MaxDiskBytes, and reports how many events were dropped.
+func (s *Store) EnforceRetention() int {
+	dropped := 0
+	if s.opts.Retention > 0 {
+		cutoff := s.opts.notBefore()
+		for _, name := range s.Names() {
+			dropped += s.Source(name, false).dropWhere(func(seg *Segment) bool { return seg.maxTS < cutoff })
+		}
+	}
+	return dropped + s.enforceDisk()
+}
+
+// DiskBytes is what the store's files take: segment files and WAL files.
+func (s *Store) DiskBytes() int64 {
+	total := s.segBytes.Load()
+	for _, name := range s.Names() {
+		if w := s.Source(name, false).wal; w != nil {
+			w.mu.Lock()
+			if w.f != nil {
+				total += w.fileHead + w.written - w.fileBase
+			}
+			w.mu.Unlock()
+		}
+	}
+	return total
+}
+
+// enforceDisk drops the oldest sealed segments until the files fit
+// MaxDiskBytes. Only one pass runs at a time.
+func (s *Store) enforceDisk() int {
+	if s.opts.MaxDiskBytes <= 0 || !s.Durable() || !s.trimming.CompareAndSwap(false, true) {
+		return 0
+	}
+	defer s.trimming.Store(false)
+	over := s.DiskBytes() - s.opts.MaxDiskBytes
+	if over <= 0 {
+		return 0
+	}
+	type cand struct {
+		src *Source
+		seg *Segment
+	}
+	var cands []cand
+	for _, name := range s.Names() {
+		src := s.Source(name, false)
+		src.mu.Lock()
+		for _, seg := range src.sealed {
+			if seg.disk != nil {
+				cands = append(cands, cand{src, seg})
+			}
+		}
+		src.mu.Unlock()
+	}
+	sort.Slice(cands, func(i, j int) bool { return cands[i].seg.maxTS < cands[j].seg.maxTS })
+	doomed := map[*Segment]bool{}
+	for _, c := range cands {
+		if over <= 0 {
+			break
+		}
+		doomed[c.seg] = true
+		over -= c.seg.disk.fileBytes
+	}
+	if over > 0 {
+		s.log().Warn("the disk budget cannot be met by dropping sealed segments: the open segments' WAL files hold the rest",
+			"max_disk", s.opts.MaxDiskBytes, "over_by", over)
+	}
+	dropped := 0
+	for _, name := range s.Names() {
+		dropped += s.Source(name, false).dropWhere(func(seg *Segment) bool { return doomed[seg] })
+	}
+	if dropped > 0 {
+		s.log().Info("disk budget: dropped the oldest segments", "events", dropped, "max_disk", s.opts.MaxDiskBytes)
+	}
+	return dropped
+}
+
+// dropWhere removes the sealed segments for which drop holds, deletes their
+// files, and reports the events dropped.
+func (src *Source) dropWhere(drop func(*Segment) bool) int {
+	var gone []*Segment
+	dropped := 0
+	src.mu.Lock()
+	kept := make([]*Segment, 0, len(src.sealed))
+	for _, seg := range src.sealed {
+		if drop(seg) {
+			dropped += seg.rows
+			src.rows -= seg.rows
+			gone = append(gone, seg)
+			continue
+		}
+		kept = append(kept, seg)
+	}
+	src.sealed = kept
+	src.mu.Unlock()
+	// A segment's files go with it; a crash before this only means the next
+	// start reads them and drops them again. A view standing in for a
+	// segment still being sealed has none yet: seal removes them.
+	for _, seg := range gone {
+		if seg.retiredFrom == nil {
+			src.removeFiles(seg)
+		}
+	}
+	return dropped
+}

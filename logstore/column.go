@@ -376,6 +376,35 @@ func (c *Column) setNull(isNull bool) {
 	}
 }
 
+// padNulls fills a new, empty column with n NULLs, each slice allocated once
+// at its size (with room to grow by a quarter) rather than grown by appends:
+// a field first seen late in a segment costs a value slot and a flag per
+// earlier row, and no more.
+func (c *Column) padNulls(n int) {
+	if n == 0 {
+		return
+	}
+	room := n + n/4 + 1
+	switch c.kind {
+	case types.KindFloat64:
+		c.floats = make([]float64, n, room)
+	case types.KindArray:
+		c.vals = make([]types.Value, n, room)
+	case types.KindString:
+		// Every row is code 0, the empty string; the dictionary decides on
+		// plain bytes later by its own rule.
+		c.codeOf("")
+		c.codes = make([]uint32, n, room)
+	default:
+		c.ints = make([]int64, n, room)
+	}
+	c.nullBytes = make([]bool, n, room)
+	for i := range c.nullBytes {
+		c.nullBytes[i] = true
+	}
+	c.nulls, c.n = n, n
+}
+
 func (c *Column) appendNull() {
 	switch c.kind {
 	case types.KindFloat64:

@@ -47,6 +47,9 @@ type node struct {
 	// lookup by path for every value written.
 	col    *Column
 	colSeg *Segment
+	// total counts the nodes of the whole tree (shared by all of them), for
+	// the field cap (fieldcap.go).
+	total *int
 	// idx is this node's position among its parent's children; next predicts
 	// the child the following key names, since events of one source mostly
 	// list their keys in the same order.
@@ -81,7 +84,10 @@ func (n *node) child(name string) *node {
 	if n.path != "" {
 		path = n.path + "." + name
 	}
-	c := &node{name: name, path: path, idx: len(n.children)}
+	c := &node{name: name, path: path, idx: len(n.children), total: n.total}
+	if n.total != nil {
+		*n.total++
+	}
 	if n.byName == nil {
 		n.byName = make(map[string]*node)
 	}

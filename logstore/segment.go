@@ -53,9 +53,7 @@ func (s *Segment) column(path string, kind types.Kind) *Column {
 	c := s.cols[path]
 	if c == nil {
 		c = &Column{Path: path, kind: kind}
-		for i := 0; i < s.rows; i++ {
-			c.appendNull()
-		}
+		c.padNulls(s.rows)
 		s.cols[path] = c
 		s.order = append(s.order, c)
 	}

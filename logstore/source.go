@@ -27,8 +27,12 @@ type Source struct {
 	opts    *Options
 	sealer  *sealer
 	store   *Store
-	wal     *wal   // nil when the store is in memory only
-	seq     uint64 // the open segment's number (its WAL file's)
+	wal     *wal // nil when the store is in memory only
+	// overflowed counts keys kept in an __overflow column for want of a
+	// field; warned tells whether that has been logged for this source.
+	overflowed int64
+	warned     bool
+	seq        uint64 // the open segment's number (its WAL file's)
 
 	scratch []byte
 }
@@ -207,6 +211,7 @@ type writer struct {
 	seed    [16]byte // with index, names events that carry no id
 	index   uint64
 	sc      jscan
+	ovf     []byte // the current object's keys past the field cap, as JSON members
 }
 
 func (w *writer) event(ev []byte) error {
@@ -216,6 +221,7 @@ func (w *writer) event(ev []byte) error {
 	w.sc = jscan{b: ev, buf: s.scratch}
 	defer func() { s.scratch = w.sc.buf[:0] }()
 	sc := &w.sc
+	w.ovf = w.ovf[:0]
 	if sc.peek() != '{' {
 		return fmt.Errorf("an event must be a JSON object")
 	}
@@ -272,12 +278,22 @@ func (w *writer) event(ev []byte) error {
 			}
 			continue
 		}
-		if err := w.value(s.root.childBytes(rawKey), row, 1); err != nil {
+		child := w.field(s.root, rawKey)
+		if child == nil {
+			if err := w.overflow(rawKey, 1); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.value(child, row, 1); err != nil {
 			return err
 		}
 	}
 	if sc.peek() != 0 {
 		return sc.fail("the end of the event")
+	}
+	if err := w.flushOverflow(s.root, row); err != nil {
+		return err
 	}
 	if !haveTS {
 		ts = w.arrival
@@ -370,12 +386,25 @@ func (w *writer) value(n *node, row int, depth int) error {
 		}
 		pc.appendInt(1)
 		sc.i++
+		saved := w.ovf
+		w.ovf = nil
+		defer func() { w.ovf = saved }()
 		for first := true; ; first = false {
 			rawKey, done, err := sc.nextKey(first)
-			if err != nil || done {
+			if err != nil {
 				return err
 			}
-			if err := w.value(n.childBytes(rawKey), row, depth+1); err != nil {
+			if done {
+				return w.flushOverflow(n, row)
+			}
+			child := w.field(n, rawKey)
+			if child == nil {
+				if err := w.overflow(rawKey, depth+1); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := w.value(child, row, depth+1); err != nil {
 				return err
 			}
 		}

@@ -26,6 +26,9 @@ type Options struct {
 	// CacheBytes bounds the memory of columns read from segment files
 	// (durable stores); 0 means DefaultCacheBytes.
 	CacheBytes int64
+	// MaxFields bounds a source's field paths; keys past it are kept in
+	// __overflow columns (fieldcap.go). 0 means DefaultMaxFields.
+	MaxFields int
 	// MaxDiskBytes bounds the bytes of a durable store's files: past it the
 	// oldest sealed segments, of any source, are dropped; 0 means no bound.
 	MaxDiskBytes int64
@@ -93,6 +96,9 @@ func New(opts Options) *Store {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.MaxFields <= 0 {
+		opts.MaxFields = DefaultMaxFields
+	}
 	if opts.CacheBytes <= 0 {
 		opts.CacheBytes = DefaultCacheBytes
 	}
@@ -110,7 +116,7 @@ func (s *Store) Source(name string, create bool) *Source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if src = s.sources[name]; src == nil {
-		src = &Source{name: name, root: &node{}, open: newSegment(), opts: &s.opts, changed: true, pending: map[*Segment]int{}, sealer: s.sealer, store: s}
+		src = &Source{name: name, root: &node{total: new(int)}, open: newSegment(), opts: &s.opts, changed: true, pending: map[*Segment]int{}, sealer: s.sealer, store: s}
 		src.seq, src.open.seq = 1, 1
 		if s.dir != "" {
 			// The directory and first file are made by the first append, so
@@ -236,6 +242,9 @@ type SourceStats struct {
 	Ingested int64 // events accepted since start
 	Segments int
 	Bytes    int64
+	// Overflowed counts keys kept in __overflow columns because the source
+	// was at its field cap.
+	Overflowed int64
 }
 
 // Stats reports per-source counts and memory, sorted by name.
@@ -244,7 +253,7 @@ func (s *Store) Stats() []SourceStats {
 	for _, name := range s.Names() {
 		src := s.Source(name, false)
 		src.mu.Lock()
-		st := SourceStats{Name: name, Events: src.rows, Ingested: src.events, Segments: len(src.sealed)}
+		st := SourceStats{Name: name, Events: src.rows, Ingested: src.events, Segments: len(src.sealed), Overflowed: src.overflowed}
 		for _, seg := range src.sealed {
 			if seg.retiredFrom != nil {
 				st.Bytes += seg.openBytes() // still being sealed

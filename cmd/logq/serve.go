@@ -43,6 +43,7 @@ type serveConfig struct {
 	segRows   int
 	memLimit  int64
 	maxDisk   int64
+	maxFields int
 	// sandboxLogsAll lets callers of the built-in logs.all send sql= (what
 	// self-hosted Studio does for every log page); the seed's default is off.
 	sandboxLogsAll bool
@@ -85,6 +86,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	retention := fs.String("retention", "", "drop events older than this: days (90d, 7d) or a duration (36h); 0 keeps everything (env LOGQ_RETENTION; default 90d)")
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory holding the data; created if missing (env LOGQ_DATA_DIR; default ./logq-data, or memory only with --demo)")
 	fs.IntVar(&c.segRows, "segment-rows", logstore.DefaultSegmentRows, "events per segment (and per WAL file); smaller seals sooner")
+	fs.IntVar(&c.maxFields, "max-fields", 0, "field paths per source; keys past it are kept as JSON in __overflow columns (env LOGQ_MAX_FIELDS; default 500)")
 	maxDisk := fs.String("max-disk", "", "bytes the data directory may take, e.g. 20GiB; past it the oldest data is dropped first (env LOGQ_MAX_DISK; default no bound)")
 	memLimit := fs.String("memory-limit", "", "memory the process may use, e.g. 512MiB or 2GiB (env LOGQ_MEMORY_LIMIT; default half the machine's or the container's memory)")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory and write nothing; a restart forgets every event")
@@ -142,6 +144,16 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 		}
 		c.maxDisk = n
 		break
+	}
+	if c.maxFields == 0 && env("LOGQ_MAX_FIELDS") != "" {
+		n, err := strconv.Atoi(env("LOGQ_MAX_FIELDS"))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("invalid LOGQ_MAX_FIELDS %q: want a positive number", env("LOGQ_MAX_FIELDS"))
+		}
+		c.maxFields = n
+	}
+	if c.maxFields < 0 {
+		return nil, fmt.Errorf("invalid --max-fields %d: must be positive", c.maxFields)
 	}
 	c.memLimit = machineMemory(readFile) / 2
 	for _, v := range []struct{ name, val string }{{"--memory-limit", *memLimit}, {"LOGQ_MEMORY_LIMIT", env("LOGQ_MEMORY_LIMIT")}} {
@@ -274,7 +286,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	budget := budgetFor(cfg.memLimit)
 	debug.SetMemoryLimit(budget.goLimit)
 	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows,
-		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource, MaxDiskBytes: cfg.maxDisk}
+		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource, MaxDiskBytes: cfg.maxDisk, MaxFields: cfg.maxFields}
 	store := logstore.New(opts)
 	if !cfg.inMemory {
 		start := time.Now()

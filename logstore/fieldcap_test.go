@@ -1,0 +1,129 @@
+package logstore
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// fieldValue reads one row's value of a field path as text.
+func fieldValue(st *Store, source, path string, row int) (string, bool) {
+	snap := st.Snapshot(source)
+	f, ok := snap.Schema.Lookup(path)
+	if !ok {
+		return "", false
+	}
+	for _, seg := range snap.Segments {
+		if row < seg.Rows() {
+			v := seg.Value(f, row)
+			return v.S, !v.Null
+		}
+		row -= seg.Rows()
+	}
+	return "", false
+}
+
+func TestFieldCapKeepsEveryKeyInOverflow(t *testing.T) {
+	for _, durable := range []bool{false, true} {
+		dir := t.TempDir()
+		opts := Options{MaxFields: 12, SegmentRows: 2}
+		st := New(opts)
+		if durable {
+			st = openT(t, dir, opts)
+		}
+		// Event 0 makes a, b, metadata, metadata.x, metadata.y, then the
+		// fixed timestamp, id, event_message: 8 fields. Event 1 makes c, d,
+		// metadata.z and metadata.w (12, the cap); metadata.v, e, f and the
+		// whole object g overflow, while a, b and metadata.x still take
+		// values.
+		evs := [][]byte{
+			[]byte(`{"event_message":"e0","a":1,"b":"x","metadata":{"x":1,"y":"q"}}`),
+			[]byte(`{"event_message":"e1","a":2,"c":true,"d":1.5,"metadata":{"x":2,"z":"zz","w":[1,2],"v":{"deep":"yes"}},"e":"ok","f":"late","g":{"h":1},"b":"y"}`),
+			[]byte(`{"event_message":"e2","f":"again","a":3,"metadata":{"w":[3],"u":"s\"q"}}`),
+		}
+		_, rej := st.Append("s", evs)
+		require.Empty(t, rej)
+		check := func() {
+			paths := st.Snapshot("s").Schema.Paths()
+			for _, p := range []string{"e", "f", "g", "g.h", "metadata.v", "metadata.u"} {
+				require.NotContains(t, paths, p)
+			}
+			require.Contains(t, paths, "metadata.w")
+			require.Contains(t, paths, OverflowField)
+			require.Contains(t, paths, "metadata."+OverflowField)
+			// Existing fields keep taking values.
+			require.Equal(t, []string{"1", "2", "3"}, column(st, "s", "a"))
+			// What overflowed is exactly the keys and values sent.
+			want := []map[string]any{nil, {"e": "ok", "f": "late", "g": map[string]any{"h": 1.0}}, {"f": "again"}}
+			wantMeta := []map[string]any{nil, {"v": map[string]any{"deep": "yes"}}, {"u": `s"q`}}
+			for row := range evs {
+				for _, c := range []struct {
+					path string
+					want map[string]any
+				}{{OverflowField, want[row]}, {"metadata." + OverflowField, wantMeta[row]}} {
+					text, ok := fieldValue(st, "s", c.path, row)
+					if c.want == nil {
+						require.False(t, ok, "row %d %s: %s", row, c.path, text)
+						continue
+					}
+					require.True(t, ok, "row %d %s", row, c.path)
+					var got map[string]any
+					require.NoError(t, json.Unmarshal([]byte(text), &got), text)
+					require.Equal(t, c.want, got, "row %d %s", row, c.path)
+				}
+			}
+		}
+		check()
+		require.Equal(t, int64(6), st.Stats()[0].Overflowed)
+		if durable {
+			require.NoError(t, st.Close())
+			st = openT(t, dir, opts)
+			check()
+			require.NoError(t, st.Close())
+		}
+	}
+}
+
+// One event with 10,000 new keys, into a source whose open segment holds
+// 25,000 rows, makes at most the cap's worth of columns; the rest of its keys
+// are kept in its __overflow column.
+func TestWideEventIsBounded(t *testing.T) {
+	st := New(Options{})
+	var batch [][]byte
+	for i := 0; i < 25000; i++ {
+		batch = append(batch, []byte(fmt.Sprintf(`{"event_message":"m%d","metadata":{"n":%d}}`, i, i)))
+	}
+	st.Append("s", batch)
+	var b strings.Builder
+	b.WriteString(`{"event_message":"wide","metadata":{`)
+	for k := 0; k < 10000; k++ {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%05d":%d`, k, k)
+	}
+	b.WriteString(`}}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	n, rej := st.Append("s", [][]byte{[]byte(b.String())})
+	runtime.ReadMemStats(&after)
+	require.Equal(t, 1, n, rej)
+	paths := st.Snapshot("s").Schema.Paths()
+	require.LessOrEqual(t, len(paths), DefaultMaxFields+2)
+	text, ok := fieldValue(st, "s", "metadata."+OverflowField, 25000)
+	require.True(t, ok)
+	var got map[string]int
+	require.NoError(t, json.Unmarshal([]byte(text), &got))
+	made := 0
+	for _, p := range paths {
+		if strings.HasPrefix(p, "metadata.k") {
+			made++
+		}
+	}
+	require.Equal(t, 10000, len(got)+made, "every key is a column or in the overflow")
+	t.Logf("wide event: %d columns made, %d keys in overflow, %d MiB allocated", made, len(got), (after.TotalAlloc-before.TotalAlloc)>>20)
+}

@@ -29,7 +29,11 @@ type child struct {
 
 func startChild(t *testing.T, args ...string) *child {
 	t.Helper()
-	addr := freePort(t)
+	return startChildAt(t, freePort(t), args...)
+}
+
+func startChildAt(t testing.TB, addr string, args ...string) *child {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", addr, "--api-key", "k"}, args...)...)
 	cmd.Env = append(os.Environ(), "LOGQ_TEST_MAIN=1")
 	errs := &bytes.Buffer{}

@@ -151,7 +151,9 @@ func TestVersionAndUsage(t *testing.T) {
 	require.Equal(t, 2, run([]string{"frobnicate"}, io.Discard, io.Discard))
 }
 
-func freePort(t *testing.T) string {
+func freePort(t *testing.T) string { return freePortB(t) }
+
+func freePortB(t testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer l.Close()

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"logq/fixtures"
+)
+
+// BenchmarkServeMemoryLimit runs `logq serve --data-dir … --memory-limit L`
+// as a child process, posts LOGQ_BENCH_EVENTS edge events (default 1M; the
+// issue's case is 20M) over HTTP from 4 clients in bodies of 500, samples the
+// child's RssAnon every 100 ms, then checks that every event is queryable and
+// that the built-in endpoints answer.
+//
+//	LOGQ_BENCH_EVENTS=20000000 go test ./cmd/logq/ -run XXX -bench ServeMemoryLimit -benchtime 1x -timeout 60m
+func BenchmarkServeMemoryLimit(b *testing.B) {
+	events := 1_000_000
+	if n, err := strconv.Atoi(os.Getenv("LOGQ_BENCH_EVENTS")); err == nil && n > 0 {
+		events = n
+	}
+	limit := "1GiB"
+	if v := os.Getenv("LOGQ_BENCH_MEMORY_LIMIT"); v != "" {
+		limit = v
+	}
+	for i := 0; i < b.N; i++ {
+		dir := b.TempDir()
+		eps := filepath.Join(dir, "endpoints")
+		if err := os.MkdirAll(eps, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(eps, "count.yaml"), []byte("id: 22222222-2222-4222-8222-222222222222\nname: bench.count\nquery: |\n  select count(*) as n, count(distinct id) as ids from `cloudflare.logs.prod`\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		c := startChildB(b, "--data-dir", filepath.Join(dir, "data"), "--memory-limit", limit, "--endpoints", eps)
+		var maxRSS atomic.Int64
+		stop := make(chan struct{})
+		sampled := make(chan struct{})
+		go func() {
+			defer close(sampled)
+			t := time.NewTicker(100 * time.Millisecond)
+			defer t.Stop()
+			for {
+				if r := childRSSAnon(c.cmd.Process.Pid); r > maxRSS.Load() {
+					maxRSS.Store(r)
+				}
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+				}
+			}
+		}()
+		bodies := make(chan []byte, 8)
+		var wg sync.WaitGroup
+		var retries atomic.Int64
+		for w := 0; w < 4; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for body := range bodies {
+					for {
+						code, err := post(http.DefaultClient, c.base, "cloudflare.logs.prod", string(body))
+						if err != nil {
+							b.Error(err)
+							return
+						}
+						if code == 200 {
+							break
+						}
+						if code != 429 && code != 503 {
+							b.Errorf("ingest: %d", code)
+							return
+						}
+						retries.Add(1)
+						time.Sleep(200 * time.Millisecond)
+					}
+				}
+			}()
+		}
+		start := time.Now()
+		spec := fixtures.DefaultSpec(events, time.Now().UTC())
+		fixtures.GenerateBatches(spec, "cloudflare.logs.prod", 500, func(evs [][]byte) {
+			bodies <- append(append([]byte("["), bytes.Join(evs, []byte(","))...), ']')
+		})
+		close(bodies)
+		wg.Wait()
+		elapsed := time.Since(start)
+		var res struct {
+			Result []struct {
+				N   int64 `json:"n"`
+				IDs int64 `json:"ids"`
+			} `json:"result"`
+		}
+		body := getJSON(b, c.base+"/api/endpoints/query/bench.count")
+		if err := json.Unmarshal(body, &res); err != nil || len(res.Result) != 1 {
+			b.Fatalf("count: %s", body)
+		}
+		for _, q := range []string{
+			"functions.invocation-stats?project=" + fixtures.ProjectRef(0) + "&interval=7day",
+			"usage.api-counts?project=" + fixtures.ProjectRef(0) + "&interval=daily",
+			"logs.all?project=" + fixtures.ProjectRef(0) + "&project_tier=PRO",
+		} {
+			getJSON(b, c.base+"/api/endpoints/query/"+q)
+		}
+		close(stop)
+		<-sampled
+		c.kill()
+		if res.Result[0].N != int64(events) || res.Result[0].IDs != int64(events) {
+			b.Fatalf("stored %d events (%d ids), sent %d", res.Result[0].N, res.Result[0].IDs, events)
+		}
+		b.ReportMetric(float64(events)/elapsed.Seconds(), "events/s")
+		b.ReportMetric(float64(maxRSS.Load())/(1<<20), "maxRssAnonMiB")
+		b.ReportMetric(float64(retries.Load()), "retries")
+	}
+}
+
+func startChildB(b *testing.B, args ...string) *child {
+	return startChildAt(b, freePortB(b), args...)
+}
+
+func getJSON(b *testing.B, url string) []byte {
+	req, _ := http.NewRequest(http.MethodGet, url, nil)
+	req.Header.Set("X-API-KEY", "k")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		b.Fatalf("%s: %d %s", url, resp.StatusCode, body)
+	}
+	return body
+}
+
+// childRSSAnon reads a process's anonymous resident memory in bytes.
+func childRSSAnon(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return n << 10
+		}
+	}
+	return 0
+}

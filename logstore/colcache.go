@@ -53,7 +53,11 @@ func (d *diskSegment) column(path string) *Column {
 	return c
 }
 
-// close releases the file handle; the cache drops the columns in time.
+// forget drops the segment's columns from the cache; its file handle stays
+// for queries still holding the segment.
+func (d *diskSegment) forget() { d.cache.drop(d) }
+
+// close releases the file handle (the store is closing).
 func (d *diskSegment) close() {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -96,6 +97,13 @@ func Open(dir string, opts Options) (*Store, error) {
 		lock.Close()
 		return nil, err
 	}
+	// Small segments left by the last run (a flush, an early seal) are
+	// merged in the background.
+	for _, name := range s.Names() {
+		src := s.Source(name, false)
+		s.bg.Add(1)
+		go func() { defer s.bg.Done(); src.merge() }()
+	}
 	return s, nil
 }
 
@@ -171,6 +179,7 @@ func (src *Source) load(dir string, st *Store) error {
 	// Segment files first: the field tree they carry types what the WAL
 	// replays next, as it was typed when first written.
 	loaded := map[uint64]*Segment{}
+	first := map[uint64]uint64{} // merged segments: seq → first number covered
 	for _, seq := range segSeqs {
 		name := segPath(dir, seq)
 		seg, meta, err := openSegmentFile(name, st.cache)
@@ -191,10 +200,14 @@ func (src *Source) load(dir string, st *Store) error {
 			continue
 		}
 		loaded[seq] = seg
+		if meta.first > 0 && meta.first < seq {
+			first[seq] = meta.first
+		}
 		st.segBytes.Add(seg.disk.fileBytes)
 		mergeTree(src.root, meta.tree)
 		st.recovery.Loaded += seg.rows
 	}
+	supersede(dir, loaded, first, st)
 	var seqs []uint64
 	for q := range loaded {
 		seqs = append(seqs, q)
@@ -206,12 +219,16 @@ func (src *Source) load(dir string, st *Store) error {
 	}
 	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
 	for i := 1; i < len(seqs); i++ {
-		if seqs[i] != seqs[i-1]+1 {
+		start := seqs[i]
+		if f, ok := first[seqs[i]]; ok {
+			start = f // a merged segment covers the numbers before it
+		}
+		if start > seqs[i-1]+1 {
 			// Numbers are consecutive; retention drops the oldest first, so
 			// a hole is usually a file deleted by hand or lost.
-			st.recovery.Missing += int(seqs[i] - seqs[i-1] - 1)
+			st.recovery.Missing += int(start - seqs[i-1] - 1)
 			st.log().Warn("segments missing from the data directory (dropped by retention, or lost)",
-				"dir", dir, "from", seqs[i-1]+1, "to", seqs[i]-1)
+				"dir", dir, "from", seqs[i-1]+1, "to", start-1)
 		}
 	}
 
@@ -367,6 +384,9 @@ func (s *Source) persist(full *Segment) *Segment {
 		s.store.log().Warn("could not remove a sealed segment's WAL file", "file", walPath(dir, full.seq), "err", err)
 	}
 	s.store.segBytes.Add(seg.disk.fileBytes)
+	s.store.mergeMu.Lock()
+	s.store.merges.BytesSealed += seg.disk.fileBytes
+	s.store.mergeMu.Unlock()
 	if st := s.store; st.opts.MaxDiskBytes > 0 && st.segBytes.Load() > st.opts.MaxDiskBytes {
 		st.bg.Add(1)
 		go func() { defer st.bg.Done(); st.enforceDisk() }() // after this seal has swapped the segment in
@@ -389,8 +409,16 @@ func openSegmentFile(path string, cache *colCache) (*Segment, *segMeta, error) {
 	for i := range m.cols {
 		d.cols[m.cols[i].path] = &m.cols[i]
 	}
+	// Opened now, so that a query holding this segment can still read it
+	// after a merge or retention unlinks the file; closed when unreachable.
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.f = f
+	runtime.AddCleanup(d, func(f *os.File) { f.Close() }, f)
 	seg := &Segment{rows: m.rows, minTS: m.minTS, maxTS: m.maxTS, blockMin: m.blockMin, blockMax: m.blockMax,
-		seq: m.seq, sealed: true, disk: d, bytes: int64(len(m.cols))*(64+int64(numParts)*16) + 16*int64(len(m.blockMin))}
+		seq: m.seq, first: m.first, sealed: true, disk: d, bytes: int64(len(m.cols))*(64+int64(numParts)*16) + 16*int64(len(m.blockMin))}
 	return seg, m, nil
 }
 
@@ -406,8 +434,9 @@ func (s *Source) removeFiles(seg *Segment) {
 		}
 	}
 	if seg.disk != nil {
-		seg.disk.close()
-		s.store.cache.drop(seg.disk)
+		// The file handle stays open for queries still reading the
+		// segment; a cleanup closes it once nothing refers to it.
+		seg.disk.forget()
 		s.store.segBytes.Add(-seg.disk.fileBytes)
 	}
 }

@@ -3,8 +3,10 @@
 // New lives in memory; one made by Open lives in a data directory, where an
 // event's life is: WAL record (fsynced before Ingest returns, one fsync for
 // every request waiting: wal.go) → open segment in memory → sealed segment
-// file (segfile.go; its WAL file then deleted) read on demand through a
-// bounded column cache (colcache.go) → deleted by retention. Start-up and
+// file (segfile.go; rows sorted by time, sort.go; its WAL file then deleted)
+// read on demand through a bounded column cache (colcache.go) → merged with
+// its small neighbours (merge.go) → deleted by retention or the disk budget
+// (retention.go). The field cap is in fieldcap.go. Start-up and
 // recovery are in datadir.go; docs/storage.md has the formats and the
 // recovery policy.
 //

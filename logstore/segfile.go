@@ -104,6 +104,7 @@ func (m *colMeta) bytes() int64 {
 // segMeta is what a segment file says of itself.
 type segMeta struct {
 	seq                uint64
+	first              uint64 // a merged segment covers first..seq; else 0
 	rows               int
 	minTS, maxTS       int64
 	blockMin, blockMax []int64
@@ -140,7 +141,7 @@ func writeSegmentFile(fs fileSystem, dir string, seg *Segment, tree []byte) erro
 	}
 	w := &segWriter{fs: fs, f: f, buf: make([]byte, 0, 1<<20)}
 	w.write(segMagic[:])
-	meta := segMeta{seq: seg.seq, rows: seg.rows, minTS: seg.minTS, maxTS: seg.maxTS}
+	meta := segMeta{seq: seg.seq, first: seg.first, rows: seg.rows, minTS: seg.minTS, maxTS: seg.maxTS}
 	bmin, bmax := w.blob(asBytes(seg.blockMin)), w.blob(asBytes(seg.blockMax))
 	paths := make([]string, 0, len(seg.cols))
 	for p := range seg.cols {
@@ -278,6 +279,7 @@ func readSegmentMeta(data []byte) (*segMeta, error) {
 
 func encodeMeta(dst []byte, m *segMeta, bmin, bmax blobRef, tree []byte) []byte {
 	dst = binary.AppendUvarint(dst, m.seq)
+	dst = binary.AppendUvarint(dst, m.first)
 	dst = binary.AppendUvarint(dst, uint64(m.rows))
 	dst = binary.AppendVarint(dst, m.minTS)
 	dst = binary.AppendVarint(dst, m.maxTS)
@@ -300,7 +302,10 @@ func encodeMeta(dst []byte, m *segMeta, bmin, bmax blobRef, tree []byte) []byte 
 
 func decodeMeta(p []byte, blobs []byte) (*segMeta, error) {
 	r := &metaReader{p: p}
-	m := &segMeta{seq: r.uvarint(), rows: r.count(maxSegmentRows), minTS: r.varint(), maxTS: r.varint()}
+	m := &segMeta{seq: r.uvarint(), first: r.uvarint(), rows: r.count(maxSegmentRows), minTS: r.varint(), maxTS: r.varint()}
+	if m.first > m.seq {
+		r.fail("a merged segment covering numbers after its own")
+	}
 	bmin, bmax := r.ref(len(blobs)), r.ref(len(blobs))
 	m.tree = r.node(0)
 	ncols := r.count(len(p))

@@ -22,6 +22,7 @@ type Segment struct {
 	retiredFrom        *Segment     // for a view standing in while its segment is sealed
 	seq                uint64       // number within its source; names its files
 	rawBytes           int64        // bytes of the events written (open segments)
+	first              uint64       // a merged segment: the first number it covers (merge.go)
 	disk               *diskSegment // columns are in a segment file, read on demand
 }
 

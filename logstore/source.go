@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"logq/types"
@@ -32,7 +33,8 @@ type Source struct {
 	// field; warned tells whether that has been logged for this source.
 	overflowed int64
 	warned     bool
-	seq        uint64 // the open segment's number (its WAL file's)
+	merging    atomic.Bool // a merge pass runs (merge.go)
+	seq        uint64      // the open segment's number (its WAL file's)
 
 	scratch []byte
 }
@@ -184,6 +186,11 @@ func (s *Source) seal(full *Segment) {
 		if sealed[i].retiredFrom == full {
 			sealed[i] = final
 			s.sealed = sealed
+			if final.disk != nil && final.rows < s.opts.SegmentRows/2 {
+				st := s.store
+				st.bg.Add(1)
+				go func() { defer st.bg.Done(); s.merge() }()
+			}
 			return
 		}
 	}

@@ -32,6 +32,8 @@ type Options struct {
 	// MaxDiskBytes bounds the bytes of a durable store's files: past it the
 	// oldest sealed segments, of any source, are dropped; 0 means no bound.
 	MaxDiskBytes int64
+	// noMerge holds merges back (tests that need unmerged files).
+	noMerge bool
 	// MaxOpenBytes seals a source's open segment early once it holds this
 	// much memory (wide or large events), so the open segments stay within
 	// a memory budget; 0 means only SegmentRows seals.
@@ -62,6 +64,8 @@ type Store struct {
 	segBytes atomic.Int64 // bytes of segment files held
 	trimming atomic.Bool  // a disk-budget pass is running
 	bg       sync.WaitGroup
+	mergeMu  sync.Mutex
+	merges   MergeStats
 }
 
 // sealer runs seals in the background, a bounded number at a time; when all

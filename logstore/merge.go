@@ -1,0 +1,236 @@
+package logstore
+
+import (
+	"os"
+	"sort"
+
+	"logq/types"
+)
+
+// Merging. Segments sealed early (a memory budget, a flush, a restart) can
+// be small, and many small segments cost a file, an index and a scan step
+// each. After a seal, a background pass merges the first run of adjacent
+// small sealed segments of the source (each under half of SegmentRows, at
+// least two, together at most SegmentRows) into one, sealed and sorted like
+// any other. A row is rewritten only while its segment is small, so write
+// amplification stays a small constant (MergeStats reports it).
+//
+// Crash safety: the merged file takes the newest number of the run and
+// records the first one it covers (segMeta.first). It is renamed into place
+// before the files it replaces are deleted; a start-up that finds a file
+// covering others deletes them, so no row is ever read twice.
+
+// MergeStats says how much merging has rewritten.
+type MergeStats struct {
+	Merges      int64 // merged segments written
+	BytesSealed int64 // bytes of segment files written by seals
+	BytesMerged int64 // bytes of segment files written by merges
+}
+
+// mergeRun returns the first run of adjacent small sealed segments worth
+// merging, or nil. Called with mu held.
+func (s *Source) mergeRun() []*Segment {
+	small := s.opts.SegmentRows / 2
+	var run []*Segment
+	rows := 0
+	for _, seg := range s.sealed {
+		if seg.disk == nil || seg.rows >= small || rows+seg.rows > s.opts.SegmentRows {
+			if len(run) >= 2 {
+				return run
+			}
+			run, rows = nil, 0
+			if seg.disk == nil || seg.rows >= small {
+				continue
+			}
+		}
+		run = append(run, seg)
+		rows += seg.rows
+	}
+	if len(run) >= 2 {
+		return run
+	}
+	return nil
+}
+
+// merge merges runs of small segments until none is left. It runs on the
+// store's background group, one pass per source at a time.
+func (s *Source) merge() {
+	if s.opts.noMerge || s.wal == nil || !s.merging.CompareAndSwap(false, true) {
+		return
+	}
+	defer s.merging.Store(false)
+	for {
+		s.mu.Lock()
+		run := s.mergeRun()
+		s.mu.Unlock()
+		if run == nil || !s.mergeOnce(run) {
+			return
+		}
+	}
+}
+
+// mergeOnce writes run as one segment and swaps it in; it reports whether it
+// did.
+func (s *Source) mergeOnce(run []*Segment) bool {
+	st := s.store
+	merged := concatSegments(run)
+	merged.seq = run[len(run)-1].seq
+	merged.first = run[0].seq
+	if run[0].first > 0 {
+		merged.first = run[0].first // it was merged before: cover what it covers
+	}
+	merged.seal()
+	s.mu.Lock()
+	tree := encodeNode(nil, s.root)
+	s.mu.Unlock()
+	if err := writeSegmentFile(s.wal.fs, s.wal.dir, merged, tree); err != nil {
+		st.log().Error("merge: segment file not written; the segments stay as they are", "source", s.name, "err", err)
+		return false
+	}
+	seg, _, err := openSegmentFile(segPath(s.wal.dir, merged.seq), st.cache)
+	if err != nil {
+		st.log().Error("merge: merged file unreadable", "source", s.name, "err", err)
+		return false
+	}
+	st.mergeMu.Lock()
+	st.merges.Merges++
+	st.merges.BytesMerged += seg.disk.fileBytes
+	st.mergeMu.Unlock()
+	// The file that had this number was replaced by the rename.
+	st.segBytes.Add(seg.disk.fileBytes - run[len(run)-1].disk.fileBytes)
+	s.mu.Lock()
+	sealed := make([]*Segment, 0, len(s.sealed))
+	at := -1
+	for i, cur := range s.sealed {
+		if i+len(run) <= len(s.sealed) && cur == run[0] {
+			same := true
+			for k := range run {
+				same = same && s.sealed[i+k] == run[k]
+			}
+			if same {
+				at = i
+				break
+			}
+		}
+	}
+	if at < 0 {
+		// Retention dropped part of the run meanwhile: the merged file is in
+		// place of the newest one, which is gone too or about to be; drop it.
+		s.mu.Unlock()
+		s.removeFiles(seg)
+		return false
+	}
+	sealed = append(sealed, s.sealed[:at]...)
+	sealed = append(sealed, seg)
+	sealed = append(sealed, s.sealed[at+len(run):]...)
+	s.sealed = sealed
+	s.mu.Unlock()
+	for _, old := range run[:len(run)-1] {
+		s.removeFiles(old)
+	}
+	run[len(run)-1].disk.forget() // its file was replaced, not removed
+	return true
+}
+
+// concatSegments builds an open segment holding every row of segs, in
+// order; each column takes the widest physical kind any of them has.
+func concatSegments(segs []*Segment) *Segment {
+	out := newSegment()
+	kinds := map[string]types.Kind{}
+	for _, seg := range segs {
+		for _, p := range seg.columnPaths() {
+			k := seg.Column(p).kind
+			if have, ok := kinds[p]; ok && have != k {
+				k = widenKind(have, k)
+			}
+			kinds[p] = k
+		}
+		out.rows += seg.rows
+		out.minTS, out.maxTS = min(out.minTS, seg.minTS), max(out.maxTS, seg.maxTS)
+	}
+	paths := make([]string, 0, len(kinds))
+	for p := range kinds {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		c := &Column{Path: p, kind: kinds[p]}
+		for _, seg := range segs {
+			src := seg.Column(p)
+			if src == nil {
+				for i := 0; i < seg.rows; i++ {
+					c.appendNull()
+				}
+				continue
+			}
+			for i := 0; i < seg.rows; i++ {
+				c.appendFrom(src, i)
+			}
+		}
+		out.cols[p] = c
+		out.order = append(out.order, c)
+	}
+	return out
+}
+
+// appendFrom appends row i of src, converted to c's kind as reads convert.
+func (c *Column) appendFrom(src *Column, i int) {
+	if src.IsNull(i) {
+		c.appendNull()
+		return
+	}
+	switch {
+	case c.kind == types.KindString && src.kind == types.KindString:
+		c.appendString([]byte(src.Str(i)))
+	case c.kind == types.KindString:
+		c.appendString([]byte(src.text(i)))
+	case c.kind == types.KindFloat64 && src.kind == types.KindFloat64:
+		c.appendFloat(src.floats[i])
+	case c.kind == types.KindFloat64:
+		c.appendFloat(float64(src.Int(i)))
+	case c.kind == types.KindArray:
+		c.appendValue(src.vals[i])
+	default:
+		c.appendInt(src.Int(i))
+	}
+}
+
+// columnPaths lists a segment's column paths, in memory or on disk.
+func (s *Segment) columnPaths() []string {
+	var out []string
+	if s.disk != nil {
+		for p := range s.disk.cols {
+			out = append(out, p)
+		}
+		return out
+	}
+	for p := range s.cols {
+		out = append(out, p)
+	}
+	return out
+}
+
+// MergeStats reports what merging has written so far.
+func (s *Store) MergeStats() MergeStats {
+	s.mergeMu.Lock()
+	defer s.mergeMu.Unlock()
+	return s.merges
+}
+
+// supersede deletes the files of segments that a merged file covers (a
+// crash came between its rename and their removal).
+func supersede(dir string, loaded map[uint64]*Segment, first map[uint64]uint64, st *Store) {
+	for seq, from := range first {
+		for q := from; q < seq; q++ {
+			if old := loaded[q]; old != nil {
+				st.segBytes.Add(-old.disk.fileBytes)
+				delete(loaded, q)
+			}
+			for _, f := range []string{segPath(dir, q), walPath(dir, q)} {
+				if err := os.Remove(f); err == nil {
+					st.log().Info("removed a segment file a merge had replaced", "file", f)
+				}
+			}
+		}
+	}
+}

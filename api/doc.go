@@ -17,6 +17,17 @@
 //     starts again; a refresh that fails drops it.
 //   - FLOAT64 NaN and ±Inf, which JSON cannot carry, are encoded as the
 //     strings "NaN", "Infinity" and "-Infinity", as BigQuery does; BYTES as base64.
+//   - Routes are defined once (routes.go) with their methods: an unknown path
+//     is 404 and a known path with a wrong method 405 with Allow, both in the
+//     error shape and before the key is checked (they reveal nothing); OPTIONS
+//     is a CORS preflight (204) only on a known path.
+//   - The request line plus headers may be 64 KiB (MaxHeaderBytes); more is
+//     a JSON 431. net/http's own plain-text 431 only answers above 4 MiB.
+//   - Every 429 and 503 carries Retry-After: 1 (writeError is the one place).
+//   - Draining (Drain, on SIGTERM) turns /ready to 503 while the API still
+//     answers, so load balancers stop sending before the listener closes.
+//   - Responses of 1 KiB or more are zstd- or gzip-compressed when the client
+//     accepts it (zstd preferred); every response says Vary: Accept-Encoding.
 //
 // Runtime errors from exec are mapped to statuses in one place (errors.go).
 // This package imports exec, endpoint, logstore, planner and types, never fixtures.

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"logq/endpoint"
 	"logq/logstore"
 )
@@ -42,7 +40,8 @@ type Server struct {
 	metrics *metrics
 	log     *slog.Logger
 	ready   atomic.Bool
-	router  *mux.Router
+	router  http.Handler
+	drain   atomic.Bool
 }
 
 // New builds a server. It starts not ready: call SetReady once data is loaded.
@@ -79,6 +78,25 @@ func New(cfg Config) *Server {
 	return s
 }
 
+// Drain makes /ready answer 503 while the API keeps serving, so load
+// balancers stop sending before the listener closes (cmd waits its drain
+// delay, then shuts the http.Server down).
+func (s *Server) Drain() { s.drain.Store(true) }
+
+// HTTPServer returns an http.Server for the handler with the timeouts and
+// header limit logq runs with: reads (a 12 MB body) get a minute, writes
+// the query time limit plus a margin, idle keep-alives two minutes.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		WriteTimeout:      s.cfg.QueryTimeout + 30*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    HardHeaderBytes,
+	}
+}
+
 // SetReady marks the server ready (or not: starting, draining). While not
 // ready, the query and ingest APIs answer 503.
 func (s *Server) SetReady(ok bool) { s.ready.Store(ok) }
@@ -89,36 +107,13 @@ func (s *Server) Close() { s.cache.close() }
 // Handler returns the HTTP handler.
 func (s *Server) Handler() http.Handler { return s.router }
 
-func (s *Server) routes() *mux.Router {
-	r := mux.NewRouter()
-	r.Use(s.observe, cors)
-	query := s.authed(s.handleQuery)
-	r.Handle("/api/endpoints/query/name/{name}", query).Methods(http.MethodGet, http.MethodPost)
-	r.Handle("/api/endpoints/query/{id}", query).Methods(http.MethodGet, http.MethodPost)
-	r.Handle("/endpoints/query/{id}", query).Methods(http.MethodGet, http.MethodPost)
-	ingest := s.authed(s.handleIngest)
-	for _, p := range []string{"/api/logs", "/logs", "/api/events"} {
-		r.Handle(p, ingest).Methods(http.MethodPost)
-	}
-	r.HandleFunc("/health", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
-	r.HandleFunc("/ready", s.handleReady).Methods(http.MethodGet, http.MethodHead)
-	r.HandleFunc("/metrics", s.handleMetrics).Methods(http.MethodGet)
-	r.Methods(http.MethodOptions).HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	r.NotFoundHandler = s.observe(cors(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, errorf(404, "notFound", "", "no such route"))
-	})))
-	r.MethodNotAllowedHandler = s.observe(cors(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		writeError(w, errorf(405, "methodNotAllowed", "", "method %s is not allowed here", req.Method))
-	})))
-	return r
-}
-
 // cors answers every request with the CORS headers of CONTRACT.md §2.
 func cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+		h.Set("Access-Control-Expose-Headers", "Logq-Cache, Retry-After")
 		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-API-Key, X-Source, Content-Encoding")
 		h.Set("Access-Control-Max-Age", "86400")
 		next.ServeHTTP(w, r)
@@ -129,6 +124,7 @@ func cors(next http.Handler) http.Handler {
 type recorder struct {
 	http.ResponseWriter
 	status   int
+	route    string // the route template; "" when no route matched
 	endpoint string
 	cache    string
 }
@@ -167,12 +163,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				}
 			}
 			d := time.Since(start)
+			// Label values come from the route table and the endpoint list
+			// only, never from the request: anything else is "other".
 			route := rec.endpoint
 			if route == "" {
-				route = r.URL.Path
-				if len(route) > 64 || rec.status == 404 {
-					route = "other"
-				}
+				route = rec.route
+			}
+			if route == "" {
+				route = "other"
 			}
 			s.metrics.observe(route, rec.status, d)
 			attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status, "duration_ms", float64(d.Microseconds()) / 1000}
@@ -227,7 +225,6 @@ func (s *Server) authed(h http.HandlerFunc) http.Handler {
 			return
 		}
 		if !s.ready.Load() {
-			w.Header().Set("Retry-After", "1")
 			writeError(w, errorf(503, "unavailable", "", "logq is starting or shutting down; try again shortly"))
 			return
 		}
@@ -240,6 +237,13 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *Server) handleReady(w http.ResponseWriter, _ *http.Request) {
+	if s.drain.Load() || !s.ready.Load() {
+		w.Header().Set("Retry-After", "1")
+	}
+	if s.drain.Load() {
+		writeJSON(w, 503, map[string]string{"status": "draining"})
+		return
+	}
 	if !s.ready.Load() {
 		writeJSON(w, 503, map[string]string{"status": "not ready"})
 		return

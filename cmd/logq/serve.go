@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -36,6 +35,7 @@ type serveConfig struct {
 	demo      bool
 	demoSize  int
 	retention time.Duration
+	drain     time.Duration
 }
 
 // parseServe reads flags, then environment for what flags left unset.
@@ -50,8 +50,19 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.BoolVar(&c.demo, "demo", false, "fill the nine sources with synthetic records over the last 7 days")
 	fs.IntVar(&c.demoSize, "demo-events", 20000, "events per source with --demo")
 	fs.DurationVar(&c.retention, "retention", 0, "drop events older than this (e.g. 2160h); 0 keeps everything (env LOGQ_RETENTION)")
+	fs.DurationVar(&c.drain, "drain-delay", -1, "on SIGTERM, answer /ready with 503 this long before closing the listener (env LOGQ_DRAIN_DELAY; default 5s)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if c.drain < 0 {
+		c.drain = 5 * time.Second
+		if v := env("LOGQ_DRAIN_DELAY"); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return nil, fmt.Errorf("invalid LOGQ_DRAIN_DELAY %q: want a duration such as 5s", v)
+			}
+			c.drain = d
+		}
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("serve takes no arguments, got %q", fs.Args())
@@ -133,6 +144,13 @@ func loadEndpoints(dir string) ([]*endpoint.Endpoint, error) {
 }
 
 func serve(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	return serveUntil(ctx, args, stdout, stderr)
+}
+
+// serveUntil runs the server until ctx ends (a signal, or a test), then drains.
+func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseServe(args, os.Getenv, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -167,9 +185,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "logq serve:", err)
 		return 1
 	}
-	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
+	httpSrv := srv.HTTPServer()
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
 	fmt.Fprintf(stdout, "logq: listening on %s with %d endpoints\n", ln.Addr(), len(eps))
@@ -202,7 +218,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 1
 	case <-ctx.Done():
 	}
-	// Drain: refuse new work (503), finish what is in flight, then exit 0.
+	// Drain: /ready says 503 for the drain delay while requests are still
+	// served (load balancers need that long to notice), then the listener
+	// closes, in-flight requests finish, and the process exits 0.
+	srv.Drain()
+	fmt.Fprintf(stdout, "logq: draining for %s\n", cfg.drain)
+	time.Sleep(cfg.drain)
 	srv.SetReady(false)
 	shutdown, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

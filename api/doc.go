@@ -28,6 +28,12 @@
 //     answers, so load balancers stop sending before the listener closes.
 //   - Responses of 1 KiB or more are zstd- or gzip-compressed when the client
 //     accepts it (zstd preferred); every response says Vary: Accept-Encoding.
+//   - /metrics comes from prometheus/client_golang. Label values come only
+//     from bounded sets: route templates ("other" when no route matched),
+//     configured endpoint names ("other" for unknown names and requests
+//     without a valid key; "ingest" for ingest), status codes, and the
+//     first Config.MaxSourceLabels source names (later sources, and a
+//     source literally named "other", are counted together as "other").
 //
 // Runtime errors from exec are mapped to statuses in one place (errors.go).
 // This package imports exec, endpoint, logstore, planner and types, never fixtures.

@@ -34,7 +34,7 @@ func (s *Server) handleIngest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	accepted, rejects := s.store.Append(source, events)
-	s.metrics.ingest(source, accepted, len(rejects))
+	s.metrics.ingest(source, accepted, len(rejects), len(body))
 	if len(rejects) > 0 {
 		msgs := make([]string, len(rejects))
 		for i, rj := range rejects {

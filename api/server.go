@@ -24,6 +24,9 @@ type Config struct {
 	CacheEntries  int           // 0: 1024
 	Clock         Clock         // nil: RealClock
 	Logger        *slog.Logger  // nil: slog.Default()
+	// MaxSourceLabels bounds the sources named in metrics; later ones are
+	// counted as "other". 0: 200.
+	MaxSourceLabels int
 }
 
 // MaxBody is the largest request body accepted, after decompression.
@@ -58,11 +61,14 @@ func New(cfg Config) *Server {
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}
 	}
+	if cfg.MaxSourceLabels <= 0 {
+		cfg.MaxSourceLabels = 200
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, byID: map[string]*endpoint.Endpoint{}, byName: map[string]*endpoint.Endpoint{},
-		store: cfg.Store, sem: make(chan struct{}, cfg.MaxConcurrent), metrics: newMetrics(), log: cfg.Logger}
+		store: cfg.Store, sem: make(chan struct{}, cfg.MaxConcurrent), log: cfg.Logger}
 	for _, e := range cfg.Endpoints {
 		s.byID[strings.ToLower(e.ID)] = e
 		s.byName[e.Name] = e
@@ -74,6 +80,7 @@ func New(cfg Config) *Server {
 			s.metrics.cacheEvent(ep, "refresh_failed")
 		}
 	})
+	s.metrics = newMetrics(cfg.Store, s.cache.len, cfg.MaxSourceLabels)
 	s.router = s.routes()
 	return s
 }
@@ -165,14 +172,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			d := time.Since(start)
 			// Label values come from the route table and the endpoint list
 			// only, never from the request: anything else is "other".
-			route := rec.endpoint
+			route, ep := rec.route, rec.endpoint
 			if route == "" {
-				route = rec.route
+				route = other
 			}
-			if route == "" {
-				route = "other"
+			if ep == "" {
+				ep = other
 			}
-			s.metrics.observe(route, rec.status, d)
+			s.metrics.observe(route, ep, rec.status, d)
 			attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status, "duration_ms", float64(d.Microseconds()) / 1000}
 			if rec.endpoint != "" {
 				attrs = append(attrs, "endpoint", rec.endpoint)
@@ -251,7 +258,6 @@ func (s *Server) handleReady(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, 200, map[string]string{"status": "ready"})
 }
 
-func (s *Server) handleMetrics(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	s.metrics.write(w, s.store, s.cache.len())
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	s.metrics.handler().ServeHTTP(w, r)
 }

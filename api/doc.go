@@ -8,9 +8,15 @@
 //   - A required parameter that is absent or empty fails with 400.
 //   - POST parameters may come as a JSON object body; its values must be
 //     strings (as every parameter is), anything else is a 400.
-//   - A source addressed by UUID (?source= or X-Source) is the source whose
-//     name-based UUID (version 5, URL namespace, "logq:source:<name>") matches,
-//     else a source named by the UUID itself.
+//   - A source addressed by UUID (?source=, X-Source, or the "source" key
+//     beside "batch" in the body, as logflare-transport-core sends it) is the
+//     source whose name-based UUID (version 5, URL namespace,
+//     "logq:source:<name>") matches, else a source named by the UUID itself;
+//     else 404: creating a source no endpoint reads would lose the events.
+//   - A source name is printable UTF-8 of at most MaxSourceName bytes (400).
+//   - Ingest bodies are decoded by package ingest, per route suffix; the
+//     refusals of decoding and of the store are merged into one 406 list,
+//     numbered by the event's position in the body.
 //   - Concurrent queries are bounded by a semaphore; a call that finds it full
 //     gets 429 at once rather than queueing. Cache hits do not take a slot.
 //   - A cache refresh that succeeds replaces the entry, whose lifetime then
@@ -36,5 +42,6 @@
 //     source literally named "other", are counted together as "other").
 //
 // Runtime errors from exec are mapped to statuses in one place (errors.go).
-// This package imports exec, endpoint, logstore, planner and types, never fixtures.
+// This package imports exec, endpoint, ingest, logstore, planner and types,
+// never fixtures.
 package api

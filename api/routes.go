@@ -1,11 +1,14 @@
 package api
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/gorilla/mux"
+
+	"logq/ingest"
 )
 
 // route is one entry of the route table: every path logq serves is defined
@@ -29,15 +32,20 @@ func (s *Server) routeTable() []route {
 		{"/ready", []string{http.MethodGet, http.MethodHead}, http.HandlerFunc(s.handleReady)},
 		{"/metrics", []string{http.MethodGet}, http.HandlerFunc(s.handleMetrics)},
 	}
-	ingest := s.authed(s.handleIngest)
-	for _, p := range ingestPaths {
-		rs = append(rs, route{p, []string{http.MethodPost}, ingest})
+	suffixes := slices.Sorted(maps.Keys(ingest.Suffixes))
+	for _, prefix := range ingestPrefixes {
+		for _, suffix := range suffixes {
+			form := ingest.Suffixes[suffix]
+			h := s.authed(func(w http.ResponseWriter, r *http.Request) { s.handleIngest(w, r, form) })
+			rs = append(rs, route{prefix + suffix, []string{http.MethodPost}, h})
+		}
 	}
 	return rs
 }
 
-// ingestPaths are the paths that take events (CONTRACT.md §3).
-var ingestPaths = []string{"/api/logs", "/logs", "/api/events"}
+// ingestPrefixes are Logflare's three ingest prefixes (CONTRACT.md §3); each
+// serves every suffix of ingest.Suffixes.
+var ingestPrefixes = []string{"/api/logs", "/logs", "/api/events"}
 
 // routes builds the router. Each path is registered for every method, and
 // dispatch answers OPTIONS (CORS preflight, 204) and wrong methods (405 with

@@ -125,17 +125,18 @@ func skipStructuredData(s string) string {
 		return strings.TrimPrefix(strings.TrimPrefix(s, "-"), " ")
 	}
 	for strings.HasPrefix(s, "[") {
-		esc := false
+		// Inside a quoted PARAM-VALUE "]" ends nothing (senders do not
+		// always escape it as RFC 5424 asks).
+		esc, quoted := false, false
 		i := 1
-		for ; i < len(s); i++ {
-			if esc {
+		for ; i < len(s) && !(s[i] == ']' && !quoted && !esc); i++ {
+			switch {
+			case esc:
 				esc = false
-				continue
-			}
-			if s[i] == '\\' {
+			case s[i] == '\\':
 				esc = true
-			} else if s[i] == ']' {
-				break
+			case s[i] == '"':
+				quoted = !quoted
 			}
 		}
 		if i >= len(s) {

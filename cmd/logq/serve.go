@@ -36,6 +36,8 @@ type serveConfig struct {
 	demoSize  int
 	retention time.Duration
 	drain     time.Duration
+	logLevel  string
+	logFormat string
 }
 
 // parseServe reads flags, then environment for what flags left unset.
@@ -51,7 +53,12 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.IntVar(&c.demoSize, "demo-events", 20000, "events per source with --demo")
 	fs.DurationVar(&c.retention, "retention", 0, "drop events older than this (e.g. 2160h); 0 keeps everything (env LOGQ_RETENTION)")
 	fs.DurationVar(&c.drain, "drain-delay", -1, "on SIGTERM, answer /ready with 503 this long before closing the listener (env LOGQ_DRAIN_DELAY; default 5s)")
+	fs.StringVar(&c.logLevel, "log-level", "", "debug, info, warn or error (env LOGQ_LOG_LEVEL; default info)")
+	fs.StringVar(&c.logFormat, "log-format", "", "text or json (env LOGQ_LOG_FORMAT; default json)")
 	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if _, err := newLogger(c, env, io.Discard); err != nil {
 		return nil, err
 	}
 	if c.drain < 0 {
@@ -175,7 +182,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "logq serve:", err)
 		return 2
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	log, _ := newLogger(cfg, os.Getenv, stderr) // checked by parseServe
 	store := logstore.New(logstore.Options{Retention: cfg.retention})
 	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log})
 	defer srv.Close()
@@ -233,6 +240,32 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	fmt.Fprintln(stdout, "logq: stopped")
 	return 0
+}
+
+// newLogger builds the slog logger from --log-level/--log-format, else
+// LOGQ_LOG_LEVEL/LOGQ_LOG_FORMAT, else info and json.
+func newLogger(c *serveConfig, env func(string) string, w io.Writer) (*slog.Logger, error) {
+	level, format := c.logLevel, c.logFormat
+	if level == "" {
+		level = env("LOGQ_LOG_LEVEL")
+	}
+	if format == "" {
+		format = env("LOGQ_LOG_FORMAT")
+	}
+	var lv slog.Level
+	if level != "" {
+		if err := lv.UnmarshalText([]byte(level)); err != nil {
+			return nil, fmt.Errorf("invalid log level %q: want debug, info, warn or error", level)
+		}
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch strings.ToLower(format) {
+	case "", "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("invalid log format %q: want text or json", format)
 }
 
 // loadDemo fills every source with synthetic events over the last 7 days.

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestPrintTable(t *testing.T) {
+	ts := time.Date(2026, 3, 14, 15, 9, 26, 535897_000, time.UTC)
+	body := fmt.Sprintf(`{"result":[{"timestamp":%d,"n":1234567890123456,"event_message":"hi"}]}`, ts.UnixMicro())
+	var out bytes.Buffer
+	require.Equal(t, 0, printTable(&out, []byte(body), false))
+	require.Contains(t, out.String(), "2026-03-14T15:09:26.535897Z")
+	require.Contains(t, out.String(), "1234567890123456", "a column not named as a time stays a number")
+	require.True(t, strings.HasSuffix(out.String(), "(1 row)\n"), out.String())
+	out.Reset()
+	require.Equal(t, 0, printTable(&out, []byte(body), true))
+	require.Contains(t, out.String(), fmt.Sprint(ts.UnixMicro()))
+	out.Reset()
+	require.Equal(t, 0, printTable(&out, []byte(`{"result":[]}`), false))
+	require.Equal(t, "(0 rows)\n", out.String())
+}
+
+func TestErrorMessage(t *testing.T) {
+	for _, c := range []struct {
+		status int
+		body   string
+		want   string
+	}{
+		{400, `{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"parameter project_tier is required","errors":[{"reason":"missingParameter","location":"project_tier","message":"…"}]}}`,
+			"parameter project_tier is required"},
+		{400, `{"error":{"code":400,"message":"expected an expression","errors":[{"location":"1:8"}]}}`, "expected an expression (1:8)"},
+		{502, "bad gateway\n", "HTTP 502: bad gateway"},
+	} {
+		require.Equal(t, c.want, errorMessage(c.status, []byte(c.body)))
+	}
+}
+
+func TestQueryErrorIsItsMessage(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "e.ndjson")
+	require.NoError(t, os.WriteFile(f, []byte(`{"event_message":"x"}`+"\n"), 0o644))
+	var out, errb bytes.Buffer
+	code := run([]string{"query", "logs.all", "project=pq", "--file", "cloudflare.logs.prod=" + f}, &out, &errb)
+	require.Equal(t, 1, code)
+	require.Equal(t, "logq query: parameter project_tier is required\n", errb.String())
+}
+
+func TestHealthURL(t *testing.T) {
+	for _, c := range []struct{ addr, env, want string }{
+		{"", "", "http://127.0.0.1:4000"},
+		{"", ":9000", "http://127.0.0.1:9000"},
+		{"10.0.0.2:4001", ":9000", "http://10.0.0.2:4001"},
+		{"0.0.0.0:4002", "", "http://127.0.0.1:4002"},
+		{"[::]:4003", "", "http://127.0.0.1:4003"},
+	} {
+		require.Equal(t, c.want, healthURL(c.addr, env(map[string]string{"LOGQ_ADDR": c.env})), c)
+	}
+}
+
+func TestVersionLine(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		var out bytes.Buffer
+		require.Equal(t, 0, run(args, &out, io.Discard))
+		require.Regexp(t, `^logq \S+ \(revision \S+, built \S+, go1\.\d+`, out.String())
+	}
+}
+
+// Every --help exits 0 and lists every flag of its command.
+func TestHelpListsEveryFlag(t *testing.T) {
+	for cmd, flags := range map[string][]string{
+		"serve":       {"addr", "api-key", "endpoints", "demo", "demo-events", "retention", "drain-delay", "log-level", "log-format"},
+		"query":       {"json", "url", "api-key", "endpoints", "explain", "file", "raw"},
+		"healthcheck": {"url", "addr"},
+	} {
+		var out, errb bytes.Buffer
+		require.Equal(t, 0, run([]string{cmd, "--help"}, &out, &errb), cmd)
+		for _, f := range flags {
+			require.Regexp(t, `(?m)^\s+-`+f+`(\s|$)`, out.String()+errb.String(), "%s --help lists --%s", cmd, f)
+		}
+	}
+}
+
+func TestLogLevelAndFormat(t *testing.T) {
+	for _, c := range []struct {
+		flags   []string
+		env     map[string]string
+		debugOn bool
+		json    bool
+		bad     string
+	}{
+		{nil, nil, false, true, ""},
+		{[]string{"--log-level", "debug", "--log-format", "text"}, nil, true, false, ""},
+		{nil, map[string]string{"LOGQ_LOG_LEVEL": "DEBUG", "LOGQ_LOG_FORMAT": "json"}, true, true, ""},
+		{[]string{"--log-level", "error"}, map[string]string{"LOGQ_LOG_LEVEL": "debug"}, false, true, ""},
+		{[]string{"--log-level", "loud"}, nil, false, false, "invalid log level"},
+		{nil, map[string]string{"LOGQ_LOG_FORMAT": "xml"}, false, false, "invalid log format"},
+	} {
+		cfg, err := parseServe(c.flags, env(c.env), io.Discard)
+		if c.bad != "" {
+			require.ErrorContains(t, err, c.bad)
+			continue
+		}
+		require.NoError(t, err)
+		var buf bytes.Buffer
+		log, err := newLogger(cfg, env(c.env), &buf)
+		require.NoError(t, err)
+		log.Debug("dbg-line")
+		log.Info("info-line", "k", "v")
+		require.Equal(t, c.debugOn, strings.Contains(buf.String(), "dbg-line"), buf.String())
+		if cfg.logLevel == "error" {
+			require.Empty(t, buf.String(), "info is below error")
+		} else if c.json {
+			require.Contains(t, buf.String(), `"k":"v"`)
+		} else if buf.Len() > 0 {
+			require.Contains(t, buf.String(), "k=v")
+		}
+	}
+}

@@ -79,6 +79,7 @@ func TestHelpListsEveryFlag(t *testing.T) {
 		"serve":       {"addr", "api-key", "endpoints", "demo", "demo-events", "retention", "drain-delay", "log-level", "log-format"},
 		"query":       {"json", "url", "api-key", "endpoints", "explain", "file", "raw"},
 		"healthcheck": {"url", "addr"},
+		"generate":    {"source", "events", "out"},
 	} {
 		var out, errb bytes.Buffer
 		require.Equal(t, 0, run([]string{cmd, "--help"}, &out, &errb), cmd)
@@ -123,4 +124,18 @@ func TestLogLevelAndFormat(t *testing.T) {
 			require.Contains(t, buf.String(), "k=v")
 		}
 	}
+}
+
+// The README's example: generate edge.ndjson, then query it in-process.
+func TestGenerateThenQuery(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "edge.ndjson")
+	require.Equal(t, 0, run([]string{"generate", "--source", "cloudflare.logs.prod", "--events", "500", "--out", f}, io.Discard, io.Discard))
+	b, err := os.ReadFile(f)
+	require.NoError(t, err)
+	require.Equal(t, 500, strings.Count(string(b), "\n"))
+	var out, errb bytes.Buffer
+	code := run([]string{"query", "--json", "usage.api-counts", "project=proj00ref", "interval=daily", "--file", "cloudflare.logs.prod=" + f}, &out, &errb)
+	require.Equal(t, 0, code, errb.String())
+	require.True(t, strings.HasPrefix(out.String(), `{"result":[{`), out.String())
+	require.Equal(t, 2, run([]string{"generate", "--source", "nope"}, io.Discard, io.Discard))
 }

@@ -14,6 +14,8 @@
 //     "logq:source:<name>") matches, else a source named by the UUID itself;
 //     else 404: creating a source no endpoint reads would lose the events.
 //   - A source name is printable UTF-8 of at most MaxSourceName bytes (400).
+//   - GET /api/endpoints and /api/sources list what exists (behind the key);
+//     source event times there are RFC 3339 strings, not µs: people read them.
 //   - Ingest bodies are decoded by package ingest, per route suffix; the
 //     refusals of decoding and of the store are merged into one 406 list,
 //     numbered by the event's position in the body.

@@ -28,6 +28,8 @@ func (s *Server) routeTable() []route {
 		{"/api/endpoints/query/name/{name}", rw, query},
 		{"/api/endpoints/query/{id}", rw, query},
 		{"/endpoints/query/{id}", rw, query},
+		{"/api/endpoints", []string{http.MethodGet}, s.authed(s.handleListEndpoints)},
+		{"/api/sources", []string{http.MethodGet}, s.authed(s.handleListSources)},
 		{"/health", []string{http.MethodGet, http.MethodHead}, http.HandlerFunc(s.handleHealth)},
 		{"/ready", []string{http.MethodGet, http.MethodHead}, http.HandlerFunc(s.handleReady)},
 		{"/metrics", []string{http.MethodGet}, http.HandlerFunc(s.handleMetrics)},

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"log/slog"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"logq/api"
+	"logq/logstore"
 )
 
 func TestPrintTable(t *testing.T) {
@@ -80,6 +85,8 @@ func TestHelpListsEveryFlag(t *testing.T) {
 		"query":       {"json", "url", "api-key", "endpoints", "explain", "file", "raw"},
 		"healthcheck": {"url", "addr"},
 		"generate":    {"source", "events", "out"},
+		"endpoints":   {"json", "url", "api-key", "endpoints", "file"},
+		"sources":     {"json", "url", "api-key", "endpoints", "file"},
 	} {
 		var out, errb bytes.Buffer
 		require.Equal(t, 0, run([]string{cmd, "--help"}, &out, &errb), cmd)
@@ -138,4 +145,36 @@ func TestGenerateThenQuery(t *testing.T) {
 	require.Equal(t, 0, code, errb.String())
 	require.True(t, strings.HasPrefix(out.String(), `{"result":[{`), out.String())
 	require.Equal(t, 2, run([]string{"generate", "--source", "nope"}, io.Discard, io.Discard))
+}
+
+func TestEndpointsAndSourcesCommands(t *testing.T) {
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"endpoints"}, &out, &errb), errb.String())
+	require.Regexp(t, `(?m)^usage\.api-counts\s+7a6b2f0e-3c1d-4b8a-9e57-2d4c6f8a1b03\s+900s, warm 300s\s+interval\*=hourly\|daily\|minutely project\*$`, out.String())
+
+	f := filepath.Join(t.TempDir(), "edge.ndjson")
+	require.NoError(t, os.WriteFile(f, []byte(`{"event_message":"a","timestamp":"2026-03-01T10:00:00Z"}`+"\n"+`{"event_message":"b","timestamp":"2026-03-02T10:00:00Z"}`+"\n"), 0o644))
+	out.Reset()
+	require.Equal(t, 0, run([]string{"sources", "--file", "edge=" + f}, &out, &errb), errb.String())
+	require.Regexp(t, `(?m)^edge\s+\S{36}\s+2\s+\d+\s+2026-03-01T10:00:00Z\s+2026-03-02T10:00:00Z$`, out.String())
+	require.Contains(t, out.String(), "(1 source)")
+
+	// Against a server: the same listing, and a bad key is its message.
+	store := logstore.New(logstore.Options{})
+	store.Append("srv.src", [][]byte{[]byte(`{"event_message":"x","timestamp":"2026-03-03T00:00:00Z"}`)})
+	eps, err := loadEndpoints("")
+	require.NoError(t, err)
+	srv := api.New(api.Config{Keys: []string{"k"}, Endpoints: eps, Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv.SetReady(true)
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	out.Reset()
+	require.Equal(t, 0, run([]string{"sources", "--url", hs.URL, "--api-key", "k", "--json"}, &out, &errb), errb.String())
+	require.Contains(t, out.String(), `"name":"srv.src"`)
+	out.Reset()
+	require.Equal(t, 0, run([]string{"endpoints", "--url", hs.URL, "--api-key", "k"}, &out, &errb), errb.String())
+	require.Contains(t, out.String(), "logs.all")
+	errb.Reset()
+	require.Equal(t, 1, run([]string{"endpoints", "--url", hs.URL, "--api-key", "wrong"}, &out, &errb))
+	require.True(t, strings.HasPrefix(errb.String(), "logq endpoints: a valid API key is required"), errb.String())
 }

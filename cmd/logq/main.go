@@ -3,6 +3,7 @@
 //	logq serve [--addr :4000] [--api-key K]... [--endpoints DIR] [--demo]
 //	logq query ENDPOINT [key=value]... [--json] [--url URL | --file SOURCE=PATH.ndjson...]
 //	logq healthcheck [--addr ADDR | --url URL]
+//	logq endpoints|sources [--json] [--url URL --api-key KEY]
 //	logq generate [--source SOURCE] [--events N] [--out FILE]
 //	logq version
 package main
@@ -63,6 +64,8 @@ const usage = `usage:
   logq query ENDPOINT [name=value]... [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
   logq query ENDPOINT [name=value]... --explain [--file SOURCE=PATH.ndjson...]
   logq healthcheck [--addr :4000 | --url http://127.0.0.1:4000]
+  logq endpoints [--json] [--url URL --api-key KEY | --endpoints DIR]
+  logq sources [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
   logq generate [--source cloudflare.logs.prod] [--events 1000] [--out FILE.ndjson]
   logq version
 `
@@ -79,6 +82,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return query(args[1:], stdout, stderr)
 	case "healthcheck":
 		return healthcheck(args[1:], stdout, stderr)
+	case "endpoints", "sources":
+		return catalog(args[0], args[1:], stdout, stderr)
 	case "generate":
 		return generate(args[1:], stdout, stderr)
 	case "version", "--version", "-v":

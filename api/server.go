@@ -132,6 +132,7 @@ type recorder struct {
 	http.ResponseWriter
 	status   int
 	route    string // the route template; "" when no route matched
+	rows     int    // rows answered by a successful query
 	endpoint string
 	cache    string
 }
@@ -185,7 +186,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				attrs = append(attrs, "endpoint", rec.endpoint)
 			}
 			if rec.cache != "" {
-				attrs = append(attrs, "cache", rec.cache)
+				attrs = append(attrs, "cache", rec.cache, "rows", rec.rows)
 			}
 			s.log.Info("request", attrs...)
 		}()

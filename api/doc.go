@@ -16,6 +16,13 @@
 //   - A source name is printable UTF-8 of at most MaxSourceName bytes (400).
 //   - GET /api/endpoints and /api/sources list what exists (behind the key);
 //     source event times there are RFC 3339 strings, not µs: people read them.
+//   - OTLP/HTTP logs at POST /v1/logs (protobuf, or JSON by Content-Type;
+//     gzip or zstd): the source from ?source_name=, X-Source-Name, ?source=
+//     or X-Source (Logflare's own header names are not documented in what we
+//     read; these mirror the other ingest routes). The reply is an
+//     ExportLogsServiceResponse in the request's encoding, 200, with
+//     partial_success counting refused records. /v1/traces and /v1/metrics
+//     answer 501: logq stores logs only.
 //   - Ingest bodies are decoded by package ingest, per route suffix; the
 //     refusals of decoding and of the store are merged into one 406 list,
 //     numbered by the event's position in the body.

@@ -89,7 +89,7 @@ func cloudEventAttrs(r *http.Request) map[string]string {
 // MaxSourceName bounds a source name, in bytes.
 const MaxSourceName = 200
 
-// sourceOf picks the source: ?source_name=, else ?source= or X-Source, else
+// sourceOf picks the source: ?source_name= or X-Source-Name, else ?source= or X-Source, else
 // the body's "source" (fromBody). A
 // name is checked (printable, at most MaxSourceName bytes) and created on
 // first use; a UUID must name a source that exists (by its name-based UUID,
@@ -99,6 +99,9 @@ func (s *Server) sourceOf(r *http.Request, fromBody string) (string, *apiError) 
 	q := r.URL.Query()
 	if name := q.Get("source_name"); name != "" {
 		return name, checkSourceName(name, "source_name")
+	}
+	if name := r.Header.Get("X-Source-Name"); name != "" {
+		return name, checkSourceName(name, "X-Source-Name")
 	}
 	id := q.Get("source")
 	if id == "" {

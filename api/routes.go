@@ -33,6 +33,9 @@ func (s *Server) routeTable() []route {
 		{"/health", []string{http.MethodGet, http.MethodHead}, http.HandlerFunc(s.handleHealth)},
 		{"/ready", []string{http.MethodGet, http.MethodHead}, http.HandlerFunc(s.handleReady)},
 		{"/metrics", []string{http.MethodGet}, http.HandlerFunc(s.handleMetrics)},
+		{"/v1/logs", []string{http.MethodPost}, s.authed(s.handleOTLPLogs)},
+		{"/v1/traces", []string{http.MethodPost}, http.HandlerFunc(handleOTLPOther)},
+		{"/v1/metrics", []string{http.MethodPost}, http.HandlerFunc(handleOTLPOther)},
 	}
 	suffixes := slices.Sorted(maps.Keys(ingest.Suffixes))
 	for _, prefix := range ingestPrefixes {

@@ -23,7 +23,15 @@
 //     out. A line that does not parse is refused.
 //   - A CloudEvent becomes {timestamp (its time), event_message (data as text,
 //     or data.message), metadata: {every attribute, data}}.
+//   - OTLP logs (DecodeOTLP): one event per LogRecord, timestamp from
+//     time_unix_nano (else observed_time_unix_nano), event_message from the
+//     body (a string as is, other values as JSON), metadata {severity_text
+//     (else the OTLP name of severity_number), severity_number, trace_id and
+//     span_id in hex, flags, event_name, attributes, resource (the resource's
+//     attributes), scope {name, version}}. A record with neither body nor
+//     time is refused and counted in the reply's partial_success.
 //
-// This package imports nothing of logq's but the standard library; it never
-// imports logstore (the store is rewritten on another branch) nor net/http.
+// This package imports the standard library and the OTLP protobuf
+// definitions (go.opentelemetry.io/proto/otlp) only; it never imports
+// logstore (the store is rewritten on another branch) nor net/http.
 package ingest

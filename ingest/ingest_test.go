@@ -65,7 +65,7 @@ func TestSplitJSON(t *testing.T) {
 		{body: "x\ny", bad: true},
 		{body: "  ", bad: true},
 	} {
-		b, err := Decode(FormJSON, []byte(c.body), nil)
+		b, err := Decode(FormJSON, []byte(c.body), Options{})
 		if c.bad {
 			var be *BodyError
 			require.ErrorAs(t, err, &be, c.body)

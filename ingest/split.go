@@ -60,9 +60,20 @@ type BodyError struct{ Msg string }
 
 func (e *BodyError) Error() string { return e.Msg }
 
-// Decode reads a body of the given form. attrs carries CloudEvent attributes
-// sent as ce-* headers (binary mode), keyed without the prefix, lower case.
-func Decode(form Form, body []byte, attrs map[string]string) (*Batch, error) {
+// Options are what Decode needs beyond the body.
+type Options struct {
+	// CloudEventAttrs carries CloudEvent attributes sent as ce-* headers
+	// (binary mode), keyed without the prefix, lower case.
+	CloudEventAttrs map[string]string
+	// Split, when set, is a faster splitter for well-formed JSON arrays and
+	// NDJSON (api passes the store's scanner, which ingest may not import);
+	// it must fail rather than skip anything. When it fails, or for one
+	// object, Decode's own splitter decides what is refused.
+	Split func([]byte) ([][]byte, error)
+}
+
+// Decode reads a body of the given form.
+func Decode(form Form, body []byte, opt Options) (*Batch, error) {
 	var (
 		b   *Batch
 		err error
@@ -71,15 +82,39 @@ func Decode(form Form, body []byte, attrs map[string]string) (*Batch, error) {
 	case FormSyslog, FormLogplex:
 		b, err = decodeSyslog(body)
 	case FormCloudEvent:
-		b, err = decodeCloudEvent(body, attrs)
+		b, err = decodeCloudEvent(body, opt.CloudEventAttrs)
 	default:
-		b, err = splitJSON(body)
+		b, err = fastSplit(body, opt.Split)
+		if b == nil && err == nil {
+			b, err = splitJSON(body)
+		}
 	}
 	if err != nil {
 		return nil, err
 	}
 	for i, ev := range b.Events {
 		b.Events[i] = normalizeMessage(ev)
+	}
+	return b, nil
+}
+
+// fastSplit answers arrays, and NDJSON of more than one good line, with
+// split; it returns nil, nil to leave the body to splitJSON.
+func fastSplit(body []byte, split func([]byte) ([][]byte, error)) (*Batch, error) {
+	if split == nil {
+		return nil, nil
+	}
+	t := bytes.TrimSpace(body)
+	if len(t) == 0 || (t[0] != '[' && t[0] != '{') {
+		return nil, nil
+	}
+	evs, err := split(t)
+	if err != nil || (t[0] == '{' && len(evs) < 2) {
+		return nil, nil // splitJSON says why, or handles one object / a batch
+	}
+	b := &Batch{Events: evs, Index: make([]int, len(evs))}
+	for i := range b.Index {
+		b.Index[i] = i
 	}
 	return b, nil
 }

@@ -8,9 +8,24 @@
 //   - A required parameter that is absent or empty fails with 400.
 //   - POST parameters may come as a JSON object body; its values must be
 //     strings (as every parameter is), anything else is a 400.
-//   - A source addressed by UUID (?source= or X-Source) is the source whose
-//     name-based UUID (version 5, URL namespace, "logq:source:<name>") matches,
-//     else a source named by the UUID itself.
+//   - A source addressed by UUID (?source=, X-Source, or the "source" key
+//     beside "batch" in the body, as logflare-transport-core sends it) is the
+//     source whose name-based UUID (version 5, URL namespace,
+//     "logq:source:<name>") matches, else a source named by the UUID itself;
+//     else 404: creating a source no endpoint reads would lose the events.
+//   - A source name is printable UTF-8 of at most MaxSourceName bytes (400).
+//   - GET /api/endpoints and /api/sources list what exists (behind the key);
+//     source event times there are RFC 3339 strings, not µs: people read them.
+//   - OTLP/HTTP logs at POST /v1/logs (protobuf, or JSON by Content-Type;
+//     gzip or zstd): the source from ?source_name=, X-Source-Name, ?source=
+//     or X-Source (Logflare's own header names are not documented in what we
+//     read; these mirror the other ingest routes). The reply is an
+//     ExportLogsServiceResponse in the request's encoding, 200, with
+//     partial_success counting refused records. /v1/traces and /v1/metrics
+//     answer 501: logq stores logs only.
+//   - Ingest bodies are decoded by package ingest, per route suffix; the
+//     refusals of decoding and of the store are merged into one 406 list,
+//     numbered by the event's position in the body.
 //   - Concurrent queries are bounded by a semaphore; a call that finds it full
 //     gets 429 at once rather than queueing. Cache hits do not take a slot.
 //   - A cache refresh that succeeds replaces the entry, whose lifetime then
@@ -27,7 +42,25 @@
 //     retry would fail again, so neither 429 nor 5xx.
 //   - FLOAT64 NaN and ±Inf, which JSON cannot carry, are encoded as the
 //     strings "NaN", "Infinity" and "-Infinity", as BigQuery does; BYTES as base64.
+//   - Routes are defined once (routes.go) with their methods: an unknown path
+//     is 404 and a known path with a wrong method 405 with Allow, both in the
+//     error shape and before the key is checked (they reveal nothing); OPTIONS
+//     is a CORS preflight (204) only on a known path.
+//   - The request line plus headers may be 64 KiB (MaxHeaderBytes); more is
+//     a JSON 431. net/http's own plain-text 431 only answers above 4 MiB.
+//   - Every 429 and 503 carries Retry-After: 1 (writeError is the one place).
+//   - Draining (Drain, on SIGTERM) turns /ready to 503 while the API still
+//     answers, so load balancers stop sending before the listener closes.
+//   - Responses of 1 KiB or more are zstd- or gzip-compressed when the client
+//     accepts it (zstd preferred); every response says Vary: Accept-Encoding.
+//   - /metrics comes from prometheus/client_golang. Label values come only
+//     from bounded sets: route templates ("other" when no route matched),
+//     configured endpoint names ("other" for unknown names and requests
+//     without a valid key; "ingest" for ingest), status codes, and the
+//     first Config.MaxSourceLabels source names (later sources, and a
+//     source literally named "other", are counted together as "other").
 //
 // Runtime errors from exec are mapped to statuses in one place (errors.go).
-// This package imports exec, endpoint, logstore, planner and types, never fixtures.
+// This package imports exec, endpoint, ingest, logstore, planner and types,
+// never fixtures.
 package api

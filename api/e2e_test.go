@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -469,7 +470,8 @@ func TestConcurrentIngestWhileQuerying(t *testing.T) {
 
 func TestMetricsAndHealth(t *testing.T) {
 	h := newHarness(t, nil)
-	h.ingest("src-a", []byte(`[{"event_message":"x"},{"event_message":"y"}]`), nil)
+	sent := []byte(`[{"event_message":"x"},{"event_message":"y"}]`)
+	h.ingest("src-a", sent, nil)
 	h.get("/api/endpoints/query/usage.api-counts?interval=daily&project=p")
 	h.get("/api/endpoints/query/usage.api-counts?interval=daily&project=p")
 	r := h.do(http.MethodGet, "/metrics", nil, nil)
@@ -477,11 +479,17 @@ func TestMetricsAndHealth(t *testing.T) {
 	body := string(r.body)
 	for _, want := range []string{
 		`logq_events_ingested_total{source="src-a"} 2`,
+		fmt.Sprintf(`logq_ingest_bytes_total{source="src-a"} %d`, len(sent)),
 		`logq_events_held{source="src-a"} 2`,
 		`logq_cache_events_total{endpoint="usage.api-counts",event="hit"} 1`,
 		`logq_cache_events_total{endpoint="usage.api-counts",event="miss"} 1`,
-		`logq_request_duration_seconds_count{endpoint="usage.api-counts"} 2`,
+		`logq_request_duration_seconds_count{endpoint="usage.api-counts",route="/api/endpoints/query/{id}"} 2`,
+		`logq_requests_total{endpoint="usage.api-counts",route="/api/endpoints/query/{id}",status="200"} 2`,
+		`logq_requests_total{endpoint="ingest",route="/api/logs",status="200"} 1`,
 		`logq_bytes_held{source="src-a"}`,
+		`logq_build_info{goversion="` + runtime.Version() + `"`,
+		"go_goroutines ",
+		"process_cpu_seconds_total ",
 	} {
 		require.Contains(t, body, want)
 	}

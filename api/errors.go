@@ -22,7 +22,7 @@ func (e *apiError) Error() string { return e.Message }
 
 var statusWords = map[int]string{
 	400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED",
-	406: "NOT_ACCEPTABLE", 413: "PAYLOAD_TOO_LARGE", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL",
+	406: "NOT_ACCEPTABLE", 413: "PAYLOAD_TOO_LARGE", 429: "RESOURCE_EXHAUSTED", 431: "HEADERS_TOO_LARGE", 500: "INTERNAL", 501: "UNIMPLEMENTED",
 	503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
 }
 
@@ -75,7 +75,13 @@ type errorItem struct {
 	Message  string `json:"message"`
 }
 
+// writeError writes the error body of CONTRACT.md §2. A 429 or 503 says
+// when to come back (Retry-After), here, so every path that refuses for load
+// or readiness says it.
 func writeError(w http.ResponseWriter, e *apiError) {
+	if e.Code == http.StatusTooManyRequests || e.Code == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "1")
+	}
 	body := errorBody{Error: errorDetail{Code: e.Code, Status: statusWords[e.Code], Message: e.Message,
 		Errors: []errorItem{{Reason: e.Reason, Location: e.Location, Message: e.Message}}}}
 	writeJSON(w, e.Code, body)

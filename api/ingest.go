@@ -7,52 +7,67 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
 
+	"logq/ingest"
 	"logq/logstore"
 )
 
-func (s *Server) handleIngest(w http.ResponseWriter, r *http.Request) {
+// handleIngest stores the events of a body of the given form. Good events
+// are stored and bad ones listed in a 406, the same way in every form; only
+// a body that is not in the form at all is a 400.
+func (s *Server) handleIngest(w http.ResponseWriter, r *http.Request, form ingest.Form) {
 	rec := recorderOf(r)
 	rec.endpoint = "ingest"
-	source, aerr := s.sourceOf(r)
-	if aerr != nil {
-		writeError(w, aerr)
-		return
-	}
 	body, aerr := readBody(r)
 	if aerr != nil {
 		writeError(w, aerr)
 		return
 	}
-	if s.overloaded != nil && s.overloaded() {
-		// The last resort of the memory limit: the shipper retries later,
-		// by when sealing and the collector have freed memory.
-		w.Header().Set("Retry-After", "2")
-		writeError(w, errorf(429, "memoryLimit", "", "logq is at its memory limit; retry shortly"))
+	batch, err := ingest.Decode(form, body, ingest.Options{CloudEventAttrs: cloudEventAttrs(r), Split: logstore.SplitEvents})
+	var be *ingest.BodyError
+	if errors.As(err, &be) {
+		// Say first that no source was named, when none was.
+		if _, aerr := s.sourceOf(r, ""); aerr != nil && aerr.Code == 400 {
+			writeError(w, aerr)
+			return
+		}
+		writeError(w, errorf(400, "invalidBody", "", "%v", err))
+		return
+	} else if err != nil {
+		writeError(w, errorf(500, "internalError", "", "internal error"))
 		return
 	}
-	events, err := logstore.SplitEvents(body)
-	if err != nil {
-		writeError(w, errorf(400, "invalidBody", "", "the body must be JSON: an array of events, {\"batch\": [...]}, one event, or one event per line: %v", err))
+	source, aerr := s.sourceOf(r, batch.Source)
+	if aerr != nil {
+		writeError(w, aerr)
 		return
 	}
-	accepted, rejects, err := s.store.Ingest(source, events)
-	if err != nil {
-		// Not durable, so not acknowledged: the shipper retries (Vector
-		// does on 503). Some of these events may reach the store twice.
-		s.log.Error("ingest: events could not be made durable", "source", source, "events", len(events), "err", err)
-		w.Header().Set("Retry-After", "5")
-		writeError(w, errorf(503, "storageUnavailable", "", "the events could not be written durably (%v); nothing from this request is acknowledged, retry later", err))
+	events := batch.Events
+	accepted, rejects, ok := s.storeEvents(w, source, events)
+	if !ok {
 		return
 	}
-	s.metrics.ingest(source, accepted, len(rejects))
-	if len(rejects) > 0 {
-		msgs := make([]string, len(rejects))
-		for i, rj := range rejects {
+	refused := batch.Rejects
+	for _, rj := range rejects {
+		refused = append(refused, ingest.Reject{Index: batch.Index[rj.Index], Reason: rj.Reason})
+	}
+	sort.SliceStable(refused, func(i, j int) bool { return refused[i].Index < refused[j].Index })
+	s.metrics.ingest(source, accepted, len(refused), len(body))
+	attrs := []any{"source", source, "accepted", accepted, "refused", len(refused), "client", r.RemoteAddr}
+	if len(refused) > 0 {
+		attrs = append(attrs, "first_refusal", refused[0].String())
+	}
+	s.log.Info("ingest", attrs...)
+	if len(refused) > 0 {
+		msgs := make([]string, len(refused))
+		for i, rj := range refused {
 			msgs[i] = rj.String()
 		}
 		writeJSON(w, http.StatusNotAcceptable, map[string]any{"message": msgs})
@@ -61,26 +76,113 @@ func (s *Server) handleIngest(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, 200, map[string]string{"message": "Logged!"})
 }
 
-// sourceOf picks the source: ?source_name=, else ?source= or X-Source (a UUID).
-func (s *Server) sourceOf(r *http.Request) (string, *apiError) {
+// cloudEventAttrs collects CloudEvent attributes sent as ce-* headers.
+func cloudEventAttrs(r *http.Request) map[string]string {
+	var out map[string]string
+	for k, vs := range r.Header {
+		if name, ok := strings.CutPrefix(strings.ToLower(k), "ce-"); ok && len(vs) > 0 {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[name] = vs[0]
+		}
+	}
+	return out
+}
+
+// MaxSourceName bounds a source name, in bytes.
+const MaxSourceName = 200
+
+// storeEvents stores decoded events, or answers the request itself and
+// reports false: 429 with Retry-After at the memory limit (the last resort
+// of --memory-limit), 503 with Retry-After when the events could not be made
+// durable. Neither acknowledges anything; shippers retry both.
+func (s *Server) storeEvents(w http.ResponseWriter, source string, events [][]byte) (int, []logstore.Reject, bool) {
+	if s.overloaded != nil && s.overloaded() {
+		w.Header().Set("Retry-After", "2")
+		writeError(w, errorf(429, "memoryLimit", "", "logq is at its memory limit; retry shortly"))
+		return 0, nil, false
+	}
+	accepted, rejects, err := s.store.Ingest(source, events)
+	if err != nil {
+		// Some of these events may be stored and come back once more when
+		// the shipper retries: at-least-once for what was refused.
+		s.log.Error("ingest: events could not be made durable", "source", source, "events", len(events), "err", err)
+		w.Header().Set("Retry-After", "5")
+		writeError(w, errorf(503, "storageUnavailable", "", "the events could not be written durably (%v); nothing from this request is acknowledged, retry later", err))
+		return 0, nil, false
+	}
+	return accepted, rejects, true
+}
+
+// sourceOf picks the source: ?source_name= or X-Source-Name, else ?source= or X-Source, else
+// the body's "source" (fromBody). A
+// name is checked (printable, at most MaxSourceName bytes) and created on
+// first use; a UUID must name a source that exists (by its name-based UUID,
+// or a source named by that UUID), else 404: creating a source that no
+// endpoint reads would lose the events silently.
+func (s *Server) sourceOf(r *http.Request, fromBody string) (string, *apiError) {
 	q := r.URL.Query()
 	if name := q.Get("source_name"); name != "" {
-		return name, nil
+		return name, checkSourceName(name, "source_name")
+	}
+	if name := r.Header.Get("X-Source-Name"); name != "" {
+		return name, checkSourceName(name, "X-Source-Name")
 	}
 	id := q.Get("source")
 	if id == "" {
 		id = r.Header.Get("X-Source")
 	}
 	if id == "" {
+		id = fromBody
+	}
+	if id == "" {
 		return "", errorf(400, "missingParameter", "source_name", "say which source the events belong to: ?source_name=<name>, ?source=<uuid> or an X-Source header")
+	}
+	if !isUUID(id) {
+		return id, checkSourceName(id, "source")
 	}
 	id = strings.ToLower(id)
 	for _, name := range s.store.Names() {
-		if SourceUUID(name) == id {
+		if SourceUUID(name) == id || name == id {
 			return name, nil
 		}
 	}
-	return id, nil
+	return "", errorf(404, "sourceNotFound", "source", "no source has UUID %s; send ?source_name=<name> to create a source by name", id)
+}
+
+func checkSourceName(name, param string) *apiError {
+	if len(name) > MaxSourceName {
+		return errorf(400, "invalidParameter", param, "a source name is at most %d bytes; got %d", MaxSourceName, len(name))
+	}
+	if !utf8.ValidString(name) {
+		return errorf(400, "invalidParameter", param, "a source name must be UTF-8 text")
+	}
+	for _, c := range name {
+		if !unicode.IsPrint(c) {
+			return errorf(400, "invalidParameter", param, "a source name must be printable; %q is not", c)
+		}
+	}
+	return nil
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range s {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // SourceUUID is the stable UUID (version 5 in the URL namespace of

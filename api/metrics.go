@@ -1,132 +1,162 @@
 package api
 
 import (
-	"fmt"
-	"io"
-	"sort"
-	"strings"
+	"net/http"
+	"runtime"
+	"runtime/debug"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"logq/logstore"
 )
 
-// metrics keeps the counters /metrics exposes in Prometheus text format.
-// Written by hand: a handful of counters and one histogram do not need a
-// client library.
+// metrics holds what /metrics exposes, through prometheus/client_golang (Go
+// runtime and process collectors come with it). Every label value comes
+// from a bounded set: route templates, configured endpoint names, HTTP
+// status codes, and at most maxSources source names (the rest are "other").
 type metrics struct {
-	mu       sync.Mutex
-	latency  map[string]*histogram // by endpoint name (or route)
-	cache    map[[2]string]int64   // {endpoint, hit|miss|refresh|refresh_failed}
-	ingested map[string]int64      // events by source
-	rejected map[string]int64
-	requests map[[2]string]int64 // {route, status}
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec   // route, endpoint, status
+	latency  *prometheus.HistogramVec // route, endpoint
+	cache    *prometheus.CounterVec   // endpoint, event
+	ingested *prometheus.CounterVec   // source
+	rejected *prometheus.CounterVec   // source
+	inBytes  *prometheus.CounterVec   // source
+	sources  *sourceLabels
 }
+
+// other is the label value for anything outside the bounded sets.
+const other = "other"
 
 var latencyBuckets = []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
 
-type histogram struct {
-	counts []int64
-	sum    float64
-	n      int64
-}
-
-func newMetrics() *metrics {
-	return &metrics{latency: map[string]*histogram{}, cache: map[[2]string]int64{}, ingested: map[string]int64{},
-		rejected: map[string]int64{}, requests: map[[2]string]int64{}}
-}
-
-func (m *metrics) observe(route string, status int, d time.Duration) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	h := m.latency[route]
-	if h == nil {
-		h = &histogram{counts: make([]int64, len(latencyBuckets))}
-		m.latency[route] = h
+func newMetrics(store *logstore.Store, cacheLen func() int, maxSources int) *metrics {
+	m := &metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_requests_total",
+			Help: "HTTP requests by route template, endpoint name and status."}, []string{"route", "endpoint", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "logq_request_duration_seconds",
+			Help: "Time to answer HTTP requests, by route template and endpoint name.", Buckets: latencyBuckets},
+			[]string{"route", "endpoint"}),
+		cache: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_cache_events_total",
+			Help: "Result cache hits, misses, refreshes and failed refreshes."}, []string{"endpoint", "event"}),
+		ingested: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_events_ingested_total",
+			Help: "Events accepted by ingest, by source."}, []string{"source"}),
+		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_events_rejected_total",
+			Help: "Events refused by ingest, by source."}, []string{"source"}),
+		inBytes: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_ingest_bytes_total",
+			Help: "Request body bytes (decompressed) received by ingest, by source."}, []string{"source"}),
+		sources: &sourceLabels{max: maxSources, known: map[string]bool{}},
 	}
-	s := d.Seconds()
-	for i, b := range latencyBuckets {
-		if s <= b {
-			h.counts[i]++
+	version, revision := buildVersion()
+	info := prometheus.NewGauge(prometheus.GaugeOpts{Name: "logq_build_info",
+		Help:        "Always 1; the labels say which build is running.",
+		ConstLabels: prometheus.Labels{"version": version, "revision": revision, "goversion": runtime.Version()}})
+	info.Set(1)
+	m.reg.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		info, m.requests, m.latency, m.cache, m.ingested, m.rejected, m.inBytes,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "logq_cache_entries", Help: "Result cache entries held."},
+			func() float64 { return float64(cacheLen()) }),
+		&heldCollector{store: store, sources: m.sources},
+	)
+	return m
+}
+
+// buildVersion reads the module version and VCS revision from the build info.
+func buildVersion() (version, revision string) {
+	version, revision = "unknown", "unknown"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return
+	}
+	if v := bi.Main.Version; v != "" {
+		version = v
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" {
+			revision = s.Value
 		}
 	}
-	h.sum += s
-	h.n++
-	m.requests[[2]string{route, fmt.Sprint(status)}]++
+	return
+}
+
+func (m *metrics) handler() http.Handler {
+	// Compression is left to the server's own middleware (one place).
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{DisableCompression: true})
+}
+
+func (m *metrics) observe(route, endpoint string, status int, d time.Duration) {
+	m.requests.WithLabelValues(route, endpoint, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(route, endpoint).Observe(d.Seconds())
 }
 
 func (m *metrics) cacheEvent(endpoint, what string) {
-	m.mu.Lock()
-	m.cache[[2]string{endpoint, what}]++
-	m.mu.Unlock()
+	m.cache.WithLabelValues(endpoint, what).Inc()
 }
 
-func (m *metrics) ingest(source string, accepted, rejected int) {
-	m.mu.Lock()
-	m.ingested[source] += int64(accepted)
-	m.rejected[source] += int64(rejected)
-	m.mu.Unlock()
+func (m *metrics) ingest(source string, accepted, rejected, bytes int) {
+	l := m.sources.label(source)
+	m.ingested.WithLabelValues(l).Add(float64(accepted))
+	m.rejected.WithLabelValues(l).Add(float64(rejected))
+	m.inBytes.WithLabelValues(l).Add(float64(bytes))
 }
 
-func label(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+// sourceLabels bounds the source label: the first max sources seen keep
+// their name, later ones are counted as "other". First come keeps a name
+// stable for the life of the process.
+type sourceLabels struct {
+	mu    sync.Mutex
+	max   int
+	known map[string]bool
 }
 
-func sortedKeys[K comparable, V any](m map[K]V, less func(a, b K) bool) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+func (s *sourceLabels) label(source string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.known[source] {
+		return source
 	}
-	sort.Slice(keys, func(i, j int) bool { return less(keys[i], keys[j]) })
-	return keys
+	if len(s.known) < s.max {
+		s.known[source] = true
+		return source
+	}
+	return other
 }
 
-func (m *metrics) write(w io.Writer, store *logstore.Store, cacheEntries int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	fmt.Fprintln(w, "# HELP logq_request_duration_seconds Time to answer HTTP requests, by endpoint or route.")
-	fmt.Fprintln(w, "# TYPE logq_request_duration_seconds histogram")
-	for _, name := range sortedKeys(m.latency, func(a, b string) bool { return a < b }) {
-		h := m.latency[name]
-		for i, b := range latencyBuckets {
-			fmt.Fprintf(w, "logq_request_duration_seconds_bucket{endpoint=\"%s\",le=\"%g\"} %d\n", label(name), b, h.counts[i])
-		}
-		fmt.Fprintf(w, "logq_request_duration_seconds_bucket{endpoint=\"%s\",le=\"+Inf\"} %d\n", label(name), h.n)
-		fmt.Fprintf(w, "logq_request_duration_seconds_sum{endpoint=\"%s\"} %g\n", label(name), h.sum)
-		fmt.Fprintf(w, "logq_request_duration_seconds_count{endpoint=\"%s\"} %d\n", label(name), h.n)
-	}
-	fmt.Fprintln(w, "# HELP logq_requests_total HTTP requests by endpoint or route and status.")
-	fmt.Fprintln(w, "# TYPE logq_requests_total counter")
-	for _, k := range sortedKeys(m.requests, func(a, b [2]string) bool { return a[0]+a[1] < b[0]+b[1] }) {
-		fmt.Fprintf(w, "logq_requests_total{endpoint=\"%s\",status=\"%s\"} %d\n", label(k[0]), k[1], m.requests[k])
-	}
-	fmt.Fprintln(w, "# HELP logq_cache_events_total Result cache hits, misses, refreshes and failed refreshes.")
-	fmt.Fprintln(w, "# TYPE logq_cache_events_total counter")
-	for _, k := range sortedKeys(m.cache, func(a, b [2]string) bool { return a[0]+a[1] < b[0]+b[1] }) {
-		fmt.Fprintf(w, "logq_cache_events_total{endpoint=\"%s\",event=\"%s\"} %d\n", label(k[0]), k[1], m.cache[k])
-	}
-	fmt.Fprintln(w, "# HELP logq_cache_entries Result cache entries held.")
-	fmt.Fprintln(w, "# TYPE logq_cache_entries gauge")
-	fmt.Fprintf(w, "logq_cache_entries %d\n", cacheEntries)
-	fmt.Fprintln(w, "# HELP logq_events_ingested_total Events accepted by ingest, by source.")
-	fmt.Fprintln(w, "# TYPE logq_events_ingested_total counter")
-	for _, s := range sortedKeys(m.ingested, func(a, b string) bool { return a < b }) {
-		fmt.Fprintf(w, "logq_events_ingested_total{source=\"%s\"} %d\n", label(s), m.ingested[s])
-	}
-	fmt.Fprintln(w, "# HELP logq_events_rejected_total Events refused by ingest, by source.")
-	fmt.Fprintln(w, "# TYPE logq_events_rejected_total counter")
-	for _, s := range sortedKeys(m.rejected, func(a, b string) bool { return a < b }) {
-		fmt.Fprintf(w, "logq_events_rejected_total{source=\"%s\"} %d\n", label(s), m.rejected[s])
-	}
-	stats := store.Stats()
-	fmt.Fprintln(w, "# HELP logq_events_held Events held in memory, by source.")
-	fmt.Fprintln(w, "# TYPE logq_events_held gauge")
+// heldCollector reports the events and bytes the store holds, per source,
+// read at scrape time, with the same bounded source labels.
+type heldCollector struct {
+	store   *logstore.Store
+	sources *sourceLabels
+}
+
+var (
+	eventsHeld = prometheus.NewDesc("logq_events_held", "Events held, by source.", []string{"source"}, nil)
+	bytesHeld  = prometheus.NewDesc("logq_bytes_held", "Bytes of event data held (estimated), by source.", []string{"source"}, nil)
+)
+
+func (c *heldCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- eventsHeld
+	ch <- bytesHeld
+}
+
+func (c *heldCollector) Collect(ch chan<- prometheus.Metric) {
+	stats := c.store.Stats() // sorted by name: the same sources keep their labels
+	events, bytes := map[string]float64{}, map[string]float64{}
 	for _, s := range stats {
-		fmt.Fprintf(w, "logq_events_held{source=\"%s\"} %d\n", label(s.Name), s.Events)
+		l := c.sources.label(s.Name)
+		events[l] += float64(s.Events)
+		bytes[l] += float64(s.Bytes)
 	}
-	fmt.Fprintln(w, "# HELP logq_bytes_held Bytes of event data held in memory (estimated), by source.")
-	fmt.Fprintln(w, "# TYPE logq_bytes_held gauge")
-	for _, s := range stats {
-		fmt.Fprintf(w, "logq_bytes_held{source=\"%s\"} %d\n", label(s.Name), s.Bytes)
+	for l, v := range events {
+		ch <- prometheus.MustNewConstMetric(eventsHeld, prometheus.GaugeValue, v, l)
+		ch <- prometheus.MustNewConstMetric(bytesHeld, prometheus.GaugeValue, bytes[l], l)
 	}
 }

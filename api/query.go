@@ -85,7 +85,34 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	rec.rows = resultRows(body)
 	_, _ = w.Write(body)
+}
+
+// resultRows counts the rows of an encoded {"result": [...]} for the log
+// line: cached bodies carry no row count, and a scan is cheaper than a
+// decode. Each row is an object directly inside the result array.
+func resultRows(body []byte) int {
+	n, depth, inStr, esc := 0, 0, false, false
+	for _, c := range body {
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{' || c == '[':
+			if depth == 2 && c == '{' {
+				n++
+			}
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return n
 }
 
 // detached makes a run ignore its caller's cancellation: a cached run is

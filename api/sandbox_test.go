@@ -280,7 +280,8 @@ func TestSandboxMetricsUnderEndpointName(t *testing.T) {
 	require.Equal(t, 200, h.get(sqlPath("select count(*) as n from edge_logs")).code)
 	require.Equal(t, 400, h.get(sqlPath("select * from edge_logs")).code)
 	body := string(h.do(http.MethodGet, "/metrics", nil, nil).body)
-	require.Contains(t, body, `logq_request_duration_seconds_count{endpoint="logs.all"} 3`)
+	require.Contains(t, body, `logq_request_duration_seconds_count{endpoint="logs.all",route="/api/endpoints/query/{id}"} 3`)
+	require.Contains(t, body, `logq_requests_total{endpoint="logs.all",route="/api/endpoints/query/{id}",status="400"} 1`)
 }
 
 // Any endpoint can be sandboxed from its YAML, not only logs.all: the caller

@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"logq/endpoint"
 	"logq/logstore"
 )
@@ -30,6 +28,9 @@ type Config struct {
 	CacheEntries int           // 0: 1024
 	Clock        Clock         // nil: RealClock
 	Logger       *slog.Logger  // nil: slog.Default()
+	// MaxSourceLabels bounds the sources named in metrics; later ones are
+	// counted as "other". 0: 200.
+	MaxSourceLabels int
 }
 
 // MaxBody is the largest request body accepted, after decompression.
@@ -45,10 +46,11 @@ type Server struct {
 	cache   *resultCache
 	metrics *metrics
 	log     *slog.Logger
+	ready   atomic.Bool
+	router  http.Handler
+	drain   atomic.Bool
 
 	overloaded func() bool
-	ready      atomic.Bool
-	router     *mux.Router
 }
 
 // New builds a server. It starts not ready: call SetReady once data is loaded.
@@ -65,11 +67,14 @@ func New(cfg Config) *Server {
 	if cfg.Clock == nil {
 		cfg.Clock = RealClock{}
 	}
+	if cfg.MaxSourceLabels <= 0 {
+		cfg.MaxSourceLabels = 200
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, byID: map[string]*endpoint.Endpoint{}, byName: map[string]*endpoint.Endpoint{},
-		store: cfg.Store, sem: make(chan struct{}, cfg.MaxConcurrent), metrics: newMetrics(), log: cfg.Logger, overloaded: cfg.Overloaded}
+		store: cfg.Store, sem: make(chan struct{}, cfg.MaxConcurrent), log: cfg.Logger, overloaded: cfg.Overloaded}
 	for _, e := range cfg.Endpoints {
 		s.byID[strings.ToLower(e.ID)] = e
 		s.byName[e.Name] = e
@@ -81,8 +86,28 @@ func New(cfg Config) *Server {
 			s.metrics.cacheEvent(ep, "refresh_failed")
 		}
 	})
+	s.metrics = newMetrics(cfg.Store, s.cache.len, cfg.MaxSourceLabels)
 	s.router = s.routes()
 	return s
+}
+
+// Drain makes /ready answer 503 while the API keeps serving, so load
+// balancers stop sending before the listener closes (cmd waits its drain
+// delay, then shuts the http.Server down).
+func (s *Server) Drain() { s.drain.Store(true) }
+
+// HTTPServer returns an http.Server for the handler with the timeouts and
+// header limit logq runs with: reads (a 12 MB body) get a minute, writes
+// the query time limit plus a margin, idle keep-alives two minutes.
+func (s *Server) HTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           s.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       time.Minute,
+		WriteTimeout:      s.cfg.QueryTimeout + 30*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    HardHeaderBytes,
+	}
 }
 
 // SetReady marks the server ready (or not: starting, draining). While not
@@ -95,36 +120,13 @@ func (s *Server) Close() { s.cache.close() }
 // Handler returns the HTTP handler.
 func (s *Server) Handler() http.Handler { return s.router }
 
-func (s *Server) routes() *mux.Router {
-	r := mux.NewRouter()
-	r.Use(s.observe, cors)
-	query := s.authed(s.handleQuery)
-	r.Handle("/api/endpoints/query/name/{name}", query).Methods(http.MethodGet, http.MethodPost)
-	r.Handle("/api/endpoints/query/{id}", query).Methods(http.MethodGet, http.MethodPost)
-	r.Handle("/endpoints/query/{id}", query).Methods(http.MethodGet, http.MethodPost)
-	ingest := s.authed(s.handleIngest)
-	for _, p := range []string{"/api/logs", "/logs", "/api/events"} {
-		r.Handle(p, ingest).Methods(http.MethodPost)
-	}
-	r.HandleFunc("/health", s.handleHealth).Methods(http.MethodGet, http.MethodHead)
-	r.HandleFunc("/ready", s.handleReady).Methods(http.MethodGet, http.MethodHead)
-	r.HandleFunc("/metrics", s.handleMetrics).Methods(http.MethodGet)
-	r.Methods(http.MethodOptions).HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
-	r.NotFoundHandler = s.observe(cors(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, errorf(404, "notFound", "", "no such route"))
-	})))
-	r.MethodNotAllowedHandler = s.observe(cors(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		writeError(w, errorf(405, "methodNotAllowed", "", "method %s is not allowed here", req.Method))
-	})))
-	return r
-}
-
 // cors answers every request with the CORS headers of CONTRACT.md §2.
 func cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+		h.Set("Access-Control-Expose-Headers", "Logq-Cache, Retry-After")
 		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-API-Key, X-Source, Content-Encoding")
 		h.Set("Access-Control-Max-Age", "86400")
 		next.ServeHTTP(w, r)
@@ -135,6 +137,8 @@ func cors(next http.Handler) http.Handler {
 type recorder struct {
 	http.ResponseWriter
 	status   int
+	route    string // the route template; "" when no route matched
+	rows     int    // rows answered by a successful query
 	endpoint string
 	cache    string
 }
@@ -173,20 +177,22 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				}
 			}
 			d := time.Since(start)
-			route := rec.endpoint
+			// Label values come from the route table and the endpoint list
+			// only, never from the request: anything else is "other".
+			route, ep := rec.route, rec.endpoint
 			if route == "" {
-				route = r.URL.Path
-				if len(route) > 64 || rec.status == 404 {
-					route = "other"
-				}
+				route = other
 			}
-			s.metrics.observe(route, rec.status, d)
+			if ep == "" {
+				ep = other
+			}
+			s.metrics.observe(route, ep, rec.status, d)
 			attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status, "duration_ms", float64(d.Microseconds()) / 1000}
 			if rec.endpoint != "" {
 				attrs = append(attrs, "endpoint", rec.endpoint)
 			}
 			if rec.cache != "" {
-				attrs = append(attrs, "cache", rec.cache)
+				attrs = append(attrs, "cache", rec.cache, "rows", rec.rows)
 			}
 			s.log.Info("request", attrs...)
 		}()
@@ -233,7 +239,6 @@ func (s *Server) authed(h http.HandlerFunc) http.Handler {
 			return
 		}
 		if !s.ready.Load() {
-			w.Header().Set("Retry-After", "1")
 			writeError(w, errorf(503, "unavailable", "", "logq is starting or shutting down; try again shortly"))
 			return
 		}
@@ -246,6 +251,13 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (s *Server) handleReady(w http.ResponseWriter, _ *http.Request) {
+	if s.drain.Load() || !s.ready.Load() {
+		w.Header().Set("Retry-After", "1")
+	}
+	if s.drain.Load() {
+		writeJSON(w, 503, map[string]string{"status": "draining"})
+		return
+	}
 	if !s.ready.Load() {
 		writeJSON(w, 503, map[string]string{"status": "not ready"})
 		return
@@ -253,7 +265,6 @@ func (s *Server) handleReady(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, 200, map[string]string{"status": "ready"})
 }
 
-func (s *Server) handleMetrics(w http.ResponseWriter, _ *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	s.metrics.write(w, s.store, s.cache.len())
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	s.metrics.handler().ServeHTTP(w, r)
 }

@@ -2,7 +2,9 @@
 //
 //	logq serve [--addr :4000] [--api-key K]... [--endpoints DIR] [--demo]
 //	logq query ENDPOINT [key=value]... [--json] [--url URL | --file SOURCE=PATH.ndjson...]
-//	logq healthcheck [--url URL]
+//	logq healthcheck [--addr ADDR | --url URL]
+//	logq endpoints|sources [--json] [--url URL --api-key KEY]
+//	logq generate [--source SOURCE] [--events N] [--out FILE]
 //	logq version
 package main
 
@@ -10,10 +12,48 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "dev"
+// version and buildTime may be set at build time with
+// -ldflags "-X main.version=v1.2.3 -X main.buildTime=2026-01-02T03:04:05Z";
+// otherwise they come from the build info (module version, VCS time).
+var version, buildTime string
+
+// versionLine is what `logq version` prints: version, VCS revision (with
+// "+dirty" for a modified tree) and build time, from the build info.
+func versionLine() string {
+	v, rev, at := version, "unknown", buildTime
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if v == "" && bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		dirty := false
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				if at == "" {
+					at = s.Value
+				}
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+		if dirty {
+			rev += "+dirty"
+		}
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	if at == "" {
+		at = "unknown"
+	}
+	return fmt.Sprintf("logq %s (revision %s, built %s, %s)", v, rev, at, runtime.Version())
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -23,7 +63,10 @@ const usage = `usage:
   logq serve [--addr :4000] [--api-key KEY]... [--endpoints DIR] [--demo]
   logq query ENDPOINT [name=value]... [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
   logq query ENDPOINT [name=value]... --explain [--file SOURCE=PATH.ndjson...]
-  logq healthcheck [--url http://127.0.0.1:4000]
+  logq healthcheck [--addr :4000 | --url http://127.0.0.1:4000]
+  logq endpoints [--json] [--url URL --api-key KEY | --endpoints DIR]
+  logq sources [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
+  logq generate [--source cloudflare.logs.prod] [--events 1000] [--out FILE.ndjson]
   logq version
 `
 
@@ -39,8 +82,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return query(args[1:], stdout, stderr)
 	case "healthcheck":
 		return healthcheck(args[1:], stdout, stderr)
+	case "endpoints", "sources":
+		return catalog(args[0], args[1:], stdout, stderr)
+	case "generate":
+		return generate(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
-		fmt.Fprintln(stdout, "logq", version)
+		fmt.Fprintln(stdout, versionLine())
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(stdout, usage)

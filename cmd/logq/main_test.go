@@ -63,6 +63,17 @@ func TestParseServeFlagsAndEnvironment(t *testing.T) {
 		_, err := parseServe(bad, env(nil), io.Discard)
 		require.Error(t, err, bad)
 	}
+	c, err = parseServe(nil, env(nil), io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, 5*time.Second, c.drain)
+	c, err = parseServe(nil, env(map[string]string{"LOGQ_DRAIN_DELAY": "250ms"}), io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, 250*time.Millisecond, c.drain)
+	c, err = parseServe([]string{"--drain-delay", "0s"}, env(map[string]string{"LOGQ_DRAIN_DELAY": "9s"}), io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, time.Duration(0), c.drain)
+	_, err = parseServe(nil, env(map[string]string{"LOGQ_DRAIN_DELAY": "soon"}), io.Discard)
+	require.ErrorContains(t, err, "LOGQ_DRAIN_DELAY")
 	_, err = parseServe(nil, env(map[string]string{"LOGQ_RETENTION": "soon"}), io.Discard)
 	require.ErrorContains(t, err, "LOGQ_RETENTION")
 }
@@ -164,7 +175,7 @@ func freePortB(t testing.TB) string {
 // (in-flight requests finish) and exits 0.
 func TestServeGracefulShutdown(t *testing.T) {
 	addr := freePort(t)
-	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--api-key", "k1", "--data-dir", t.TempDir())
+	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--api-key", "k1", "--drain-delay", "3s", "--data-dir", t.TempDir())
 	cmd.Env = append(os.Environ(), "LOGQ_TEST_MAIN=1")
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
@@ -205,6 +216,25 @@ func TestServeGracefulShutdown(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
+	// During the drain delay /ready says 503 (with Retry-After) while the
+	// API still answers, so a load balancer stops sending first.
+	var draining bool
+	for i := 0; i < 200 && !draining; i++ {
+		if r, err := http.Get(base + "/ready"); err == nil {
+			draining = r.StatusCode == 503 && r.Header.Get("Retry-After") != ""
+			r.Body.Close()
+		}
+		if !draining {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	require.True(t, draining, "/ready answered 503 during the drain")
+	req, _ = http.NewRequest(http.MethodPost, base+"/api/logs?source_name=s", strings.NewReader(`[{"event_message":"during drain"}]`))
+	req.Header.Set("X-API-KEY", "k1")
+	resp, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, 200, resp.StatusCode, "requests are still served while draining")
 	err = cmd.Wait()
 	require.NoError(t, err, "exit status 0 after SIGTERM")
 	require.Equal(t, 1, run([]string{"healthcheck", "--url", base}, io.Discard, io.Discard), "no longer serving")

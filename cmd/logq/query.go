@@ -8,9 +8,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -31,6 +33,7 @@ func query(args []string, stdout, stderr io.Writer) int {
 	dir := fs.String("endpoints", "", "directory of extra endpoint YAML files, for in-process runs")
 	explain := fs.Bool("explain", false, "print the optimised plan instead of running (in-process)")
 	sandbox := fs.Bool("sandbox-logs-all", false, "in-process: the built-in logs.all takes sql= as with serve --sandbox-logs-all")
+	raw := fs.Bool("raw", false, "print TIMESTAMP columns as integer microseconds, as the API sends them")
 	fs.Var(&files, "file", "SOURCE=PATH.ndjson to load for an in-process run; repeatable")
 	// Flags may follow the positional arguments.
 	var positional []string
@@ -87,18 +90,15 @@ func query(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "logq query:", err)
 		return 1
 	}
-	if *asJSON || status != 200 {
-		out := stdout
-		if status != 200 {
-			out = stderr
-		}
-		_, _ = out.Write(body)
-		if status != 200 {
-			return 1
-		}
+	if status != 200 {
+		fmt.Fprintln(stderr, "logq query:", errorMessage(status, body))
+		return 1
+	}
+	if *asJSON {
+		_, _ = stdout.Write(body)
 		return 0
 	}
-	return printTable(stdout, body)
+	return printTable(stdout, body, *raw)
 }
 
 // explainQuery prints the plan an in-process run would execute.
@@ -213,8 +213,47 @@ func loadNDJSON(store *logstore.Store, source, path string) error {
 	return nil
 }
 
-// printTable renders {"result": [...]} as aligned columns.
-func printTable(w io.Writer, body []byte) int {
+// errorMessage is the message of an error body (CONTRACT.md §2), with the
+// parameter or position it names; else the status and the body as text.
+func errorMessage(status int, body []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+			Errors  []struct {
+				Location string `json:"location"`
+			} `json:"errors"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) != nil || e.Error.Message == "" {
+		return fmt.Sprintf("HTTP %d: %s", status, strings.TrimSpace(string(body)))
+	}
+	msg := e.Error.Message
+	if len(e.Error.Errors) > 0 && e.Error.Errors[0].Location != "" && !strings.Contains(msg, e.Error.Errors[0].Location) {
+		msg += " (" + e.Error.Errors[0].Location + ")"
+	}
+	return msg
+}
+
+// timeColumn says whether a column holds TIMESTAMPs: the API sends them as
+// integer microseconds, without types, so a column is taken for one when its
+// name says time (timestamp, *_timestamp, *_at, *time) and every value is
+// an integer of 16 digits (2001 to 2286).
+func timeColumn(name string, vals []string) bool {
+	n := strings.ToLower(name)
+	if !(strings.HasSuffix(n, "timestamp") || strings.HasSuffix(n, "_at") || strings.HasSuffix(n, "time")) {
+		return false
+	}
+	for _, v := range vals {
+		if _, err := strconv.ParseInt(v, 10, 64); err != nil || len(v) != 16 {
+			return false
+		}
+	}
+	return len(vals) > 0
+}
+
+// printTable renders {"result": [...]} as aligned columns; TIMESTAMP
+// columns as RFC 3339 UTC unless raw.
+func printTable(w io.Writer, body []byte, raw bool) int {
 	var out struct {
 		Result []json.RawMessage `json:"result"`
 	}
@@ -224,16 +263,43 @@ func printTable(w io.Writer, body []byte) int {
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	var cols []string
-	for i, raw := range out.Result {
-		keys, vals := orderedObject(raw)
+	var rows [][]string
+	for i, r := range out.Result {
+		keys, vals := orderedObject(r)
 		if i == 0 {
 			cols = keys
-			fmt.Fprintln(tw, strings.Join(cols, "\t"))
 		}
-		fmt.Fprintln(tw, strings.Join(vals, "\t"))
+		rows = append(rows, vals)
+	}
+	if !raw {
+		for c, name := range cols {
+			var col []string
+			for _, r := range rows {
+				if c < len(r) {
+					col = append(col, r[c])
+				}
+			}
+			if !timeColumn(name, col) {
+				continue
+			}
+			for _, r := range rows {
+				us, _ := strconv.ParseInt(r[c], 10, 64)
+				r[c] = time.UnixMicro(us).UTC().Format("2006-01-02T15:04:05.000000Z07:00")
+			}
+		}
+	}
+	if len(cols) > 0 {
+		fmt.Fprintln(tw, strings.Join(cols, "\t"))
+	}
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(w, "(%d rows)\n", len(out.Result))
+	if len(out.Result) == 1 {
+		fmt.Fprintln(w, "(1 row)")
+	} else {
+		fmt.Fprintf(w, "(%d rows)\n", len(out.Result))
+	}
 	return 0
 }
 
@@ -271,9 +337,16 @@ func orderedObject(raw json.RawMessage) ([]string, []string) {
 func healthcheck(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	base := fs.String("url", "http://127.0.0.1:4000", "server base URL")
+	base := fs.String("url", "", "server base URL (default: from --addr)")
+	addr := fs.String("addr", "", "the server's listen address, as given to serve (env LOGQ_ADDR; default :4000)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
+	}
+	if *base == "" {
+		*base = healthURL(*addr, os.Getenv)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -290,4 +363,23 @@ func healthcheck(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "healthy")
 	return 0
+}
+
+// healthURL turns a listen address (--addr, else LOGQ_ADDR, else :4000)
+// into the URL to probe: an empty or wildcard host is this machine.
+func healthURL(addr string, env func(string) string) string {
+	if addr == "" {
+		addr = env("LOGQ_ADDR")
+	}
+	if addr == "" {
+		addr = ":4000"
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -49,6 +48,9 @@ type serveConfig struct {
 	sandboxLogsAll bool
 	// queryMemory is each query's memory budget in bytes (see exec.memBudget).
 	queryMemory int64
+	drain       time.Duration
+	logLevel    string
+	logFormat   string
 }
 
 // defaultRetention is the longest window a built-in endpoint reads.
@@ -93,8 +95,24 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	var queryMemory string
 	fs.StringVar(&queryMemory, "query-memory", "", "memory budget of one query's joins, sorts and aggregates, e.g. 256MiB (env LOGQ_QUERY_MEMORY; default a quarter of --memory-limit)")
 	fs.BoolVar(&c.sandboxLogsAll, "sandbox-logs-all", false, "let callers of the built-in logs.all send their own SELECT in sql=, as Supabase Studio does (env LOGQ_SANDBOX_LOGS_ALL=true)")
+	fs.DurationVar(&c.drain, "drain-delay", -1, "on SIGTERM, answer /ready with 503 this long before closing the listener (env LOGQ_DRAIN_DELAY; default 5s)")
+	fs.StringVar(&c.logLevel, "log-level", "", "debug, info, warn or error (env LOGQ_LOG_LEVEL; default info)")
+	fs.StringVar(&c.logFormat, "log-format", "", "text or json (env LOGQ_LOG_FORMAT; default json)")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if _, err := newLogger(c, env, io.Discard); err != nil {
+		return nil, err
+	}
+	if c.drain < 0 {
+		c.drain = 5 * time.Second
+		if v := env("LOGQ_DRAIN_DELAY"); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return nil, fmt.Errorf("invalid LOGQ_DRAIN_DELAY %q: want a duration such as 5s", v)
+			}
+			c.drain = d
+		}
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("serve takes no arguments, got %q", fs.Args())
@@ -258,6 +276,13 @@ func loadEndpoints(dir string, sandboxLogsAll bool) ([]*endpoint.Endpoint, error
 }
 
 func serve(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+	return serveUntil(ctx, args, stdout, stderr)
+}
+
+// serveUntil runs the server until ctx ends (a signal, or a test), then drains.
+func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cfg, err := parseServe(args, os.Getenv, stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -282,7 +307,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "logq serve:", err)
 		return 2
 	}
-	log := slog.New(slog.NewJSONHandler(stderr, nil))
+	log, _ := newLogger(cfg, os.Getenv, stderr) // checked by parseServe
 	budget := budgetFor(cfg.memLimit)
 	debug.SetMemoryLimit(budget.goLimit)
 	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows,
@@ -314,9 +339,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "logq serve:", err)
 		return 1
 	}
-	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
+	httpSrv := srv.HTTPServer()
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
 	fmt.Fprintf(stdout, "logq: listening on %s with %d endpoints\n", ln.Addr(), len(eps))
@@ -349,7 +372,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		return 1
 	case <-ctx.Done():
 	}
-	// Drain: refuse new work (503), finish what is in flight, then exit 0.
+	// Drain: /ready says 503 for the drain delay while requests are still
+	// served (load balancers need that long to notice), then the listener
+	// closes, in-flight requests finish, and the process exits 0.
+	srv.Drain()
+	fmt.Fprintf(stdout, "logq: draining for %s\n", cfg.drain)
+	time.Sleep(cfg.drain)
 	srv.SetReady(false)
 	shutdown, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -359,6 +387,32 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout, "logq: stopped")
 	return 0
+}
+
+// newLogger builds the slog logger from --log-level/--log-format, else
+// LOGQ_LOG_LEVEL/LOGQ_LOG_FORMAT, else info and json.
+func newLogger(c *serveConfig, env func(string) string, w io.Writer) (*slog.Logger, error) {
+	level, format := c.logLevel, c.logFormat
+	if level == "" {
+		level = env("LOGQ_LOG_LEVEL")
+	}
+	if format == "" {
+		format = env("LOGQ_LOG_FORMAT")
+	}
+	var lv slog.Level
+	if level != "" {
+		if err := lv.UnmarshalText([]byte(level)); err != nil {
+			return nil, fmt.Errorf("invalid log level %q: want debug, info, warn or error", level)
+		}
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch strings.ToLower(format) {
+	case "", "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	}
+	return nil, fmt.Errorf("invalid log format %q: want text or json", format)
 }
 
 // loadDemo fills every source with synthetic events over the last 7 days.

@@ -1,0 +1,93 @@
+package api
+
+import (
+	"maps"
+	"net/http"
+	"slices"
+	"sort"
+	"time"
+)
+
+// endpointInfo is one entry of GET /api/endpoints.
+type endpointInfo struct {
+	ID           string      `json:"id"`
+	Name         string      `json:"name"`
+	Params       []paramInfo `json:"params"`
+	MaxRows      int         `json:"max_rows"`
+	CacheSeconds int         `json:"cache_seconds"`
+	WarmSeconds  int         `json:"warm_seconds"`
+	Sandboxed    bool        `json:"sandboxed"`
+}
+
+// paramInfo is a parameter the endpoint's SQL reads or its definition checks.
+type paramInfo struct {
+	Name     string   `json:"name"`
+	Required bool     `json:"required"`
+	OneOf    []string `json:"one_of,omitempty"`
+}
+
+// handleListEndpoints lists the saved endpoints, sorted by name, with their
+// parameters (the SQL's @params and the declared checks), so clients and
+// `logq endpoints` can say what a call needs.
+func (s *Server) handleListEndpoints(w http.ResponseWriter, _ *http.Request) {
+	out := make([]endpointInfo, 0, len(s.cfg.Endpoints))
+	for _, e := range s.byName {
+		names := map[string]bool{}
+		if e.Query != nil {
+			for _, p := range e.Query.Params {
+				names[p] = true
+			}
+		}
+		for p := range e.Params {
+			names[p] = true
+		}
+		var params []paramInfo
+		for _, n := range slices.Sorted(maps.Keys(names)) {
+			p := e.Params[n]
+			params = append(params, paramInfo{Name: n, Required: p.Required, OneOf: p.OneOf})
+		}
+		out = append(out, endpointInfo{ID: e.ID, Name: e.Name, Params: params, MaxRows: e.MaxRows,
+			CacheSeconds: e.CacheSeconds, WarmSeconds: e.WarmSeconds, Sandboxed: e.Sandboxed})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	writeJSON(w, 200, map[string]any{"result": out})
+}
+
+// sourceInfo is one entry of GET /api/sources. Event times are RFC 3339
+// UTC strings (null for an empty source): this list is read by people and
+// scripts, not by Studio, so it does not follow the µs encoding of rows.
+type sourceInfo struct {
+	Name       string  `json:"name"`
+	ID         string  `json:"id"`
+	Events     int     `json:"events"`
+	Bytes      int64   `json:"bytes"`
+	FirstEvent *string `json:"first_event"`
+	LastEvent  *string `json:"last_event"`
+}
+
+func (s *Server) handleListSources(w http.ResponseWriter, _ *http.Request) {
+	out := []sourceInfo{}
+	for _, st := range s.store.Stats() {
+		info := sourceInfo{Name: st.Name, ID: SourceUUID(st.Name), Events: st.Events, Bytes: st.Bytes}
+		lo, hi, any := int64(0), int64(0), false
+		for _, seg := range s.store.Snapshot(st.Name).Segments {
+			if seg.Rows() == 0 {
+				continue
+			}
+			a, b := seg.TimeRange()
+			if !any || a < lo {
+				lo = a
+			}
+			if !any || b > hi {
+				hi = b
+			}
+			any = true
+		}
+		if any {
+			f, l := time.UnixMicro(lo).UTC().Format(time.RFC3339Nano), time.UnixMicro(hi).UTC().Format(time.RFC3339Nano)
+			info.FirstEvent, info.LastEvent = &f, &l
+		}
+		out = append(out, info)
+	}
+	writeJSON(w, 200, map[string]any{"result": out})
+}

@@ -1,0 +1,201 @@
+package api
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"logq/endpoint"
+)
+
+// readBack is a saved endpoint over one source, so what a client shipped
+// can be queried back over HTTP and compared field by field.
+func readBack(t *testing.T, source string) *endpoint.Endpoint {
+	e, err := endpoint.Parse("readback.yaml", []byte(fmt.Sprintf(
+		"id: 11111111-2222-4333-8444-%012d\nname: t.readback.%d\nquery: |\n  select timestamp, id, event_message, metadata from `%s` order by timestamp\n",
+		len(source), len(source), source)))
+	require.NoError(t, err)
+	return e
+}
+
+type stored struct {
+	Timestamp    int64            `json:"timestamp"`
+	ID           string           `json:"id"`
+	EventMessage *string          `json:"event_message"`
+	Metadata     []map[string]any `json:"metadata"`
+}
+
+func queryBack(t *testing.T, h *harness, e *endpoint.Endpoint) []stored {
+	r := h.get("/api/endpoints/query/" + e.Name)
+	require.Equal(t, 200, r.code, string(r.body))
+	var out struct{ Result []stored }
+	require.NoError(t, json.Unmarshal(r.body, &out))
+	return out.Result
+}
+
+func str(s string) *string { return &s }
+
+// frames writes logplex's octet-counted framing, back to back.
+func frames(lines ...string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		fmt.Fprintf(&b, "%d %s", len(l), l)
+	}
+	return b.String()
+}
+
+// The exact request shapes of real clients, each queried back.
+func TestClientShapes(t *testing.T) {
+	ms := time.Date(2026, 3, 14, 15, 0, 0, 123_000_000, time.UTC)
+	cases := []struct {
+		name, source, path string
+		header             map[string]string
+		body               string
+		want               []stored
+	}{
+		{
+			// pino-logflare: {"batch":[{message, timestamp (ms), metadata}]} to /logs?source=<uuid>.
+			name: "pino-logflare", source: "pino.src", path: "/logs?source=" + SourceUUID("pino.src"),
+			body: fmt.Sprintf(`{"batch":[{"message":"user signed in","timestamp":%d,"metadata":{"level":"info","pid":42}}]}`, ms.UnixMilli()),
+			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("user signed in"), Metadata: []map[string]any{{"level": "info", "pid": float64(42)}}}},
+		},
+		{
+			// logflare-transport-core: {batch, source} posted to /logs.
+			name: "logflare-transport-core", source: "core.src", path: "/logs",
+			body: fmt.Sprintf(`{"batch":[{"message":"m1","metadata":{"level":"warn"},"timestamp":%d}],"source":%q}`, ms.UnixMilli(), SourceUUID("core.src")),
+			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("m1"), Metadata: []map[string]any{{"level": "warn"}}}},
+		},
+		{
+			// loglayer: /logs/json?source=<uuid>, an array of events.
+			name: "loglayer", source: "loglayer.src", path: "/logs/json?source=" + SourceUUID("loglayer.src"),
+			header: map[string]string{"X-API-KEY": testKey},
+			body:   `[{"message":"from loglayer","metadata":{"level":"error","ctx":{"user":"u1"}},"timestamp":"2026-03-14T15:00:00.123Z"}]`,
+			want:   []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("from loglayer"), Metadata: []map[string]any{{"level": "error", "ctx": []any{map[string]any{"user": "u1"}}}}}},
+		},
+		{
+			// pino-logflare's browser form: the text as log_entry.
+			name: "browser log_entry", source: "browser.src", path: "/logs/json?source=" + SourceUUID("browser.src"),
+			body: `{"log_entry":"clicked","message":"ignored","event_message":"ignored too","metadata":{"url":"/x"},"timestamp":"2026-03-14T15:00:00.123Z"}`,
+			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("clicked"), Metadata: []map[string]any{{"url": "/x"}}}},
+		},
+		{
+			name: "syslog", source: "syslog.src", path: "/api/logs/syslogs?source_name=syslog.src",
+			body: "<165>1 2026-03-14T15:00:00.123Z web-1 nginx 77 ID47 [ex@1 a=\"b\"] GET / 200\n",
+			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("GET / 200"), Metadata: []map[string]any{{
+				"severity": "notice", "facility": "local4", "host": "web-1", "appname": "nginx", "procid": "77", "msgid": "ID47"}}}},
+		},
+		{
+			name: "logplex", source: "logplex.src", path: "/api/events/logplex?source_name=logplex.src",
+			body: frames("<40>1 2026-03-14T15:00:00.123Z host app web.3 - State changed from up to down",
+				"<190>1 2026-03-14T15:00:01.123Z host app web.4 - second"),
+			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("State changed from up to down"), Metadata: []map[string]any{{
+				"severity": "emergency", "facility": "syslog", "host": "host", "appname": "app", "procid": "web.3"}}},
+				{Timestamp: ms.Add(time.Second).UnixMicro(), EventMessage: str("second"), Metadata: []map[string]any{{
+					"severity": "info", "facility": "local7", "host": "host", "appname": "app", "procid": "web.4"}}}},
+		},
+		{
+			name: "cloud-event structured", source: "ce.src", path: "/logs/cloud-event?source_name=ce.src",
+			body: `{"specversion":"1.0","id":"ev-1","source":"/svc","type":"com.example.x","time":"2026-03-14T15:00:00.123Z","data":{"message":"hello"}}`,
+			want: []stored{{Timestamp: ms.UnixMicro(), ID: "ev-1", EventMessage: str("hello"), Metadata: []map[string]any{{
+				"specversion": "1.0", "id": "ev-1", "source": "/svc", "type": "com.example.x", "time": "2026-03-14T15:00:00.123Z",
+				"data": []any{map[string]any{"message": "hello"}}}}}},
+		},
+		{
+			name: "cloud-event binary", source: "ceb.src", path: "/logs/cloud-event?source_name=ceb.src",
+			header: map[string]string{"Ce-Specversion": "1.0", "Ce-Id": "ev-2", "Ce-Source": "/svc", "Ce-Type": "t", "Ce-Time": "2026-03-14T15:00:00.123Z"},
+			body:   `"plain text"`,
+			want: []stored{{Timestamp: ms.UnixMicro(), ID: "ev-2", EventMessage: str("plain text"), Metadata: []map[string]any{{
+				"specversion": "1.0", "id": "ev-2", "source": "/svc", "type": "t", "time": "2026-03-14T15:00:00.123Z", "data": "plain text"}}}},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			e := readBack(t, c.source)
+			h := newHarness(t, func(cfg *Config) { cfg.Endpoints = append(cfg.Endpoints, e) })
+			// A source addressed by UUID must exist: create it by name first.
+			require.Equal(t, 200, h.ingest(c.source, []byte(`[]`), nil).code)
+			hdr := map[string]string{"X-API-KEY": testKey, "Content-Type": "application/json"}
+			for k, v := range c.header {
+				hdr[k] = v
+			}
+			r := h.do(http.MethodPost, c.path, strings.NewReader(c.body), hdr)
+			require.Equal(t, 200, r.code, string(r.body))
+			require.JSONEq(t, `{"message":"Logged!"}`, string(r.body))
+			got := queryBack(t, h, e)
+			require.Len(t, got, len(c.want))
+			for i := range got {
+				if c.want[i].ID == "" {
+					require.Len(t, got[i].ID, 36, "a new UUID")
+					got[i].ID = ""
+				}
+			}
+			require.Equal(t, c.want, got)
+		})
+	}
+}
+
+// Partial acceptance: in every form, good events are stored and the bad
+// ones listed in a 406; only a body that is not in the form at all is 400.
+func TestPartialAcceptance(t *testing.T) {
+	e := readBack(t, "p.src")
+	h := newHarness(t, func(cfg *Config) { cfg.Endpoints = append(cfg.Endpoints, e) })
+	hdr := map[string]string{"X-API-KEY": testKey}
+	for _, c := range []struct {
+		name, path, body string
+		code             int
+		refused          []string
+		stored           int // events of p.src after this request
+	}{
+		{"ndjson with a bad line", "/api/logs?source_name=p.src", "{\"event_message\":\"a\"}\n{\"event_message\": oops}\n[1]\n{\"event_message\":\"b\"}\n",
+			406, []string{"event 1: line 2: invalid JSON", "event 2: line 3: an event must be a JSON object"}, 2},
+		{"array with a non-object", "/logs/json?source_name=p.src", `[{"event_message":"c"}, 7]`, 406, []string{"event 1: an event must be a JSON object"}, 3},
+		{"syslog with a bad line", "/logs/syslogs?source_name=p.src", "<14>1 2026-03-14T15:00:00Z h a - - - ok\nnot syslog\n", 406, []string{"event 1: a syslog line starts with <PRI>"}, 4},
+		{"cloud events with one missing specversion", "/logs/cloud-event?source_name=p.src", `[{"specversion":"1.0","id":"x1","type":"t"},{"id":"x2"}]`, 406, []string{"event 1: a CloudEvent needs a specversion"}, 5},
+		{"not JSON at all", "/api/logs?source_name=p.src", "hello\nworld\n", 400, nil, 5},
+		{"truncated array", "/api/logs?source_name=p.src", `[{"event_message":"x"}`, 400, nil, 5},
+		{"not syslog at all", "/logs/syslogs?source_name=p.src", "hello\n", 400, nil, 5},
+	} {
+		r := h.do(http.MethodPost, c.path, strings.NewReader(c.body), hdr)
+		require.Equal(t, c.code, r.code, "%s: %s", c.name, r.body)
+		if c.code == 406 {
+			var m struct{ Message []string }
+			require.NoError(t, json.Unmarshal(r.body, &m))
+			require.Len(t, m.Message, len(c.refused), c.name)
+			for i, want := range c.refused {
+				require.True(t, strings.HasPrefix(m.Message[i], want), "%s: %q", c.name, m.Message[i])
+			}
+		} else {
+			requireError(t, r, 400, "INVALID_ARGUMENT", "")
+		}
+		require.Len(t, queryBack(t, h, e), c.stored, c.name)
+	}
+}
+
+func TestIngestSourceChecks(t *testing.T) {
+	h := newHarness(t, nil)
+	hdr := map[string]string{"X-API-KEY": testKey}
+	unknown := "0b1f5c76-0000-4f0e-9a51-5a1f3c2d8e01"
+	r := h.do(http.MethodPost, "/api/logs?source="+unknown, strings.NewReader(`[{}]`), hdr)
+	requireError(t, r, 404, "NOT_FOUND", "source")
+	require.Contains(t, string(r.body), unknown)
+	r = h.do(http.MethodPost, "/logs/json", strings.NewReader(`[{}]`), map[string]string{"X-API-KEY": testKey, "X-Source": unknown})
+	requireError(t, r, 404, "NOT_FOUND", "source")
+	for _, bad := range []string{strings.Repeat("n", MaxSourceName+1), "tab\there", "nul\x00", "bell\a"} {
+		r := h.do(http.MethodPost, "/api/logs?source_name="+url.QueryEscape(bad), strings.NewReader(`[{}]`), hdr)
+		requireError(t, r, 400, "INVALID_ARGUMENT", "source_name")
+	}
+	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs?source_name="+url.QueryEscape("ok.name-ünïcode 1"), strings.NewReader(`[{}]`), hdr).code)
+	// Every suffix answers under every prefix.
+	for _, p := range ingestPrefixes {
+		for _, sfx := range []string{"", "/json", "/vector", "/cloudflare"} {
+			r := h.do(http.MethodPost, p+sfx+"?source_name=every", strings.NewReader(`{"event_message":"x"}`), hdr)
+			require.Equal(t, 200, r.code, p+sfx)
+		}
+	}
+}

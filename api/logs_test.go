@@ -1,0 +1,81 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"logq/fixtures"
+)
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) lines(t *testing.T) []map[string]any {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	sc := bufio.NewScanner(bytes.NewReader(l.b.Bytes()))
+	for sc.Scan() {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &m))
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestLogLines(t *testing.T) {
+	var buf lockedBuffer
+	h := newHarness(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&buf, nil)) })
+	h.store.Append("cloudflare.logs.prod", fixtures.Generate(fixtures.DefaultSpec(300, testNow), "cloudflare.logs.prod"))
+	q := "/api/endpoints/query/logs.all?project=" + fixtures.ProjectRef(0) + "&project_tier=ENTERPRISE"
+	want := len(rows(t, h.get(q)))
+	require.Positive(t, want)
+	h.ingest("log.src", []byte(`[{"event_message":"ok"}, 7, "x"]`), nil)
+
+	var query, ingest map[string]any
+	for _, l := range buf.lines(t) {
+		switch l["msg"] {
+		case "request":
+			if l["endpoint"] == "logs.all" {
+				query = l
+			}
+		case "ingest":
+			ingest = l
+		}
+	}
+	require.NotNil(t, query)
+	require.Equal(t, float64(200), query["status"])
+	require.Equal(t, "bypass", query["cache"])
+	require.Equal(t, float64(want), query["rows"])
+	require.Contains(t, query, "duration_ms")
+	require.NotNil(t, ingest)
+	require.Equal(t, "log.src", ingest["source"])
+	require.Equal(t, float64(1), ingest["accepted"])
+	require.Equal(t, float64(2), ingest["refused"])
+	require.Equal(t, "event 1: an event must be a JSON object", ingest["first_refusal"])
+	require.Regexp(t, `^127\.0\.0\.1:\d+$`, ingest["client"])
+}
+
+func TestResultRows(t *testing.T) {
+	for body, n := range map[string]int{
+		`{"result":[]}`:        0,
+		`{"result":[{"a":1}]}`: 1,
+		`{"result":[{"a":"}{[","b":[{"c":1}]},{"d":"\"{"}]}`: 2,
+	} {
+		require.Equal(t, n, resultRows([]byte(body)), body)
+	}
+}

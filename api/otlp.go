@@ -1,0 +1,62 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"logq/ingest"
+)
+
+// handleOTLPLogs takes an OTLP/HTTP logs export (protobuf or JSON, gzip or
+// not). The source is ?source_name=, X-Source-Name, ?source= or X-Source,
+// as for the other ingest routes. Refused records are counted in the
+// reply's partial_success (OTLP's way), with status 200.
+func (s *Server) handleOTLPLogs(w http.ResponseWriter, r *http.Request) {
+	rec := recorderOf(r)
+	rec.endpoint = "ingest"
+	body, aerr := readBody(r)
+	if aerr != nil {
+		writeError(w, aerr)
+		return
+	}
+	req, err := ingest.DecodeOTLP(body, r.Header.Get("Content-Type"))
+	var be *ingest.BodyError
+	if errors.As(err, &be) {
+		writeError(w, errorf(400, "invalidBody", "", "%v", err))
+		return
+	} else if err != nil {
+		writeError(w, errorf(500, "internalError", "", "internal error"))
+		return
+	}
+	source, aerr := s.sourceOf(r, "")
+	if aerr != nil {
+		writeError(w, aerr)
+		return
+	}
+	events := req.Events
+	accepted, rejects, ok := s.storeEvents(w, source, events)
+	if !ok {
+		return
+	}
+	refused := req.Rejects
+	for _, rj := range rejects {
+		refused = append(refused, ingest.Reject{Index: req.Index[rj.Index], Reason: rj.Reason})
+	}
+	s.metrics.ingest(source, accepted, len(refused), len(body))
+	first := ""
+	attrs := []any{"source", source, "accepted", accepted, "refused", len(refused), "client", r.RemoteAddr, "form", "otlp"}
+	if len(refused) > 0 {
+		first = refused[0].String()
+		attrs = append(attrs, "first_refusal", first)
+	}
+	s.log.Info("ingest", attrs...)
+	out, ctype := ingest.OTLPResponse(req.JSON, len(refused), first)
+	w.Header().Set("Content-Type", ctype)
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(out)
+}
+
+// handleOTLPOther answers OTLP traces and metrics: logq stores logs only.
+func handleOTLPOther(w http.ResponseWriter, r *http.Request) {
+	writeError(w, errorf(501, "notImplemented", "", "logq takes OTLP logs only (POST /v1/logs); %s is not served", r.URL.Path))
+}

@@ -1,0 +1,90 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
+	otellog "go.opentelemetry.io/otel/log"
+	sdklog "go.opentelemetry.io/otel/sdk/log"
+	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// The official OTLP/HTTP log exporter ships records; they are queried back.
+func TestOTLPLogsFromTheOfficialExporter(t *testing.T) {
+	e := readBack(t, "otel.src")
+	h := newHarness(t, func(cfg *Config) { cfg.Endpoints = append(cfg.Endpoints, e) })
+	ctx := context.Background()
+	exp, err := otlploghttp.New(ctx,
+		otlploghttp.WithEndpointURL(h.http.URL+"/v1/logs"),
+		otlploghttp.WithHeaders(map[string]string{"X-API-KEY": testKey, "X-Source-Name": "otel.src"}),
+		otlploghttp.WithCompression(otlploghttp.GzipCompression),
+		otlploghttp.WithRetry(otlploghttp.RetryConfig{Enabled: false}))
+	require.NoError(t, err)
+	provider := sdklog.NewLoggerProvider(sdklog.WithProcessor(sdklog.NewSimpleProcessor(exp)))
+	logger := provider.Logger("logq-test", otellog.WithInstrumentationVersion("1.2.3"))
+
+	t1 := time.Date(2026, 3, 14, 15, 0, 0, 123_456_000, time.UTC)
+	var r1 otellog.Record
+	r1.SetTimestamp(t1)
+	r1.SetBody(attribute.StringValue("payment accepted"))
+	r1.SetSeverity(otellog.SeverityWarn)
+	r1.SetSeverityText("WARN")
+	r1.AddAttributes(attribute.String("order.id", "o-17"), attribute.Int("items", 3))
+	logger.Emit(ctx, r1)
+	var r2 otellog.Record
+	r2.SetTimestamp(t1.Add(time.Second))
+	r2.SetBody(attribute.MapValue(attribute.String("k", "v")))
+	r2.SetSeverity(otellog.SeverityError2)
+	logger.Emit(ctx, r2)
+	require.NoError(t, provider.ForceFlush(ctx))
+	require.NoError(t, provider.Shutdown(ctx))
+
+	got := queryBack(t, h, e)
+	require.Len(t, got, 2)
+	require.Equal(t, t1.UnixMicro(), got[0].Timestamp)
+	require.Equal(t, "payment accepted", *got[0].EventMessage)
+	m := got[0].Metadata[0]
+	require.Equal(t, "WARN", m["severity_text"])
+	require.Equal(t, float64(13), m["severity_number"], "SeverityWarn is 13 in OTLP")
+	require.Equal(t, []any{map[string]any{"order_id": "o-17", "items": float64(3)}}, m["attributes"])
+	require.Equal(t, []any{map[string]any{"name": "logq-test", "version": "1.2.3"}}, m["scope"])
+	res := m["resource"].([]any)[0].(map[string]any)
+	require.Equal(t, "go", res["telemetry_sdk_language"], "the SDK's default resource")
+
+	require.Equal(t, t1.Add(time.Second).UnixMicro(), got[1].Timestamp)
+	require.Equal(t, `{"k":"v"}`, *got[1].EventMessage)
+	require.Equal(t, "ERROR2", got[1].Metadata[0]["severity_text"])
+}
+
+func TestOTLPRepliesAndRefusals(t *testing.T) {
+	h := newHarness(t, nil)
+	hdr := map[string]string{"X-API-KEY": testKey, "Content-Type": "application/json"}
+	// JSON, one record refused (no body, no time): partial_success says so.
+	body := `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1773500400000000000","body":{"stringValue":"ok"}},{"severityText":"INFO"}]}]}]}`
+	r := h.do(http.MethodPost, "/v1/logs?source_name=o.json", strings.NewReader(body), hdr)
+	require.Equal(t, 200, r.code, string(r.body))
+	require.Equal(t, "application/json", r.header.Get("Content-Type"))
+	require.JSONEq(t, `{"partialSuccess":{"rejectedLogRecords":"1","errorMessage":"event 1: a log record needs a body or a time"}}`, string(r.body))
+	require.Equal(t, 1, h.store.Snapshot("o.json").Segments[0].Rows())
+	// Protobuf reply to a protobuf request.
+	pb, err := proto.Marshal(&collogs.ExportLogsServiceRequest{})
+	require.NoError(t, err)
+	r = h.do(http.MethodPost, "/v1/logs?source_name=o.pb", bytes.NewReader(pb), map[string]string{"X-API-KEY": testKey, "Content-Type": "application/x-protobuf"})
+	require.Equal(t, 200, r.code)
+	var resp collogs.ExportLogsServiceResponse
+	require.NoError(t, proto.Unmarshal(r.body, &resp))
+	require.Nil(t, resp.PartialSuccess)
+	requireError(t, h.do(http.MethodPost, "/v1/logs?source_name=o.pb", strings.NewReader("\xff\xff garbage"), map[string]string{"X-API-KEY": testKey, "Content-Type": "application/x-protobuf"}), 400, "INVALID_ARGUMENT", "")
+	requireError(t, h.do(http.MethodPost, "/v1/logs?source_name=x", bytes.NewReader(pb), nil), 401, "UNAUTHENTICATED", "")
+	for _, p := range []string{"/v1/traces", "/v1/metrics"} {
+		requireError(t, h.do(http.MethodPost, p, bytes.NewReader(pb), hdr), 501, "UNIMPLEMENTED", "")
+	}
+}

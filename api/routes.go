@@ -1,0 +1,119 @@
+package api
+
+import (
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"logq/ingest"
+)
+
+// route is one entry of the route table: every path logq serves is defined
+// here once, with the methods it answers. The template (not the raw path) is
+// what metrics and logs use, so no label value comes from a request.
+type route struct {
+	template string
+	methods  []string
+	handler  http.Handler
+}
+
+// routeTable lists every route. Ingest paths come from ingestPaths.
+func (s *Server) routeTable() []route {
+	query := s.authed(s.handleQuery)
+	rw := []string{http.MethodGet, http.MethodPost}
+	rs := []route{
+		{"/api/endpoints/query/name/{name}", rw, query},
+		{"/api/endpoints/query/{id}", rw, query},
+		{"/endpoints/query/{id}", rw, query},
+		{"/api/endpoints", []string{http.MethodGet}, s.authed(s.handleListEndpoints)},
+		{"/api/sources", []string{http.MethodGet}, s.authed(s.handleListSources)},
+		{"/health", []string{http.MethodGet, http.MethodHead}, http.HandlerFunc(s.handleHealth)},
+		{"/ready", []string{http.MethodGet, http.MethodHead}, http.HandlerFunc(s.handleReady)},
+		{"/metrics", []string{http.MethodGet}, http.HandlerFunc(s.handleMetrics)},
+		{"/v1/logs", []string{http.MethodPost}, s.authed(s.handleOTLPLogs)},
+		{"/v1/traces", []string{http.MethodPost}, http.HandlerFunc(handleOTLPOther)},
+		{"/v1/metrics", []string{http.MethodPost}, http.HandlerFunc(handleOTLPOther)},
+	}
+	suffixes := slices.Sorted(maps.Keys(ingest.Suffixes))
+	for _, prefix := range ingestPrefixes {
+		for _, suffix := range suffixes {
+			form := ingest.Suffixes[suffix]
+			h := s.authed(func(w http.ResponseWriter, r *http.Request) { s.handleIngest(w, r, form) })
+			rs = append(rs, route{prefix + suffix, []string{http.MethodPost}, h})
+		}
+	}
+	return rs
+}
+
+// ingestPrefixes are Logflare's three ingest prefixes (CONTRACT.md §3); each
+// serves every suffix of ingest.Suffixes.
+var ingestPrefixes = []string{"/api/logs", "/logs", "/api/events"}
+
+// routes builds the router. Each path is registered for every method, and
+// dispatch answers OPTIONS (CORS preflight, 204) and wrong methods (405 with
+// Allow) from the route's own method list; a path no route matches is 404.
+// gorilla/mux's own method matching is not used: an OPTIONS catch-all made
+// every unknown path a 405.
+func (s *Server) routes() http.Handler {
+	r := mux.NewRouter()
+	for _, rt := range s.routeTable() {
+		r.Handle(rt.template, dispatch(rt))
+	}
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		writeError(w, errorf(404, "notFound", "", "no such route: %s %s", req.Method, clip(req.URL.Path, 200)))
+	})
+	return s.observe(limitHeaders(cors(compress(r))))
+}
+
+func dispatch(rt route) http.Handler {
+	allow := strings.Join(append(slices.Clone(rt.methods), http.MethodOptions), ", ")
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		recorderOf(req).route = rt.template
+		switch {
+		case slices.Contains(rt.methods, req.Method):
+			rt.handler.ServeHTTP(w, req)
+		case req.Method == http.MethodOptions:
+			w.Header().Set("Allow", allow)
+			w.Header().Set("Access-Control-Allow-Methods", allow)
+			w.WriteHeader(http.StatusNoContent)
+		default:
+			w.Header().Set("Allow", allow)
+			writeError(w, errorf(405, "methodNotAllowed", "", "method %s is not allowed on %s; use %s", req.Method, rt.template, allow))
+		}
+	})
+}
+
+// clip bounds a raw input quoted back in a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// MaxHeaderBytes bounds the request line plus headers; larger requests get a
+// JSON 431. The http.Server's own limit (HardHeaderBytes, see HTTPServer) is
+// set higher so that net/http's plain-text 431 only answers absurd requests.
+const (
+	MaxHeaderBytes  = 64 << 10
+	HardHeaderBytes = 4 << 20
+)
+
+func limitHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := len(r.Method) + len(r.RequestURI) + len(r.Proto) + 4
+		for k, vs := range r.Header {
+			for _, v := range vs {
+				n += len(k) + len(v) + 4
+			}
+		}
+		if n > MaxHeaderBytes {
+			writeError(w, errorf(431, "headersTooLarge", "", "the request line and headers are %d bytes; at most %d are accepted", n, MaxHeaderBytes))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

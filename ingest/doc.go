@@ -1,0 +1,41 @@
+// Package ingest is the ingest contract's body side (CONTRACT.md §3): it
+// turns a request body of one of Logflare's ingest forms into raw JSON
+// events for the log store, and lists the events it refused, so that api can
+// store the good ones and report the bad ones (406) the same way in every
+// form. Only a body that is not JSON (or NDJSON, syslog, logplex) at all is a
+// *BodyError, which api answers with 400.
+//
+// Forms, by the path suffix under /logs, /api/logs and /api/events:
+//   - "" "/json" "/vector" "/cloudflare": a JSON array of events,
+//     {"batch": [events]}, one event object, or NDJSON (one object a line;
+//     a line that is not a JSON object is refused, the others kept).
+//   - "/syslogs" "/logplex": syslog lines (RFC 5424, or RFC 3164), one a line,
+//     or logplex's octet-counted frames ("<len> <syslog line>").
+//   - "/cloud-event": a CloudEvent, structured (a JSON body with specversion)
+//     or binary (ce-* headers, the body is the data).
+//
+// Decisions (Logflare's behaviour where known, else written here):
+//   - The message is log_entry, else message, else event_message (Logflare's
+//     order); it is written as event_message, first, and log_entry dropped.
+//     Events without log_entry or message pass through byte for byte.
+//   - A syslog line becomes {timestamp, event_message, metadata: {severity,
+//     facility, host, appname, procid, msgid}}; fields given as "-" are left
+//     out. A line that does not parse is refused.
+//   - A CloudEvent becomes {timestamp (its time), event_message (data as text,
+//     or data.message), metadata: {every attribute, data}}.
+//   - OTLP logs (DecodeOTLP): one event per LogRecord, timestamp from
+//     time_unix_nano (else observed_time_unix_nano), event_message from the
+//     body (a string as is, other values as JSON), metadata {severity_text
+//     (else the OTLP name of severity_number), severity_number, trace_id and
+//     span_id in hex, flags, event_name, attributes, resource (the resource's
+//     attributes), scope {name, version}}. A record with neither body nor
+//     time is refused and counted in the reply's partial_success.
+//
+// Well-formed JSON arrays and NDJSON go through Options.Split when given
+// (api passes logstore.SplitEvents, a scanner that does not build values):
+// encoding/json alone more than doubled the cost of ingest.
+//
+// This package imports the standard library and the OTLP protobuf
+// definitions (go.opentelemetry.io/proto/otlp) only; it never imports
+// logstore (the store is rewritten on another branch) nor net/http.
+package ingest

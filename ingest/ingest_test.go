@@ -1,0 +1,88 @@
+package ingest
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseSyslog(t *testing.T) {
+	for _, c := range []struct {
+		line   string
+		want   map[string]any // nil: refused
+		reason string
+	}{
+		{`<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su - ID47 - 'su root' failed`, map[string]any{
+			"timestamp": "2003-10-11T22:14:15.003Z", "event_message": "'su root' failed",
+			"metadata": map[string]any{"severity": "critical", "facility": "auth", "host": "mymachine.example.com", "appname": "su", "msgid": "ID47"}}, ""},
+		{`<165>1 2003-08-24T05:14:15.000003-07:00 192.0.2.1 myproc 8710 - [a b="]"][c] hi`, map[string]any{
+			"timestamp": "2003-08-24T05:14:15.000003-07:00", "event_message": "hi",
+			"metadata": map[string]any{"severity": "notice", "facility": "local4", "host": "192.0.2.1", "appname": "myproc", "procid": "8710"}}, ""},
+		{`<13>1 - - - - - -`, map[string]any{"event_message": "",
+			"metadata": map[string]any{"severity": "notice", "facility": "user"}}, ""},
+		{`no pri`, nil, "a syslog line starts with <PRI>"},
+		{`<999>1 x`, nil, "a syslog line starts with <PRI>, a number from 0 to 191"},
+		{`<13>1 short`, nil, "an RFC 5424 line needs TIMESTAMP HOSTNAME APP-NAME PROCID MSGID"},
+	} {
+		ev, reason := parseSyslog([]byte(c.line))
+		require.Equal(t, c.reason, reason, c.line)
+		if c.want == nil {
+			continue
+		}
+		var got map[string]any
+		require.NoError(t, json.Unmarshal(ev, &got))
+		require.Equal(t, c.want, got, c.line)
+	}
+}
+
+func TestNormalizeMessage(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"event_message":"a","x":1}`, `{"event_message":"a","x":1}`},
+		{`{"x":1,"message":"m","event_message":"e"}`, `{"event_message":"m","x":1,"message":"m"}`},
+		{`{"log_entry":"l","message":"m"}`, `{"event_message":"l","message":"m"}`},
+		{`{"metadata":{"message":"nested"}}`, `{"metadata":{"message":"nested"}}`},
+	} {
+		require.Equal(t, c.want, string(normalizeMessage([]byte(c.in))), c.in)
+	}
+}
+
+func TestSplitJSON(t *testing.T) {
+	for _, c := range []struct {
+		body    string
+		events  []string
+		index   []int
+		rejects []string
+		source  string
+		bad     bool
+	}{
+		{body: `[{"a":1},{"b":2}]`, events: []string{`{"a":1}`, `{"b":2}`}, index: []int{0, 1}},
+		{body: `{"batch":[{"a":1}],"source":"s-1"}`, events: []string{`{"a":1}`}, index: []int{0}, source: "s-1"},
+		{body: `{"a":1}`, events: []string{`{"a":1}`}, index: []int{0}},
+		{body: "{\"a\":1}\n\n{bad\n{\"b\":2}", events: []string{`{"a":1}`, `{"b":2}`}, index: []int{0, 2},
+			rejects: []string{"event 1: line 3: invalid JSON at byte 2: invalid character 'b' looking for beginning of object key string"}},
+		{body: `[{"a":1}`, bad: true},
+		{body: "x\ny", bad: true},
+		{body: "  ", bad: true},
+	} {
+		b, err := Decode(FormJSON, []byte(c.body), Options{})
+		if c.bad {
+			var be *BodyError
+			require.ErrorAs(t, err, &be, c.body)
+			continue
+		}
+		require.NoError(t, err)
+		var evs []string
+		for _, e := range b.Events {
+			evs = append(evs, string(e))
+		}
+		require.Equal(t, c.events, evs, c.body)
+		require.Equal(t, c.index, b.Index, c.body)
+		var rj []string
+		for _, r := range b.Rejects {
+			rj = append(rj, r.String())
+		}
+		require.Equal(t, c.rejects, rj, c.body)
+		require.Equal(t, c.source, b.Source)
+	}
+}

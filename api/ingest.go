@@ -49,22 +49,10 @@ func (s *Server) handleIngest(w http.ResponseWriter, r *http.Request, form inges
 		writeError(w, aerr)
 		return
 	}
-	events := batch.Events
-	accepted, rejects, ok := s.storeEvents(w, source, events)
+	_, refused, ok := s.storeEvents(w, r, source, string(form), *batch, len(body))
 	if !ok {
 		return
 	}
-	refused := batch.Rejects
-	for _, rj := range rejects {
-		refused = append(refused, ingest.Reject{Index: batch.Index[rj.Index], Reason: rj.Reason})
-	}
-	sort.SliceStable(refused, func(i, j int) bool { return refused[i].Index < refused[j].Index })
-	s.metrics.ingest(source, accepted, len(refused), len(body))
-	attrs := []any{"source", source, "accepted", accepted, "refused", len(refused), "client", r.RemoteAddr}
-	if len(refused) > 0 {
-		attrs = append(attrs, "first_refusal", refused[0].String())
-	}
-	s.log.Info("ingest", attrs...)
 	if len(refused) > 0 {
 		msgs := make([]string, len(refused))
 		for i, rj := range refused {
@@ -93,26 +81,39 @@ func cloudEventAttrs(r *http.Request) map[string]string {
 // MaxSourceName bounds a source name, in bytes.
 const MaxSourceName = 200
 
-// storeEvents stores decoded events, or answers the request itself and
-// reports false: 429 with Retry-After at the memory limit (the last resort
-// of --memory-limit), 503 with Retry-After when the events could not be made
-// durable. Neither acknowledges anything; shippers retry both.
-func (s *Server) storeEvents(w http.ResponseWriter, source string, events [][]byte) (int, []logstore.Reject, bool) {
+// storeEvents stores a decoded body's events and accounts for them (metrics
+// and one log line), for every ingest form. refused holds the body's own
+// refusals and the store's, by index in the body. When ok is false the
+// request has been answered: 429 with Retry-After at the memory limit (the
+// last resort of --memory-limit), 503 with Retry-After when the events could
+// not be made durable. Neither acknowledges anything; shippers retry both.
+func (s *Server) storeEvents(w http.ResponseWriter, r *http.Request, source, form string, batch ingest.Batch, bodyLen int) (accepted int, refused []ingest.Reject, ok bool) {
 	if s.overloaded != nil && s.overloaded() {
 		w.Header().Set("Retry-After", "2")
 		writeError(w, errorf(429, "memoryLimit", "", "logq is at its memory limit; retry shortly"))
 		return 0, nil, false
 	}
-	accepted, rejects, err := s.store.Ingest(source, events)
+	accepted, rejects, err := s.store.Ingest(source, batch.Events)
 	if err != nil {
 		// Some of these events may be stored and come back once more when
 		// the shipper retries: at-least-once for what was refused.
-		s.log.Error("ingest: events could not be made durable", "source", source, "events", len(events), "err", err)
+		s.log.Error("ingest: events could not be made durable", "source", source, "events", len(batch.Events), "err", err)
 		w.Header().Set("Retry-After", "5")
 		writeError(w, errorf(503, "storageUnavailable", "", "the events could not be written durably (%v); nothing from this request is acknowledged, retry later", err))
 		return 0, nil, false
 	}
-	return accepted, rejects, true
+	refused = batch.Rejects
+	for _, rj := range rejects {
+		refused = append(refused, ingest.Reject{Index: batch.Index[rj.Index], Reason: rj.Reason})
+	}
+	sort.SliceStable(refused, func(i, j int) bool { return refused[i].Index < refused[j].Index })
+	s.metrics.ingest(source, accepted, len(refused), bodyLen)
+	attrs := []any{"source", source, "accepted", accepted, "refused", len(refused), "client", r.RemoteAddr, "form", form}
+	if len(refused) > 0 {
+		attrs = append(attrs, "first_refusal", refused[0].String())
+	}
+	s.log.Info("ingest", attrs...)
+	return accepted, refused, true
 }
 
 // sourceOf picks the source: ?source_name= or X-Source-Name, else ?source= or X-Source, else

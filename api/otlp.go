@@ -33,23 +33,14 @@ func (s *Server) handleOTLPLogs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, aerr)
 		return
 	}
-	events := req.Events
-	accepted, rejects, ok := s.storeEvents(w, source, events)
+	_, refused, ok := s.storeEvents(w, r, source, "otlp", req.Batch, len(body))
 	if !ok {
 		return
 	}
-	refused := req.Rejects
-	for _, rj := range rejects {
-		refused = append(refused, ingest.Reject{Index: req.Index[rj.Index], Reason: rj.Reason})
-	}
-	s.metrics.ingest(source, accepted, len(refused), len(body))
 	first := ""
-	attrs := []any{"source", source, "accepted", accepted, "refused", len(refused), "client", r.RemoteAddr, "form", "otlp"}
 	if len(refused) > 0 {
 		first = refused[0].String()
-		attrs = append(attrs, "first_refusal", first)
 	}
-	s.log.Info("ingest", attrs...)
 	out, ctype := ingest.OTLPResponse(req.JSON, len(refused), first)
 	w.Header().Set("Content-Type", ctype)
 	w.WriteHeader(http.StatusOK)

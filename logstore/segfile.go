@@ -393,73 +393,44 @@ func readInts(blobs []byte, r blobRef) []int64 {
 	return out
 }
 
+// readPart reads part p of a column into a new slice of its element type
+// (nil when the part is empty or an earlier read failed).
+func readPart[T any](f fileReader, m *colMeta, p int, err *error) []T {
+	n := int(m.parts[p].len) / partSize[p]
+	if n == 0 || *err != nil {
+		return nil
+	}
+	out := make([]T, n)
+	_, *err = f.ReadAt(asBytes(out), m.parts[p].off)
+	return out
+}
+
 // loadColumn reads one column's parts from the file into memory.
 func loadColumn(f fileReader, m *colMeta) (*Column, error) {
 	c := &Column{Path: m.path, kind: m.kind, n: m.n, nulls: m.nulls, width: m.width, base: m.base, plain: m.plain}
 	var err error
-	read := func(p int, dst []byte) {
-		if err == nil && len(dst) > 0 {
-			_, err = f.ReadAt(dst, m.parts[p].off)
-		}
-	}
-	n := func(p int) int { return int(m.parts[p].len) / partSize[p] }
-	if n(partNullBits) > 0 {
-		c.nullBits = make([]uint64, n(partNullBits))
-		read(partNullBits, asBytes(c.nullBits))
-	}
-	if n(partInts) > 0 {
-		c.ints = make([]int64, n(partInts))
-		read(partInts, asBytes(c.ints))
-	}
-	if n(partInts8) > 0 {
-		c.ints8 = make([]uint8, n(partInts8))
-		read(partInts8, c.ints8)
-	}
-	if n(partInts16) > 0 {
-		c.ints16 = make([]uint16, n(partInts16))
-		read(partInts16, asBytes(c.ints16))
-	}
-	if n(partInts32) > 0 {
-		c.ints32 = make([]uint32, n(partInts32))
-		read(partInts32, asBytes(c.ints32))
-	}
-	if n(partFloats) > 0 {
-		c.floats = make([]float64, n(partFloats))
-		read(partFloats, asBytes(c.floats))
-	}
+	c.nullBits = readPart[uint64](f, m, partNullBits, &err)
+	c.ints = readPart[int64](f, m, partInts, &err)
+	c.ints8 = readPart[uint8](f, m, partInts8, &err)
+	c.ints16 = readPart[uint16](f, m, partInts16, &err)
+	c.ints32 = readPart[uint32](f, m, partInts32, &err)
+	c.floats = readPart[float64](f, m, partFloats, &err)
+	c.codes = readPart[uint32](f, m, partCodes, &err)
+	c.codes8 = readPart[uint8](f, m, partCodes8, &err)
+	c.codes16 = readPart[uint16](f, m, partCodes16, &err)
 	if m.kind == types.KindString && !m.plain {
-		c.dictData = make([]byte, n(partDictData))
-		read(partDictData, c.dictData)
-		c.dictOffs = make([]uint32, n(partDictOffs))
-		read(partDictOffs, asBytes(c.dictOffs))
-	}
-	if n(partCodes) > 0 {
-		c.codes = make([]uint32, n(partCodes))
-		read(partCodes, asBytes(c.codes))
-	}
-	if n(partCodes8) > 0 {
-		c.codes8 = make([]uint8, n(partCodes8))
-		read(partCodes8, c.codes8)
-	}
-	if n(partCodes16) > 0 {
-		c.codes16 = make([]uint16, n(partCodes16))
-		read(partCodes16, asBytes(c.codes16))
+		c.dictData = readPart[byte](f, m, partDictData, &err)
+		c.dictOffs = readPart[uint32](f, m, partDictOffs, &err)
 	}
 	if m.kind == types.KindString && m.plain && m.parts[partZData].len == 0 {
-		c.data = make([]byte, n(partData))
-		read(partData, c.data)
-		c.offs = make([]uint32, n(partOffs))
-		read(partOffs, asBytes(c.offs))
+		c.data = readPart[byte](f, m, partData, &err)
+		c.offs = readPart[uint32](f, m, partOffs, &err)
 	}
 	if m.parts[partZData].len > 0 {
-		z := &zstrings{data: make([]byte, n(partZData)), starts: make([]uint32, n(partZStarts))}
-		read(partZData, z.data)
-		read(partZStarts, asBytes(z.starts))
-		c.z = z
+		c.z = &zstrings{data: readPart[byte](f, m, partZData, &err), starts: readPart[uint32](f, m, partZStarts, &err)}
 	}
 	if m.parts[partVals].len > 0 {
-		vb := make([]byte, m.parts[partVals].len)
-		read(partVals, vb)
+		vb := readPart[byte](f, m, partVals, &err)
 		if err == nil {
 			r := &metaReader{p: vb}
 			for i := 0; i < m.n && r.err == nil; i++ {

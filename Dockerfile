@@ -22,8 +22,8 @@ FROM scratch
 COPY --from=build /out/logq /logq
 COPY --from=build --chown=65532:65532 /out/data /var/lib/logq
 USER 65532:65532
-# The storage branch reads LOGQ_DATA_DIR (--data-dir); set here so the volume
-# below is where events live once it lands.
+# Events live in the volume: the write-ahead log and segment files
+# (docs/storage.md). --memory-limit defaults to half the container's limit.
 ENV LOGQ_ADDR=:4000 LOGQ_DATA_DIR=/var/lib/logq
 VOLUME ["/var/lib/logq"]
 EXPOSE 4000

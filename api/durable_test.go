@@ -53,3 +53,33 @@ func TestIngestNotDurableIs503(t *testing.T) {
 	_, statErr := os.Stat(filepath.Join(dir, "sources", "s"))
 	require.False(t, errors.Is(statErr, os.ErrNotExist))
 }
+
+// What start-up found damaged, and keys past the field cap, are counted in
+// /metrics.
+func TestStorageMetrics(t *testing.T) {
+	dir := t.TempDir()
+	opts := logstore.Options{SegmentRows: 2, MaxFields: 5}
+	st, err := logstore.Open(dir, opts)
+	require.NoError(t, err)
+	st.Append("s", [][]byte{[]byte(`{"event_message":"a"}`), []byte(`{"event_message":"b"}`), []byte(`{"event_message":"c"}`)})
+	require.NoError(t, st.Close())
+	segs, err := filepath.Glob(filepath.Join(dir, "sources", "s", "seg-*.lqs"))
+	require.NoError(t, err)
+	require.Len(t, segs, 1)
+	data, err := os.ReadFile(segs[0])
+	require.NoError(t, err)
+	data[len(data)/2] ^= 1
+	require.NoError(t, os.WriteFile(segs[0], data, 0o644))
+
+	st, err = logstore.Open(dir, opts)
+	require.NoError(t, err)
+	h := newHarness(t, func(c *Config) { c.Store = st })
+	t.Cleanup(func() { st.Close() })
+	r := h.ingest("s", []byte(`[{"event_message":"d","k1":1,"k2":2,"k3":3}]`), nil)
+	require.Equal(t, 200, r.code, string(r.body))
+	body := string(h.do("GET", "/metrics", nil, nil).body)
+	require.Contains(t, body, `logq_recovery_events{what="corrupt_files"} 1`)
+	require.Contains(t, body, `logq_recovery_events{what="replayed"} 1`)
+	require.Contains(t, body, `logq_fields_overflowed_total{source="s"} 1`)
+	require.Regexp(t, `logq_disk_bytes [1-9]`, body)
+}

@@ -65,8 +65,48 @@ func newMetrics(store *logstore.Store, cacheLen func() int, maxSources int) *met
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "logq_cache_entries", Help: "Result cache entries held."},
 			func() float64 { return float64(cacheLen()) }),
 		&heldCollector{store: store, sources: m.sources},
+		&storageCollector{store: store},
 	)
 	return m
+}
+
+// storageCollector reports the data directory's state at scrape time: what
+// start-up found damaged, bytes on disk, the column cache and merges.
+type storageCollector struct{ store *logstore.Store }
+
+var (
+	recoveryDesc = prometheus.NewDesc("logq_recovery_events",
+		"What opening the data directory found: torn WAL tails cut, damaged WAL records skipped, files moved aside as corrupt, missing segments, events replayed and loaded.",
+		[]string{"what"}, nil)
+	diskBytesDesc  = prometheus.NewDesc("logq_disk_bytes", "Bytes of the data directory's segment and WAL files.", nil, nil)
+	colCacheDesc   = prometheus.NewDesc("logq_column_cache_bytes", "Bytes of columns held by the column cache, and its budget.", []string{"what"}, nil)
+	colLookupsDesc = prometheus.NewDesc("logq_column_cache_lookups_total", "Column cache lookups, by result.", []string{"result"}, nil)
+	mergesDesc     = prometheus.NewDesc("logq_segment_merges_total", "Merged segments written.", nil, nil)
+	writtenDesc    = prometheus.NewDesc("logq_segment_bytes_written_total", "Bytes of segment files written, by seals and by merges.", []string{"by"}, nil)
+)
+
+func (c *storageCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{recoveryDesc, diskBytesDesc, colCacheDesc, colLookupsDesc, mergesDesc, writtenDesc} {
+		ch <- d
+	}
+}
+
+func (c *storageCollector) Collect(ch chan<- prometheus.Metric) {
+	r := c.store.Recovery()
+	for what, v := range map[string]int{"torn_tails": r.TornTails, "corrupt_records": r.CorruptRecords,
+		"corrupt_files": r.CorruptFiles, "missing_segments": r.Missing, "replayed": r.Replayed, "loaded": r.Loaded} {
+		ch <- prometheus.MustNewConstMetric(recoveryDesc, prometheus.GaugeValue, float64(v), what)
+	}
+	ch <- prometheus.MustNewConstMetric(diskBytesDesc, prometheus.GaugeValue, float64(c.store.DiskBytes()))
+	cs := c.store.CacheStats()
+	ch <- prometheus.MustNewConstMetric(colCacheDesc, prometheus.GaugeValue, float64(cs.Bytes), "held")
+	ch <- prometheus.MustNewConstMetric(colCacheDesc, prometheus.GaugeValue, float64(cs.Budget), "budget")
+	ch <- prometheus.MustNewConstMetric(colLookupsDesc, prometheus.CounterValue, float64(cs.Hits), "hit")
+	ch <- prometheus.MustNewConstMetric(colLookupsDesc, prometheus.CounterValue, float64(cs.Misses), "miss")
+	ms := c.store.MergeStats()
+	ch <- prometheus.MustNewConstMetric(mergesDesc, prometheus.CounterValue, float64(ms.Merges))
+	ch <- prometheus.MustNewConstMetric(writtenDesc, prometheus.CounterValue, float64(ms.BytesSealed), "seal")
+	ch <- prometheus.MustNewConstMetric(writtenDesc, prometheus.CounterValue, float64(ms.BytesMerged), "merge")
 }
 
 // buildVersion reads the module version and VCS revision from the build info.
@@ -140,23 +180,27 @@ type heldCollector struct {
 var (
 	eventsHeld = prometheus.NewDesc("logq_events_held", "Events held, by source.", []string{"source"}, nil)
 	bytesHeld  = prometheus.NewDesc("logq_bytes_held", "Bytes of event data held (estimated), by source.", []string{"source"}, nil)
+	overflowed = prometheus.NewDesc("logq_fields_overflowed_total", "Keys kept in __overflow columns because their source was at its field cap, by source.", []string{"source"}, nil)
 )
 
 func (c *heldCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- eventsHeld
 	ch <- bytesHeld
+	ch <- overflowed
 }
 
 func (c *heldCollector) Collect(ch chan<- prometheus.Metric) {
 	stats := c.store.Stats() // sorted by name: the same sources keep their labels
-	events, bytes := map[string]float64{}, map[string]float64{}
+	events, bytes, over := map[string]float64{}, map[string]float64{}, map[string]float64{}
 	for _, s := range stats {
 		l := c.sources.label(s.Name)
 		events[l] += float64(s.Events)
 		bytes[l] += float64(s.Bytes)
+		over[l] += float64(s.Overflowed)
 	}
 	for l, v := range events {
 		ch <- prometheus.MustNewConstMetric(eventsHeld, prometheus.GaugeValue, v, l)
 		ch <- prometheus.MustNewConstMetric(bytesHeld, prometheus.GaugeValue, bytes[l], l)
+		ch <- prometheus.MustNewConstMetric(overflowed, prometheus.CounterValue, over[l], l)
 	}
 }

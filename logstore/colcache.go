@@ -131,6 +131,9 @@ type CacheStats struct {
 	Bytes, Budget, Hits, Misses int64
 }
 
+// CacheStats reports the column cache's use.
+func (s *Store) CacheStats() CacheStats { return s.cache.stats() }
+
 func (c *colCache) stats() CacheStats {
 	c.mu.Lock()
 	defer c.mu.Unlock()

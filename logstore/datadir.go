@@ -325,10 +325,12 @@ func (src *Source) load(dir string, st *Store) error {
 	return nil
 }
 
-// removeTemporaries deletes segment files a crash left half written.
+// removeTemporaries deletes segment files a crash left half written, and
+// merged files never put in place.
 func removeTemporaries(dir string, st *Store) {
 	tmps, _ := filepath.Glob(filepath.Join(dir, segPrefix+"*"+segSuffix+".tmp"))
-	for _, t := range tmps {
+	merging, _ := filepath.Glob(filepath.Join(dir, segPrefix+"*"+segSuffix+mergeSuffix))
+	for _, t := range append(tmps, merging...) {
 		st.log().Info("removing a segment file left half written", "file", t)
 		_ = os.Remove(t)
 	}

@@ -16,9 +16,16 @@ import (
 // amplification stays a small constant (MergeStats reports it).
 //
 // Crash safety: the merged file takes the newest number of the run and
-// records the first one it covers (segMeta.first). It is renamed into place
-// before the files it replaces are deleted; a start-up that finds a file
-// covering others deletes them, so no row is ever read twice.
+// records the first one it covers (segMeta.first). It is written beside the
+// file it replaces ("<name>.merging"), renamed into place only once the run
+// is known intact under the source lock (retention may have dropped part of
+// it meanwhile), and the files it covers are deleted after; a start-up that
+// finds a file covering others deletes them, and deletes any ".merging"
+// file, so no row is ever read twice or lost.
+
+// mergeSuffix names a merged file written but not yet put in place; a
+// start-up deletes any it finds.
+const mergeSuffix = ".merging"
 
 // MergeStats says how much merging has rewritten.
 type MergeStats struct {
@@ -83,21 +90,18 @@ func (s *Source) mergeOnce(run []*Segment) bool {
 	s.mu.Lock()
 	tree := encodeNode(nil, s.root)
 	s.mu.Unlock()
-	if err := writeSegmentFile(s.wal.fs, s.wal.dir, merged, tree); err != nil {
+	final := segPath(s.wal.dir, merged.seq)
+	pending := final + mergeSuffix
+	if err := writeSegmentFileAs(s.wal.fs, s.wal.dir, pending, merged, tree); err != nil {
 		st.log().Error("merge: segment file not written; the segments stay as they are", "source", s.name, "err", err)
 		return false
 	}
-	seg, _, err := openSegmentFile(segPath(s.wal.dir, merged.seq), st.cache)
+	seg, _, err := openSegmentFile(pending, st.cache)
 	if err != nil {
+		os.Remove(pending)
 		st.log().Error("merge: merged file unreadable", "source", s.name, "err", err)
 		return false
 	}
-	st.mergeMu.Lock()
-	st.merges.Merges++
-	st.merges.BytesMerged += seg.disk.fileBytes
-	st.mergeMu.Unlock()
-	// The file that had this number was replaced by the rename.
-	st.segBytes.Add(seg.disk.fileBytes - run[len(run)-1].disk.fileBytes)
 	s.mu.Lock()
 	sealed := make([]*Segment, 0, len(s.sealed))
 	at := -1
@@ -114,12 +118,30 @@ func (s *Source) mergeOnce(run []*Segment) bool {
 		}
 	}
 	if at < 0 {
-		// Retention dropped part of the run meanwhile: the merged file is in
-		// place of the newest one, which is gone too or about to be; drop it.
+		// Retention dropped part of the run meanwhile: the merge is moot.
 		s.mu.Unlock()
-		s.removeFiles(seg)
+		os.Remove(pending)
 		return false
 	}
+	// Only now, with the run known intact and the source locked (so no
+	// retention pass can drop part of it), does the merged file replace the
+	// run's newest; the covered ones are deleted after.
+	if err := os.Rename(pending, final); err != nil {
+		s.mu.Unlock()
+		os.Remove(pending)
+		st.log().Error("merge: could not put the merged file in place", "source", s.name, "err", err)
+		return false
+	}
+	seg.disk.path = final
+	if err := syncDir(s.wal.dir); err != nil {
+		st.log().Warn("merge: directory not synced", "source", s.name, "err", err)
+	}
+	st.mergeMu.Lock()
+	st.merges.Merges++
+	st.merges.BytesMerged += seg.disk.fileBytes
+	st.mergeMu.Unlock()
+	// The file that had this number was replaced by the rename.
+	st.segBytes.Add(seg.disk.fileBytes - run[len(run)-1].disk.fileBytes)
 	sealed = append(sealed, s.sealed[:at]...)
 	sealed = append(sealed, seg)
 	sealed = append(sealed, s.sealed[at+len(run):]...)

@@ -125,10 +125,15 @@ func asBytes[T any](s []T) []byte {
 // file, fsynced, renamed into place, directory fsynced. Streaming keeps a
 // seal from holding a second copy of the segment in memory.
 func writeSegmentFile(fs fileSystem, dir string, seg *Segment, tree []byte) error {
+	return writeSegmentFileAs(fs, dir, segPath(dir, seg.seq), seg, tree)
+}
+
+// writeSegmentFileAs is writeSegmentFile to another final name (a merge
+// writes beside the file it will replace, and renames only once it may).
+func writeSegmentFileAs(fs fileSystem, dir, final string, seg *Segment, tree []byte) error {
 	if !littleEndAt {
 		return errors.New("segment files need a little-endian machine")
 	}
-	final := segPath(dir, seg.seq)
 	tmp := final + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {

@@ -59,7 +59,7 @@ func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.
 func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []Reject, err error) {
 	var (
 		full []*Segment
-		pos  walPos
+		pos  []walPos // one per chunk written
 	)
 	s.mu.Lock()
 	for start := 0; start < len(events); {
@@ -80,7 +80,7 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 				err = werr
 				break
 			}
-			pos = p
+			pos = append(pos, p)
 		}
 		acc, rej := s.apply(&b, start)
 		accepted += acc
@@ -100,8 +100,15 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 	for _, seg := range full {
 		s.sealer.run(func() { s.seal(seg) })
 	}
-	if err == nil && s.wal != nil && pos.end > 0 {
-		err = s.wal.sync(pos)
+	if err == nil && s.wal != nil && len(pos) > 0 {
+		err = s.wal.sync(pos[len(pos)-1])
+		// A batch cut across a rotation: its earlier chunks are in files
+		// synced then, unless that fsync failed (their generation ended).
+		for _, p := range pos[:len(pos)-1] {
+			if err == nil {
+				err = s.wal.lost(p)
+			}
+		}
 	}
 	return accepted, rejects, err
 }

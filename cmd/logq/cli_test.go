@@ -81,7 +81,8 @@ func TestVersionLine(t *testing.T) {
 // Every --help exits 0 and lists every flag of its command.
 func TestHelpListsEveryFlag(t *testing.T) {
 	for cmd, flags := range map[string][]string{
-		"serve":       {"addr", "api-key", "endpoints", "demo", "demo-events", "retention", "drain-delay", "log-level", "log-format"},
+		"serve": {"addr", "api-key", "endpoints", "demo", "demo-events", "retention", "drain-delay", "log-level", "log-format",
+			"data-dir", "in-memory", "memory-limit", "max-disk", "max-fields", "segment-rows", "query-memory", "sandbox-logs-all"},
 		"query":       {"json", "url", "api-key", "endpoints", "explain", "file", "raw"},
 		"healthcheck": {"url", "addr"},
 		"generate":    {"source", "events", "out"},

@@ -17,6 +17,11 @@
 // references, assembled when a value is finally needed (for the 100 rows a
 // top-k keeps, not the million it looked at).
 //
+// Scalar functions are defined once, in planner (planner.Func); kernels.go
+// attaches optional vectorised kernels to registered names, and every other
+// call is evaluated row by row through planner.EvalCall. registry_test.go
+// fails if a registered function has no golden case calling it.
+//
 // Aggregates: COUNT, COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR and
 // APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
 // at most ExactQuantileLimit values, then switches to a merging t-digest.

@@ -240,25 +240,25 @@ func (b *binder) finish(pos int, c *Call) Expr {
 	if def == nil {
 		b.fail(pos, "unknown function %s", strings.ToUpper(c.Fn))
 	}
-	if len(c.Args) < def.minArgs || (def.maxArgs >= 0 && len(c.Args) > def.maxArgs) {
+	if len(c.Args) < def.MinArgs || (def.MaxArgs >= 0 && len(c.Args) > def.MaxArgs) {
 		b.fail(pos, "%s takes %s, got %d", strings.ToUpper(c.Fn), argCount(def), len(c.Args))
 	}
 	if b.symbolic {
 		for _, a := range c.Args {
-			if _, ok := a.(*paramRef); ok && def.check != nil {
+			if _, ok := a.(*paramRef); ok && def.Check != nil {
 				// Unknown parameters are STRINGs that may become anything a
 				// constant string coerces to; type the call optimistically.
-				if _, err := def.check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit, T: c.T}); err == nil {
+				if _, err := def.Check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit, T: c.T}); err == nil {
 					if c.T.Kind == types.KindNull {
-						c.T, _ = def.check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit})
+						c.T, _ = def.Check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit})
 					}
 					return c
 				}
 			}
 		}
 	}
-	if def.check != nil {
-		t, err := def.check(c)
+	if def.Check != nil {
+		t, err := def.Check(c)
 		if err != nil {
 			b.failErr(pos, err)
 		}
@@ -286,19 +286,39 @@ func constStrings(args []Expr) []Expr {
 	return out
 }
 
-func argCount(d *funcDef) string {
+func argCount(d *Func) string {
 	switch {
-	case d.maxArgs < 0:
-		return "at least " + strconv.Itoa(d.minArgs) + " arguments"
-	case d.minArgs == d.maxArgs:
-		return strconv.Itoa(d.minArgs) + " arguments"
+	case d.MaxArgs < 0:
+		return "at least " + strconv.Itoa(d.MinArgs) + " arguments"
+	case d.MinArgs == d.MaxArgs:
+		return strconv.Itoa(d.MinArgs) + " arguments"
 	}
-	return strconv.Itoa(d.minArgs) + " to " + strconv.Itoa(d.maxArgs) + " arguments"
+	return strconv.Itoa(d.MinArgs) + " to " + strconv.Itoa(d.MaxArgs) + " arguments"
 }
 
 func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
-	name := funcName(e.Name)
+	name, safe := funcName(e.Name), false
+	if lower := strings.ToLower(e.Name); strings.Contains(lower, ".") {
+		// Only SAFE. and the NET. family are prefixes; anything else named
+		// with a dot is not a function logq has.
+		if rest, ok := strings.CutPrefix(lower, "safe."); ok {
+			safe, lower = true, rest
+		}
+		switch {
+		case !strings.Contains(lower, "."):
+			name = lower
+		case strings.HasPrefix(lower, "net.") && LookupFunc(lower) != nil:
+			name = lower
+		case name == "generate_timestamp_trunc_array":
+			// the saved queries call it as a dataset-qualified UDF
+		default:
+			b.fail(e.At, "unknown function %s", e.Name)
+		}
+	}
 	if IsAggregate(name) {
+		if safe {
+			b.fail(e.At, "the SAFE. prefix is not supported on aggregate function %s", strings.ToUpper(name))
+		}
 		return b.aggregate(e, name, ctx)
 	}
 	if e.Star || e.Distinct {
@@ -331,13 +351,12 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 			b.fail(e.At, "generate_timestamp_trunc_array takes 2 arguments (count, spec), got %d", len(args))
 		}
 		args = append(args, &Const{V: types.TimestampValue(b.opts.Now)})
-	case "ifnull":
-		name = "coalesce"
 	}
-	if funcs[name] == nil {
+	f := LookupFunc(name)
+	if f == nil || f.Internal {
 		b.fail(e.At, "unknown function %s", e.Name)
 	}
-	return b.finish(e.At, &Call{Fn: name, Args: args, Unit: unit})
+	return b.finish(e.At, &Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
 }
 
 func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {

@@ -23,13 +23,13 @@ func registerTimeFuncs() {
 		}
 		return types.Timestamp, nil
 	}
-	funcs["timestamp_sub"] = &funcDef{2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
+	register("timestamp_sub", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.TimestampValue(a[0].I - a[1].I), nil
-	}, false}
-	funcs["timestamp_add"] = &funcDef{2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
+	}, false))
+	register("timestamp_add", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.TimestampValue(a[0].I + a[1].I), nil
-	}, false}
-	funcs["timestamp_trunc"] = &funcDef{1, 1, func(c *Call) (types.Type, error) {
+	}, false))
+	register("timestamp_trunc", def(1, 1, func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()
 		if t.Kind == types.KindString && IsConst(c.Args[0]) {
 			a, err := coerceTo(c.Args[0], types.Timestamp)
@@ -50,9 +50,9 @@ func registerTimeFuncs() {
 		return t, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.Value{T: c.T, I: types.TruncMicros(a[0].I, c.Unit)}, nil
-	}, false}
-	funcs["datetime_trunc"] = funcs["timestamp_trunc"]
-	funcs["datetime"] = &funcDef{1, 2, func(c *Call) (types.Type, error) {
+	}, false))
+	alias("datetime_trunc", "timestamp_trunc")
+	register("datetime", def(1, 2, func(c *Call) (types.Type, error) {
 		switch c.Args[0].Type().Kind {
 		case types.KindTimestamp, types.KindNull:
 		case types.KindString:
@@ -87,8 +87,8 @@ func registerTimeFuncs() {
 			}
 		}
 		return types.DatetimeValue(us), nil
-	}, false}
-	funcs["timestamp"] = &funcDef{1, 2, func(c *Call) (types.Type, error) {
+	}, false))
+	register("timestamp", def(1, 2, func(c *Call) (types.Type, error) {
 		switch c.Args[0].Type().Kind {
 		case types.KindString, types.KindDatetime, types.KindDate, types.KindTimestamp, types.KindNull:
 			return types.Timestamp, nil
@@ -96,8 +96,8 @@ func registerTimeFuncs() {
 		return types.Type{}, fmt.Errorf("TIMESTAMP needs a STRING, DATETIME or DATE, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.Cast(a[0], types.Timestamp)
-	}, false}
-	funcs["date"] = &funcDef{1, 1, func(c *Call) (types.Type, error) {
+	}, false))
+	register("date", def(1, 1, func(c *Call) (types.Type, error) {
 		switch c.Args[0].Type().Kind {
 		case types.KindString, types.KindDatetime, types.KindDate, types.KindTimestamp, types.KindNull:
 			return types.Date, nil
@@ -105,24 +105,24 @@ func registerTimeFuncs() {
 		return types.Type{}, fmt.Errorf("DATE needs a TIMESTAMP, DATETIME or STRING, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.Cast(a[0], types.Date)
-	}, false}
+	}, false))
 	unix := func(div int64) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
 			return types.IntValue(floorDiv(a[0].I, div)), nil
 		}
 	}
-	funcs["unix_micros"] = &funcDef{1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1), false}
-	funcs["unix_millis"] = &funcDef{1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1000), false}
-	funcs["unix_seconds"] = &funcDef{1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1_000_000), false}
+	register("unix_micros", def(1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1), false))
+	register("unix_millis", def(1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1000), false))
+	register("unix_seconds", def(1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1_000_000), false))
 	fromUnix := func(mul int64) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
 			return types.TimestampValue(a[0].I * mul), nil
 		}
 	}
-	funcs["timestamp_micros"] = &funcDef{1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1), false}
-	funcs["timestamp_millis"] = &funcDef{1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1000), false}
-	funcs["timestamp_seconds"] = &funcDef{1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1_000_000), false}
-	funcs["timestamp_diff"] = &funcDef{2, 2, func(c *Call) (types.Type, error) {
+	register("timestamp_micros", def(1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1), false))
+	register("timestamp_millis", def(1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1000), false))
+	register("timestamp_seconds", def(1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1_000_000), false))
+	register("timestamp_diff", def(2, 2, func(c *Call) (types.Type, error) {
 		if _, err := sig(types.KindTimestamp, types.KindInt64)(c); err != nil {
 			return types.Type{}, err
 		}
@@ -132,8 +132,8 @@ func registerTimeFuncs() {
 		return types.Int64, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
-	}, false}
-	funcs["extract"] = &funcDef{1, 1, func(c *Call) (types.Type, error) {
+	}, false))
+	register("extract", def(1, 1, func(c *Call) (types.Type, error) {
 		switch c.Args[0].Type().Kind {
 		case types.KindTimestamp, types.KindDatetime, types.KindNull:
 			return types.Int64, nil
@@ -165,8 +165,8 @@ func registerTimeFuncs() {
 			v = t.Year()
 		}
 		return types.IntValue(int64(v)), nil
-	}, false}
-	funcs["generate_timestamp_array"] = &funcDef{3, 3, func(c *Call) (types.Type, error) {
+	}, false))
+	register("generate_timestamp_array", def(3, 3, func(c *Call) (types.Type, error) {
 		for i := 0; i < 2; i++ {
 			a, err := coerceTo(c.Args[i], types.Timestamp)
 			if err != nil {
@@ -180,10 +180,10 @@ func registerTimeFuncs() {
 		return types.ArrayOf(types.Timestamp), nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return timestampArray(a[0].I, a[1].I, a[2].I)
-	}, false}
+	}, false))
 	// generate_timestamp_trunc_array(count, spec, now): the binder appends the
 	// query's CURRENT_TIMESTAMP as the hidden third argument.
-	funcs["generate_timestamp_trunc_array"] = &funcDef{3, 3, func(c *Call) (types.Type, error) {
+	register("generate_timestamp_trunc_array", def(3, 3, func(c *Call) (types.Type, error) {
 		if _, err := sig(types.KindInt64, types.KindString, types.KindTimestamp, types.KindTimestamp)(c); err != nil {
 			return types.Type{}, err
 		}
@@ -200,7 +200,7 @@ func registerTimeFuncs() {
 		start := types.TruncMicros(now-a[0].I*lookback.FixedMicros(), bucket)
 		end := types.TruncMicros(now, bucket)
 		return timestampArray(start, end, bucket.FixedMicros())
-	}, false}
+	}, false))
 }
 
 // parseTruncSpec reads "<lookback unit>_<bucket unit>", e.g. "day_hour".

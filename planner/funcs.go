@@ -402,15 +402,6 @@ func init() {
 			}
 			return types.FloatValue(math.Abs(a[0].F)), nil
 		}, false),
-		"round": def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-			return types.FloatValue(math.Round(a[0].F)), nil
-		}, false),
-		"floor": def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-			return types.FloatValue(math.Floor(a[0].F)), nil
-		}, false),
-		"ceil": def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-			return types.FloatValue(math.Ceil(a[0].F)), nil
-		}, false),
 		"array_length": def(1, 1, func(c *Call) (types.Type, error) {
 			if k := c.Args[0].Type().Kind; k != types.KindArray && k != types.KindNull {
 				return types.Type{}, fmt.Errorf("ARRAY_LENGTH needs an array, not %s", c.Args[0].Type())
@@ -465,6 +456,7 @@ func init() {
 		return c
 	}
 	registerTimeFuncs()
+	registerMathFuncs()
 	registerStructuralFuncs()
 }
 

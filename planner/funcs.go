@@ -457,6 +457,9 @@ func init() {
 	}
 	registerTimeFuncs()
 	registerMathFuncs()
+	registerStringFuncs()
+	alias("char_length", "length")
+	alias("character_length", "length")
 	registerStructuralFuncs()
 }
 

@@ -458,6 +458,7 @@ func init() {
 	registerTimeFuncs()
 	registerMathFuncs()
 	registerStringFuncs()
+	registerJSONFuncs()
 	alias("char_length", "length")
 	alias("character_length", "length")
 	registerStructuralFuncs()

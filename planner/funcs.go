@@ -459,6 +459,7 @@ func init() {
 	registerMathFuncs()
 	registerStringFuncs()
 	registerJSONFuncs()
+	registerDateFuncs()
 	alias("char_length", "length")
 	alias("character_length", "length")
 	registerStructuralFuncs()

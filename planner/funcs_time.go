@@ -137,10 +137,19 @@ func registerTimeFuncs() {
 		switch c.Args[0].Type().Kind {
 		case types.KindTimestamp, types.KindDatetime, types.KindNull:
 			return types.Int64, nil
+		case types.KindDate:
+			if c.Unit.FixedMicros() != 0 && c.Unit != types.PartDay {
+				return types.Type{}, fmt.Errorf("EXTRACT from a DATE takes DAY, WEEK, MONTH, QUARTER or YEAR, not %s", c.Unit)
+			}
+			return types.Int64, nil
 		}
-		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP or DATETIME, not %s", c.Args[0].Type())
+		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		t := types.ToTime(a[0].I)
+		us := a[0].I
+		if a[0].T.Kind == types.KindDate {
+			us *= types.Day
+		}
+		t := types.ToTime(us)
 		var v int
 		switch c.Unit {
 		case types.PartMicrosecond:
@@ -156,7 +165,8 @@ func registerTimeFuncs() {
 		case types.PartDay:
 			v = t.Day()
 		case types.PartWeek:
-			_, v = t.ISOWeek()
+			// weeks start on Sunday; days before the first Sunday are week 0
+			v = (t.YearDay() - 1 + 7 - int(t.Weekday())) / 7
 		case types.PartMonth:
 			v = int(t.Month())
 		case types.PartQuarter:

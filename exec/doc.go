@@ -22,8 +22,10 @@
 // call is evaluated row by row through planner.EvalCall. registry_test.go
 // fails if a registered function has no golden case calling it.
 //
-// Aggregates: COUNT, COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR and
-// APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
+// Aggregates: COUNT (with DISTINCT; APPROX_COUNT_DISTINCT is bound as it,
+// exact), COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR,
+// STRING_AGG and ARRAY_AGG (op_agg_list.go; every value is charged to the
+// memory budget) and APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
 // at most ExactQuantileLimit values, then switches to a merging t-digest.
 //
 // Memory: Request.MemoryBudget bounds the rows that joins, sorts and

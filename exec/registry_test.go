@@ -74,6 +74,11 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 			missing = append(missing, name)
 		}
 	}
+	for _, name := range planner.AggregateNames() {
+		if !regexp.MustCompile(`(?i)(^|[^\w.])` + name + `\s*\(`).MatchString(all) {
+			missing = append(missing, name)
+		}
+	}
 	require.Empty(t, missing, "functions no golden case calls")
 	for name := range kernels {
 		f := planner.LookupFunc(name)

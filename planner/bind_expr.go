@@ -373,6 +373,15 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 	}
 	inner := &exprCtx{sc: ctx.sc}
 	call := AggCall{Fn: name, Star: e.Star, Distinct: e.Distinct}
+	if name == "approx_count_distinct" {
+		if e.Distinct {
+			b.fail(e.At, "APPROX_COUNT_DISTINCT does not take DISTINCT")
+		}
+		// computed exactly, as COUNT(DISTINCT x)
+		name = "count"
+		call.Fn, call.Distinct = "count", true
+		e = &sqlparse.Call{At: e.At, Name: e.Name, Args: e.Args, Distinct: true}
+	}
 	for _, a := range e.Args {
 		if hasAggregate(a) {
 			b.fail(a.Pos(), "aggregate functions cannot be nested")
@@ -411,7 +420,35 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 		}
 		call.T = argT
 	case "logical_and", "logical_or":
+		if argT.Kind != types.KindBool && argT.Kind != types.KindNull {
+			b.fail(e.At, "%s needs a BOOL, not %s", strings.ToUpper(name), argT)
+		}
 		call.T = types.Bool
+	case "string_agg":
+		if argT.Kind != types.KindString && argT.Kind != types.KindNull {
+			b.fail(e.At, "STRING_AGG needs a STRING, not %s", argT)
+		}
+		if len(call.Args) == 2 {
+			k, ok := call.Args[1].(*Const)
+			if ok && k.V.T.Kind == types.KindNull {
+				k, ok = &Const{V: types.NullOf(types.String)}, true
+			}
+			if !ok && !b.symbolic {
+				b.fail(e.At, "the delimiter of STRING_AGG must be a constant STRING")
+			}
+			if ok && k.V.T.Kind != types.KindString {
+				b.fail(e.At, "the delimiter of STRING_AGG must be a STRING, not %s", k.V.T)
+			}
+		}
+		call.T = types.String
+	case "array_agg":
+		if argT.Kind == types.KindArray {
+			b.fail(e.At, "ARRAY_AGG of an ARRAY is not supported (an array cannot contain an array)")
+		}
+		if argT.Kind == types.KindNull {
+			argT = types.Int64
+		}
+		call.T = types.ArrayOf(argT)
 	case "approx_quantiles":
 		k, ok := call.Args[1].(*Const)
 		if !ok && !b.symbolic {

@@ -101,6 +101,16 @@ var aggregates = map[string][2]int{
 	"count": {0, 1}, "countif": {1, 1}, "sum": {1, 1}, "avg": {1, 1},
 	"min": {1, 1}, "max": {1, 1}, "approx_quantiles": {2, 2}, "any_value": {1, 1},
 	"logical_and": {1, 1}, "logical_or": {1, 1},
+	"string_agg": {1, 2}, "array_agg": {1, 1}, "approx_count_distinct": {1, 1},
+}
+
+// AggregateNames lists the aggregate functions (for tests and docs).
+func AggregateNames() []string {
+	var out []string
+	for n := range aggregates {
+		out = append(out, n)
+	}
+	return out
 }
 
 // IsAggregate reports whether name is an aggregate function.

@@ -31,7 +31,9 @@
 // whose right side is filtered by WHERE becomes inner), equi-join keys for
 // hash joins, column pruning, ORDER BY + LIMIT as top-k with projections moved
 // above it, and time-range and equality predicates pushed into scans.
-// Explain prints a plan for tests and debugging.
+// Explain prints a plan for tests and debugging. Every plan node implements
+// Children/WithChildren (plan.go), so Inputs, mapInputs and the rewrite
+// passes built on them need no per-node type switch.
 //
 // Sandboxed endpoints (sandbox.go): Options.Sandbox carries a caller's query
 // that replaces the endpoint's final SELECT. It is bound inside the scope of

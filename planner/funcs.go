@@ -470,6 +470,8 @@ func init() {
 	registerStringFuncs()
 	registerJSONFuncs()
 	registerDateFuncs()
+	registerJSONArrayFuncs()
+	registerArrayStringFuncs()
 	alias("char_length", "length")
 	alias("character_length", "length")
 	registerStructuralFuncs()

@@ -204,3 +204,71 @@ func validScheme(s string) bool {
 	}
 	return true
 }
+
+// registerJSONArrayFuncs: the array extractors. *_ARRAY of JSON text gives
+// each element's compact JSON; JSON_VALUE_ARRAY/JSON_EXTRACT_STRING_ARRAY give
+// scalars as STRING and NULL when an element is an object, an array or JSON
+// null (an ARRAY cannot hold NULL). Not an array, a missing path, invalid
+// JSON: NULL.
+func registerJSONArrayFuncs() {
+	check := func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindString, types.KindString, types.KindString)(c); err != nil {
+			return types.Type{}, err
+		}
+		if len(c.Args) == 2 {
+			if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+				if _, err := parseJSONPath(k.V.S); err != nil {
+					return types.Type{}, err
+				}
+			}
+		}
+		return types.ArrayOf(types.String), nil
+	}
+	extract := func(scalar bool) func(c *Call, a []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			null := types.NullOf(types.ArrayOf(types.String))
+			path := "$"
+			if len(a) == 2 {
+				path = a[1].S
+			}
+			steps, err := parseJSONPath(path)
+			if err != nil {
+				return types.Value{}, err
+			}
+			raw, ok := jsonSelect([]byte(a[0].S), steps)
+			var elems []json.RawMessage
+			if !ok || raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
+				return null, nil
+			}
+			out := make([]types.Value, 0, len(elems))
+			for _, e := range elems {
+				e = bytes.TrimSpace(e)
+				if !scalar {
+					var b bytes.Buffer
+					if json.Compact(&b, e) != nil {
+						return null, nil
+					}
+					out = append(out, types.StringValue(b.String()))
+					continue
+				}
+				switch e[0] {
+				case '{', '[', 'n':
+					return null, nil
+				case '"':
+					var s string
+					if json.Unmarshal(e, &s) != nil {
+						return null, nil
+					}
+					out = append(out, types.StringValue(s))
+				default:
+					out = append(out, types.StringValue(string(e)))
+				}
+			}
+			return types.ArrayValue(types.String, out), nil
+		}
+	}
+	register("json_extract_array", def(1, 2, check, extract(false), false))
+	register("json_query_array", def(1, 2, check, extract(false), false))
+	register("json_value_array", def(1, 2, check, extract(true), false))
+	register("json_extract_string_array", def(1, 2, check, extract(true), false))
+}

@@ -274,3 +274,55 @@ func replacementTemplate(s string, groups int) (string, error) {
 
 	return b.String(), nil
 }
+
+// registerArrayStringFuncs: REGEXP_EXTRACT_ALL and ARRAY_CONCAT.
+func registerArrayStringFuncs() {
+	str := types.KindString
+	register("regexp_extract_all", def(2, 2, func(c *Call) (types.Type, error) {
+		if _, err := constPattern(sig(str, str, str))(c); err != nil {
+			return types.Type{}, err
+		}
+		if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+			if _, err := extractRegexp(k.V.S); err != nil {
+				return types.Type{}, err
+			}
+		}
+		return types.ArrayOf(types.String), nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		re, err := extractRegexp(a[1].S)
+		if err != nil {
+			return types.Value{}, err
+		}
+		out := []types.Value{}
+		for _, m := range re.FindAllStringSubmatch(a[0].S, -1) {
+			out = append(out, types.StringValue(m[len(m)-1]))
+		}
+		return types.ArrayValue(types.String, out), nil
+	}, false))
+	register("array_concat", def(1, -1, func(c *Call) (types.Type, error) {
+		var t types.Type
+		for i, a := range c.Args {
+			at := a.Type()
+			switch {
+			case at.Kind == types.KindNull:
+				continue
+			case at.Kind != types.KindArray:
+				return types.Type{}, fmt.Errorf("argument %d of ARRAY_CONCAT: expected an ARRAY, found %s", i+1, at)
+			case t.Kind == types.KindNull || t.Kind == 0:
+				t = at
+			case !t.Equal(at):
+				return types.Type{}, fmt.Errorf("ARRAY_CONCAT cannot combine %s and %s", t, at)
+			}
+		}
+		if t.Kind == 0 {
+			return types.Type{}, fmt.Errorf("ARRAY_CONCAT needs at least one ARRAY argument")
+		}
+		return t, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		var out []types.Value
+		for _, v := range a {
+			out = append(out, v.L...)
+		}
+		return types.ArrayValue(*c.T.Elem, out), nil
+	}, false))
+}

@@ -25,7 +25,8 @@
 // Aggregates: COUNT (with DISTINCT; APPROX_COUNT_DISTINCT is bound as it,
 // exact), COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR,
 // STRING_AGG and ARRAY_AGG (op_agg_list.go; every value is charged to the
-// memory budget) and APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
+// memory budget), VARIANCE/STDDEV and their _SAMP/_POP forms (op_agg_var.go)
+// and APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
 // at most ExactQuantileLimit values, then switches to a merging t-digest.
 //
 // Memory: Request.MemoryBudget bounds the rows that joins, sorts and

@@ -256,6 +256,8 @@ func newAggState(a planner.AggCall) aggState {
 		return &logicalState{and: a.Fn == "logical_and"}
 	case "string_agg", "array_agg":
 		return newListState(a)
+	case "variance", "var_samp", "var_pop", "stddev", "stddev_samp", "stddev_pop":
+		return newVarState(a)
 	case "approx_quantiles":
 		n := int(a.Args[1].(*planner.Const).V.I)
 		ranks := a.Ranks

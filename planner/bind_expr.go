@@ -409,9 +409,9 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 		if argT.Kind == types.KindNull {
 			call.T = types.Int64
 		}
-	case "avg":
+	case "avg", "variance", "var_samp", "var_pop", "stddev", "stddev_samp", "stddev_pop":
 		if !argT.IsNumeric() && argT.Kind != types.KindNull {
-			b.fail(e.At, "AVG needs a number, not %s", argT)
+			b.fail(e.At, "%s needs a number, not %s", strings.ToUpper(name), argT)
 		}
 		call.T = types.Float64
 	case "min", "max", "any_value":

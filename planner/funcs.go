@@ -102,6 +102,8 @@ var aggregates = map[string][2]int{
 	"min": {1, 1}, "max": {1, 1}, "approx_quantiles": {2, 2}, "any_value": {1, 1},
 	"logical_and": {1, 1}, "logical_or": {1, 1},
 	"string_agg": {1, 2}, "array_agg": {1, 1}, "approx_count_distinct": {1, 1},
+	"variance": {1, 1}, "var_samp": {1, 1}, "var_pop": {1, 1},
+	"stddev": {1, 1}, "stddev_samp": {1, 1}, "stddev_pop": {1, 1},
 }
 
 // AggregateNames lists the aggregate functions (for tests and docs).

@@ -474,6 +474,7 @@ func init() {
 	registerDateFuncs()
 	registerJSONArrayFuncs()
 	registerArrayStringFuncs()
+	registerFormatFunc()
 	alias("char_length", "length")
 	alias("character_length", "length")
 	registerStructuralFuncs()

@@ -178,15 +178,14 @@ func Inputs(n Node) []Node { return n.Children() }
 
 // mapInputs replaces each input of n by f(input), in place.
 func mapInputs(n Node, f func(Node) Node) {
-	ch := n.Children()
+	ch := n.Children() // a fresh slice, or Union's own Inputs: reuse it
 	if len(ch) == 0 {
 		return
 	}
-	out := make([]Node, len(ch))
 	for i, c := range ch {
-		out[i] = f(c)
+		ch[i] = f(c)
 	}
-	n.WithChildren(out)
+	n.WithChildren(ch)
 }
 
 func (n *Scan) Children() []Node      { return nil }

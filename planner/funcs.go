@@ -475,6 +475,7 @@ func init() {
 	registerJSONArrayFuncs()
 	registerArrayStringFuncs()
 	registerFormatFunc()
+	registerParseFuncs()
 	alias("char_length", "length")
 	alias("character_length", "length")
 	registerStructuralFuncs()

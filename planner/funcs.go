@@ -147,7 +147,7 @@ func EvalCall(c *Call, args []types.Value) (types.Value, error) {
 	}
 	v, err := def.Eval(c, args)
 	if err != nil {
-		if c.Safe && errors.Is(err, ErrEval) {
+		if c.Safe {
 			return types.NullOf(c.T), nil // SAFE. prefix: an error is NULL
 		}
 		return types.Value{}, err

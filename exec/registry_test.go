@@ -25,6 +25,8 @@ var syntax = map[string]string{
 	"safe_offset": `(?i)\[\s*safe_offset\s*\(`, "ordinal": `(?i)\[\s*ordinal\s*\(`,
 	"safe_ordinal": `(?i)\[\s*safe_ordinal\s*\(`, "field": `\w\.\w`,
 	"make_array": `\[\s*['\w]`, "make_struct": `(?i)\bstruct\s*\(`,
+	"extract_dayofweek": `(?i)extract\s*\(\s*dayofweek\b`, "extract_dayofyear": `(?i)extract\s*\(\s*dayofyear\b`,
+	"extract_isoweek": `(?i)extract\s*\(\s*isoweek\b`, "extract_isoyear": `(?i)extract\s*\(\s*isoyear\b`,
 }
 
 // TestEveryFunctionIsDefinedAndTested lists every registered function: each

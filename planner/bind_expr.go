@@ -328,6 +328,10 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	var args []Expr
 	for _, a := range e.Args {
 		if dp, ok := a.(*sqlparse.DatePartArg); ok {
+			if ext := "extract_" + strings.ToLower(dp.Unit); name == "extract" && LookupFunc(ext) != nil {
+				name = ext // EXTRACT(DAYOFWEEK FROM …) and the other non-unit parts
+				continue
+			}
 			p, ok := types.ParseDatePart(dp.Unit)
 			if !ok {
 				b.fail(dp.At, "unknown date part %s", dp.Unit)
@@ -353,7 +357,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 		args = append(args, &Const{V: types.TimestampValue(b.opts.Now)})
 	}
 	f := LookupFunc(name)
-	if f == nil || f.Internal {
+	if f == nil || (f.Internal && !(strings.EqualFold(e.Name, "extract") && name != "extract")) {
 		b.fail(e.At, "unknown function %s", e.Name)
 	}
 	return b.finish(e.At, &Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})

@@ -54,6 +54,7 @@ var internal = map[string]bool{
 	"is_null": true, "is_true": true, "is_false": true, "like": true, "cast": true,
 	"offset": true, "safe_offset": true, "ordinal": true, "safe_ordinal": true,
 	"field": true, "make_array": true, "make_struct": true,
+	"extract_dayofweek": true, "extract_dayofyear": true, "extract_isoweek": true, "extract_isoyear": true,
 }
 
 // aliases maps a second name to a registered function (IFNULL → COALESCE).

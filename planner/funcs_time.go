@@ -205,6 +205,26 @@ func registerTimeFuncs() {
 		}
 		return types.IntValue(int64(v)), nil
 	}, false))
+	// Date parts that are no unit (nothing truncates to them): EXTRACT only.
+	part := func(f func(t time.Time) int) *Func {
+		return def(1, 1, func(c *Call) (types.Type, error) {
+			switch c.Args[0].Type().Kind {
+			case types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindNull:
+				return types.Int64, nil
+			}
+			return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			us := a[0].I
+			if a[0].T.Kind == types.KindDate {
+				us *= types.Day
+			}
+			return types.IntValue(int64(f(types.ToTime(us)))), nil
+		}, false)
+	}
+	register("extract_dayofweek", part(func(t time.Time) int { return int(t.Weekday()) + 1 })) // Sunday = 1
+	register("extract_dayofyear", part(func(t time.Time) int { return t.YearDay() }))
+	register("extract_isoweek", part(func(t time.Time) int { _, w := t.ISOWeek(); return w }))
+	register("extract_isoyear", part(func(t time.Time) int { y, _ := t.ISOWeek(); return y }))
 	register("generate_timestamp_array", def(3, 3, func(c *Call) (types.Type, error) {
 		for i := 0; i < 2; i++ {
 			a, err := coerceTo(c.Args[i], types.Timestamp)

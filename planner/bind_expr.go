@@ -298,7 +298,8 @@ func argCount(d *Func) string {
 
 func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	name, safe := funcName(e.Name), false
-	if lower := strings.ToLower(e.Name); strings.Contains(lower, ".") {
+	if strings.Contains(e.Name, ".") {
+		lower := strings.ToLower(e.Name)
 		// Only SAFE. and the NET. family are prefixes; anything else named
 		// with a dot is not a function logq has.
 		if rest, ok := strings.CutPrefix(lower, "safe."); ok {

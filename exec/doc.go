@@ -17,8 +17,16 @@
 // references, assembled when a value is finally needed (for the 100 rows a
 // top-k keeps, not the million it looked at).
 //
-// Aggregates: COUNT, COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR and
-// APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
+// Scalar functions are defined once, in planner (planner.Func); kernels.go
+// attaches optional vectorised kernels to registered names, and every other
+// call is evaluated row by row through planner.EvalCall. registry_test.go
+// fails if a registered function has no golden case calling it.
+//
+// Aggregates: COUNT (with DISTINCT; APPROX_COUNT_DISTINCT is bound as it,
+// exact), COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR,
+// STRING_AGG and ARRAY_AGG (op_agg_list.go; every value is charged to the
+// memory budget), VARIANCE/STDDEV and their _SAMP/_POP forms (op_agg_var.go)
+// and APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
 // at most ExactQuantileLimit values, then switches to a merging t-digest.
 //
 // Memory: Request.MemoryBudget bounds the rows that joins, sorts and

@@ -146,152 +146,18 @@ func (ev *evaluator) caseExpr(c *planner.Case, b *Batch) (*Vector, error) {
 	return out, nil
 }
 
-// kernel evaluates the calls that have a vectorised implementation.
+// kernel evaluates c with its vectorised kernel (kernels.go), if it has
+// one; ok is false when it must run row by row. Under the SAFE. prefix the
+// row path turns errors into NULL, so kernels are skipped.
 func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
-	switch c.Fn {
-	case "=", "!=", "<", "<=", ">", ">=":
-		return ev.compare(c, b)
-	case "and", "or":
-		l, r, err := ev.eval2(c, b)
-		if err != nil {
-			return nil, true, err
-		}
-		return logic(ev.out(c, types.Bool, b.N), c.Fn == "and", l, r, b.N), true, nil
-	case "not":
-		x, err := ev.eval(c.Args[0], b)
-		if err != nil {
-			return nil, true, err
-		}
-		out := ev.out(c, types.Bool, b.N)
-		for i := 0; i < b.N; i++ {
-			out.I[i] = 1 - x.I[i]
-		}
-		if x.Null != nil {
-			copy(out.freshNulls(b.N), x.Null)
-		}
-		return out, true, nil
-	case "is_null":
-		x, err := ev.eval(c.Args[0], b)
-		if err != nil {
-			return nil, true, err
-		}
-		out := ev.out(c, types.Bool, b.N)
-		if x.Null != nil {
-			for i, n := range x.Null[:b.N] {
-				if n {
-					out.I[i] = 1
-				} else {
-					out.I[i] = 0
-				}
-			}
-		} else {
-			clear(out.I)
-		}
-		return out, true, nil
-	case "timestamp_trunc", "datetime_trunc":
-		x, err := ev.eval(c.Args[0], b)
-		if err != nil {
-			return nil, true, err
-		}
-		out := ev.out(c, c.T, b.N)
-		if w := c.Unit.FixedMicros(); w > 0 {
-			for i, us := range x.I[:b.N] {
-				q := us / w
-				if us%w != 0 && us < 0 {
-					q--
-				}
-				out.I[i] = q * w
-			}
-		} else {
-			for i, us := range x.I[:b.N] {
-				out.I[i] = types.TruncMicros(us, c.Unit)
-			}
-		}
-		out.copyNulls(x.Null, b.N)
-		return out, true, nil
-	case "regexp_contains":
-		k, ok := c.Args[1].(*planner.Const)
-		if !ok || k.V.Null {
-			return nil, false, nil
-		}
-		x, err := ev.eval(c.Args[0], b)
-		if err != nil {
-			return nil, true, err
-		}
-		x = dense(x, b.N)
-		match, err := ev.matcher(k)
-		if err != nil {
-			return nil, true, err
-		}
-		out := ev.out(c, types.Bool, b.N)
-		for i, s := range x.S[:b.N] {
-			if match(s) {
-				out.I[i] = 1
-			} else {
-				out.I[i] = 0
-			}
-		}
-		out.copyNulls(x.Null, b.N)
-		return out, true, nil
-	case "cast":
-		x, err := ev.eval(c.Args[0], b)
-		if err != nil {
-			return nil, true, err
-		}
-		if x.T.Kind == types.KindInt64 && c.T.Kind == types.KindFloat64 {
-			out := ev.out(c, c.T, b.N)
-			for i, v := range x.I[:b.N] {
-				out.F[i] = float64(v)
-			}
-			out.copyNulls(x.Null, b.N)
-			return out, true, nil
-		}
-		if x.T.Kind == types.KindNull {
-			out := newVector(c.T, b.N)
-			out.Null = make([]bool, b.N)
-			for i := range out.Null {
-				out.Null[i] = true
-			}
-			return out, true, nil
-		}
+	if c.Safe && c.Fn != "cast" {
 		return nil, false, nil
-	case "datetime":
-		if len(c.Args) == 2 {
-			if k, ok := c.Args[1].(*planner.Const); ok && strings.EqualFold(k.V.S, "UTC") && c.Args[0].Type().Kind == types.KindTimestamp {
-				x, err := ev.eval(c.Args[0], b)
-				if err != nil {
-					return nil, true, err
-				}
-				out := &Vector{T: types.Datetime, I: x.I[:b.N], Null: x.Null}
-				return out, true, nil
-			}
-		}
-	case "coalesce":
-		args := make([]*Vector, len(c.Args))
-		for i, a := range c.Args {
-			v, err := ev.eval(a, b)
-			if err != nil {
-				return nil, true, err
-			}
-			args[i] = v
-		}
-		out := newVector(c.T, b.N)
-		for r := 0; r < b.N; r++ {
-			picked := false
-			for _, a := range args {
-				if !a.isNull(r) {
-					out.set(r, a.Value(r), b.N)
-					picked = true
-					break
-				}
-			}
-			if !picked {
-				out.setNull(r, b.N)
-			}
-		}
-		return out, true, nil
 	}
-	return nil, false, nil
+	k := kernels[c.Fn]
+	if k == nil {
+		return nil, false, nil
+	}
+	return k(ev, c, b)
 }
 
 // matcher returns a string predicate for a constant pattern: plain substring

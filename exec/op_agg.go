@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 
 	"logq/planner"
@@ -211,6 +212,14 @@ func (o *aggOp) add(b *Batch) error {
 			args[i] = v
 		}
 		o.states[ai].update(o.gidx[:b.N], args, b.N)
+		if l, ok := o.states[ai].(*listState); ok {
+			if err := l.failed(); err != nil {
+				return err
+			}
+			if err := o.ev.mem.charge(strings.ToUpper(a.Fn), b.N, 1); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -245,6 +254,10 @@ func newAggState(a planner.AggCall) aggState {
 		return &extremeState{fn: a.Fn, t: a.T}
 	case "logical_and", "logical_or":
 		return &logicalState{and: a.Fn == "logical_and"}
+	case "string_agg", "array_agg":
+		return newListState(a)
+	case "variance", "var_samp", "var_pop", "stddev", "stddev_samp", "stddev_pop":
+		return newVarState(a)
 	case "approx_quantiles":
 		n := int(a.Args[1].(*planner.Const).V.I)
 		ranks := a.Ranks

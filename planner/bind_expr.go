@@ -240,25 +240,25 @@ func (b *binder) finish(pos int, c *Call) Expr {
 	if def == nil {
 		b.fail(pos, "unknown function %s", strings.ToUpper(c.Fn))
 	}
-	if len(c.Args) < def.minArgs || (def.maxArgs >= 0 && len(c.Args) > def.maxArgs) {
+	if len(c.Args) < def.MinArgs || (def.MaxArgs >= 0 && len(c.Args) > def.MaxArgs) {
 		b.fail(pos, "%s takes %s, got %d", strings.ToUpper(c.Fn), argCount(def), len(c.Args))
 	}
 	if b.symbolic {
 		for _, a := range c.Args {
-			if _, ok := a.(*paramRef); ok && def.check != nil {
+			if _, ok := a.(*paramRef); ok && def.Check != nil {
 				// Unknown parameters are STRINGs that may become anything a
 				// constant string coerces to; type the call optimistically.
-				if _, err := def.check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit, T: c.T}); err == nil {
+				if _, err := def.Check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit, T: c.T}); err == nil {
 					if c.T.Kind == types.KindNull {
-						c.T, _ = def.check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit})
+						c.T, _ = def.Check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit})
 					}
 					return c
 				}
 			}
 		}
 	}
-	if def.check != nil {
-		t, err := def.check(c)
+	if def.Check != nil {
+		t, err := def.Check(c)
 		if err != nil {
 			b.failErr(pos, err)
 		}
@@ -286,19 +286,40 @@ func constStrings(args []Expr) []Expr {
 	return out
 }
 
-func argCount(d *funcDef) string {
+func argCount(d *Func) string {
 	switch {
-	case d.maxArgs < 0:
-		return "at least " + strconv.Itoa(d.minArgs) + " arguments"
-	case d.minArgs == d.maxArgs:
-		return strconv.Itoa(d.minArgs) + " arguments"
+	case d.MaxArgs < 0:
+		return "at least " + strconv.Itoa(d.MinArgs) + " arguments"
+	case d.MinArgs == d.MaxArgs:
+		return strconv.Itoa(d.MinArgs) + " arguments"
 	}
-	return strconv.Itoa(d.minArgs) + " to " + strconv.Itoa(d.maxArgs) + " arguments"
+	return strconv.Itoa(d.MinArgs) + " to " + strconv.Itoa(d.MaxArgs) + " arguments"
 }
 
 func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
-	name := funcName(e.Name)
+	name, safe := funcName(e.Name), false
+	if strings.Contains(e.Name, ".") {
+		lower := strings.ToLower(e.Name)
+		// Only SAFE. and the NET. family are prefixes; anything else named
+		// with a dot is not a function logq has.
+		if rest, ok := strings.CutPrefix(lower, "safe."); ok {
+			safe, lower = true, rest
+		}
+		switch {
+		case !strings.Contains(lower, "."):
+			name = lower
+		case strings.HasPrefix(lower, "net.") && LookupFunc(lower) != nil:
+			name = lower
+		case name == "generate_timestamp_trunc_array":
+			// the saved queries call it as a dataset-qualified UDF
+		default:
+			b.fail(e.At, "unknown function %s", e.Name)
+		}
+	}
 	if IsAggregate(name) {
+		if safe {
+			b.fail(e.At, "the SAFE. prefix is not supported on aggregate function %s", strings.ToUpper(name))
+		}
 		return b.aggregate(e, name, ctx)
 	}
 	if e.Star || e.Distinct {
@@ -308,6 +329,10 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	var args []Expr
 	for _, a := range e.Args {
 		if dp, ok := a.(*sqlparse.DatePartArg); ok {
+			if ext := "extract_" + strings.ToLower(dp.Unit); name == "extract" && LookupFunc(ext) != nil {
+				name = ext // EXTRACT(DAYOFWEEK FROM …) and the other non-unit parts
+				continue
+			}
 			p, ok := types.ParseDatePart(dp.Unit)
 			if !ok {
 				b.fail(dp.At, "unknown date part %s", dp.Unit)
@@ -331,13 +356,12 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 			b.fail(e.At, "generate_timestamp_trunc_array takes 2 arguments (count, spec), got %d", len(args))
 		}
 		args = append(args, &Const{V: types.TimestampValue(b.opts.Now)})
-	case "ifnull":
-		name = "coalesce"
 	}
-	if funcs[name] == nil {
+	f := LookupFunc(name)
+	if f == nil || (f.Internal && !(strings.EqualFold(e.Name, "extract") && name != "extract")) {
 		b.fail(e.At, "unknown function %s", e.Name)
 	}
-	return b.finish(e.At, &Call{Fn: name, Args: args, Unit: unit})
+	return b.finish(e.At, &Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
 }
 
 func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
@@ -354,6 +378,15 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 	}
 	inner := &exprCtx{sc: ctx.sc}
 	call := AggCall{Fn: name, Star: e.Star, Distinct: e.Distinct}
+	if name == "approx_count_distinct" {
+		if e.Distinct {
+			b.fail(e.At, "APPROX_COUNT_DISTINCT does not take DISTINCT")
+		}
+		// computed exactly, as COUNT(DISTINCT x)
+		name = "count"
+		call.Fn, call.Distinct = "count", true
+		e = &sqlparse.Call{At: e.At, Name: e.Name, Args: e.Args, Distinct: true}
+	}
 	for _, a := range e.Args {
 		if hasAggregate(a) {
 			b.fail(a.Pos(), "aggregate functions cannot be nested")
@@ -381,9 +414,9 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 		if argT.Kind == types.KindNull {
 			call.T = types.Int64
 		}
-	case "avg":
+	case "avg", "variance", "var_samp", "var_pop", "stddev", "stddev_samp", "stddev_pop":
 		if !argT.IsNumeric() && argT.Kind != types.KindNull {
-			b.fail(e.At, "AVG needs a number, not %s", argT)
+			b.fail(e.At, "%s needs a number, not %s", strings.ToUpper(name), argT)
 		}
 		call.T = types.Float64
 	case "min", "max", "any_value":
@@ -392,7 +425,35 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 		}
 		call.T = argT
 	case "logical_and", "logical_or":
+		if argT.Kind != types.KindBool && argT.Kind != types.KindNull {
+			b.fail(e.At, "%s needs a BOOL, not %s", strings.ToUpper(name), argT)
+		}
 		call.T = types.Bool
+	case "string_agg":
+		if argT.Kind != types.KindString && argT.Kind != types.KindNull {
+			b.fail(e.At, "STRING_AGG needs a STRING, not %s", argT)
+		}
+		if len(call.Args) == 2 {
+			k, ok := call.Args[1].(*Const)
+			if ok && k.V.T.Kind == types.KindNull {
+				k, ok = &Const{V: types.NullOf(types.String)}, true
+			}
+			if !ok && !b.symbolic {
+				b.fail(e.At, "the delimiter of STRING_AGG must be a constant STRING")
+			}
+			if ok && k.V.T.Kind != types.KindString {
+				b.fail(e.At, "the delimiter of STRING_AGG must be a STRING, not %s", k.V.T)
+			}
+		}
+		call.T = types.String
+	case "array_agg":
+		if argT.Kind == types.KindArray {
+			b.fail(e.At, "ARRAY_AGG of an ARRAY is not supported (an array cannot contain an array)")
+		}
+		if argT.Kind == types.KindNull {
+			argT = types.Int64
+		}
+		call.T = types.ArrayOf(argT)
 	case "approx_quantiles":
 		k, ok := call.Args[1].(*Const)
 		if !ok && !b.symbolic {

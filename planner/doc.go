@@ -31,7 +31,9 @@
 // whose right side is filtered by WHERE becomes inner), equi-join keys for
 // hash joins, column pruning, ORDER BY + LIMIT as top-k with projections moved
 // above it, and time-range and equality predicates pushed into scans.
-// Explain prints a plan for tests and debugging.
+// Explain prints a plan for tests and debugging. Every plan node implements
+// Children/WithChildren (plan.go), so Inputs, mapInputs and the rewrite
+// passes built on them need no per-node type switch.
 //
 // Sandboxed endpoints (sandbox.go): Options.Sandbox carries a caller's query
 // that replaces the endpoint's final SELECT. It is bound inside the scope of
@@ -41,6 +43,19 @@
 // refused, never read as a log source; the endpoint's CTE bodies read their
 // sources as usual; an error inside one is located at the caller's reference
 // to it, naming the CTE and its own line:col in the endpoint's text.
+//
+// Functions (funcs*.go): every scalar function and operator is one Func,
+// registered once by name: its argument count, Check (argument typing and
+// coercion, result type), Eval (one row; also constant folding and the
+// executor's row path), NullSafe (whether NULL arguments reach Eval or make
+// the result NULL), and Simplify (rewrites beyond evaluating constants, e.g.
+// TRUE AND x → x). The binder, fold.go and exec all read this table; exec may
+// attach a vectorised kernel to a registered name (exec/kernels.go), which
+// panics at start-up for a name that is not registered. A name called in SQL
+// must be registered (or an alias such as IFNULL) and not Internal (an
+// operator's or syntax's entry); SAFE.f(…) sets Call.Safe and turns f's
+// evaluation errors into NULL; other dotted names are refused. Aggregates are
+// a separate table (aggregates) implemented by exec's aggregate operator.
 //
 // This package imports types and sqlparse; it sees storage only through Catalog.
 package planner

@@ -41,54 +41,10 @@ func (e *Case) Then(w When) Expr { return w.Then }
 func constArg(e Expr) (*Const, bool) { c, ok := e.(*Const); return c, ok }
 
 func foldCall(c *Call) (Expr, error) {
-	switch c.Fn {
-	case "and", "or":
-		decisive := c.Fn == "or" // TRUE decides OR, FALSE decides AND
-		for i, a := range c.Args {
-			k, ok := constArg(a)
-			if !ok || k.V.Null {
-				continue
-			}
-			if k.V.Bool() == decisive {
-				return &Const{V: types.BoolValue(decisive)}, nil
-			}
-			other := c.Args[1-i]
-			if other.Type().Kind == types.KindBool {
-				return other, nil // TRUE AND x = x; FALSE OR x = x
-			}
-		}
-	case "coalesce":
-		var args []Expr
-		for _, a := range c.Args {
-			if k, ok := constArg(a); ok {
-				if k.V.Null {
-					continue
-				}
-				if len(args) == 0 {
-					return a, nil
-				}
-				args = append(args, a)
-				break
-			}
-			args = append(args, a)
-		}
-		switch len(args) {
-		case 0:
-			return &Const{V: types.NullOf(c.T)}, nil
-		case 1:
-			return args[0], nil
-		}
-		c.Args = args
-	case "if":
-		if k, ok := constArg(c.Args[0]); ok {
-			if k.V.Bool() {
-				return c.Args[1], nil
-			}
-			return c.Args[2], nil
-		}
-	case "cast":
-		if c.Args[0].Type().Equal(c.T) {
-			return c.Args[0], nil
+	if f := funcs[c.Fn]; f != nil && f.Simplify != nil {
+		e := f.Simplify(c)
+		if e != Expr(c) {
+			return e, nil
 		}
 	}
 	param := ""

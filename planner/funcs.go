@@ -10,27 +10,110 @@ import (
 	"logq/types"
 )
 
-// funcDef defines one scalar function: how its arguments are typed (and
-// coerced) and how it evaluates one row of boxed values. The executor has
-// vectorised kernels for the hot ones and falls back to Eval for the rest, so
-// a function is defined exactly once here.
-type funcDef struct {
-	minArgs, maxArgs int // maxArgs < 0: variadic
-	// check types the call, coercing arguments in place, and returns its type.
-	check func(c *Call) (types.Type, error)
-	eval  func(c *Call, args []types.Value) (types.Value, error)
-	// nullSafe functions see NULL arguments; the others return NULL when any
-	// argument is NULL, without calling eval.
-	nullSafe bool
+// Func is the one definition of a scalar function or operator: its name,
+// argument count, how its arguments are typed (and coerced) and its result
+// type (Check), how it evaluates one row of boxed values (Eval, which is
+// also its constant folding and the executor's row-at-a-time kernel), its
+// NULL behaviour (NullSafe) and any algebraic simplification beyond
+// evaluating constants (Simplify). It is registered once, under its name,
+// by register; the binder, the folder (fold.go) and the executor all look
+// it up there. The executor may attach a vectorised kernel to a registered
+// name (exec/kernels.go); registering a kernel for a name that is not here
+// panics at start-up, so a misspelt name cannot silently fall back.
+type Func struct {
+	Name             string
+	MinArgs, MaxArgs int // MaxArgs < 0: variadic
+	// Check types the call, coercing arguments in place, and returns its
+	// type. nil: the binder sets the call's type itself.
+	Check func(c *Call) (types.Type, error)
+	// Eval evaluates one row. Errors are evaluation errors (ErrEval); under
+	// the SAFE. prefix they become NULL.
+	Eval func(c *Call, args []types.Value) (types.Value, error)
+	// NullSafe functions see NULL arguments; the others return NULL when any
+	// argument is NULL, without calling Eval.
+	NullSafe bool
+	// Simplify, if set, rewrites a call whose value is not (yet) a constant,
+	// e.g. TRUE AND x to x; it returns the call itself when nothing applies.
+	Simplify func(c *Call) Expr
+	// Internal: written as an operator or other syntax, never by name in
+	// SQL (the binder refuses a call by name).
+	Internal bool
 }
 
-var funcs map[string]*funcDef
+func def(minArgs, maxArgs int, check func(*Call) (types.Type, error), eval func(*Call, []types.Value) (types.Value, error), nullSafe bool) *Func {
+	return &Func{MinArgs: minArgs, MaxArgs: maxArgs, Check: check, Eval: eval, NullSafe: nullSafe}
+}
+
+var funcs = map[string]*Func{}
+
+// internal names are written as operators or syntax (CAST, IS NULL, a[OFFSET
+// (i)], STRUCT(…), a.b), never called by name.
+var internal = map[string]bool{
+	"=": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true, "+": true, "-": true,
+	"*": true, "/": true, "neg": true, "||": true, "and": true, "or": true, "not": true,
+	"is_null": true, "is_true": true, "is_false": true, "like": true, "cast": true,
+	"offset": true, "safe_offset": true, "ordinal": true, "safe_ordinal": true,
+	"field": true, "make_array": true, "make_struct": true,
+	"extract_dayofweek": true, "extract_dayofyear": true, "extract_isoweek": true, "extract_isoyear": true,
+}
+
+// aliases maps a second name to a registered function (IFNULL → COALESCE).
+var aliases = map[string]string{}
+
+// register adds f under name; a name is registered once.
+func register(name string, f *Func) *Func {
+	if _, dup := funcs[name]; dup {
+		panic("planner: function " + name + " registered twice")
+	}
+	if f.Eval == nil {
+		panic("planner: function " + name + " has no Eval")
+	}
+	f.Name = name
+	f.Internal = internal[name]
+	funcs[name] = f
+	return f
+}
+
+// alias makes name another spelling of the registered function target.
+func alias(name, target string) {
+	if funcs[target] == nil || funcs[name] != nil {
+		panic("planner: bad alias " + name + " → " + target)
+	}
+	aliases[name] = target
+}
+
+// LookupFunc returns the registered function called name (lower case).
+func LookupFunc(name string) *Func {
+	if t, ok := aliases[name]; ok {
+		name = t
+	}
+	return funcs[name]
+}
+
+// Funcs lists every registered scalar function and operator by name, and
+// Aliases every alternative spelling, for tests and documentation.
+func Funcs() map[string]*Func { return funcs }
+
+// Aliases maps each alternative spelling to its function's name.
+func Aliases() map[string]string { return aliases }
 
 // aggregates maps aggregate names to their argument counts.
 var aggregates = map[string][2]int{
 	"count": {0, 1}, "countif": {1, 1}, "sum": {1, 1}, "avg": {1, 1},
 	"min": {1, 1}, "max": {1, 1}, "approx_quantiles": {2, 2}, "any_value": {1, 1},
 	"logical_and": {1, 1}, "logical_or": {1, 1},
+	"string_agg": {1, 2}, "array_agg": {1, 1}, "approx_count_distinct": {1, 1},
+	"variance": {1, 1}, "var_samp": {1, 1}, "var_pop": {1, 1},
+	"stddev": {1, 1}, "stddev_samp": {1, 1}, "stddev_pop": {1, 1},
+}
+
+// AggregateNames lists the aggregate functions (for tests and docs).
+func AggregateNames() []string {
+	var out []string
+	for n := range aggregates {
+		out = append(out, n)
+	}
+	return out
 }
 
 // IsAggregate reports whether name is an aggregate function.
@@ -56,15 +139,18 @@ func EvalCall(c *Call, args []types.Value) (types.Value, error) {
 	if def == nil {
 		return types.Value{}, evalErr("unknown function %s", c.Fn)
 	}
-	if !def.nullSafe {
+	if !def.NullSafe {
 		for _, a := range args {
 			if a.Null {
 				return types.NullOf(c.T), nil
 			}
 		}
 	}
-	v, err := def.eval(c, args)
+	v, err := def.Eval(c, args)
 	if err != nil {
+		if c.Safe {
+			return types.NullOf(c.T), nil // SAFE. prefix: an error is NULL
+		}
 		return types.Value{}, err
 	}
 	if !v.Null && v.T.Kind != c.T.Kind && c.T.Kind != types.KindNull {
@@ -183,18 +269,18 @@ func init() {
 		}
 		return types.Null, nil
 	}
-	funcs = map[string]*funcDef{
-		"=":  {2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false},
-		"!=": {2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false},
-		"<":  {2, 2, cmp, cmpEval(func(r int) bool { return r < 0 }), false},
-		"<=": {2, 2, cmp, cmpEval(func(r int) bool { return r <= 0 }), false},
-		">":  {2, 2, cmp, cmpEval(func(r int) bool { return r > 0 }), false},
-		">=": {2, 2, cmp, cmpEval(func(r int) bool { return r >= 0 }), false},
-		"+":  {2, 2, arith, arithEval, false},
-		"-":  {2, 2, arith, arithEval, false},
-		"*":  {2, 2, arith, arithEval, false},
-		"/":  {2, 2, arith, arithEval, false},
-		"neg": {1, 1, arith, func(c *Call, a []types.Value) (types.Value, error) {
+	for name, f := range map[string]*Func{
+		"=":  def(2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false),
+		"!=": def(2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false),
+		"<":  def(2, 2, cmp, cmpEval(func(r int) bool { return r < 0 }), false),
+		"<=": def(2, 2, cmp, cmpEval(func(r int) bool { return r <= 0 }), false),
+		">":  def(2, 2, cmp, cmpEval(func(r int) bool { return r > 0 }), false),
+		">=": def(2, 2, cmp, cmpEval(func(r int) bool { return r >= 0 }), false),
+		"+":  def(2, 2, arith, arithEval, false),
+		"-":  def(2, 2, arith, arithEval, false),
+		"*":  def(2, 2, arith, arithEval, false),
+		"/":  def(2, 2, arith, arithEval, false),
+		"neg": def(1, 1, arith, func(c *Call, a []types.Value) (types.Value, error) {
 			if c.T.Kind == types.KindInt64 {
 				if a[0].I == math.MinInt64 {
 					return types.Value{}, evalErr("integer overflow")
@@ -202,11 +288,11 @@ func init() {
 				return types.IntValue(-a[0].I), nil
 			}
 			return types.FloatValue(-a[0].F), nil
-		}, false},
-		"||": {2, 2, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"||": def(2, 2, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 			return types.StringValue(a[0].S + a[1].S), nil
-		}, false},
-		"and": {2, 2, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"and": def(2, 2, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
 			if (!a[0].Null && a[0].I == 0) || (!a[1].Null && a[1].I == 0) {
 				return types.BoolValue(false), nil
 			}
@@ -214,8 +300,8 @@ func init() {
 				return types.NullOf(types.Bool), nil
 			}
 			return types.BoolValue(true), nil
-		}, true},
-		"or": {2, 2, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+		}, true),
+		"or": def(2, 2, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
 			if a[0].Bool() || a[1].Bool() {
 				return types.BoolValue(true), nil
 			}
@@ -223,35 +309,35 @@ func init() {
 				return types.NullOf(types.Bool), nil
 			}
 			return types.BoolValue(false), nil
-		}, true},
-		"not": {1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+		}, true),
+		"not": def(1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
 			return types.BoolValue(a[0].I == 0), nil
-		}, false},
-		"is_null": {1, 1, func(c *Call) (types.Type, error) { return types.Bool, nil }, func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"is_null": def(1, 1, func(c *Call) (types.Type, error) { return types.Bool, nil }, func(c *Call, a []types.Value) (types.Value, error) {
 			return types.BoolValue(a[0].Null), nil
-		}, true},
-		"is_true": {1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+		}, true),
+		"is_true": def(1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
 			return types.BoolValue(a[0].Bool()), nil
-		}, true},
-		"is_false": {1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+		}, true),
+		"is_false": def(1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
 			return types.BoolValue(!a[0].Null && a[0].I == 0), nil
-		}, true},
-		"like": {2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+		}, true),
+		"like": def(2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
 			re, err := LikeRegexp(a[1].S)
 			if err != nil {
 				return types.Value{}, err
 			}
 			return types.BoolValue(re.MatchString(a[0].S)), nil
-		}, false},
-		"coalesce": {1, -1, same, func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"coalesce": def(1, -1, same, func(c *Call, a []types.Value) (types.Value, error) {
 			for _, v := range a {
 				if !v.Null {
 					return v, nil
 				}
 			}
 			return types.NullOf(c.T), nil
-		}, true},
-		"if": {3, 3, func(c *Call) (types.Type, error) {
+		}, true),
+		"if": def(3, 3, func(c *Call) (types.Type, error) {
 			cond, err := coerceTo(c.Args[0], types.Bool)
 			if err != nil {
 				return types.Type{}, fmt.Errorf("condition of IF: %w", err)
@@ -270,57 +356,57 @@ func init() {
 				return a[1], nil
 			}
 			return a[2], nil
-		}, true},
-		"nullif": {2, 2, same, func(c *Call, a []types.Value) (types.Value, error) {
+		}, true),
+		"nullif": def(2, 2, same, func(c *Call, a []types.Value) (types.Value, error) {
 			if !a[0].Null && !a[1].Null && types.Equal(a[0], a[1]) {
 				return types.NullOf(c.T), nil
 			}
 			return a[0], nil
-		}, true},
-		"cast": {1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
+		}, true),
+		"cast": def(1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
 			v, err := types.Cast(a[0], c.T)
 			if err != nil && c.Safe {
 				return types.NullOf(c.T), nil
 			}
 			return v, err
-		}, false},
-		"regexp_contains": {2, 2, constPattern(sig(types.KindString, types.KindString, types.KindBool)), func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"regexp_contains": def(2, 2, constPattern(sig(types.KindString, types.KindString, types.KindBool)), func(c *Call, a []types.Value) (types.Value, error) {
 			re, err := CompileRegexp(a[1].S)
 			if err != nil {
 				return types.Value{}, err
 			}
 			return types.BoolValue(re.MatchString(a[0].S)), nil
-		}, false},
-		"lower": {1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"lower": def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 			return types.StringValue(strings.ToLower(a[0].S)), nil
-		}, false},
-		"upper": {1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"upper": def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 			return types.StringValue(strings.ToUpper(a[0].S)), nil
-		}, false},
-		"length": {1, 1, sig(types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"length": def(1, 1, sig(types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
 			return types.IntValue(int64(len([]rune(a[0].S)))), nil
-		}, false},
-		"concat": {1, -1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"concat": def(1, -1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 			var b strings.Builder
 			for _, v := range a {
 				b.WriteString(v.S)
 			}
 			return types.StringValue(b.String()), nil
-		}, false},
-		"starts_with": {2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"starts_with": def(2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
 			return types.BoolValue(strings.HasPrefix(a[0].S, a[1].S)), nil
-		}, false},
-		"ends_with": {2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"ends_with": def(2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
 			return types.BoolValue(strings.HasSuffix(a[0].S, a[1].S)), nil
-		}, false},
-		"strpos": {2, 2, sig(types.KindString, types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"strpos": def(2, 2, sig(types.KindString, types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
 			i := strings.Index(a[0].S, a[1].S)
 			if i < 0 {
 				return types.IntValue(0), nil
 			}
 			return types.IntValue(int64(len([]rune(a[0].S[:i]))) + 1), nil
-		}, false},
-		"abs": {1, 1, func(c *Call) (types.Type, error) { return numeric1(c) }, func(c *Call, a []types.Value) (types.Value, error) {
+		}, false),
+		"abs": def(1, 1, func(c *Call) (types.Type, error) { return numeric1(c) }, func(c *Call, a []types.Value) (types.Value, error) {
 			if c.T.Kind == types.KindInt64 {
 				if a[0].I < 0 {
 					return types.IntValue(-a[0].I), nil
@@ -328,27 +414,92 @@ func init() {
 				return a[0], nil
 			}
 			return types.FloatValue(math.Abs(a[0].F)), nil
-		}, false},
-		"round": {1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-			return types.FloatValue(math.Round(a[0].F)), nil
-		}, false},
-		"floor": {1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-			return types.FloatValue(math.Floor(a[0].F)), nil
-		}, false},
-		"ceil": {1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-			return types.FloatValue(math.Ceil(a[0].F)), nil
-		}, false},
-		"array_length": {1, 1, func(c *Call) (types.Type, error) {
+		}, false),
+		"array_length": def(1, 1, func(c *Call) (types.Type, error) {
 			if k := c.Args[0].Type().Kind; k != types.KindArray && k != types.KindNull {
 				return types.Type{}, fmt.Errorf("ARRAY_LENGTH needs an array, not %s", c.Args[0].Type())
 			}
 			return types.Int64, nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
 			return types.IntValue(int64(len(a[0].L))), nil
-		}, false},
+		}, false),
+	} {
+		register(name, f)
+	}
+	alias("ifnull", "coalesce")
+	funcs["and"].Simplify = simplifyLogic
+	funcs["or"].Simplify = simplifyLogic
+	funcs["coalesce"].Simplify = func(c *Call) Expr {
+		var args []Expr
+		for _, a := range c.Args {
+			if k, ok := constArg(a); ok {
+				if k.V.Null {
+					continue
+				}
+				if len(args) == 0 {
+					return a
+				}
+				args = append(args, a)
+				break
+			}
+			args = append(args, a)
+		}
+		switch len(args) {
+		case 0:
+			return &Const{V: types.NullOf(c.T)}
+		case 1:
+			return args[0]
+		}
+		c.Args = args
+		return c
+	}
+	funcs["if"].Simplify = func(c *Call) Expr {
+		if k, ok := constArg(c.Args[0]); ok {
+			if k.V.Bool() {
+				return c.Args[1]
+			}
+			return c.Args[2]
+		}
+		return c
+	}
+	funcs["cast"].Simplify = func(c *Call) Expr {
+		if c.Args[0].Type().Equal(c.T) {
+			return c.Args[0]
+		}
+		return c
 	}
 	registerTimeFuncs()
+	registerMathFuncs()
+	registerStringFuncs()
+	registerJSONFuncs()
+	registerDateFuncs()
+	registerJSONArrayFuncs()
+	registerArrayStringFuncs()
+	registerFormatFunc()
+	registerParseFuncs()
+	alias("char_length", "length")
+	alias("character_length", "length")
 	registerStructuralFuncs()
+}
+
+// simplifyLogic: TRUE decides OR, FALSE decides AND; TRUE AND x = x, FALSE
+// OR x = x.
+func simplifyLogic(c *Call) Expr {
+	decisive := c.Fn == "or"
+	for i, a := range c.Args {
+		k, ok := constArg(a)
+		if !ok || k.V.Null {
+			continue
+		}
+		if k.V.Bool() == decisive {
+			return &Const{V: types.BoolValue(decisive)}
+		}
+		other := c.Args[1-i]
+		if other.Type().Kind == types.KindBool {
+			return other
+		}
+	}
+	return c
 }
 
 // constPattern validates a constant regular expression when the query is

@@ -35,18 +35,18 @@ func registerStructuralFuncs() {
 			return a[0].L[i], nil
 		}
 	}
-	funcs["offset"] = &funcDef{2, 2, subscript, sub(0, false), false}
-	funcs["safe_offset"] = &funcDef{2, 2, subscript, sub(0, true), false}
-	funcs["ordinal"] = &funcDef{2, 2, subscript, sub(1, false), false}
-	funcs["safe_ordinal"] = &funcDef{2, 2, subscript, sub(1, true), false}
+	register("offset", def(2, 2, subscript, sub(0, false), false))
+	register("safe_offset", def(2, 2, subscript, sub(0, true), false))
+	register("ordinal", def(2, 2, subscript, sub(1, false), false))
+	register("safe_ordinal", def(2, 2, subscript, sub(1, true), false))
 	// field reads field Idx of a STRUCT (its type is set by the binder).
-	funcs["field"] = &funcDef{1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
+	register("field", def(1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
 		if c.Idx >= len(a[0].L) {
 			return types.NullOf(c.T), nil
 		}
 		return a[0].L[c.Idx], nil
-	}, false}
-	funcs["make_array"] = &funcDef{0, -1, func(c *Call) (types.Type, error) {
+	}, false))
+	register("make_array", def(0, -1, func(c *Call) (types.Type, error) {
 		if err := unify(c, c.Args); err != nil {
 			return types.Type{}, err
 		}
@@ -64,9 +64,9 @@ func registerStructuralFuncs() {
 			}
 		}
 		return types.ArrayValue(*c.T.Elem, append([]types.Value(nil), a...)), nil
-	}, true}
+	}, true))
 	// make_struct's type (with field names) is set by the binder.
-	funcs["make_struct"] = &funcDef{1, -1, nil, func(c *Call, a []types.Value) (types.Value, error) {
+	register("make_struct", def(1, -1, nil, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.StructValue(c.T, append([]types.Value(nil), a...)), nil
-	}, true}
+	}, true))
 }

@@ -23,13 +23,13 @@ func registerTimeFuncs() {
 		}
 		return types.Timestamp, nil
 	}
-	funcs["timestamp_sub"] = &funcDef{2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
+	register("timestamp_sub", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.TimestampValue(a[0].I - a[1].I), nil
-	}, false}
-	funcs["timestamp_add"] = &funcDef{2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
+	}, false))
+	register("timestamp_add", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.TimestampValue(a[0].I + a[1].I), nil
-	}, false}
-	funcs["timestamp_trunc"] = &funcDef{1, 1, func(c *Call) (types.Type, error) {
+	}, false))
+	register("timestamp_trunc", def(1, 1, func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()
 		if t.Kind == types.KindString && IsConst(c.Args[0]) {
 			a, err := coerceTo(c.Args[0], types.Timestamp)
@@ -50,9 +50,9 @@ func registerTimeFuncs() {
 		return t, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.Value{T: c.T, I: types.TruncMicros(a[0].I, c.Unit)}, nil
-	}, false}
-	funcs["datetime_trunc"] = funcs["timestamp_trunc"]
-	funcs["datetime"] = &funcDef{1, 2, func(c *Call) (types.Type, error) {
+	}, false))
+	alias("datetime_trunc", "timestamp_trunc")
+	register("datetime", def(1, 2, func(c *Call) (types.Type, error) {
 		switch c.Args[0].Type().Kind {
 		case types.KindTimestamp, types.KindNull:
 		case types.KindString:
@@ -87,8 +87,8 @@ func registerTimeFuncs() {
 			}
 		}
 		return types.DatetimeValue(us), nil
-	}, false}
-	funcs["timestamp"] = &funcDef{1, 2, func(c *Call) (types.Type, error) {
+	}, false))
+	register("timestamp", def(1, 2, func(c *Call) (types.Type, error) {
 		switch c.Args[0].Type().Kind {
 		case types.KindString, types.KindDatetime, types.KindDate, types.KindTimestamp, types.KindNull:
 			return types.Timestamp, nil
@@ -96,8 +96,8 @@ func registerTimeFuncs() {
 		return types.Type{}, fmt.Errorf("TIMESTAMP needs a STRING, DATETIME or DATE, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.Cast(a[0], types.Timestamp)
-	}, false}
-	funcs["date"] = &funcDef{1, 1, func(c *Call) (types.Type, error) {
+	}, false))
+	register("date", def(1, 1, func(c *Call) (types.Type, error) {
 		switch c.Args[0].Type().Kind {
 		case types.KindString, types.KindDatetime, types.KindDate, types.KindTimestamp, types.KindNull:
 			return types.Date, nil
@@ -105,24 +105,53 @@ func registerTimeFuncs() {
 		return types.Type{}, fmt.Errorf("DATE needs a TIMESTAMP, DATETIME or STRING, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.Cast(a[0], types.Date)
-	}, false}
+	}, false))
 	unix := func(div int64) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
 			return types.IntValue(floorDiv(a[0].I, div)), nil
 		}
 	}
-	funcs["unix_micros"] = &funcDef{1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1), false}
-	funcs["unix_millis"] = &funcDef{1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1000), false}
-	funcs["unix_seconds"] = &funcDef{1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1_000_000), false}
+	register("unix_micros", def(1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1), false))
+	register("unix_millis", def(1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1000), false))
+	register("unix_seconds", def(1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1_000_000), false))
 	fromUnix := func(mul int64) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
 			return types.TimestampValue(a[0].I * mul), nil
 		}
 	}
-	funcs["timestamp_micros"] = &funcDef{1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1), false}
-	funcs["timestamp_millis"] = &funcDef{1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1000), false}
-	funcs["timestamp_seconds"] = &funcDef{1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1_000_000), false}
-	funcs["timestamp_diff"] = &funcDef{2, 2, func(c *Call) (types.Type, error) {
+	register("timestamp_micros", def(1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1), false))
+	register("timestamp_millis", def(1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1000), false))
+	register("timestamp_seconds", def(1, 1, sig(types.KindInt64, types.KindTimestamp), fromUnix(1_000_000), false))
+	// DATETIME_ADD/SUB/DIFF: the TIMESTAMP ones on civil date-times.
+	dtAddSub := func(sign int64) *Func {
+		return def(2, 2, func(c *Call) (types.Type, error) {
+			dt, err := coerceTo(c.Args[0], types.Datetime)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument 1 of %s: %w", strings.ToUpper(c.Fn), err)
+			}
+			c.Args[0] = dt
+			if k := c.Args[1].Type().Kind; k != types.KindInterval && k != types.KindNull {
+				return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL such as INTERVAL 1 DAY", strings.ToUpper(c.Fn))
+			}
+			return types.Datetime, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.DatetimeValue(a[0].I + sign*a[1].I), nil
+		}, false)
+	}
+	register("datetime_add", dtAddSub(1))
+	register("datetime_sub", dtAddSub(-1))
+	register("datetime_diff", def(2, 2, func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindDatetime, types.KindInt64)(c); err != nil {
+			return types.Type{}, err
+		}
+		if c.Unit.FixedMicros() == 0 {
+			return types.Type{}, fmt.Errorf("DATETIME_DIFF needs a unit from MICROSECOND to DAY")
+		}
+		return types.Int64, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
+	}, false))
+	register("timestamp_diff", def(2, 2, func(c *Call) (types.Type, error) {
 		if _, err := sig(types.KindTimestamp, types.KindInt64)(c); err != nil {
 			return types.Type{}, err
 		}
@@ -132,15 +161,24 @@ func registerTimeFuncs() {
 		return types.Int64, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
-	}, false}
-	funcs["extract"] = &funcDef{1, 1, func(c *Call) (types.Type, error) {
+	}, false))
+	register("extract", def(1, 1, func(c *Call) (types.Type, error) {
 		switch c.Args[0].Type().Kind {
 		case types.KindTimestamp, types.KindDatetime, types.KindNull:
 			return types.Int64, nil
+		case types.KindDate:
+			if c.Unit.FixedMicros() != 0 && c.Unit != types.PartDay {
+				return types.Type{}, fmt.Errorf("EXTRACT from a DATE takes DAY, WEEK, MONTH, QUARTER or YEAR, not %s", c.Unit)
+			}
+			return types.Int64, nil
 		}
-		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP or DATETIME, not %s", c.Args[0].Type())
+		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		t := types.ToTime(a[0].I)
+		us := a[0].I
+		if a[0].T.Kind == types.KindDate {
+			us *= types.Day
+		}
+		t := types.ToTime(us)
 		var v int
 		switch c.Unit {
 		case types.PartMicrosecond:
@@ -156,7 +194,8 @@ func registerTimeFuncs() {
 		case types.PartDay:
 			v = t.Day()
 		case types.PartWeek:
-			_, v = t.ISOWeek()
+			// weeks start on Sunday; days before the first Sunday are week 0
+			v = (t.YearDay() - 1 + 7 - int(t.Weekday())) / 7
 		case types.PartMonth:
 			v = int(t.Month())
 		case types.PartQuarter:
@@ -165,8 +204,28 @@ func registerTimeFuncs() {
 			v = t.Year()
 		}
 		return types.IntValue(int64(v)), nil
-	}, false}
-	funcs["generate_timestamp_array"] = &funcDef{3, 3, func(c *Call) (types.Type, error) {
+	}, false))
+	// Date parts that are no unit (nothing truncates to them): EXTRACT only.
+	part := func(f func(t time.Time) int) *Func {
+		return def(1, 1, func(c *Call) (types.Type, error) {
+			switch c.Args[0].Type().Kind {
+			case types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindNull:
+				return types.Int64, nil
+			}
+			return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			us := a[0].I
+			if a[0].T.Kind == types.KindDate {
+				us *= types.Day
+			}
+			return types.IntValue(int64(f(types.ToTime(us)))), nil
+		}, false)
+	}
+	register("extract_dayofweek", part(func(t time.Time) int { return int(t.Weekday()) + 1 })) // Sunday = 1
+	register("extract_dayofyear", part(func(t time.Time) int { return t.YearDay() }))
+	register("extract_isoweek", part(func(t time.Time) int { _, w := t.ISOWeek(); return w }))
+	register("extract_isoyear", part(func(t time.Time) int { y, _ := t.ISOWeek(); return y }))
+	register("generate_timestamp_array", def(3, 3, func(c *Call) (types.Type, error) {
 		for i := 0; i < 2; i++ {
 			a, err := coerceTo(c.Args[i], types.Timestamp)
 			if err != nil {
@@ -180,10 +239,10 @@ func registerTimeFuncs() {
 		return types.ArrayOf(types.Timestamp), nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return timestampArray(a[0].I, a[1].I, a[2].I)
-	}, false}
+	}, false))
 	// generate_timestamp_trunc_array(count, spec, now): the binder appends the
 	// query's CURRENT_TIMESTAMP as the hidden third argument.
-	funcs["generate_timestamp_trunc_array"] = &funcDef{3, 3, func(c *Call) (types.Type, error) {
+	register("generate_timestamp_trunc_array", def(3, 3, func(c *Call) (types.Type, error) {
 		if _, err := sig(types.KindInt64, types.KindString, types.KindTimestamp, types.KindTimestamp)(c); err != nil {
 			return types.Type{}, err
 		}
@@ -200,7 +259,7 @@ func registerTimeFuncs() {
 		start := types.TruncMicros(now-a[0].I*lookback.FixedMicros(), bucket)
 		end := types.TruncMicros(now, bucket)
 		return timestampArray(start, end, bucket.FixedMicros())
-	}, false}
+	}, false))
 }
 
 // parseTruncSpec reads "<lookback unit>_<bucket unit>", e.g. "day_hour".

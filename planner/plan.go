@@ -9,8 +9,18 @@ import (
 
 // Node is a logical plan operator. Nodes are data; the executor builds one
 // physical operator per node.
+//
+// Children and WithChildren let rewrites and walks handle every node without
+// a type switch: a new node type implements them (and Columns) and every
+// generic pass (Inputs, mapInputs, the walks of bind and optimize) handles it.
 type Node interface {
 	Columns() []Column
+	// Children returns the node's inputs, in order.
+	Children() []Node
+	// WithChildren replaces the inputs by children (same number, same
+	// order) and returns the node. It works in place: a plan is built per
+	// call and its nodes are not shared between plans.
+	WithChildren(children []Node) Node
 }
 
 // Column is one output column of a node.
@@ -164,49 +174,77 @@ func (n *Join) Columns() []Column {
 }
 
 // Inputs returns the children of a node.
-func Inputs(n Node) []Node {
-	switch n := n.(type) {
-	case *Filter:
-		return []Node{n.In}
-	case *Project:
-		return []Node{n.In}
-	case *Unnest:
-		return []Node{n.In}
-	case *Aggregate:
-		return []Node{n.In}
-	case *Sort:
-		return []Node{n.In}
-	case *Limit:
-		return []Node{n.In}
-	case *Join:
-		return []Node{n.Left, n.Right}
-	case *Union:
-		return n.Inputs
-	}
-	return nil
-}
+func Inputs(n Node) []Node { return n.Children() }
 
 // mapInputs replaces each input of n by f(input), in place.
 func mapInputs(n Node, f func(Node) Node) {
-	switch x := n.(type) {
-	case *Filter:
-		x.In = f(x.In)
-	case *Project:
-		x.In = f(x.In)
-	case *Unnest:
-		x.In = f(x.In)
-	case *Aggregate:
-		x.In = f(x.In)
-	case *Sort:
-		x.In = f(x.In)
-	case *Limit:
-		x.In = f(x.In)
-	case *Join:
-		x.Left, x.Right = f(x.Left), f(x.Right)
-	case *Union:
-		for i := range x.Inputs {
-			x.Inputs[i] = f(x.Inputs[i])
-		}
+	ch := n.Children() // a fresh slice, or Union's own Inputs: reuse it
+	if len(ch) == 0 {
+		return
+	}
+	for i, c := range ch {
+		ch[i] = f(c)
+	}
+	n.WithChildren(ch)
+}
+
+func (n *Scan) Children() []Node      { return nil }
+func (n *Values) Children() []Node    { return nil }
+func (n *Filter) Children() []Node    { return []Node{n.In} }
+func (n *Project) Children() []Node   { return []Node{n.In} }
+func (n *Unnest) Children() []Node    { return []Node{n.In} }
+func (n *Aggregate) Children() []Node { return []Node{n.In} }
+func (n *Sort) Children() []Node      { return []Node{n.In} }
+func (n *Limit) Children() []Node     { return []Node{n.In} }
+func (n *Join) Children() []Node      { return []Node{n.Left, n.Right} }
+func (n *Union) Children() []Node     { return n.Inputs }
+
+func (n *Scan) WithChildren(ch []Node) Node   { mustChildren(n, ch, 0); return n }
+func (n *Values) WithChildren(ch []Node) Node { mustChildren(n, ch, 0); return n }
+func (n *Filter) WithChildren(ch []Node) Node {
+	mustChildren(n, ch, 1)
+	n.In = ch[0]
+	return n
+}
+func (n *Project) WithChildren(ch []Node) Node {
+	mustChildren(n, ch, 1)
+	n.In = ch[0]
+	return n
+}
+func (n *Unnest) WithChildren(ch []Node) Node {
+	mustChildren(n, ch, 1)
+	n.In = ch[0]
+	return n
+}
+func (n *Aggregate) WithChildren(ch []Node) Node {
+	mustChildren(n, ch, 1)
+	n.In = ch[0]
+	return n
+}
+func (n *Sort) WithChildren(ch []Node) Node {
+	mustChildren(n, ch, 1)
+	n.In = ch[0]
+	return n
+}
+func (n *Limit) WithChildren(ch []Node) Node {
+	mustChildren(n, ch, 1)
+	n.In = ch[0]
+	return n
+}
+func (n *Join) WithChildren(ch []Node) Node {
+	mustChildren(n, ch, 2)
+	n.Left, n.Right = ch[0], ch[1]
+	return n
+}
+func (n *Union) WithChildren(ch []Node) Node {
+	mustChildren(n, ch, len(n.Inputs))
+	copy(n.Inputs, ch)
+	return n
+}
+
+func mustChildren(n Node, ch []Node, want int) {
+	if len(ch) != want {
+		panic(fmt.Sprintf("planner: %T takes %d children, got %d", n, want, len(ch)))
 	}
 }
 

@@ -293,6 +293,9 @@ func (p *parser) selectBlock() *Select {
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
 	}
+	if p.isKw("QUALIFY") || p.isWord("QUALIFY") || p.isKw("WINDOW") || p.isWord("WINDOW") {
+		panic(errorAt(p.tok.pos, "%s is not supported", strings.ToUpper(p.tok.text)))
+	}
 	return s
 }
 

@@ -455,6 +455,14 @@ func (p *parser) identPrimary() Expr {
 }
 
 func (p *parser) callArgs(at int, name string) Expr {
+	c := p.callArgList(at, name)
+	if p.isKw("OVER") || p.isWord("OVER") {
+		panic(errorAt(p.tok.pos, "window functions (%s(…) OVER …) are not supported", name))
+	}
+	return c
+}
+
+func (p *parser) callArgList(at int, name string) Expr {
 	p.expectOp("(")
 	c := &Call{At: at, Name: name}
 	if p.acceptOp(")") {
@@ -474,6 +482,12 @@ func (p *parser) callArgs(at int, name string) Expr {
 		if !p.acceptOp(",") {
 			break
 		}
+	}
+	switch {
+	case p.isKw("ORDER") || p.isKw("LIMIT"):
+		panic(errorAt(p.tok.pos, "%s inside a call of %s is not supported", strings.ToUpper(p.tok.text), name))
+	case p.isWord("IGNORE") || p.isWord("RESPECT") || p.isKw("IGNORE") || p.isKw("RESPECT"):
+		panic(errorAt(p.tok.pos, "%s NULLS inside a call of %s is not supported", strings.ToUpper(p.tok.text), name))
 	}
 	p.expectOp(")")
 	fn := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])

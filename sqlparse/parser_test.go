@@ -80,6 +80,10 @@ var errorCases = []string{
 	`select /* ERROR "unexpected character" */ ? from t`,
 	`select x:: /* ERROR "unknown type JSONB after ::" */ jsonb from t`,
 	`select x:: /* ERROR "expected a type name" */ 1 from t`,
+	`select row_number() /* ERROR "window functions .row_number.…. OVER …. are not supported" */ over (order by x) from t`,
+	`select x from t where x > 1 /* ERROR "QUALIFY is not supported" */ qualify x > 2`,
+	`select string_agg(s, ',' /* ERROR "ORDER inside a call of string_agg is not supported" */ order by s) from t`,
+	`select array_agg(x /* ERROR "IGNORE NULLS inside a call of array_agg is not supported" */ ignore nulls) from t`,
 }
 
 // Caller queries of sandboxed endpoints: one statement, a query.

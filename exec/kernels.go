@@ -1,0 +1,196 @@
+package exec
+
+import (
+	"strings"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// A kernel evaluates a call over a whole batch; ok is false when it does not
+// apply to this call (e.g. a non-constant pattern) and the row path runs.
+type kernel func(ev *evaluator, c *planner.Call, b *Batch) (v *Vector, ok bool, err error)
+
+// kernels holds the vectorised kernels, by function name. A function's one
+// definition is planner.Func (its typing, NULL rule, row evaluation and
+// folding); a kernel here is an optional faster way to compute the same
+// values, attached to a registered name. Every function without one runs
+// through planner.EvalCall row by row (rowByRow).
+var kernels = map[string]kernel{}
+
+// vectorised attaches k to the named functions; a name that is not
+// registered, an alias, or a second kernel for a name panics at start-up.
+func vectorised(k kernel, names ...string) {
+	for _, name := range names {
+		f := planner.LookupFunc(name)
+		if f == nil || f.Name != name {
+			panic("exec: kernel for " + name + ", which is not a registered function")
+		}
+		if kernels[name] != nil {
+			panic("exec: second kernel for " + name)
+		}
+		kernels[name] = k
+	}
+}
+
+func init() {
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		return ev.compare(c, b)
+	}, "=", "!=", "<", "<=", ">", ">=")
+
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		l, r, err := ev.eval2(c, b)
+		if err != nil {
+			return nil, true, err
+		}
+		return logic(ev.out(c, types.Bool, b.N), c.Fn == "and", l, r, b.N), true, nil
+	}, "and", "or")
+
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		x, err := ev.eval(c.Args[0], b)
+		if err != nil {
+			return nil, true, err
+		}
+		out := ev.out(c, types.Bool, b.N)
+		for i := 0; i < b.N; i++ {
+			out.I[i] = 1 - x.I[i]
+		}
+		if x.Null != nil {
+			copy(out.freshNulls(b.N), x.Null)
+		}
+		return out, true, nil
+	}, "not")
+
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		x, err := ev.eval(c.Args[0], b)
+		if err != nil {
+			return nil, true, err
+		}
+		out := ev.out(c, types.Bool, b.N)
+		if x.Null != nil {
+			for i, n := range x.Null[:b.N] {
+				if n {
+					out.I[i] = 1
+				} else {
+					out.I[i] = 0
+				}
+			}
+		} else {
+			clear(out.I)
+		}
+		return out, true, nil
+	}, "is_null")
+
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		x, err := ev.eval(c.Args[0], b)
+		if err != nil {
+			return nil, true, err
+		}
+		out := ev.out(c, c.T, b.N)
+		if w := c.Unit.FixedMicros(); w > 0 {
+			for i, us := range x.I[:b.N] {
+				q := us / w
+				if us%w != 0 && us < 0 {
+					q--
+				}
+				out.I[i] = q * w
+			}
+		} else {
+			for i, us := range x.I[:b.N] {
+				out.I[i] = types.TruncMicros(us, c.Unit)
+			}
+		}
+		out.copyNulls(x.Null, b.N)
+		return out, true, nil
+	}, "timestamp_trunc")
+
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		k, ok := c.Args[1].(*planner.Const)
+		if !ok || k.V.Null {
+			return nil, false, nil
+		}
+		x, err := ev.eval(c.Args[0], b)
+		if err != nil {
+			return nil, true, err
+		}
+		x = dense(x, b.N)
+		match, err := ev.matcher(k)
+		if err != nil {
+			return nil, true, err
+		}
+		out := ev.out(c, types.Bool, b.N)
+		for i, s := range x.S[:b.N] {
+			if match(s) {
+				out.I[i] = 1
+			} else {
+				out.I[i] = 0
+			}
+		}
+		out.copyNulls(x.Null, b.N)
+		return out, true, nil
+	}, "regexp_contains")
+
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		x, err := ev.eval(c.Args[0], b)
+		if err != nil {
+			return nil, true, err
+		}
+		if x.T.Kind == types.KindInt64 && c.T.Kind == types.KindFloat64 {
+			out := ev.out(c, c.T, b.N)
+			for i, v := range x.I[:b.N] {
+				out.F[i] = float64(v)
+			}
+			out.copyNulls(x.Null, b.N)
+			return out, true, nil
+		}
+		if x.T.Kind == types.KindNull {
+			out := newVector(c.T, b.N)
+			out.Null = make([]bool, b.N)
+			for i := range out.Null {
+				out.Null[i] = true
+			}
+			return out, true, nil
+		}
+		return nil, false, nil
+	}, "cast")
+
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		if len(c.Args) == 2 {
+			if k, ok := c.Args[1].(*planner.Const); ok && strings.EqualFold(k.V.S, "UTC") && c.Args[0].Type().Kind == types.KindTimestamp {
+				x, err := ev.eval(c.Args[0], b)
+				if err != nil {
+					return nil, true, err
+				}
+				out := &Vector{T: types.Datetime, I: x.I[:b.N], Null: x.Null}
+				return out, true, nil
+			}
+		}
+		return nil, false, nil
+	}, "datetime")
+
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		args := make([]*Vector, len(c.Args))
+		for i, a := range c.Args {
+			v, err := ev.eval(a, b)
+			if err != nil {
+				return nil, true, err
+			}
+			args[i] = v
+		}
+		out := newVector(c.T, b.N)
+		for r := 0; r < b.N; r++ {
+			picked := false
+			for _, a := range args {
+				if !a.isNull(r) {
+					out.set(r, a.Value(r), b.N)
+					picked = true
+					break
+				}
+			}
+			if !picked {
+				out.setNull(r, b.N)
+			}
+		}
+		return out, true, nil
+	}, "coalesce")
+}

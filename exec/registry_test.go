@@ -1,0 +1,100 @@
+package exec
+
+import (
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/txtar"
+
+	"logq/planner"
+)
+
+// syntax says how a golden query writes the functions that are operators or
+// other syntax rather than calls by name.
+var syntax = map[string]string{
+	"=": `[^<>!]=`, "!=": `!=|<>`, "<": `<[^=>]`, "<=": `<=`, ">": `[^-]>[^=]`, ">=": `>=`,
+	"+": `\+`, "-": `\s-\s`, "*": `\w\s*\*\s*\w`, "/": `\s/\s`, "neg": `[(,=]\s*-\s*\w`,
+	"||": `\|\|`, "and": `(?i)\band\b`, "or": `(?i)\bor\b`, "not": `(?i)\bnot\b`,
+	"is_null": `(?i)\bis\s+(not\s+)?null\b`, "is_true": `(?i)\bis\s+(not\s+)?true\b`,
+	"is_false": `(?i)\bis\s+(not\s+)?false\b`, "like": `(?i)\blike\b`,
+	"cast": `(?i)\b(safe_)?cast\s*\(|::`, "offset": `(?i)\[\s*offset\s*\(`,
+	"safe_offset": `(?i)\[\s*safe_offset\s*\(`, "ordinal": `(?i)\[\s*ordinal\s*\(`,
+	"safe_ordinal": `(?i)\[\s*safe_ordinal\s*\(`, "field": `\w\.\w`,
+	"make_array": `\[\s*['\w]`, "make_struct": `(?i)\bstruct\s*\(`,
+	"extract_dayofweek": `(?i)extract\s*\(\s*dayofweek\b`, "extract_dayofyear": `(?i)extract\s*\(\s*dayofyear\b`,
+	"extract_isoweek": `(?i)extract\s*\(\s*isoweek\b`, "extract_isoyear": `(?i)extract\s*\(\s*isoyear\b`,
+}
+
+// TestEveryFunctionIsDefinedAndTested lists every registered function: each
+// has a row evaluation (its kernel of last resort), every vectorised kernel
+// belongs to a registered function, and a golden case calls it.
+func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
+	files, err := filepath.Glob("testdata/golden/*.txtar")
+	require.NoError(t, err)
+	var queries strings.Builder
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		require.NoError(t, err)
+		for _, s := range ar.Files {
+			if s.Name == "query.sql" {
+				queries.Write(s.Data)
+				queries.WriteString("\n")
+			}
+		}
+	}
+	all := queries.String()
+	names := map[string]string{}
+	for name := range planner.Funcs() {
+		names[name] = name
+	}
+	for a, target := range planner.Aliases() {
+		names[a] = target
+	}
+	var sorted []string
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	var vec, missing []string
+	for _, name := range sorted {
+		f := planner.LookupFunc(name)
+		require.NotNil(t, f, name)
+		require.NotNil(t, f.Eval, "%s has no evaluation", name)
+		if kernels[f.Name] != nil && f.Name == name {
+			vec = append(vec, name)
+		}
+		pat := syntax[name]
+		if pat == "" {
+			require.False(t, f.Internal, "internal function %s needs a syntax pattern here", name)
+			pat = `(?i)(^|[^\w.])` + regexp.QuoteMeta(name) + `\s*\(`
+		}
+		if !regexp.MustCompile(pat).MatchString(all) {
+			missing = append(missing, name)
+		}
+	}
+	for _, name := range planner.AggregateNames() {
+		if !regexp.MustCompile(`(?i)(^|[^\w.])` + name + `\s*\(`).MatchString(all) {
+			missing = append(missing, name)
+		}
+	}
+	require.Empty(t, missing, "functions no golden case calls")
+	for name := range kernels {
+		f := planner.LookupFunc(name)
+		require.True(t, f != nil && f.Name == name, "kernel for unregistered %s", name)
+	}
+	t.Logf("%d functions, vectorised: %s", len(sorted), strings.Join(vec, " "))
+
+}
+
+// A kernel for a name that is not registered (a misspelling, or an alias)
+// fails at start-up instead of never being used.
+func TestKernelForUnknownNamePanics(t *testing.T) {
+	k := func(*evaluator, *planner.Call, *Batch) (*Vector, bool, error) { return nil, false, nil }
+	require.Panics(t, func() { vectorised(k, "regexp_contain") })
+	require.Panics(t, func() { vectorised(k, "ifnull") })
+	require.Panics(t, func() { vectorised(k, "coalesce") }) // already has one
+}

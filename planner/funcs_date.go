@@ -1,0 +1,257 @@
+package planner
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"logq/types"
+)
+
+// DATE_TRUNC, DATE_DIFF and FORMAT_TIMESTAMP. A DATE is days since the epoch.
+func registerDateFuncs() {
+	dateArgs := func(n int) func(c *Call) error {
+		return func(c *Call) error {
+			for i := 0; i < n; i++ {
+				a, err := coerceTo(c.Args[i], types.Date)
+				if err != nil {
+					return fmt.Errorf("argument %d of %s: %w", i+1, strings.ToUpper(c.Fn), err)
+				}
+				c.Args[i] = a
+			}
+			return nil
+		}
+	}
+	calendarUnit := func(c *Call) error {
+		switch c.Unit {
+		case types.PartDay, types.PartWeek, types.PartMonth, types.PartQuarter, types.PartYear:
+			return nil
+		case types.PartInvalid:
+			return fmt.Errorf("%s needs a unit such as MONTH as its last argument", strings.ToUpper(c.Fn))
+		}
+		return fmt.Errorf("%s takes DAY, WEEK, MONTH, QUARTER or YEAR, not %s", strings.ToUpper(c.Fn), c.Unit)
+	}
+	register("date_trunc", def(1, 1, func(c *Call) (types.Type, error) {
+		if err := dateArgs(1)(c); err != nil {
+			return types.Type{}, err
+		}
+		if err := calendarUnit(c); err != nil {
+			return types.Type{}, err
+		}
+		return types.Date, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.DateValue(types.TruncMicros(a[0].I*types.Day, c.Unit) / types.Day), nil
+	}, false))
+	register("date_diff", def(2, 2, func(c *Call) (types.Type, error) {
+		if err := dateArgs(2)(c); err != nil {
+			return types.Type{}, err
+		}
+		if err := calendarUnit(c); err != nil {
+			return types.Type{}, err
+		}
+		return types.Int64, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		d1, d2 := a[0].I, a[1].I
+		t1, t2 := types.ToTime(d1*types.Day), types.ToTime(d2*types.Day)
+		var r int64
+		switch c.Unit {
+		case types.PartDay:
+			r = d1 - d2
+		case types.PartWeek: // week boundaries (Sundays) crossed
+			r = (types.TruncMicros(d1*types.Day, types.PartWeek) - types.TruncMicros(d2*types.Day, types.PartWeek)) / (7 * types.Day)
+		case types.PartMonth:
+			r = int64(t1.Year()*12+int(t1.Month())) - int64(t2.Year()*12+int(t2.Month()))
+		case types.PartQuarter:
+			r = int64(t1.Year()*4+(int(t1.Month())-1)/3) - int64(t2.Year()*4+(int(t2.Month())-1)/3)
+		case types.PartYear:
+			r = int64(t1.Year() - t2.Year())
+		}
+		return types.IntValue(r), nil
+	}, false))
+	// DATE_ADD/DATE_SUB take INTERVAL n DAY (logq's INTERVAL has fixed units
+	// only, so WEEK, MONTH, … intervals are refused where they are written).
+	dateAddSub := func(sign int64) *Func {
+		return def(2, 2, func(c *Call) (types.Type, error) {
+			if err := dateArgs(1)(c); err != nil {
+				return types.Type{}, err
+			}
+			if k := c.Args[1].Type().Kind; k != types.KindInterval && k != types.KindNull {
+				return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL such as INTERVAL 1 DAY", strings.ToUpper(c.Fn))
+			}
+			if k, ok := c.Args[1].(*Const); ok && !k.V.Null && k.V.I%types.Day != 0 {
+				return types.Type{}, fmt.Errorf("%s takes an interval of whole days, not %s", strings.ToUpper(c.Fn), k.V)
+			}
+			return types.Date, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			if a[1].I%types.Day != 0 {
+				return types.Value{}, evalErr("%s takes an interval of whole days, not %s", strings.ToUpper(c.Fn), a[1])
+			}
+			return types.DateValue(a[0].I + sign*a[1].I/types.Day), nil
+		}, false)
+	}
+	register("date_add", dateAddSub(1))
+	register("date_sub", dateAddSub(-1))
+	// FORMAT_DATE and FORMAT_DATETIME use FORMAT_TIMESTAMP's elements on a
+	// civil date or date-time (no time zone).
+	formatCivil := func(k types.Kind, day bool) *Func {
+		return def(2, 2, func(c *Call) (types.Type, error) {
+			for i, kind := range []types.Kind{types.KindString, k} {
+				a, err := coerceTo(c.Args[i], types.Type{Kind: kind})
+				if err != nil {
+					return types.Type{}, fmt.Errorf("argument %d of %s: %w", i+1, strings.ToUpper(c.Fn), err)
+				}
+				c.Args[i] = a
+			}
+			if f, ok := c.Args[0].(*Const); ok && !f.V.Null {
+				if _, err := formatTime(f.V.S, time.Unix(0, 0).UTC()); err != nil {
+					return types.Type{}, err
+				}
+			}
+			return types.String, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			us := a[1].I
+			if day {
+				us *= types.Day
+			}
+			s, err := formatTime(a[0].S, types.ToTime(us))
+			if err != nil {
+				return types.Value{}, err
+			}
+			return types.StringValue(s), nil
+		}, false)
+	}
+	register("format_date", formatCivil(types.KindDate, true))
+	register("format_datetime", formatCivil(types.KindDatetime, false))
+	register("format_timestamp", def(2, 3, func(c *Call) (types.Type, error) {
+		for i, k := range []types.Kind{types.KindString, types.KindTimestamp, types.KindString}[:len(c.Args)] {
+			a, err := coerceTo(c.Args[i], types.Type{Kind: k})
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument %d of FORMAT_TIMESTAMP: %w", i+1, err)
+			}
+			c.Args[i] = a
+		}
+		if k, ok := c.Args[0].(*Const); ok && !k.V.Null {
+			if _, err := formatTime(k.V.S, time.Unix(0, 0).UTC()); err != nil {
+				return types.Type{}, err
+			}
+		}
+		return types.String, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		t := types.ToTime(a[1].I)
+		if len(a) == 3 {
+			loc, err := types.LoadLocation(a[2].S)
+			if err != nil {
+				return types.Value{}, evalErr("%v", err)
+			}
+			t = t.In(loc)
+		}
+		s, err := formatTime(a[0].S, t)
+		if err != nil {
+			return types.Value{}, err
+		}
+		return types.StringValue(s), nil
+	}, false))
+}
+
+// formatTime formats t with BigQuery's format elements (a subset; any other
+// element is an error).
+func formatTime(f string, t time.Time) (string, error) {
+	var b strings.Builder
+	pad := func(v, w int) { b.WriteString(fmt.Sprintf("%0*d", w, v)) }
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			b.WriteByte(f[i])
+			continue
+		}
+		if i+1 == len(f) {
+			return "", evalErr("format string %q ends with a lone %%", f)
+		}
+		i++
+		switch f[i] {
+		case 'Y':
+			pad(t.Year(), 4)
+		case 'y':
+			pad(t.Year()%100, 2)
+		case 'C':
+			pad(t.Year()/100, 2)
+		case 'm':
+			pad(int(t.Month()), 2)
+		case 'd':
+			pad(t.Day(), 2)
+		case 'e':
+			b.WriteString(fmt.Sprintf("%2d", t.Day()))
+		case 'H':
+			pad(t.Hour(), 2)
+		case 'k':
+			b.WriteString(fmt.Sprintf("%2d", t.Hour()))
+		case 'I':
+			pad((t.Hour()+11)%12+1, 2)
+		case 'l':
+			b.WriteString(fmt.Sprintf("%2d", (t.Hour()+11)%12+1))
+		case 'p':
+			if t.Hour() < 12 {
+				b.WriteString("AM")
+			} else {
+				b.WriteString("PM")
+			}
+		case 'M':
+			pad(t.Minute(), 2)
+		case 'S':
+			pad(t.Second(), 2)
+		case 'j':
+			pad(t.YearDay(), 3)
+		case 'F':
+			b.WriteString(t.Format("2006-01-02"))
+		case 'T':
+			b.WriteString(t.Format("15:04:05"))
+		case 'D':
+			b.WriteString(t.Format("01/02/06"))
+		case 'R':
+			b.WriteString(t.Format("15:04"))
+		case 'a':
+			b.WriteString(t.Format("Mon"))
+		case 'A':
+			b.WriteString(t.Format("Monday"))
+		case 'b', 'h':
+			b.WriteString(t.Format("Jan"))
+		case 'B':
+			b.WriteString(t.Format("January"))
+		case 'u':
+			pad((int(t.Weekday())+6)%7+1, 1)
+		case 'w':
+			pad(int(t.Weekday()), 1)
+		case 's':
+			b.WriteString(strconv.FormatInt(t.Unix(), 10))
+		case 'z':
+			b.WriteString(t.Format("-0700"))
+		case 'Z':
+			b.WriteString(t.Format("MST"))
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '%':
+			b.WriteByte('%')
+		case 'E':
+			switch {
+			case strings.HasPrefix(f[i:], "Ez"):
+				b.WriteString(t.Format("-07:00"))
+				i++
+			case strings.HasPrefix(f[i:], "E3S"):
+				pad(t.Second(), 2)
+				b.WriteString(fmt.Sprintf(".%03d", t.Nanosecond()/1_000_000))
+				i += 2
+			case strings.HasPrefix(f[i:], "E6S"):
+				pad(t.Second(), 2)
+				b.WriteString(fmt.Sprintf(".%06d", t.Nanosecond()/1000))
+				i += 2
+			default:
+				return "", evalErr("format element %%%s is not supported", f[i:min(i+3, len(f))])
+			}
+		default:
+			return "", evalErr("format element %%%c is not supported", f[i])
+		}
+	}
+	return b.String(), nil
+}

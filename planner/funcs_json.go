@@ -1,0 +1,274 @@
+package planner
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"logq/types"
+)
+
+// JSON functions over JSON-formatted STRINGs (logq has no JSON type).
+// JSON_QUERY/JSON_EXTRACT return the selected value as compact JSON text
+// (keys in their original order); JSON_VALUE/JSON_EXTRACT_SCALAR return a
+// scalar as STRING (a string unquoted, a number as written, true/false) and
+// NULL for an object or array. A missing path, a JSON null, and input that
+// is not valid JSON give NULL; an invalid JSONPath is an error (refused at
+// load when constant).
+func registerJSONFuncs() {
+	check := func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindString, types.KindString, types.KindString)(c); err != nil {
+			return types.Type{}, err
+		}
+		if len(c.Args) == 2 {
+			if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+				if _, err := parseJSONPath(k.V.S); err != nil {
+					return types.Type{}, err
+				}
+			}
+		}
+		return types.String, nil
+	}
+	extract := func(scalar bool) func(c *Call, a []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			path := "$"
+			if len(a) == 2 {
+				path = a[1].S
+			}
+			steps, err := parseJSONPath(path)
+			if err != nil {
+				return types.Value{}, err
+			}
+			raw, ok := jsonSelect([]byte(a[0].S), steps)
+			if !ok || bytes.Equal(raw, []byte("null")) {
+				return types.NullOf(types.String), nil
+			}
+			if !scalar {
+				var b bytes.Buffer
+				if json.Compact(&b, raw) != nil {
+					return types.NullOf(types.String), nil
+				}
+				return types.StringValue(b.String()), nil
+			}
+			switch raw[0] {
+			case '{', '[':
+				return types.NullOf(types.String), nil
+			case '"':
+				var s string
+				if json.Unmarshal(raw, &s) != nil {
+					return types.NullOf(types.String), nil
+				}
+				return types.StringValue(s), nil
+			}
+			return types.StringValue(string(raw)), nil
+		}
+	}
+	register("json_query", def(2, 2, check, extract(false), false))
+	register("json_extract", def(2, 2, check, extract(false), false))
+	register("json_value", def(1, 2, check, extract(true), false))
+	register("json_extract_scalar", def(1, 2, check, extract(true), false))
+	register("net.host", def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		if h, ok := netHost(a[0].S); ok {
+			return types.StringValue(h), nil
+		}
+		return types.NullOf(types.String), nil
+	}, false))
+}
+
+type jsonStep struct {
+	key   string
+	index int // -1: a key
+}
+
+// parseJSONPath reads $ followed by .key, ."key", [n], ['key'] or ["key"].
+func parseJSONPath(p string) ([]jsonStep, error) {
+	bad := func(why string) ([]jsonStep, error) {
+		return nil, evalErr("invalid JSONPath %q: %s", p, why)
+	}
+	if !strings.HasPrefix(p, "$") {
+		return bad("it must start with $")
+	}
+	var steps []jsonStep
+	s := p[1:]
+	for s != "" {
+		switch s[0] {
+		case '.':
+			s = s[1:]
+			if strings.HasPrefix(s, `"`) {
+				end := strings.IndexByte(s[1:], '"')
+				if end < 0 {
+					return bad("unterminated quoted key")
+				}
+				steps = append(steps, jsonStep{key: s[1 : end+1], index: -1})
+				s = s[end+2:]
+				continue
+			}
+			n := strings.IndexAny(s, ".[")
+			if n < 0 {
+				n = len(s)
+			}
+			if n == 0 {
+				return bad("empty key")
+			}
+			steps = append(steps, jsonStep{key: s[:n], index: -1})
+			s = s[n:]
+		case '[':
+			end := strings.IndexByte(s, ']')
+			if end < 0 {
+				return bad("unterminated [")
+			}
+			in := s[1:end]
+			s = s[end+1:]
+			if len(in) >= 2 && (in[0] == '\'' || in[0] == '"') && in[len(in)-1] == in[0] {
+				steps = append(steps, jsonStep{key: in[1 : len(in)-1], index: -1})
+				continue
+			}
+			i, err := strconv.Atoi(in)
+			if err != nil || i < 0 {
+				return bad(fmt.Sprintf("%q is not an array index", in))
+			}
+			steps = append(steps, jsonStep{index: i})
+		default:
+			return bad(fmt.Sprintf("unexpected %q", s[:1]))
+		}
+	}
+	return steps, nil
+}
+
+// jsonSelect returns the raw JSON value at steps, false when it is absent or
+// the document is not valid JSON.
+func jsonSelect(doc []byte, steps []jsonStep) (json.RawMessage, bool) {
+	raw := json.RawMessage(bytes.TrimSpace(doc))
+	if !json.Valid(raw) {
+		return nil, false
+	}
+	for _, st := range steps {
+		if st.index < 0 {
+			var obj map[string]json.RawMessage
+			if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &obj) != nil {
+				return nil, false
+			}
+			v, ok := obj[st.key]
+			if !ok {
+				return nil, false
+			}
+			raw = v
+			continue
+		}
+		var arr []json.RawMessage
+		if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &arr) != nil || st.index >= len(arr) {
+			return nil, false
+		}
+		raw = arr[st.index]
+	}
+	return raw, len(raw) > 0
+}
+
+// netHost takes the host out of a URL as NET.HOST does: surrounding spaces
+// trimmed, an optional scheme and user info dropped, the port removed, the
+// case kept; false when nothing is left.
+func netHost(u string) (string, bool) {
+	s := strings.TrimSpace(u)
+	if i := strings.Index(s, "://"); i >= 0 && validScheme(s[:i]) {
+		s = s[i+3:]
+	} else if strings.HasPrefix(s, "//") {
+		s = s[2:]
+	}
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '@'); i >= 0 {
+		s = s[i+1:]
+	}
+	if strings.HasPrefix(s, "[") {
+		if i := strings.IndexByte(s, ']'); i >= 0 {
+			s = s[:i+1]
+		}
+	} else if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	return s, s != ""
+}
+
+func validScheme(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// registerJSONArrayFuncs: the array extractors. *_ARRAY of JSON text gives
+// each element's compact JSON; JSON_VALUE_ARRAY/JSON_EXTRACT_STRING_ARRAY give
+// scalars as STRING and NULL when an element is an object, an array or JSON
+// null (an ARRAY cannot hold NULL). Not an array, a missing path, invalid
+// JSON: NULL.
+func registerJSONArrayFuncs() {
+	check := func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindString, types.KindString, types.KindString)(c); err != nil {
+			return types.Type{}, err
+		}
+		if len(c.Args) == 2 {
+			if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+				if _, err := parseJSONPath(k.V.S); err != nil {
+					return types.Type{}, err
+				}
+			}
+		}
+		return types.ArrayOf(types.String), nil
+	}
+	extract := func(scalar bool) func(c *Call, a []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			null := types.NullOf(types.ArrayOf(types.String))
+			path := "$"
+			if len(a) == 2 {
+				path = a[1].S
+			}
+			steps, err := parseJSONPath(path)
+			if err != nil {
+				return types.Value{}, err
+			}
+			raw, ok := jsonSelect([]byte(a[0].S), steps)
+			var elems []json.RawMessage
+			if !ok || raw[0] != '[' || json.Unmarshal(raw, &elems) != nil {
+				return null, nil
+			}
+			out := make([]types.Value, 0, len(elems))
+			for _, e := range elems {
+				e = bytes.TrimSpace(e)
+				if !scalar {
+					var b bytes.Buffer
+					if json.Compact(&b, e) != nil {
+						return null, nil
+					}
+					out = append(out, types.StringValue(b.String()))
+					continue
+				}
+				switch e[0] {
+				case '{', '[', 'n':
+					return null, nil
+				case '"':
+					var s string
+					if json.Unmarshal(e, &s) != nil {
+						return null, nil
+					}
+					out = append(out, types.StringValue(s))
+				default:
+					out = append(out, types.StringValue(string(e)))
+				}
+			}
+			return types.ArrayValue(types.String, out), nil
+		}
+	}
+	register("json_extract_array", def(1, 2, check, extract(false), false))
+	register("json_query_array", def(1, 2, check, extract(false), false))
+	register("json_value_array", def(1, 2, check, extract(true), false))
+	register("json_extract_string_array", def(1, 2, check, extract(true), false))
+}

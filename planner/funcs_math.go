@@ -1,0 +1,181 @@
+package planner
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"logq/types"
+)
+
+// Numeric functions with BigQuery's types and errors. FLOAT64 results for
+// INT64 arguments (ROUND, TRUNC, POW, SQRT, LN, LOG, LOG10, SAFE_DIVIDE);
+// MOD and DIV take INT64 only. Errors are evaluation errors (NULL under
+// SAFE.).
+func registerMathFuncs() {
+	float1 := func(f func(x float64) (float64, error)) *Func {
+		return def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+			r, err := f(a[0].F)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return types.FloatValue(r), nil
+		}, false)
+	}
+	register("sqrt", float1(func(x float64) (float64, error) {
+		if x < 0 {
+			return 0, evalErr("SQRT of a negative number: %v", x)
+		}
+		return math.Sqrt(x), nil
+	}))
+	register("ln", float1(func(x float64) (float64, error) {
+		if x <= 0 {
+			return 0, evalErr("LN of a number that is not positive: %v", x)
+		}
+		return math.Log(x), nil
+	}))
+	register("log10", float1(func(x float64) (float64, error) {
+		if x <= 0 {
+			return 0, evalErr("LOG10 of a number that is not positive: %v", x)
+		}
+		return snapLog(math.Log10(x), 10, x), nil
+	}))
+	register("log", def(1, 2, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+		x := a[0].F
+		if x <= 0 {
+			return types.Value{}, evalErr("LOG of a number that is not positive: %v", x)
+		}
+		if len(a) == 1 {
+			return types.FloatValue(math.Log(x)), nil
+		}
+		if a[1].F == 2 {
+			return types.FloatValue(math.Log2(x)), nil
+		}
+		base := a[1].F
+		if base <= 0 || base == 1 {
+			return types.Value{}, evalErr("LOG base must be positive and not 1, got %v", base)
+		}
+		return types.FloatValue(snapLog(math.Log(x)/math.Log(base), base, x)), nil
+	}, false))
+	register("pow", def(2, 2, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+		x, y := a[0].F, a[1].F
+		if x == 0 && y < 0 {
+			return types.Value{}, evalErr("POW(0, %v): division by zero", y)
+		}
+		if x < 0 && y != math.Trunc(y) {
+			return types.Value{}, evalErr("POW of a negative number to a non-integer power: POW(%v, %v)", x, y)
+		}
+		r := math.Pow(x, y)
+		if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+			return types.Value{}, evalErr("floating point overflow: POW(%v, %v)", x, y)
+		}
+		return types.FloatValue(r), nil
+	}, false))
+	alias("power", "pow")
+	// roundTo applies f at n decimal digits (n < 0: left of the point).
+	roundTo := func(f func(float64) float64) func(c *Call, a []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			x := a[0].F
+			if len(a) == 1 || math.IsInf(x, 0) || math.IsNaN(x) {
+				return types.FloatValue(f(x)), nil
+			}
+			n := a[1].I
+			switch {
+			case n > 30:
+				return types.FloatValue(x), nil
+			case n < -30:
+				return types.FloatValue(0), nil
+			}
+			p := math.Pow(10, math.Abs(float64(n)))
+			if n >= 0 {
+				r := f(x*p) / p
+				if math.IsInf(x*p, 0) {
+					return types.FloatValue(x), nil
+				}
+				return types.FloatValue(r), nil
+			}
+			r := f(x/p) * p
+			if math.IsInf(r, 0) {
+				return types.Value{}, evalErr("floating point overflow in %s", strings.ToUpper(c.Fn))
+			}
+			return types.FloatValue(r), nil
+		}
+	}
+	register("round", def(1, 2, sig(types.KindFloat64, types.KindInt64, types.KindFloat64), roundTo(math.Round), false))
+	register("trunc", def(1, 2, sig(types.KindFloat64, types.KindInt64, types.KindFloat64), roundTo(math.Trunc), false))
+	register("floor", def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.FloatValue(math.Floor(a[0].F)), nil
+	}, false))
+	register("ceil", def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.FloatValue(math.Ceil(a[0].F)), nil
+	}, false))
+	alias("ceiling", "ceil")
+	register("safe_divide", def(2, 2, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+		if a[1].F == 0 {
+			return types.NullOf(types.Float64), nil
+		}
+		return types.FloatValue(a[0].F / a[1].F), nil
+	}, false))
+	register("mod", def(2, 2, sig(types.KindInt64, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+		if a[1].I == 0 {
+			return types.Value{}, evalErr("division by zero: MOD(%d, %d)", a[0].I, a[1].I)
+		}
+		if a[1].I == -1 {
+			return types.IntValue(0), nil
+		}
+		return types.IntValue(a[0].I % a[1].I), nil // the sign of the dividend
+	}, false))
+	register("div", def(2, 2, sig(types.KindInt64, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+		x, y := a[0].I, a[1].I
+		if y == 0 {
+			return types.Value{}, evalErr("division by zero: DIV(%d, %d)", x, y)
+		}
+		if x == math.MinInt64 && y == -1 {
+			return types.Value{}, evalErr("integer overflow: DIV(%d, %d)", x, y)
+		}
+		return types.IntValue(x / y), nil // rounds toward zero
+	}, false))
+	extreme := func(greatest bool) *Func {
+		return def(1, -1, func(c *Call) (types.Type, error) {
+			if err := unify(c, c.Args); err != nil {
+				return types.Type{}, err
+			}
+			t := types.Null
+			for _, a := range c.Args {
+				if a.Type().Kind != types.KindNull {
+					t = a.Type()
+				}
+			}
+			if t.Kind == types.KindArray || t.Kind == types.KindStruct {
+				return types.Type{}, fmt.Errorf("%s cannot order %s", strings.ToUpper(c.Fn), t)
+			}
+			return t, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			best := a[0]
+			for _, v := range a[1:] {
+				r, ok := types.Compare(v, best)
+				if !ok {
+					return types.Value{}, evalErr("cannot compare %s with %s", v.T, best.T)
+				}
+				if v.T.Kind == types.KindFloat64 && math.IsNaN(v.F) {
+					return v, nil // NaN wins, as in BigQuery
+				}
+				if (greatest && r > 0) || (!greatest && r < 0) {
+					best = v
+				}
+			}
+			return best, nil
+		}, false)
+	}
+	register("greatest", extreme(true))
+	register("least", extreme(false))
+}
+
+// snapLog returns the exact integer n when base^n is exactly x (LOG10(1000)
+// is 3, not 2.9999999999999996), else r.
+func snapLog(r, base, x float64) float64 {
+	if n := math.Round(r); math.Abs(n) < 300 && math.Pow(base, n) == x {
+		return n
+	}
+	return r
+}

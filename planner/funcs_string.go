@@ -1,0 +1,328 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"logq/types"
+)
+
+// maxStringResult bounds strings that a function builds (LPAD, RPAD).
+const maxStringResult = 1 << 20
+
+// String functions. Positions and lengths count characters (runes), as
+// BigQuery does for STRING.
+func registerStringFuncs() {
+	str := types.KindString
+	register("substr", def(2, 3, sig(str, types.KindInt64, str), func(c *Call, a []types.Value) (types.Value, error) {
+		r := []rune(a[0].S)
+		n := int64(len(r))
+		pos := a[1].I
+		switch {
+		case pos > n:
+			return types.StringValue(""), nil
+		case pos > 0:
+			pos--
+		case pos == 0:
+		default:
+			pos = max(n+pos, 0)
+		}
+		end := n
+		if len(a) == 3 {
+			if a[2].I < 0 {
+				return types.Value{}, evalErr("SUBSTR: the length must not be negative, got %d", a[2].I)
+			}
+			end = min(n, pos+a[2].I)
+		}
+		return types.StringValue(string(r[pos:end])), nil
+	}, false))
+	alias("substring", "substr")
+	register("instr", def(2, 4, sig(str, str, types.KindInt64, types.KindInt64, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+		pos, occ := int64(1), int64(1)
+		if len(a) > 2 {
+			pos = a[2].I
+		}
+		if len(a) > 3 {
+			occ = a[3].I
+		}
+		if pos == 0 {
+			return types.Value{}, evalErr("INSTR: the position must not be 0")
+		}
+		if occ <= 0 {
+			return types.Value{}, evalErr("INSTR: the occurrence must be positive, got %d", occ)
+		}
+		return types.IntValue(instr([]rune(a[0].S), []rune(a[1].S), pos, occ)), nil
+	}, false))
+	register("replace", def(3, 3, sig(str, str), func(c *Call, a []types.Value) (types.Value, error) {
+		if a[1].S == "" {
+			return a[0], nil
+		}
+		return types.StringValue(strings.ReplaceAll(a[0].S, a[1].S, a[2].S)), nil
+	}, false))
+	trim := func(f func(string, func(rune) bool) string) *Func {
+		return def(1, 2, sig(str, str), func(c *Call, a []types.Value) (types.Value, error) {
+			if len(a) == 1 {
+				return types.StringValue(f(a[0].S, unicode.IsSpace)), nil
+			}
+			set := a[1].S
+			return types.StringValue(f(a[0].S, func(r rune) bool { return strings.ContainsRune(set, r) })), nil
+		}, false)
+	}
+	register("trim", trim(strings.TrimFunc))
+	register("ltrim", trim(strings.TrimLeftFunc))
+	register("rtrim", trim(strings.TrimRightFunc))
+	pad := func(left bool) *Func {
+		return def(2, 3, sig(str, types.KindInt64, str, str), func(c *Call, a []types.Value) (types.Value, error) {
+			r := []rune(a[0].S)
+			n := a[1].I
+			pattern := " "
+			if len(a) == 3 {
+				pattern = a[2].S
+			}
+			switch {
+			case n < 0:
+				return types.Value{}, evalErr("%s: the length must not be negative, got %d", strings.ToUpper(c.Fn), n)
+			case n > maxStringResult:
+				return types.Value{}, evalErr("%s: the length %d is more than %d", strings.ToUpper(c.Fn), n, maxStringResult)
+			case pattern == "":
+				return types.Value{}, evalErr("%s: the pattern must not be empty", strings.ToUpper(c.Fn))
+			case n <= int64(len(r)):
+				return types.StringValue(string(r[:n])), nil
+			}
+			p := []rune(pattern)
+			fill := make([]rune, 0, n-int64(len(r)))
+			for i := 0; int64(len(fill)) < n-int64(len(r)); i++ {
+				fill = append(fill, p[i%len(p)])
+			}
+			if left {
+				return types.StringValue(string(fill) + a[0].S), nil
+			}
+			return types.StringValue(a[0].S + string(fill)), nil
+		}, false)
+	}
+	register("lpad", pad(true))
+	register("rpad", pad(false))
+	register("split", def(1, 2, sig(str, str, types.KindNull), func(c *Call, a []types.Value) (types.Value, error) {
+		sep := ","
+		if len(a) == 2 {
+			sep = a[1].S
+		}
+		var parts []string
+		if sep == "" {
+			for _, r := range a[0].S {
+				parts = append(parts, string(r))
+			}
+			if len(parts) == 0 {
+				parts = []string{""}
+			}
+		} else {
+			parts = strings.Split(a[0].S, sep)
+		}
+		out := make([]types.Value, len(parts))
+		for i, p := range parts {
+			out[i] = types.StringValue(p)
+		}
+		return types.ArrayValue(types.String, out), nil
+	}, false))
+	funcs["split"].Check = func(c *Call) (types.Type, error) {
+		if _, err := sig(str, str, str)(c); err != nil {
+			return types.Type{}, err
+		}
+		return types.ArrayOf(types.String), nil
+	}
+	register("array_to_string", def(2, 3, func(c *Call) (types.Type, error) {
+		t := c.Args[0].Type()
+		if t.Kind != types.KindNull && (t.Kind != types.KindArray || t.Elem.Kind != types.KindString) {
+			return types.Type{}, fmt.Errorf("ARRAY_TO_STRING needs an ARRAY<STRING>, not %s", t)
+		}
+		for i := 1; i < len(c.Args); i++ {
+			e, err := coerceTo(c.Args[i], types.String)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument %d of ARRAY_TO_STRING: %w", i+1, err)
+			}
+			c.Args[i] = e
+		}
+		return types.String, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		if a[0].Null || a[1].Null || (len(a) == 3 && a[2].Null) {
+			return types.NullOf(types.String), nil
+		}
+		var parts []string
+		for _, v := range a[0].L {
+			switch {
+			case !v.Null:
+				parts = append(parts, v.S)
+			case len(a) == 3:
+				parts = append(parts, a[2].S)
+			}
+		}
+		return types.StringValue(strings.Join(parts, a[1].S)), nil
+	}, true))
+	register("regexp_extract", def(2, 2, func(c *Call) (types.Type, error) {
+		t, err := constPattern(sig(str, str, str))(c)
+		if err == nil {
+			if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+				_, err = extractRegexp(k.V.S)
+			}
+		}
+		return t, err
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		re, err := extractRegexp(a[1].S)
+		if err != nil {
+			return types.Value{}, err
+		}
+		m := re.FindStringSubmatch(a[0].S)
+		switch {
+		case m == nil:
+			return types.NullOf(types.String), nil
+		case len(m) == 2:
+			return types.StringValue(m[1]), nil
+		}
+		return types.StringValue(m[0]), nil
+	}, false))
+	register("regexp_replace", def(3, 3, constPattern(sig(str, str, str)), func(c *Call, a []types.Value) (types.Value, error) {
+		re, err := CompileRegexp(a[1].S)
+		if err != nil {
+			return types.Value{}, err
+		}
+		tmpl, err := replacementTemplate(a[2].S, re.NumSubexp())
+		if err != nil {
+			return types.Value{}, err
+		}
+		return types.StringValue(re.ReplaceAllString(a[0].S, tmpl)), nil
+	}, false))
+}
+
+// instr finds the occ-th occurrence of sub in s, searching forward from the
+// 1-based position pos, or backward from it when pos is negative (counted
+// from the end); the 1-based position of the match, or 0.
+func instr(s, sub []rune, pos, occ int64) int64 {
+	n, m := int64(len(s)), int64(len(sub))
+	at := func(i int64) bool {
+		if i < 0 || i+m > n {
+			return false
+		}
+		for j := int64(0); j < m; j++ {
+			if s[i+j] != sub[j] {
+				return false
+			}
+		}
+		return true
+	}
+	if pos > 0 {
+		for i := pos - 1; i+m <= n; i++ {
+			if at(i) {
+				if occ--; occ == 0 {
+					return i + 1
+				}
+			}
+		}
+		return 0
+	}
+	for i := min(n+pos, n-m); i >= 0; i-- {
+		if at(i) {
+			if occ--; occ == 0 {
+				return i + 1
+			}
+		}
+	}
+	return 0
+}
+
+// extractRegexp compiles a REGEXP_EXTRACT pattern: at most one capturing group.
+func extractRegexp(pattern string) (*regexp.Regexp, error) {
+	re, err := CompileRegexp(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if re.NumSubexp() > 1 {
+		return nil, evalErr("REGEXP_EXTRACT: the regular expression %q has more than one capturing group", pattern)
+	}
+	return re, nil
+}
+
+// replacementTemplate turns BigQuery's replacement (\1 … \9 for groups, \0
+// for the whole match, \\ for a backslash) into Go's ($ is literal).
+func replacementTemplate(s string, groups int) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch == '$':
+			b.WriteString("$$")
+		case ch == '\\':
+			if i+1 == len(s) {
+				return "", evalErr("REGEXP_REPLACE: the replacement %q ends with a lone backslash", s)
+			}
+			i++
+			switch d := s[i]; {
+			case d == '\\':
+				b.WriteByte('\\')
+			case d >= '0' && d <= '9':
+				if int(d-'0') > groups {
+					return "", evalErr("REGEXP_REPLACE: the replacement refers to group \\%c, but the pattern has %d", d, groups)
+				}
+				b.WriteString("${" + string(d) + "}")
+			default:
+				return "", evalErr("REGEXP_REPLACE: invalid escape \\%c in the replacement", d)
+			}
+		default:
+			b.WriteByte(ch)
+		}
+	}
+
+	return b.String(), nil
+}
+
+// registerArrayStringFuncs: REGEXP_EXTRACT_ALL and ARRAY_CONCAT.
+func registerArrayStringFuncs() {
+	str := types.KindString
+	register("regexp_extract_all", def(2, 2, func(c *Call) (types.Type, error) {
+		if _, err := constPattern(sig(str, str, str))(c); err != nil {
+			return types.Type{}, err
+		}
+		if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+			if _, err := extractRegexp(k.V.S); err != nil {
+				return types.Type{}, err
+			}
+		}
+		return types.ArrayOf(types.String), nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		re, err := extractRegexp(a[1].S)
+		if err != nil {
+			return types.Value{}, err
+		}
+		out := []types.Value{}
+		for _, m := range re.FindAllStringSubmatch(a[0].S, -1) {
+			out = append(out, types.StringValue(m[len(m)-1]))
+		}
+		return types.ArrayValue(types.String, out), nil
+	}, false))
+	register("array_concat", def(1, -1, func(c *Call) (types.Type, error) {
+		var t types.Type
+		for i, a := range c.Args {
+			at := a.Type()
+			switch {
+			case at.Kind == types.KindNull:
+				continue
+			case at.Kind != types.KindArray:
+				return types.Type{}, fmt.Errorf("argument %d of ARRAY_CONCAT: expected an ARRAY, found %s", i+1, at)
+			case t.Kind == types.KindNull || t.Kind == 0:
+				t = at
+			case !t.Equal(at):
+				return types.Type{}, fmt.Errorf("ARRAY_CONCAT cannot combine %s and %s", t, at)
+			}
+		}
+		if t.Kind == 0 {
+			return types.Type{}, fmt.Errorf("ARRAY_CONCAT needs at least one ARRAY argument")
+		}
+		return t, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		var out []types.Value
+		for _, v := range a {
+			out = append(out, v.L...)
+		}
+		return types.ArrayValue(*c.T.Elem, out), nil
+	}, false))
+}

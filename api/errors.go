@@ -52,6 +52,8 @@ func fromExec(err error) *apiError {
 		return errorf(400, "resourcesExceeded", "", "%s", e.Msg)
 	case exec.KindDeadline:
 		return errorf(504, "timeout", "", "%s", e.Msg)
+	case exec.KindUnavailable:
+		return errorf(503, "storageError", "", "%s", e.Msg)
 	case exec.KindCanceled:
 		return errorf(503, "canceled", "", "%s", e.Msg)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 
+	"logq/logstore"
 	"logq/planner"
 	"logq/sqlparse"
 	"logq/types"
@@ -22,6 +24,7 @@ const (
 	KindCanceled                    // the caller went away
 	KindDeadline                    // the time limit passed
 	KindResources                   // the query went past its memory budget
+	KindUnavailable                 // the store could not read what the query needs
 )
 
 // Error is a typed query error. Param names the parameter at fault, if any;
@@ -39,6 +42,27 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Msg }
 func (e *Error) Unwrap() error { return e.Err }
+
+// fromPanic turns what a query's goroutine panicked with into an error: a
+// segment file that could not be read is the store's (KindUnavailable);
+// anything else is a bug (KindInternal, with its stack).
+func fromPanic(r any) *Error {
+	if se, ok := r.(*logstore.StorageError); ok {
+		return &Error{Kind: KindUnavailable, Msg: se.Error(), Err: se}
+	}
+	return &Error{Kind: KindInternal, Msg: fmt.Sprintf("internal error: %v", r), Stack: string(debug.Stack())}
+}
+
+// safely runs f, returning a panic inside it as an error: the goroutines a
+// query starts must not take the process down with them.
+func safely(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fromPanic(r)
+		}
+	}()
+	return f()
+}
 
 // classify wraps any error from planning or running into an *Error.
 func classify(err error) *Error {

@@ -31,3 +31,24 @@ func TestValueErrorsAreNotInternal(t *testing.T) {
 		require.Contains(t, e.Msg, c.msg)
 	}
 }
+
+// A panic in a query's worker goroutine comes back as the query's error,
+// not a crash: a segment file that cannot be read as KindUnavailable (the
+// api's 503), anything else as KindInternal with its stack.
+func TestPanicsInWorkersBecomeErrors(t *testing.T) {
+	se := &logstore.StorageError{File: "seg-1.lqs", Err: errors.New("checksum mismatch")}
+	err := safely(func() error { panic(se) })
+	var e *Error
+	require.True(t, errors.As(err, &e))
+	require.Equal(t, KindUnavailable, e.Kind)
+	require.ErrorIs(t, err, se)
+	require.Contains(t, e.Msg, "seg-1.lqs")
+
+	err = safely(func() error { panic("boom") })
+	require.True(t, errors.As(err, &e))
+	require.Equal(t, KindInternal, e.Kind)
+	require.Contains(t, e.Msg, "boom")
+	require.NotEmpty(t, e.Stack)
+
+	require.NoError(t, safely(func() error { return nil }))
+}

@@ -86,7 +86,7 @@ func (pa *parallelAgg) Next(ctx context.Context) (*Batch, error) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				errs[i] = p.accumulate(ctx)
+				errs[i] = safely(func() error { return p.accumulate(ctx) })
 			}()
 		}
 		wg.Wait()

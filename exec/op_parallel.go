@@ -48,7 +48,8 @@ func newParallelScan(p *planner.Scan, snap logstore.Snapshot, workers int) Opera
 			go func() {
 				defer ps.wg.Done()
 				for {
-					b, err := s.Next(ctx)
+					var b *Batch
+					err := safely(func() (err error) { b, err = s.Next(ctx); return err })
 					if b == nil && err == nil {
 						return
 					}

@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 	"time"
 
 	"logq/logstore"
@@ -72,7 +71,7 @@ type Request struct {
 func Run(ctx context.Context, store *logstore.Store, q *Query, req Request) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, &Error{Kind: KindInternal, Msg: fmt.Sprintf("internal error: %v", r), Stack: string(debug.Stack())}
+			res, err = nil, fromPanic(r)
 		}
 		if err != nil {
 			err = classify(err)

@@ -16,14 +16,17 @@ type diskSegment struct {
 	fileBytes int64
 	cols      map[string]*colMeta
 	cache     *colCache
+	owner     *Source // moves the file aside if a column is found damaged
 
 	mu sync.Mutex // serialises loads of this segment's columns
 	f  *os.File   // opened on first load
 }
 
-// column returns a column, from the cache or read from the file. A read
-// error is a broken disk under a file that passed its checksum at start-up:
-// it panics, and the query that asked fails as an internal error.
+// column returns a column, from the cache or read from the file. A column
+// that cannot be read (its checksum fails, or the disk does) panics with a
+// *StorageError, which the query's executor turns into an error reply; a
+// damaged file is moved aside first, so that the next query does not meet
+// it again.
 func (d *diskSegment) column(path string) *Column {
 	m := d.cols[path]
 	if m == nil {
@@ -41,16 +44,35 @@ func (d *diskSegment) column(path string) *Column {
 	if d.f == nil {
 		f, err := os.Open(d.path)
 		if err != nil {
-			panic(fmt.Sprintf("logstore: segment file: %v", err))
+			panic(&StorageError{File: d.path, Err: err})
 		}
 		d.f = f
 	}
 	c, err := loadColumn(d.f, m)
 	if err != nil {
-		panic(fmt.Sprintf("logstore: %v", err))
+		if d.owner != nil && isDamage(err) {
+			go d.owner.quarantine(d, err) // it takes the source's lock
+		}
+		panic(&StorageError{File: d.path, Err: err})
 	}
 	d.cache.put(key, c, m.bytes())
 	return c
+}
+
+// verify reads every column of the segment once, checking its checksum and
+// structure, without caching it.
+func (d *diskSegment) verify() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.f == nil {
+		return fmt.Errorf("segment file %s: closed", d.path)
+	}
+	for _, m := range d.cols {
+		if _, err := loadColumn(d.f, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // forget drops the segment's columns from the cache; its file handle stays

@@ -28,6 +28,22 @@ type zstrings struct {
 	last   atomic.Pointer[decoded] // the last block decoded, for point reads
 }
 
+// dataBytes and startBytes are the two parts a segment file stores (nil for
+// a column that is not compressed).
+func (z *zstrings) dataBytes() []byte {
+	if z == nil {
+		return nil
+	}
+	return z.data
+}
+
+func (z *zstrings) startBytes() []byte {
+	if z == nil {
+		return nil
+	}
+	return asBytes(z.starts)
+}
+
 type decoded struct {
 	block int
 	data  []byte

@@ -97,6 +97,14 @@ func Open(dir string, opts Options) (*Store, error) {
 		lock.Close()
 		return nil, err
 	}
+	// Files are checked for damage in the background (scrub.go).
+	s.scrubbed = make(chan struct{})
+	if opts.noScrub {
+		close(s.scrubbed)
+	} else {
+		s.bg.Add(1)
+		go func() { defer s.bg.Done(); s.scrub() }()
+	}
 	// Small segments left by the last run (a flush, an early seal) are
 	// merged in the background.
 	for _, name := range s.Names() {
@@ -182,7 +190,12 @@ func (src *Source) load(dir string, st *Store) error {
 	first := map[uint64]uint64{} // merged segments: seq → first number covered
 	for _, seq := range segSeqs {
 		name := segPath(dir, seq)
-		seg, meta, err := openSegmentFile(name, st.cache)
+		seg, meta, err := openSegmentFile(name, src)
+		if err == nil && hasWAL[seq] {
+			// A crash between writing the file and removing its WAL file:
+			// the WAL is deleted below, so check every column first.
+			err = seg.disk.verify()
+		}
 		if errors.Is(err, errSegVer) {
 			return fmt.Errorf("%s: %w; refusing to start rather than lose its events (run the logq version that wrote it)", name, err)
 		}
@@ -371,7 +384,7 @@ func (s *Source) persist(full *Segment) *Segment {
 		s.store.log().Error("segment file not written; its events stay in the WAL", "source", s.name, "segment", full.seq, "err", err)
 		return full
 	}
-	seg, _, err := openSegmentFile(segPath(dir, full.seq), s.store.cache)
+	seg, _, err := openSegmentFile(segPath(dir, full.seq), s)
 	if err != nil {
 		s.store.log().Error("segment file written but unreadable; its events stay in the WAL", "source", s.name, "segment", full.seq, "err", err)
 		return full
@@ -396,27 +409,29 @@ func (s *Source) persist(full *Segment) *Segment {
 	return seg
 }
 
-// openSegmentFile checks a segment file and returns it as a segment whose
-// columns are read on demand.
-func openSegmentFile(path string, cache *colCache) (*Segment, *segMeta, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	m, err := readSegmentMeta(data)
-	if err != nil {
-		return nil, nil, err
-	}
-	d := &diskSegment{path: path, fileBytes: int64(len(data)), cols: make(map[string]*colMeta, len(m.cols)), cache: cache}
-	for i := range m.cols {
-		d.cols[m.cols[i].path] = &m.cols[i]
-	}
-	// Opened now, so that a query holding this segment can still read it
-	// after a merge or retention unlinks the file; closed when unreachable.
+// openSegmentFile checks a segment file's meta and returns it as a segment
+// whose columns are read (and their checksums checked) on demand.
+func openSegmentFile(path string, owner *Source) (*Segment, *segMeta, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	m, err := readSegmentMeta(f, fi.Size())
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	d := &diskSegment{path: path, fileBytes: fi.Size(), cols: make(map[string]*colMeta, len(m.cols)), cache: owner.store.cache, owner: owner}
+	for i := range m.cols {
+		d.cols[m.cols[i].path] = &m.cols[i]
+	}
+	// Kept open, so that a query holding this segment can still read it
+	// after a merge or retention unlinks the file; closed when unreachable.
 	d.f = f
 	runtime.AddCleanup(d, func(f *os.File) { f.Close() }, f)
 	seg := &Segment{rows: m.rows, minTS: m.minTS, maxTS: m.maxTS, blockMin: m.blockMin, blockMax: m.blockMax,

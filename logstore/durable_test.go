@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -167,7 +168,25 @@ func threeBatches(t *testing.T, dir string) {
 	require.NoError(t, st.Close())
 }
 
-func logTo(buf *bytes.Buffer) *slog.Logger { return slog.New(slog.NewTextHandler(buf, nil)) }
+func logTo(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
+
+// syncBuffer is a log buffer that background goroutines may write to.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
 
 func TestDamagedWAL(t *testing.T) {
 	cases := []struct {
@@ -200,7 +219,7 @@ func TestDamagedWAL(t *testing.T) {
 			data, err := os.ReadFile(f)
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(f, c.damage(data, recordOffsets(t, data)), 0o644))
-			var logs bytes.Buffer
+			var logs syncBuffer
 			st := openT(t, dir, Options{Logger: logTo(&logs)})
 			require.Equal(t, c.want, column(st, "s", "event_message"))
 			require.Equal(t, c.stats, st.Recovery())
@@ -258,7 +277,7 @@ func TestMissingSegmentFile(t *testing.T) {
 	require.Len(t, segs, 3, "three sealed segments")
 	require.Len(t, files(t, dir, "s", "wal-*.log"), 1, "the open segment's WAL only")
 	require.NoError(t, os.Remove(segs[1]))
-	var logs bytes.Buffer
+	var logs syncBuffer
 	st = openT(t, dir, Options{SegmentRows: 2, Logger: logTo(&logs)})
 	defer st.Close()
 	require.Equal(t, []string{"m0", "m1", "m4", "m5"}, column(st, "s", "event_message"))
@@ -290,11 +309,12 @@ func TestDamagedSegmentFile(t *testing.T) {
 				wf := append(append([]byte{}, walMagic[:]...), b.encode(nil)...)
 				require.NoError(t, os.WriteFile(strings.Replace(strings.Replace(seg, "seg-", "wal-", 1), ".lqs", ".log", 1), wf, 0o644))
 			}
-			data[len(data)/2] ^= 0x20
+			data[columnByte(t, data, "event_message")] ^= 0x20
 			require.NoError(t, os.WriteFile(seg, data, 0o644))
-			var logs bytes.Buffer
+			var logs syncBuffer
 			st = openT(t, dir, Options{SegmentRows: 2, Logger: logTo(&logs)})
 			defer st.Close()
+			<-st.scrubbed // without a WAL file to fall back on, the scrub finds it
 			require.Equal(t, 1, st.Recovery().CorruptFiles)
 			require.Contains(t, logs.String(), "moved aside")
 			require.FileExists(t, seg+".corrupt")
@@ -321,6 +341,26 @@ func TestUnknownSegmentVersionRefusesToStart(t *testing.T) {
 	_, err = Open(dir, Options{SegmentRows: 1})
 	require.ErrorIs(t, err, errSegVer)
 	require.ErrorContains(t, err, "refusing to start")
+}
+
+// columnByte is the offset of a byte inside a column's data in a segment
+// file (where a flipped bit is damage its checksum must catch).
+func columnByte(t *testing.T, data []byte, path string) int {
+	t.Helper()
+	m, err := readSegmentMeta(memFile{bytes.NewReader(data)}, int64(len(data)))
+	require.NoError(t, err)
+	for _, c := range m.cols {
+		if c.path != path {
+			continue
+		}
+		for _, p := range c.parts {
+			if p.len > 0 {
+				return int(p.off + p.len/2)
+			}
+		}
+	}
+	t.Fatalf("no column %s with data", path)
+	return 0
 }
 
 func files(t *testing.T, dir, source, glob string) []string {
@@ -607,4 +647,73 @@ func TestMaxDiskHoldsDuringIngest(t *testing.T) {
 		require.LessOrEqual(t, st.segBytes.Load(), opts.MaxDiskBytes+20<<10, "within one segment of the budget")
 	}
 	require.Less(t, len(column(st, "s", "event_message")), 60*50)
+}
+
+// A column whose bytes are damaged is found when a query first reads it:
+// the read fails with a *StorageError, the file is moved aside and counted,
+// and the source answers without that segment from then on.
+func TestDamagedColumnMetByAQuery(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{SegmentRows: 2, noMerge: true, noScrub: true}
+	st := openT(t, dir, opts)
+	for i := 0; i < 5; i++ {
+		_, _, err := st.Ingest("s", [][]byte{[]byte(fmt.Sprintf(`{"event_message":"m%d"}`, i))})
+		require.NoError(t, err)
+	}
+	require.NoError(t, st.Close())
+	seg := files(t, dir, "s", "seg-*.lqs")[1] // m2, m3
+	data, err := os.ReadFile(seg)
+	require.NoError(t, err)
+	data[columnByte(t, data, "event_message")] ^= 0x20
+	require.NoError(t, os.WriteFile(seg, data, 0o644))
+
+	var logs syncBuffer
+	st = openT(t, dir, Options{SegmentRows: 2, noMerge: true, noScrub: true, Logger: logTo(&logs)})
+	defer st.Close()
+	require.Zero(t, st.Recovery().CorruptFiles, "start-up reads only the meta")
+	snap := st.Snapshot("s")
+	require.Len(t, snap.Segments, 3)
+	require.NotNil(t, snap.Segments[0].Column("event_message"))
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		snap.Segments[1].Column("event_message")
+	}()
+	se, ok := got.(*StorageError)
+	require.True(t, ok, "a *StorageError, got %v", got)
+	require.ErrorIs(t, se, errSegFile)
+	require.Equal(t, seg, se.File)
+	require.Eventually(t, func() bool { return st.Recovery().CorruptFiles == 1 }, 5*time.Second, 5*time.Millisecond)
+	require.FileExists(t, seg+".corrupt")
+	require.NoFileExists(t, seg)
+	require.Contains(t, logs.String(), "moved aside, its events are lost")
+	require.Equal(t, []string{"m0", "m1", "m4"}, column(st, "s", "event_message"))
+}
+
+// The start-up scrub finds a damaged column that no query has read.
+func TestScrubFindsDamage(t *testing.T) {
+	dir := t.TempDir()
+	st := openT(t, dir, Options{SegmentRows: 2, noMerge: true})
+	for i := 0; i < 4; i++ {
+		_, _, err := st.Ingest("s", [][]byte{[]byte(fmt.Sprintf(`{"event_message":"m%d","n":%d}`, i, i))})
+		require.NoError(t, err)
+	}
+	require.NoError(t, st.Close())
+	seg := files(t, dir, "s", "seg-*.lqs")[0]
+	data, err := os.ReadFile(seg)
+	require.NoError(t, err)
+	data[columnByte(t, data, "n")] ^= 0x01
+	require.NoError(t, os.WriteFile(seg, data, 0o644))
+	st = openT(t, dir, Options{SegmentRows: 2, noMerge: true})
+	defer st.Close()
+	<-st.scrubbed
+	require.Equal(t, 1, st.Recovery().CorruptFiles)
+	require.FileExists(t, seg+".corrupt")
+	require.Equal(t, []string{"m2", "m3"}, column(st, "s", "event_message"))
+}
+
+func (b *syncBuffer) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Reset()
 }

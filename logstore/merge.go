@@ -78,8 +78,20 @@ func (s *Source) merge() {
 
 // mergeOnce writes run as one segment and swaps it in; it reports whether it
 // did.
-func (s *Source) mergeOnce(run []*Segment) bool {
+func (s *Source) mergeOnce(run []*Segment) (done bool) {
 	st := s.store
+	defer func() {
+		// A damaged file in the run has been moved aside (colcache.go);
+		// the next pass merges what is left.
+		if r := recover(); r != nil {
+			se, ok := r.(*StorageError)
+			if !ok {
+				panic(r)
+			}
+			st.log().Error("merge: a segment file could not be read; the run stays as it is", "source", s.name, "err", se)
+			done = false
+		}
+	}()
 	merged := concatSegments(run)
 	merged.seq = run[len(run)-1].seq
 	merged.first = run[0].seq
@@ -96,7 +108,7 @@ func (s *Source) mergeOnce(run []*Segment) bool {
 		st.log().Error("merge: segment file not written; the segments stay as they are", "source", s.name, "err", err)
 		return false
 	}
-	seg, _, err := openSegmentFile(pending, st.cache)
+	seg, _, err := openSegmentFile(pending, s)
 	if err != nil {
 		os.Remove(pending)
 		st.log().Error("merge: merged file unreadable", "source", s.name, "err", err)

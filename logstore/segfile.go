@@ -19,15 +19,22 @@ import (
 //
 //	header   8 bytes: "LQSEG" 0 0 segVersion
 //	blobs    each column part's raw little-endian array, 8-byte aligned
-//	meta     segment and column descriptions (varints; see encodeMeta)
-//	trailer  u64 meta offset | u64 meta length | u32 CRC-32C of every byte
-//	         before the trailer | u32 0 | "LQSEGEND"
+//	meta     segment and column descriptions (varints; see encodeMeta),
+//	         each column with the CRC-32C of its parts' bytes
+//	trailer  u64 meta offset | u64 meta length | u32 CRC-32C of the meta |
+//	         u32 0 | "LQSEGEND"
 //
-// The CRC is checked when the file is opened at start-up; a file that fails
-// it is moved aside. Columns are then read on demand, part by part, into
-// ordinary Go memory held by a bounded cache (see colcache.go).
+// Opening a file reads and checks only its trailer and meta, so a restart
+// costs the meta of each file, not its size. A column's checksum is checked
+// when the column is read (on demand, part by part, into ordinary Go memory
+// held by a bounded cache: colcache.go), and by the check that runs through
+// every file in the background after a start (scrub.go). A file that fails
+// either is moved aside.
+//
+// Version 1 (a whole-file checksum, checked at every start) was never
+// released; this build refuses it like any other unknown version.
 
-const segVersion = 1
+const segVersion = 2
 
 var (
 	segMagic    = [8]byte{'L', 'Q', 'S', 'E', 'G', 0, 0, segVersion}
@@ -90,6 +97,8 @@ type colMeta struct {
 	base  int64
 	plain bool
 	parts [numParts]blobRef
+	crc   uint32 // CRC-32C of the parts' bytes, in part order
+	crcAt int    // where crc is in the meta (fuzzing rewrites it)
 }
 
 // bytes is what the column takes in memory once loaded.
@@ -146,8 +155,8 @@ func writeSegmentFileAs(fs fileSystem, dir, final string, seg *Segment, tree []b
 	}
 	w := &segWriter{fs: fs, f: f, buf: make([]byte, 0, 1<<20)}
 	w.write(segMagic[:])
-	meta := segMeta{seq: seg.seq, first: seg.first, rows: seg.rows, minTS: seg.minTS, maxTS: seg.maxTS}
-	bmin, bmax := w.blob(asBytes(seg.blockMin)), w.blob(asBytes(seg.blockMax))
+	meta := segMeta{seq: seg.seq, first: seg.first, rows: seg.rows, minTS: seg.minTS, maxTS: seg.maxTS,
+		blockMin: seg.blockMin, blockMax: seg.blockMax}
 	paths := make([]string, 0, len(seg.cols))
 	for p := range seg.cols {
 		paths = append(paths, p)
@@ -157,6 +166,7 @@ func writeSegmentFileAs(fs fileSystem, dir, final string, seg *Segment, tree []b
 	for _, p := range paths {
 		c := seg.cols[p]
 		m := colMeta{path: p, kind: c.kind, n: c.n, nulls: c.nulls, width: c.width, base: c.base, plain: c.plain}
+		w.crc = 0
 		m.parts[partNullBits] = w.blob(asBytes(c.nullBits))
 		m.parts[partInts] = w.blob(asBytes(c.ints))
 		m.parts[partInts8] = w.blob(c.ints8)
@@ -181,15 +191,16 @@ func writeSegmentFileAs(fs fileSystem, dir, final string, seg *Segment, tree []b
 			}
 			m.parts[partVals] = w.blob(vb)
 		}
+		m.crc = w.crc
 		meta.cols = append(meta.cols, m)
 	}
 	metaOff := w.off
-	w.write(encodeMeta(nil, &meta, bmin, bmax, tree))
-	metaLen := w.off - metaOff
+	mb := encodeMeta(nil, &meta, tree)
+	w.write(mb)
 	var t []byte
 	t = binary.LittleEndian.AppendUint64(t, uint64(metaOff))
-	t = binary.LittleEndian.AppendUint64(t, uint64(metaLen))
-	t = binary.LittleEndian.AppendUint32(t, w.crc)
+	t = binary.LittleEndian.AppendUint64(t, uint64(len(mb)))
+	t = binary.LittleEndian.AppendUint32(t, crc32.Checksum(mb, crcTable))
 	t = binary.LittleEndian.AppendUint32(t, 0)
 	t = append(t, segTrailer[:]...)
 	w.write(t)
@@ -212,7 +223,7 @@ func writeSegmentFileAs(fs fileSystem, dir, final string, seg *Segment, tree []b
 }
 
 // segWriter streams a segment file: it buffers, tracks the offset, and
-// checksums every byte written before the trailer's checksum field.
+// checksums the blobs it writes (crc, reset per column).
 type segWriter struct {
 	fs  fileSystem
 	f   *os.File
@@ -223,9 +234,6 @@ type segWriter struct {
 }
 
 func (w *segWriter) write(b []byte) {
-	// The trailer is checksummed too, harmlessly: its checksum field was
-	// taken from w.crc before the trailer was written.
-	w.crc = crc32.Update(w.crc, crcTable, b)
 	w.off += int64(len(b))
 	if len(w.buf)+len(b) > cap(w.buf) {
 		w.flush()
@@ -251,45 +259,62 @@ func (w *segWriter) blob(b []byte) blobRef {
 	var pad [8]byte
 	w.write(pad[:(8-w.off%8)%8])
 	ref := blobRef{off: w.off, len: int64(len(b))}
+	w.crc = crc32.Update(w.crc, crcTable, b)
 	w.write(b)
 	return ref
 }
 
-// readSegmentMeta checks a whole segment file and returns its description.
-func readSegmentMeta(data []byte) (*segMeta, error) {
-	if len(data) < len(segMagic)+segTrailerLen {
-		return nil, fmt.Errorf("%w: %d bytes is too short", errSegFile, len(data))
+// readSegmentMeta checks a segment file's header, trailer and meta (not its
+// columns: see loadColumn) and returns its description.
+func readSegmentMeta(f fileReader, size int64) (*segMeta, error) {
+	if size < int64(len(segMagic)+segTrailerLen) {
+		return nil, fmt.Errorf("%w: %d bytes is too short", errSegFile, size)
 	}
-	if string(data[:5]) != string(segMagic[:5]) || string(data[len(data)-8:]) != string(segTrailer[:]) {
+	var head [len(segMagic)]byte
+	var t [segTrailerLen]byte
+	if _, err := f.ReadAt(head[:], 0); err != nil {
+		return nil, err
+	}
+	if _, err := f.ReadAt(t[:], size-segTrailerLen); err != nil {
+		return nil, err
+	}
+	if string(head[:5]) != string(segMagic[:5]) || string(t[segTrailerLen-8:]) != string(segTrailer[:]) {
 		return nil, fmt.Errorf("%w: missing header or trailer", errSegFile)
 	}
-	if data[7] != segVersion || data[5] != 0 || data[6] != 0 {
-		return nil, fmt.Errorf("%w %d (this build reads %d)", errSegVer, data[7], segVersion)
+	if head[7] != segVersion || head[5] != 0 || head[6] != 0 {
+		return nil, fmt.Errorf("%w %d (this build reads %d)", errSegVer, head[7], segVersion)
 	}
-	t := data[len(data)-segTrailerLen:]
-	metaOff, metaLen := binary.LittleEndian.Uint64(t), binary.LittleEndian.Uint64(t[8:])
-	body := data[:len(data)-segTrailerLen]
-	if crc32.Checksum(body, crcTable) != binary.LittleEndian.Uint32(t[16:]) {
-		return nil, fmt.Errorf("%w: checksum mismatch", errSegFile)
-	}
-	if metaOff < uint64(len(segMagic)) || metaLen > uint64(len(body)) || metaOff > uint64(len(body))-metaLen {
+	metaOff, metaLen := binary.LittleEndian.Uint64(t[:]), binary.LittleEndian.Uint64(t[8:])
+	body := uint64(size - segTrailerLen)
+	if metaOff < uint64(len(segMagic)) || metaLen > body || metaOff > body-metaLen {
 		return nil, fmt.Errorf("%w: bad meta position", errSegFile)
 	}
-	m, err := decodeMeta(data[metaOff:metaOff+metaLen], data[:metaOff])
+	p := make([]byte, metaLen)
+	if _, err := f.ReadAt(p, int64(metaOff)); err != nil {
+		return nil, err
+	}
+	if crc32.Checksum(p, crcTable) != binary.LittleEndian.Uint32(t[16:]) {
+		return nil, fmt.Errorf("%w: meta checksum mismatch", errSegFile)
+	}
+	m, err := decodeMeta(p, int(metaOff))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errSegFile, err)
 	}
 	return m, nil
 }
 
-func encodeMeta(dst []byte, m *segMeta, bmin, bmax blobRef, tree []byte) []byte {
+func encodeMeta(dst []byte, m *segMeta, tree []byte) []byte {
 	dst = binary.AppendUvarint(dst, m.seq)
 	dst = binary.AppendUvarint(dst, m.first)
 	dst = binary.AppendUvarint(dst, uint64(m.rows))
 	dst = binary.AppendVarint(dst, m.minTS)
 	dst = binary.AppendVarint(dst, m.maxTS)
-	dst = appendRef(dst, bmin)
-	dst = appendRef(dst, bmax)
+	dst = binary.AppendUvarint(dst, uint64(len(m.blockMin)))
+	for i := range m.blockMin {
+		// Deltas from the segment's first time: a few bytes each.
+		dst = binary.AppendVarint(dst, m.blockMin[i]-m.minTS)
+		dst = binary.AppendVarint(dst, m.blockMax[i]-m.minTS)
+	}
 	dst = append(dst, tree...) // encodeNode's output
 	dst = binary.AppendUvarint(dst, uint64(len(m.cols)))
 	for _, c := range m.cols {
@@ -301,36 +326,45 @@ func encodeMeta(dst []byte, m *segMeta, bmin, bmax blobRef, tree []byte) []byte 
 		for _, p := range c.parts {
 			dst = appendRef(dst, p)
 		}
+		dst = binary.LittleEndian.AppendUint32(dst, c.crc)
 	}
 	return dst
 }
 
-func decodeMeta(p []byte, blobs []byte) (*segMeta, error) {
+// decodeMeta reads a segment file's meta; blobs is where the meta starts,
+// which every blob must end before.
+func decodeMeta(p []byte, blobs int) (*segMeta, error) {
 	r := &metaReader{p: p}
 	m := &segMeta{seq: r.uvarint(), first: r.uvarint(), rows: r.count(maxSegmentRows), minTS: r.varint(), maxTS: r.varint()}
 	if m.first > m.seq {
 		r.fail("a merged segment covering numbers after its own")
 	}
-	bmin, bmax := r.ref(len(blobs)), r.ref(len(blobs))
+	blocks := (m.rows + TimeBlock - 1) / TimeBlock
+	if nb := r.count(blocks); nb > 0 {
+		if nb != blocks {
+			r.fail("bad block time ranges")
+		}
+		m.blockMin, m.blockMax = make([]int64, nb), make([]int64, nb)
+		for i := 0; i < nb && r.err == nil; i++ {
+			m.blockMin[i], m.blockMax[i] = m.minTS+r.varint(), m.minTS+r.varint()
+		}
+	}
 	m.tree = r.node(0)
 	ncols := r.count(len(p))
 	if r.err != nil {
 		return nil, r.err
 	}
-	m.blockMin, m.blockMax = readInts(blobs, bmin), readInts(blobs, bmax)
-	blocks := (m.rows + TimeBlock - 1) / TimeBlock
-	if len(m.blockMin) != len(m.blockMax) || (len(m.blockMin) != 0 && len(m.blockMin) != blocks) {
-		return nil, errors.New("bad block time ranges")
-	}
 	for i := 0; i < ncols && r.err == nil; i++ {
 		c := colMeta{path: r.string(), kind: types.Kind(r.byte()), width: r.byte(), plain: r.byte() != 0,
 			n: r.count(m.rows), nulls: r.count(m.rows), base: r.varint()}
 		for j := range c.parts {
-			c.parts[j] = r.ref(len(blobs))
+			c.parts[j] = r.ref(blobs)
 			if c.parts[j].len%int64(partSize[j]) != 0 {
 				r.fail("part length is not a whole number of elements")
 			}
 		}
+		c.crcAt = r.i
+		c.crc = r.uint32()
 		if r.err == nil && c.n != m.rows {
 			r.fail(fmt.Sprintf("column %s has %d rows in a segment of %d", c.path, c.n, m.rows))
 		}
@@ -389,15 +423,6 @@ func (c *colMeta) check() error {
 	return nil
 }
 
-func readInts(blobs []byte, r blobRef) []int64 {
-	if r.len == 0 || r.len%8 != 0 {
-		return nil
-	}
-	out := make([]int64, r.len/8)
-	copy(asBytes(out), blobs[r.off:r.off+r.len])
-	return out
-}
-
 // readPart reads part p of a column into a new slice of its element type
 // (nil when the part is empty or an earlier read failed).
 func readPart[T any](f fileReader, m *colMeta, p int, err *error) []T {
@@ -408,6 +433,18 @@ func readPart[T any](f fileReader, m *colMeta, p int, err *error) []T {
 	out := make([]T, n)
 	_, *err = f.ReadAt(asBytes(out), m.parts[p].off)
 	return out
+}
+
+// partsCRC is the checksum of a loaded column's parts, as the writer
+// computed it.
+func partsCRC(c *Column, vals []byte) uint32 {
+	var crc uint32
+	for _, b := range [][]byte{asBytes(c.nullBits), asBytes(c.ints), c.ints8, asBytes(c.ints16), asBytes(c.ints32),
+		asBytes(c.floats), c.dictData, asBytes(c.dictOffs), asBytes(c.codes), c.codes8, asBytes(c.codes16),
+		c.data, asBytes(c.offs), c.z.dataBytes(), c.z.startBytes(), vals} {
+		crc = crc32.Update(crc, crcTable, b)
+	}
+	return crc
 }
 
 // loadColumn reads one column's parts from the file into memory.
@@ -423,26 +460,26 @@ func loadColumn(f fileReader, m *colMeta) (*Column, error) {
 	c.codes = readPart[uint32](f, m, partCodes, &err)
 	c.codes8 = readPart[uint8](f, m, partCodes8, &err)
 	c.codes16 = readPart[uint16](f, m, partCodes16, &err)
-	if m.kind == types.KindString && !m.plain {
-		c.dictData = readPart[byte](f, m, partDictData, &err)
-		c.dictOffs = readPart[uint32](f, m, partDictOffs, &err)
-	}
-	if m.kind == types.KindString && m.plain && m.parts[partZData].len == 0 {
-		c.data = readPart[byte](f, m, partData, &err)
-		c.offs = readPart[uint32](f, m, partOffs, &err)
-	}
+	c.dictData = readPart[byte](f, m, partDictData, &err)
+	c.dictOffs = readPart[uint32](f, m, partDictOffs, &err)
+	c.data = readPart[byte](f, m, partData, &err)
+	c.offs = readPart[uint32](f, m, partOffs, &err)
 	if m.parts[partZData].len > 0 {
 		c.z = &zstrings{data: readPart[byte](f, m, partZData, &err), starts: readPart[uint32](f, m, partZStarts, &err)}
 	}
-	if m.parts[partVals].len > 0 {
-		vb := readPart[byte](f, m, partVals, &err)
-		if err == nil {
-			r := &metaReader{p: vb}
-			for i := 0; i < m.n && r.err == nil; i++ {
-				c.vals = append(c.vals, r.value(0))
-			}
-			err = r.err
+	vb := readPart[byte](f, m, partVals, &err)
+	if err != nil {
+		return nil, fmt.Errorf("segment file %s, column %s: %w", f.Name(), m.path, err)
+	}
+	if partsCRC(c, vb) != m.crc {
+		return nil, fmt.Errorf("segment file %s, column %s: %w: checksum mismatch", f.Name(), m.path, errSegFile)
+	}
+	if vb != nil {
+		r := &metaReader{p: vb}
+		for i := 0; i < m.n && r.err == nil; i++ {
+			c.vals = append(c.vals, r.value(0))
 		}
+		err = r.err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("segment file %s, column %s: %w", f.Name(), m.path, err)
@@ -585,6 +622,15 @@ func (r *metaReader) byte() byte {
 	}
 	r.i++
 	return r.p[r.i-1]
+}
+
+func (r *metaReader) uint32() uint32 {
+	if r.err != nil || r.i+4 > len(r.p) {
+		r.fail("truncated")
+		return 0
+	}
+	r.i += 4
+	return binary.LittleEndian.Uint32(r.p[r.i-4:])
 }
 
 func (r *metaReader) uvarint() uint64 {

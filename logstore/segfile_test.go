@@ -120,11 +120,11 @@ func FuzzSegmentFile(f *testing.F) {
 		if len(data) > len(segMagic)+segTrailerLen {
 			fixChecksum(data)
 		}
-		m, err := readSegmentMeta(data)
+		fh := memFile{bytes.NewReader(data)}
+		m, err := readSegmentMeta(fh, int64(len(data)))
 		if err != nil {
 			return
 		}
-		fh := memFile{bytes.NewReader(data)}
 		for i := range m.cols {
 			c, err := loadColumn(fh, &m.cols[i])
 			if err != nil {
@@ -138,11 +138,27 @@ func FuzzSegmentFile(f *testing.F) {
 	})
 }
 
-// fixChecksum rewrites a segment file's checksum to match its bytes; only
-// the fuzz target uses it, to reach past the checksum.
+// fixChecksum rewrites a segment file's checksums (each column's, then the
+// meta's) to match its bytes; only the fuzz target uses it, to reach past
+// the checksums.
 func fixChecksum(data []byte) {
 	t := data[len(data)-segTrailerLen:]
-	binary.LittleEndian.PutUint32(t[16:], crc32.Checksum(data[:len(data)-segTrailerLen], crcTable))
+	off, n := binary.LittleEndian.Uint64(t), binary.LittleEndian.Uint64(t[8:])
+	body := uint64(len(data) - segTrailerLen)
+	if off < uint64(len(segMagic)) || n > body || off > body-n {
+		return
+	}
+	meta := data[off : off+n]
+	if m, err := decodeMeta(meta, int(off)); err == nil {
+		for _, c := range m.cols {
+			var crc uint32
+			for _, p := range c.parts {
+				crc = crc32.Update(crc, crcTable, data[p.off:p.off+p.len])
+			}
+			binary.LittleEndian.PutUint32(meta[c.crcAt:], crc)
+		}
+	}
+	binary.LittleEndian.PutUint32(t[16:], crc32.Checksum(meta, crcTable))
 }
 
 type memFile struct{ *bytes.Reader }

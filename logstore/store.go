@@ -34,6 +34,8 @@ type Options struct {
 	MaxDiskBytes int64
 	// noMerge holds merges back (tests that need unmerged files).
 	noMerge bool
+	// noScrub skips the start-up scrub (tests of damage met by a query).
+	noScrub bool
 	// MaxOpenBytes seals a source's open segment early once it holds this
 	// much memory (wide or large events), so the open segments stay within
 	// a memory budget; 0 means only SegmentRows seals.
@@ -59,7 +61,10 @@ type Store struct {
 	dir      string
 	lock     *os.File
 	fs       fileSystem
+	recMu    sync.Mutex // recovery changes after start-up too (scrub.go)
 	recovery RecoveryStats
+	scrubbed chan struct{} // closed when the start-up scrub has finished
+	closing  atomic.Bool
 	cache    *colCache
 	segBytes atomic.Int64 // bytes of segment files held
 	trimming atomic.Bool  // a disk-budget pass is running
@@ -162,11 +167,16 @@ func (s *Store) Append(source string, events [][]byte) (accepted int, rejects []
 func (s *Store) Durable() bool { return s.dir != "" }
 
 // Recovery reports what opening the data directory found damaged.
-func (s *Store) Recovery() RecoveryStats { return s.recovery }
+func (s *Store) Recovery() RecoveryStats {
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
+	return s.recovery
+}
 
 // Close makes everything written durable, closes the WAL files and releases
 // the data directory. Appends fail afterwards.
 func (s *Store) Close() error {
+	s.closing.Store(true)
 	s.sealer.wait()
 	s.bg.Wait()
 	var first error

@@ -22,7 +22,8 @@ import (
 // as a child process, posts LOGQ_BENCH_EVENTS edge events (default 1M; the
 // issue's case is 20M) over HTTP from 4 clients in bodies of 500, samples the
 // child's RssAnon every 100 ms, then checks that every event is queryable and
-// that the built-in endpoints answer.
+// that the built-in endpoints answer; then kills the child, starts it again on
+// the same directory, and reports how long it took to be ready.
 //
 //	LOGQ_BENCH_EVENTS=20000000 go test ./cmd/logq/ -run XXX -bench ServeMemoryLimit -benchtime 1x -timeout 60m
 func BenchmarkServeMemoryLimit(b *testing.B) {
@@ -120,6 +121,19 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 		if res.Result[0].N != int64(events) || res.Result[0].IDs != int64(events) {
 			b.Fatalf("stored %d events (%d ids), sent %d", res.Result[0].N, res.Result[0].IDs, events)
 		}
+		// Killed (as by the OOM killer), then started again on the same
+		// directory: how long until /ready, and every event is still there.
+		restart := time.Now()
+		c = startChildB(b, "--data-dir", filepath.Join(dir, "data"), "--memory-limit", limit, "--endpoints", eps)
+		ready := time.Since(restart)
+		body = getJSON(b, c.base+"/api/endpoints/query/bench.count")
+		firstQuery := time.Since(restart) - ready
+		c.kill()
+		if err := json.Unmarshal(body, &res); err != nil || len(res.Result) != 1 || res.Result[0].N != int64(events) || res.Result[0].IDs != int64(events) {
+			b.Fatalf("after a restart: %s, sent %d", body, events)
+		}
+		b.ReportMetric(ready.Seconds(), "restart-s")
+		b.ReportMetric(float64(firstQuery.Milliseconds()), "firstCountAfterRestart-ms")
 		b.ReportMetric(float64(events)/elapsed.Seconds(), "events/s")
 		b.ReportMetric(float64(maxRSS.Load())/(1<<20), "maxRssAnonMiB")
 		b.ReportMetric(float64(retries.Load()), "retries")

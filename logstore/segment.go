@@ -73,6 +73,35 @@ func (s *Segment) finishRow(ts int64) {
 	s.maxTS = max(s.maxTS, ts)
 }
 
+// truncateRows rolls the open segment back to its first n rows (a chunk
+// that could not be logged).
+func (s *Segment) truncateRows(n int) {
+	if n >= s.rows {
+		return
+	}
+	for _, c := range s.order {
+		if c.n > n {
+			c.truncate(n)
+		}
+	}
+	s.rows = n
+	s.minTS, s.maxTS = math.MaxInt64, math.MinInt64
+	if ts := s.cols["timestamp"]; ts != nil {
+		for _, v := range ts.ints[:n] {
+			s.minTS, s.maxTS = min(s.minTS, v), max(s.maxTS, v)
+		}
+	}
+}
+
+// dropColumnsFrom forgets the columns made after the first k (all NULL: an
+// event that stopped before its row was written made them).
+func (s *Segment) dropColumnsFrom(k int) {
+	for _, c := range s.order[k:] {
+		delete(s.cols, c.Path)
+	}
+	s.order = s.order[:k]
+}
+
 // abandonRow rolls back a partly written event.
 func (s *Segment) abandonRow() {
 	for _, c := range s.order {

@@ -3,6 +3,7 @@ package logstore
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -62,8 +63,10 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		pos  []walPos // one per chunk written
 	)
 	s.mu.Lock()
+	split := false // the last chunk stopped at an event that needs a new segment
 	for start := 0; start < len(events); {
-		if s.open.rows >= s.opts.SegmentRows || s.overBudget() {
+		if split || s.open.rows >= s.opts.SegmentRows || s.overBudget() {
+			split = false
 			seg, rerr := s.retire()
 			full = append(full, seg)
 			if rerr != nil {
@@ -74,19 +77,31 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		n := min(len(events)-start, s.opts.SegmentRows-s.open.rows)
 		b := walBatch{arrival: arrival.UnixMicro(), events: events[start : start+n]}
 		_, _ = rand.Read(b.seed[:])
-		if s.wal != nil {
+		// Applied first, then logged: the chunk may stop early at a wide
+		// event (see widePadCells), and the WAL file must hold exactly the
+		// events of its segment. Until the fsync below they are not
+		// acknowledged.
+		rowsBefore, srcRowsBefore := s.open.rows, s.rows
+		acc, rej, stop := s.apply(&b, start, true)
+		if stop >= 0 {
+			b.events, split = b.events[:stop], true
+		}
+		if s.wal != nil && len(b.events) > 0 {
 			p, werr := s.wal.append(&b)
 			if werr != nil {
+				// Not logged, so not kept in memory either: the segment
+				// file sealed from memory would otherwise keep them.
+				s.open.truncateRows(rowsBefore)
+				s.rows = srcRowsBefore
 				err = werr
 				break
 			}
 			pos = append(pos, p)
 		}
-		acc, rej := s.apply(&b, start)
 		accepted += acc
 		rejects = append(rejects, rej...)
 		s.events += int64(acc)
-		start += n
+		start += len(b.events)
 	}
 	if err == nil && (s.open.rows >= s.opts.SegmentRows || s.overBudget()) {
 		seg, rerr := s.retire()
@@ -127,21 +142,41 @@ func (s *Source) overBudget() bool {
 }
 
 // apply writes one chunk's events into the open segment; rejects are
-// numbered from base. Called with mu held.
-func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []Reject) {
-	w := writer{src: s, arrival: b.arrival, seed: b.seed}
+// numbered from base. With mayStop, it stops before an event that would add
+// many columns to a segment already holding many rows, and returns its
+// index in stop (else -1): that event goes first into a new segment. Replay
+// never stops, so that each WAL file replays into its own segment. Called
+// with mu held.
+func (s *Source) apply(b *walBatch, base int, mayStop bool) (accepted int, rejects []Reject, stop int) {
+	w := writer{src: s, arrival: b.arrival, seed: b.seed, mayStop: mayStop}
 	for i, ev := range b.events {
 		w.index = uint64(i)
+		cols := len(s.open.order)
 		if err := w.event(ev); err != nil {
 			s.open.abandonRow()
+			if err == errWideEvent {
+				s.open.dropColumnsFrom(cols) // the ones it made before it stopped
+				return accepted, rejects, i
+			}
 			rejects = append(rejects, Reject{Index: base + i, Reason: err.Error()})
 			continue
 		}
 		s.open.rawBytes += int64(len(ev))
 		accepted++
 	}
-	return accepted, rejects
+	return accepted, rejects, -1
 }
+
+// widePadCells bounds the NULLs one event may make an open segment write
+// for the rows before it: a column that first appears at row r of a segment
+// is filled with r NULLs (a value slot and a flag each). An event whose new
+// columns would cost more starts a new segment instead, where its columns
+// start at row 0, so a single event with hundreds of new keys costs its own
+// bytes, not hundreds of times the segment's rows (about 2 MiB at most).
+const widePadCells = 1 << 18
+
+// errWideEvent stops an event that is to start a new segment (apply).
+var errWideEvent = errors.New("the event starts a new segment")
 
 // retire retires the open segment and, for a durable source, starts the WAL
 // file of the next one. The retired segment is returned even on error.
@@ -226,6 +261,11 @@ type writer struct {
 	index   uint64
 	sc      jscan
 	ovf     []byte // the current object's keys past the field cap, as JSON members
+	// mayStop lets an event that would pad more than widePadCells NULLs
+	// stop with errWideEvent (stop), to be written into a new segment.
+	mayStop  bool
+	padCells int
+	stop     error
 }
 
 func (w *writer) event(ev []byte) error {
@@ -236,6 +276,7 @@ func (w *writer) event(ev []byte) error {
 	defer func() { s.scratch = w.sc.buf[:0] }()
 	sc := &w.sc
 	w.ovf = w.ovf[:0]
+	w.padCells, w.stop = 0, nil
 	if sc.peek() != '{' {
 		return fmt.Errorf("an event must be a JSON object")
 	}
@@ -302,12 +343,18 @@ func (w *writer) event(ev []byte) error {
 		if err := w.value(child, row, 1); err != nil {
 			return err
 		}
+		if w.stop != nil {
+			return w.stop
+		}
 	}
 	if sc.peek() != 0 {
 		return sc.fail("the end of the event")
 	}
 	if err := w.flushOverflow(s.root, row); err != nil {
 		return err
+	}
+	if w.stop != nil {
+		return w.stop
 	}
 	if !haveTS {
 		ts = w.arrival
@@ -327,7 +374,11 @@ func (w *writer) event(ev []byte) error {
 	w.put(s.root.child("timestamp"), types.KindTimestamp, row).appendInt(ts)
 	w.put(s.root.child("id"), types.KindString, row).appendString([]byte(id))
 	if haveMsg && !isNullJSON(msg) {
-		w.put(s.root.child("event_message"), types.KindString, row).appendString([]byte(scalarText(msg)))
+		col := w.put(s.root.child("event_message"), types.KindString, row)
+		if col == nil {
+			return w.stop // a new column too many (every row has the other two)
+		}
+		col.appendString([]byte(scalarText(msg)))
 	}
 	seg.finishRow(ts)
 	s.rows++
@@ -356,6 +407,15 @@ func (w *writer) put(n *node, k types.Kind, row int) *Column {
 	}
 	c := n.col
 	if n.colSeg != seg || c == nil {
+		if w.stop != nil {
+			return nil
+		}
+		if w.mayStop && row > 0 && seg.cols[n.path] == nil {
+			if w.padCells += row; w.padCells > widePadCells {
+				w.stop = errWideEvent
+				return nil
+			}
+		}
 		c = seg.column(n.path, n.kind)
 		n.col, n.colSeg = c, seg
 	}

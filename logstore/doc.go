@@ -4,7 +4,9 @@
 // event's life is: WAL record (fsynced before Ingest returns, one fsync for
 // every request waiting: wal.go) → open segment in memory → sealed segment
 // file (segfile.go; rows sorted by time, sort.go; its WAL file then deleted)
-// read on demand through a bounded column cache (colcache.go) → merged with
+// read on demand through a bounded column cache (colcache.go; each column's
+// checksum checked on first read, every file's by a scrub after a start:
+// scrub.go) → merged with
 // its small neighbours (merge.go) → deleted by retention or the disk budget
 // (retention.go). The field cap is in fieldcap.go. Start-up and
 // recovery are in datadir.go; docs/storage.md has the formats and the
@@ -21,7 +23,8 @@
 // the first value is kept.
 //
 // Segments. Append writes into one open segment per source. At SegmentRows
-// rows it is retired and sealed outside the source lock, on a background
+// rows (or its memory budget, or before an event whose new columns would pad
+// too many NULLs: widePadCells) it is retired and sealed outside the source lock, on a background
 // goroutine when one of two slots is free (a read-only view stands in
 // meanwhile): immutable from then on, so queries read it without
 // locks. Each segment records its minimum and maximum timestamp (queries skip

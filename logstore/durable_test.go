@@ -717,3 +717,56 @@ func (b *syncBuffer) Reset() {
 	defer b.mu.Unlock()
 	b.buf.Reset()
 }
+
+// A segment kept alive by one future-dated event gives back its expired
+// rows' space: the retention pass rewrites it without them, and a restart
+// reads the rewritten file. A segment with only a few expired rows is left
+// as it is (they stay hidden from queries).
+func TestRetentionTrimsASegmentPinnedByTheFuture(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
+	opts := Options{SegmentRows: 100, Retention: 7 * 24 * time.Hour, Now: func() time.Time { return now }, noMerge: true}
+	st := openT(t, dir, opts)
+	var batch [][]byte
+	for i := 0; i < 30; i++ { // April: expired
+		batch = append(batch, []byte(fmt.Sprintf(`{"timestamp":"2026-04-%02dT00:00:00Z","event_message":"old%02d","pad":"%s"}`, 1+i%28, i, strings.Repeat("x", 200))))
+	}
+	batch = append(batch, []byte(`{"timestamp":"2026-05-09T00:00:00Z","event_message":"fresh"}`),
+		[]byte(`{"timestamp":"2027-01-01T00:00:00Z","event_message":"future"}`))
+	_, rej := st.Append("s", batch)
+	require.Empty(t, rej)
+	require.NoError(t, st.Flush())
+	segFile := files(t, dir, "s", "seg-*.lqs")
+	require.Len(t, segFile, 1)
+	before, err := os.Stat(segFile[0])
+	require.NoError(t, err)
+	require.Len(t, column(st, "s", "event_message"), 32, "stored until the rewrite (queries never see the expired ones: exec/retention_test.go)")
+
+	require.Equal(t, 30, st.EnforceRetention())
+	segs := st.Snapshot("s").Segments
+	require.Len(t, segs, 1)
+	require.Equal(t, 2, segs[0].Rows())
+	after, err := os.Stat(segFile[0])
+	require.NoError(t, err)
+	require.Less(t, after.Size(), before.Size()/2, "the expired rows' bytes are gone from the file")
+	require.Nil(t, segs[0].Column("pad"), "a column only expired rows had is not kept")
+	require.Zero(t, st.EnforceRetention(), "nothing left to trim")
+	require.NoError(t, st.Close())
+
+	st = openT(t, dir, opts)
+	defer st.Close()
+	require.Equal(t, []string{"fresh", "future"}, column(st, "s", "event_message"))
+	require.Equal(t, 2, st.Snapshot("s").Segments[0].Rows())
+
+	// One expired row among many fresh ones is not worth a rewrite.
+	batch = batch[:0]
+	batch = append(batch, []byte(`{"timestamp":"2026-04-01T00:00:00Z","event_message":"old"}`))
+	for i := 0; i < 10; i++ {
+		batch = append(batch, []byte(fmt.Sprintf(`{"timestamp":"2026-05-09T00:00:%02dZ","event_message":"f%d"}`, i, i)))
+	}
+	_, rej = st.Append("s", batch)
+	require.Empty(t, rej)
+	require.NoError(t, st.Flush())
+	require.Zero(t, st.EnforceRetention())
+	require.Len(t, column(st, "s", "event_message"), 13)
+}

@@ -78,7 +78,18 @@ func (s *Source) merge() {
 
 // mergeOnce writes run as one segment and swaps it in; it reports whether it
 // did.
-func (s *Source) mergeOnce(run []*Segment) (done bool) {
+func (s *Source) mergeOnce(run []*Segment) bool {
+	parts := make([]segRows, len(run))
+	for i, seg := range run {
+		parts[i] = segRows{seg: seg}
+	}
+	return s.rewrite(run, parts)
+}
+
+// rewrite writes the rows parts select from run as one segment file, which
+// replaces run (a merge, or retention trimming one segment's expired rows);
+// it reports whether it did.
+func (s *Source) rewrite(run []*Segment, parts []segRows) (done bool) {
 	st := s.store
 	defer func() {
 		// A damaged file in the run has been moved aside (colcache.go);
@@ -92,7 +103,7 @@ func (s *Source) mergeOnce(run []*Segment) (done bool) {
 			done = false
 		}
 	}()
-	merged := concatSegments(run)
+	merged := concatSegments(parts)
 	merged.seq = run[len(run)-1].seq
 	merged.first = run[0].seq
 	if run[0].first > 0 {
@@ -152,6 +163,10 @@ func (s *Source) mergeOnce(run []*Segment) (done bool) {
 	st.merges.Merges++
 	st.merges.BytesMerged += seg.disk.fileBytes
 	st.mergeMu.Unlock()
+	for _, old := range run {
+		s.rows -= old.rows
+	}
+	s.rows += seg.rows
 	// The file that had this number was replaced by the rename.
 	st.segBytes.Add(seg.disk.fileBytes - run[len(run)-1].disk.fileBytes)
 	sealed = append(sealed, s.sealed[:at]...)
@@ -166,12 +181,20 @@ func (s *Source) mergeOnce(run []*Segment) (done bool) {
 	return true
 }
 
-// concatSegments builds an open segment holding every row of segs, in
-// order; each column takes the widest physical kind any of them has.
-func concatSegments(segs []*Segment) *Segment {
+// segRows is the rows of a segment from row from on.
+type segRows struct {
+	seg  *Segment
+	from int
+}
+
+// concatSegments builds an open segment holding the rows parts select, in
+// order; each column takes the widest physical kind any of them has, and a
+// column left with only NULLs is not kept.
+func concatSegments(parts []segRows) *Segment {
 	out := newSegment()
 	kinds := map[string]types.Kind{}
-	for _, seg := range segs {
+	for _, part := range parts {
+		seg := part.seg
 		for _, p := range seg.columnPaths() {
 			k := seg.Column(p).kind
 			if have, ok := kinds[p]; ok && have != k {
@@ -179,8 +202,7 @@ func concatSegments(segs []*Segment) *Segment {
 			}
 			kinds[p] = k
 		}
-		out.rows += seg.rows
-		out.minTS, out.maxTS = min(out.minTS, seg.minTS), max(out.maxTS, seg.maxTS)
+		out.rows += seg.rows - part.from
 	}
 	paths := make([]string, 0, len(kinds))
 	for p := range kinds {
@@ -189,20 +211,28 @@ func concatSegments(segs []*Segment) *Segment {
 	sort.Strings(paths)
 	for _, p := range paths {
 		c := &Column{Path: p, kind: kinds[p]}
-		for _, seg := range segs {
-			src := seg.Column(p)
+		for _, part := range parts {
+			src := part.seg.Column(p)
 			if src == nil {
-				for i := 0; i < seg.rows; i++ {
+				for i := part.from; i < part.seg.rows; i++ {
 					c.appendNull()
 				}
 				continue
 			}
-			for i := 0; i < seg.rows; i++ {
+			for i := part.from; i < part.seg.rows; i++ {
 				c.appendFrom(src, i)
 			}
 		}
+		if c.nulls == c.n && p != "timestamp" && p != "id" {
+			continue
+		}
 		out.cols[p] = c
 		out.order = append(out.order, c)
+	}
+	if ts := out.cols["timestamp"]; ts != nil {
+		for _, v := range ts.ints[:ts.n] {
+			out.minTS, out.maxTS = min(out.minTS, v), max(out.maxTS, v)
+		}
 	}
 	return out
 }

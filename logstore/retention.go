@@ -26,10 +26,69 @@ func (s *Store) EnforceRetention() int {
 	if s.opts.Retention > 0 {
 		cutoff := s.opts.notBefore()
 		for _, name := range s.Names() {
-			dropped += s.Source(name, false).dropWhere(func(seg *Segment) bool { return seg.maxTS < cutoff })
+			src := s.Source(name, false)
+			dropped += src.dropWhere(func(seg *Segment) bool { return seg.maxTS < cutoff })
+			dropped += src.trimExpired(cutoff)
 		}
 	}
 	return dropped + s.enforceDisk()
+}
+
+// trimShare is the share of expired rows (1/trimShare) at which a sealed
+// segment that also holds newer rows is rewritten without them: each
+// rewrite drops at least that share, which bounds the rows rewritten, and a
+// segment kept by one late or future-dated event gives its expired rows'
+// space back.
+const trimShare = 4
+
+// trimExpired rewrites the source's sealed segments in which at least
+// 1/trimShare of the rows are older than cutoff, and reports the rows
+// dropped. Rows of a sealed segment are in time order, so the expired ones
+// are its first rows. It skips the pass while a merge runs (they would write
+// the same file names); the next pass trims.
+func (src *Source) trimExpired(cutoff int64) int {
+	if src.wal == nil || !src.merging.CompareAndSwap(false, true) {
+		return 0
+	}
+	defer src.merging.Store(false)
+	src.mu.Lock()
+	var cands []*Segment
+	for _, seg := range src.sealed {
+		if seg.disk != nil && seg.minTS < cutoff && seg.maxTS >= cutoff {
+			cands = append(cands, seg)
+		}
+	}
+	src.mu.Unlock()
+	dropped := 0
+	for _, seg := range cands {
+		from := expiredRows(seg, cutoff)
+		if from == 0 || from*trimShare < seg.rows {
+			continue
+		}
+		if src.rewrite([]*Segment{seg}, []segRows{{seg: seg, from: from}}) {
+			dropped += from
+			src.store.log().Info("retention: rewrote a segment without its expired rows", "source", src.name, "segment", seg.seq, "events", from)
+		}
+	}
+	return dropped
+}
+
+// expiredRows counts the rows of a sealed segment older than cutoff: its
+// first ones, since sealing sorts rows by time.
+func expiredRows(seg *Segment, cutoff int64) (n int) {
+	defer func() {
+		if r := recover(); r != nil { // a damaged file: moved aside already
+			if _, ok := r.(*StorageError); !ok {
+				panic(r)
+			}
+			n = 0
+		}
+	}()
+	ts := seg.Column("timestamp")
+	if ts == nil {
+		return 0
+	}
+	return sort.Search(seg.rows, func(i int) bool { return ts.Int(i) >= cutoff })
 }
 
 // DiskBytes is what the store's files take: segment files and WAL files.

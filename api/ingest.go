@@ -16,7 +16,6 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"logq/ingest"
-	"logq/logstore"
 )
 
 // handleIngest stores the events of a body of the given form. Good events
@@ -30,7 +29,7 @@ func (s *Server) handleIngest(w http.ResponseWriter, r *http.Request, form inges
 		writeError(w, aerr)
 		return
 	}
-	batch, err := ingest.Decode(form, body, ingest.Options{CloudEventAttrs: cloudEventAttrs(r), Split: logstore.SplitEvents})
+	batch, err := ingest.Decode(form, body, ingest.Options{CloudEventAttrs: cloudEventAttrs(r)})
 	var be *ingest.BodyError
 	if errors.As(err, &be) {
 		// Say first that no source was named, when none was.

@@ -31,11 +31,25 @@
 //     attributes), scope {name, version}}. A record with neither body nor
 //     time is refused and counted in the reply's partial_success.
 //
-// Well-formed JSON arrays and NDJSON go through Options.Split when given
-// (api passes logstore.SplitEvents, a scanner that does not build values):
-// encoding/json alone more than doubled the cost of ingest.
+// One event's bytes (whatever route they came by, and the WAL replayed at
+// start-up) are read by the rules here too, which logstore applies as it
+// writes fields into columns:
+//   - scan.go: a scanner that visits a JSON text in place without building
+//     values, and Split, which cuts a well-formed body into raw events (a
+//     JSON array, {"batch": [...]}, one object, or NDJSON) at a fraction of
+//     encoding/json's cost; splitJSON (split.go) decides what is refused
+//     when Split fails.
+//   - keys.go: keys made SQL-safe as Logflare makes them.
+//   - timestamp.go: ISO 8601 text, or an integer whose digit count gives its
+//     unit (seconds, ms, µs, ns).
+//   - id.go: generated ids (random per chunk, the same when replayed) and
+//     scalar text.
+//   - array.go: JSON arrays as boxed ARRAY values.
 //
-// This package imports the standard library and the OTLP protobuf
+// Which keys are special (timestamp, id, event_message) and how fields
+// become columns is logstore's (source.go).
+//
+// This package imports types, the standard library and the OTLP protobuf
 // definitions (go.opentelemetry.io/proto/otlp) only; it never imports
-// logstore (the store is rewritten on another branch) nor net/http.
+// logstore nor net/http.
 package ingest

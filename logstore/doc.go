@@ -51,5 +51,10 @@
 // return rows older than it; whole segments whose newest event is older are
 // dropped with their files. Memory held is accounted per segment (Stats).
 //
-// This package imports types, the standard library, zstd and golang-lru.
+// Reading an event's JSON (scanning, key sanitising, timestamp rules,
+// generated ids) is package ingest's; this package decides what becomes
+// which column.
+//
+// This package imports types, ingest, the standard library, zstd and
+// golang-lru.
 package logstore

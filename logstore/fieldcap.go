@@ -3,6 +3,7 @@ package logstore
 import (
 	"encoding/json"
 
+	"logq/ingest"
 	"logq/types"
 )
 
@@ -42,16 +43,16 @@ func (n *node) lookup(raw []byte) *node {
 			return c
 		}
 	}
-	if safeKey(raw) {
+	if ingest.SafeKey(raw) {
 		return n.byName[string(raw)]
 	}
-	return n.byName[sanitizeKey(raw)]
+	return n.byName[ingest.SanitizeKey(raw)]
 }
 
 // overflow adds the value at the scanner, under rawKey, to the current
 // object's overflow members.
 func (w *writer) overflow(rawKey []byte, depth int) error {
-	raw, err := w.sc.skip(depth)
+	raw, err := w.sc.Skip(depth)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"logq/ingest"
 	"logq/types"
 )
 
@@ -66,11 +67,11 @@ func (n *node) childBytes(raw []byte) *node {
 		}
 	}
 	var c *node
-	if safeKey(raw) {
+	if ingest.SafeKey(raw) {
 		c = n.byName[string(raw)]
 	}
 	if c == nil {
-		c = n.child(sanitizeKey(raw))
+		c = n.child(ingest.SanitizeKey(raw))
 	}
 	n.next = c.idx + 1
 	return c

@@ -597,7 +597,7 @@ func encodeValue(dst []byte, v types.Value) []byte {
 	return dst
 }
 
-// maxDepth bounds nesting when decoding, so a crafted file cannot exhaust
+// maxFileDepth bounds nesting when decoding, so a crafted file cannot exhaust
 // the stack.
 const maxFileDepth = 64
 

@@ -2,7 +2,6 @@ package logstore
 
 import (
 	"crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"logq/ingest"
 	"logq/types"
 )
 
@@ -259,7 +259,7 @@ type writer struct {
 	arrival int64
 	seed    [16]byte // with index, names events that carry no id
 	index   uint64
-	sc      jscan
+	sc      ingest.Scanner
 	ovf     []byte // the current object's keys past the field cap, as JSON members
 	// mayStop lets an event that would pad more than widePadCells NULLs
 	// stop with errWideEvent (stop), to be written into a new segment.
@@ -272,15 +272,15 @@ func (w *writer) event(ev []byte) error {
 	s := w.src
 	seg := s.open
 	row := seg.rows
-	w.sc = jscan{b: ev, buf: s.scratch}
-	defer func() { s.scratch = w.sc.buf[:0] }()
+	w.sc = ingest.NewScanner(ev, s.scratch)
+	defer func() { s.scratch = w.sc.Buffer()[:0] }()
 	sc := &w.sc
 	w.ovf = w.ovf[:0]
 	w.padCells, w.stop = 0, nil
-	if sc.peek() != '{' {
+	if sc.Peek() != '{' {
 		return fmt.Errorf("an event must be a JSON object")
 	}
-	sc.i++
+	sc.Advance()
 	var (
 		ts      int64
 		haveTS  bool
@@ -290,37 +290,37 @@ func (w *writer) event(ev []byte) error {
 		message []byte // "message", used when event_message is absent
 	)
 	for first := true; ; first = false {
-		rawKey, done, err := sc.nextKey(first)
+		rawKey, done, err := sc.NextKey(first)
 		if err != nil {
 			return err
 		}
 		if done {
 			break
 		}
-		if !safeKey(rawKey) {
-			rawKey = []byte(sanitizeKey(rawKey))
+		if !ingest.SafeKey(rawKey) {
+			rawKey = []byte(ingest.SanitizeKey(rawKey))
 		}
 		switch string(rawKey) {
 		case "timestamp":
-			raw, err := sc.skip(1)
+			raw, err := sc.Skip(1)
 			if err != nil {
 				return err
 			}
 			if !haveTS {
-				ts, haveTS = parseEventTime(raw)
+				ts, haveTS = ingest.ParseTime(raw)
 			}
 			continue
 		case "id":
-			raw, err := sc.skip(1)
+			raw, err := sc.Skip(1)
 			if err != nil {
 				return err
 			}
 			if id == "" {
-				id = scalarText(raw)
+				id = ingest.ScalarText(raw)
 			}
 			continue
 		case "event_message", "message":
-			raw, err := sc.skip(1)
+			raw, err := sc.Skip(1)
 			if err != nil {
 				return err
 			}
@@ -347,8 +347,8 @@ func (w *writer) event(ev []byte) error {
 			return w.stop
 		}
 	}
-	if sc.peek() != 0 {
-		return sc.fail("the end of the event")
+	if sc.Peek() != 0 {
+		return sc.Fail("the end of the event")
 	}
 	if err := w.flushOverflow(s.root, row); err != nil {
 		return err
@@ -360,7 +360,7 @@ func (w *writer) event(ev []byte) error {
 		ts = w.arrival
 	}
 	if id == "" {
-		id = eventUUID(w.seed, w.index)
+		id = ingest.UUID(w.seed, w.index)
 	}
 	if !haveMsg && message != nil {
 		msg, haveMsg = message, true
@@ -373,12 +373,12 @@ func (w *writer) event(ev []byte) error {
 	// names were caught above, so these columns are still empty for the row.
 	w.put(s.root.child("timestamp"), types.KindTimestamp, row).appendInt(ts)
 	w.put(s.root.child("id"), types.KindString, row).appendString([]byte(id))
-	if haveMsg && !isNullJSON(msg) {
+	if haveMsg && !ingest.IsNull(msg) {
 		col := w.put(s.root.child("event_message"), types.KindString, row)
 		if col == nil {
 			return w.stop // a new column too many (every row has the other two)
 		}
-		col.appendString([]byte(scalarText(msg)))
+		col.appendString([]byte(ingest.ScalarText(msg)))
 	}
 	seg.finishRow(ts)
 	s.rows++
@@ -387,9 +387,9 @@ func (w *writer) event(ev []byte) error {
 
 func (w *writer) rawValue(n *node, raw []byte, row int) error {
 	saved := w.sc
-	w.sc = jscan{b: raw, buf: saved.buf}
+	w.sc = ingest.NewScanner(raw, saved.Buffer())
 	err := w.value(n, row, 1)
-	w.sc.b, w.sc.i = saved.b, saved.i
+	w.sc.Resume(saved)
 	return err
 }
 
@@ -441,10 +441,10 @@ func widenKind(have, got types.Kind) types.Kind {
 // value writes the JSON value at the scanner into node n.
 func (w *writer) value(n *node, row int, depth int) error {
 	sc := &w.sc
-	if depth > maxDepth {
-		return fmt.Errorf("%w: nested deeper than %d", errJSON, maxDepth)
+	if depth > ingest.MaxDepth {
+		return fmt.Errorf("%w: nested deeper than %d", ingest.ErrJSON, ingest.MaxDepth)
 	}
-	switch c := sc.peek(); {
+	switch c := sc.Peek(); {
 	case c == '{':
 		if n.array || (n.kind != types.KindNull && !n.object) {
 			return w.conflict(n, row)
@@ -455,16 +455,16 @@ func (w *writer) value(n *node, row int, depth int) error {
 		}
 		pc := w.src.open.column(n.path, types.KindBool) // presence
 		if pc.n > row {
-			_, err := sc.skip(depth) // duplicate key: first wins
+			_, err := sc.Skip(depth) // duplicate key: first wins
 			return err
 		}
 		pc.appendInt(1)
-		sc.i++
+		sc.Advance()
 		saved := w.ovf
 		w.ovf = nil
 		defer func() { w.ovf = saved }()
 		for first := true; ; first = false {
-			rawKey, done, err := sc.nextKey(first)
+			rawKey, done, err := sc.NextKey(first)
 			if err != nil {
 				return err
 			}
@@ -498,7 +498,7 @@ func (w *writer) value(n *node, row int, depth int) error {
 				n.elem = *v.T.Elem
 				w.src.changed = true
 			} else {
-				v = arrayAsStrings(v)
+				v = ingest.ArrayAsStrings(v)
 				if n.elem.Kind != types.KindString {
 					n.elem = types.String
 					w.src.changed = true
@@ -510,7 +510,7 @@ func (w *writer) value(n *node, row int, depth int) error {
 		}
 		return nil
 	case c == 'n':
-		return sc.literal("null")
+		return sc.Literal("null")
 	}
 	if n.object || n.array {
 		return w.conflict(n, row)
@@ -520,9 +520,9 @@ func (w *writer) value(n *node, row int, depth int) error {
 
 func (w *writer) scalar(n *node, row int) error {
 	sc := &w.sc
-	switch c := sc.peek(); {
+	switch c := sc.Peek(); {
 	case c == '"':
-		b, err := sc.str()
+		b, err := sc.Str()
 		if err != nil {
 			return err
 		}
@@ -534,7 +534,7 @@ func (w *writer) scalar(n *node, row int) error {
 		if c == 'f' {
 			word = "false"
 		}
-		if err := sc.literal(word); err != nil {
+		if err := sc.Literal(word); err != nil {
 			return err
 		}
 		col := w.put(n, types.KindBool, row)
@@ -546,14 +546,14 @@ func (w *writer) scalar(n *node, row int) error {
 			col.appendInt(map[bool]int64{true: 1, false: 0}[c == 't'])
 		}
 	default:
-		tok, isInt, err := sc.number()
+		tok, isInt, err := sc.Number()
 		if err != nil {
 			return err
 		}
 		var iv int64
 		if isInt {
 			var ok bool
-			if iv, ok = parseInt(tok); !ok {
+			if iv, ok = ingest.ParseInt(tok); !ok {
 				isInt = false // too large for INT64: keep it as FLOAT64
 			}
 		}
@@ -569,7 +569,7 @@ func (w *writer) scalar(n *node, row int) error {
 		case col.kind == types.KindFloat64:
 			f, err := strconv.ParseFloat(string(tok), 64)
 			if err != nil {
-				return fmt.Errorf("%w: bad number %q", errJSON, tok)
+				return fmt.Errorf("%w: bad number %q", ingest.ErrJSON, tok)
 			}
 			col.appendFloat(f)
 		default:
@@ -582,7 +582,7 @@ func (w *writer) scalar(n *node, row int) error {
 // conflict stores a value whose shape (object, array or scalar) differs from
 // what the field held before as JSON text in the sibling "<key>__json".
 func (w *writer) conflict(n *node, row int) error {
-	raw, err := w.sc.skip(1)
+	raw, err := w.sc.Skip(1)
 	if err != nil {
 		return err
 	}
@@ -601,11 +601,11 @@ func (w *writer) conflict(n *node, row int) error {
 // array reads a JSON array into a boxed ARRAY value. Objects inside arrays
 // become STRUCTs; elements of mixed kinds are kept as their JSON text.
 func (w *writer) array(depth int) (types.Value, error) {
-	raw, err := w.sc.skip(depth)
+	raw, err := w.sc.Skip(depth)
 	if err != nil {
 		return types.Value{}, err
 	}
-	return decodeArray(raw)
+	return ingest.DecodeArray(raw)
 }
 
 func (s *Source) lookupNode(path string) *node {
@@ -630,146 +630,3 @@ func lastDot(p string) int {
 }
 
 func lastKey(p string) string { return p[lastDot(p)+1:] }
-
-// parseInt reads a JSON integer token without allocating.
-func parseInt(tok []byte) (int64, bool) {
-	neg := len(tok) > 0 && tok[0] == '-'
-	if neg {
-		tok = tok[1:]
-	}
-	if len(tok) == 0 || len(tok) > 18 {
-		if len(tok) > 18 {
-			v, err := strconv.ParseInt(string(tok), 10, 64)
-			if neg {
-				v = -v
-			}
-			return v, err == nil
-		}
-		return 0, false
-	}
-	var v int64
-	for _, c := range tok {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
-}
-
-// safeKey reports whether a key needs no sanitising.
-func safeKey(b []byte) bool {
-	if len(b) == 0 || (b[0] >= '0' && b[0] <= '9') {
-		return false
-	}
-	for _, c := range b {
-		if !(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-			return false
-		}
-	}
-	return true
-}
-
-// sanitizeKey makes a key SQL-safe as Logflare does.
-func sanitizeKey(b []byte) string {
-	if safeKey(b) {
-		return string(b)
-	}
-	out := make([]byte, 0, len(b)+1)
-	if len(b) == 0 || (b[0] >= '0' && b[0] <= '9') {
-		out = append(out, '_')
-	}
-	for _, c := range b {
-		if c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') {
-			out = append(out, c)
-		} else {
-			out = append(out, '_')
-		}
-	}
-	return string(out)
-}
-
-// parseEventTime reads an event's timestamp: an ISO 8601 string, or an
-// integer of seconds, milliseconds, microseconds or nanoseconds (10, 13, 16 or
-// 19 digits). It reports false when the value is missing or unreadable.
-func parseEventTime(raw []byte) (int64, bool) {
-	if len(raw) == 0 {
-		return 0, false
-	}
-	if raw[0] == '"' {
-		sc := jscan{b: raw}
-		s, err := sc.str()
-		if err != nil {
-			return 0, false
-		}
-		us, err := types.ParseTimestamp(string(s))
-		return us, err == nil
-	}
-	digits := raw
-	neg := false
-	if len(digits) > 0 && digits[0] == '-' {
-		digits, neg = digits[1:], true
-	}
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			if f, err := strconv.ParseFloat(string(raw), 64); err == nil && !neg {
-				return int64(f * 1e6), true // fractional seconds
-			}
-			return 0, false
-		}
-	}
-	v, err := strconv.ParseInt(string(raw), 10, 64)
-	if err != nil {
-		return 0, false
-	}
-	switch len(digits) {
-	case 10:
-		return v * 1_000_000, true
-	case 13:
-		return v * 1000, true
-	case 16:
-		return v, true
-	case 19:
-		return v / 1000, true
-	}
-	return 0, false
-}
-
-// scalarText renders a raw JSON scalar as text: a string unquoted, anything
-// else as written.
-func scalarText(raw []byte) string {
-	if len(raw) > 0 && raw[0] == '"' {
-		sc := jscan{b: raw}
-		if s, err := sc.str(); err == nil {
-			return string(s)
-		}
-	}
-	return string(raw)
-}
-
-func isNullJSON(raw []byte) bool { return string(raw) == "null" }
-
-// eventUUID returns the UUID (version 4 layout) of the index-th event of a
-// chunk whose random seed is seed: random across chunks, and the same again
-// when the chunk is replayed from the WAL.
-func eventUUID(seed [16]byte, index uint64) string {
-	b := seed
-	binary.LittleEndian.PutUint64(b[8:], binary.LittleEndian.Uint64(b[8:])+index)
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	const hex = "0123456789abcdef"
-	out := make([]byte, 36)
-	j := 0
-	for i, c := range b {
-		if i == 4 || i == 6 || i == 8 || i == 10 {
-			out[j] = '-'
-			j++
-		}
-		out[j], out[j+1] = hex[c>>4], hex[c&15]
-		j += 2
-	}
-	return string(out)
-}

@@ -1,8 +1,6 @@
 package logstore
 
 import (
-	"bytes"
-	"io"
 	"log/slog"
 	"math"
 	"os"
@@ -299,15 +297,4 @@ func (s *Store) Flush() error {
 	}
 	s.sealer.wait()
 	return first
-}
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -135,25 +135,6 @@ func TestPlainStringsAndSealing(t *testing.T) {
 	}
 }
 
-func TestSplitEventsBodyForms(t *testing.T) {
-	for body, want := range map[string]int{
-		`[{"a":1},{"a":2}]`:                 2,
-		`{"batch":[{"a":1},{"a":2}]}`:       2,
-		`{"a":1}`:                           1,
-		"{\"a\":1}\n{\"a\":2}\n{\"a\":3}\n": 3,
-		`{"batch":[{"a":1}],"x":1}`:         1,
-		`[]`:                                0,
-	} {
-		evs, err := SplitEvents([]byte(body))
-		require.NoError(t, err, body)
-		require.Len(t, evs, want, body)
-	}
-	for _, bad := range []string{``, `nope`, `[{"a":1}`, `{"a":1} x`, `[1,]`} {
-		_, err := SplitEvents([]byte(bad))
-		require.Error(t, err, bad)
-	}
-}
-
 // A query sees every event whose Append returned before its snapshot, even
 // while other goroutines keep appending (run with -race).
 func TestSnapshotsDuringAppends(t *testing.T) {

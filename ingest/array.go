@@ -1,15 +1,18 @@
-package logstore
+package ingest
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 
 	"logq/types"
 )
 
-// decodeArray turns a raw JSON array into a boxed ARRAY. Arrays are rare in
+// DecodeArray turns a raw JSON array into a boxed ARRAY. Arrays are rare in
 // log events and small, so this path favours simplicity over speed.
-func decodeArray(raw []byte) (types.Value, error) {
+func DecodeArray(raw []byte) (types.Value, error) {
 	var elems []json.RawMessage
 	if err := json.Unmarshal(raw, &elems); err != nil {
 		return types.Value{}, err
@@ -39,7 +42,7 @@ func decodeArray(raw []byte) (types.Value, error) {
 	}
 	out := types.ArrayValue(elem, vals)
 	if mixed {
-		return arrayAsStrings(out), nil
+		return ArrayAsStrings(out), nil
 	}
 	if elem.Kind == types.KindFloat64 {
 		for i := range vals {
@@ -53,7 +56,7 @@ func decodeArray(raw []byte) (types.Value, error) {
 
 func decodeJSONValue(raw json.RawMessage) (types.Value, error) {
 	var x any
-	d := json.NewDecoder(bytesReader(raw))
+	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	if err := d.Decode(&x); err != nil {
 		return types.Value{}, err
@@ -77,19 +80,19 @@ func fromJSON(x any) types.Value {
 		return types.FloatValue(f)
 	case []any:
 		b, _ := json.Marshal(x)
-		v, err := decodeArray(b)
+		v, err := DecodeArray(b)
 		if err != nil {
 			return types.StringValue(string(b))
 		}
 		return v
 	case map[string]any:
 		// Field order of a decoded map is lost; sort for a stable STRUCT type.
-		keys := sortedKeys(x)
+		keys := slices.Sorted(maps.Keys(x))
 		fields := make([]types.Field, len(keys))
 		vals := make([]types.Value, len(keys))
 		for i, k := range keys {
 			v := fromJSON(x[k])
-			fields[i] = types.Field{Name: sanitizeKey([]byte(k)), Type: v.T}
+			fields[i] = types.Field{Name: SanitizeKey([]byte(k)), Type: v.T}
 			vals[i] = v
 		}
 		return types.StructValue(types.StructOf(fields...), vals)
@@ -97,8 +100,8 @@ func fromJSON(x any) types.Value {
 	return types.NullOf(types.Null)
 }
 
-// arrayAsStrings renders every element of an array as its text.
-func arrayAsStrings(v types.Value) types.Value {
+// ArrayAsStrings renders every element of an array as its text.
+func ArrayAsStrings(v types.Value) types.Value {
 	out := make([]types.Value, len(v.L))
 	for i, e := range v.L {
 		out[i] = types.StringValue(e.String())

@@ -1,4 +1,4 @@
-package logstore
+package ingest
 
 import (
 	"bytes"
@@ -12,22 +12,38 @@ import (
 // A small JSON scanner that visits values in place, so that Append can write
 // fields straight into column builders without building a map per event.
 
-var errJSON = errors.New("invalid JSON")
+// ErrJSON is wrapped by every error about malformed JSON.
+var ErrJSON = errors.New("invalid JSON")
 
-type jscan struct {
+// Scanner reads one JSON text from the front, a value at a time. The zero
+// Scanner over b is NewScanner(b, nil).
+type Scanner struct {
 	b   []byte
 	i   int
 	buf []byte // scratch for unescaping
 }
 
-func (s *jscan) fail(what string) error {
+// NewScanner scans b, unescaping strings into buf (reused scratch, may be nil).
+func NewScanner(b, buf []byte) Scanner { return Scanner{b: b, buf: buf} }
+
+// Advance consumes the byte Peek returned (an object's '{', a ':').
+func (s *Scanner) Advance() { s.i++ }
+
+// Buffer returns the scratch buffer, for reuse by the next Scanner.
+func (s *Scanner) Buffer() []byte { return s.buf }
+
+// Resume continues scanning where saved was, keeping this scanner's
+// scratch buffer (a value scanned on the side, then the event again).
+func (s *Scanner) Resume(saved Scanner) { s.b, s.i = saved.b, saved.i }
+
+func (s *Scanner) Fail(what string) error {
 	if s.i >= len(s.b) {
-		return fmt.Errorf("%w: expected %s, found end of input", errJSON, what)
+		return fmt.Errorf("%w: expected %s, found end of input", ErrJSON, what)
 	}
-	return fmt.Errorf("%w at byte %d: expected %s, found %q", errJSON, s.i, what, s.b[s.i])
+	return fmt.Errorf("%w at byte %d: expected %s, found %q", ErrJSON, s.i, what, s.b[s.i])
 }
 
-func (s *jscan) ws() {
+func (s *Scanner) ws() {
 	for s.i < len(s.b) {
 		switch s.b[s.i] {
 		case ' ', '\t', '\n', '\r':
@@ -39,7 +55,7 @@ func (s *jscan) ws() {
 }
 
 // peek returns the next non-space byte without consuming it (0 at the end).
-func (s *jscan) peek() byte {
+func (s *Scanner) Peek() byte {
 	s.ws()
 	if s.i >= len(s.b) {
 		return 0
@@ -49,9 +65,9 @@ func (s *jscan) peek() byte {
 
 // str reads a string; the result aliases s.b when there were no escapes, or
 // s.buf otherwise. Either way it is only valid until the next call.
-func (s *jscan) str() ([]byte, error) {
-	if s.peek() != '"' {
-		return nil, s.fail("a string")
+func (s *Scanner) Str() ([]byte, error) {
+	if s.Peek() != '"' {
+		return nil, s.Fail("a string")
 	}
 	s.i++
 	start := s.i
@@ -62,7 +78,7 @@ func (s *jscan) str() ([]byte, error) {
 	q := bytes.IndexByte(s.b[start:], '"')
 	if q < 0 {
 		s.i = len(s.b)
-		return nil, s.fail("the end of a string")
+		return nil, s.Fail("the end of a string")
 	}
 	if bytes.IndexByte(s.b[start:start+q], '\\') < 0 {
 		s.i = start + q + 1
@@ -71,7 +87,7 @@ func (s *jscan) str() ([]byte, error) {
 	return s.strSlow(start)
 }
 
-func (s *jscan) strSlow(start int) ([]byte, error) {
+func (s *Scanner) strSlow(start int) ([]byte, error) {
 	s.buf = append(s.buf[:0], s.b[start:s.i]...)
 	for s.i < len(s.b) {
 		c := s.b[s.i]
@@ -85,7 +101,7 @@ func (s *jscan) strSlow(start int) ([]byte, error) {
 			continue
 		}
 		if s.i+1 >= len(s.b) {
-			return nil, s.fail("an escape")
+			return nil, s.Fail("an escape")
 		}
 		e := s.b[s.i+1]
 		s.i += 2
@@ -105,7 +121,7 @@ func (s *jscan) strSlow(start int) ([]byte, error) {
 		case 'u':
 			r, ok := s.hex4()
 			if !ok {
-				return nil, s.fail("four hex digits")
+				return nil, s.Fail("four hex digits")
 			}
 			if utf16.IsSurrogate(r) {
 				r2 := rune(utf8.RuneError)
@@ -119,13 +135,13 @@ func (s *jscan) strSlow(start int) ([]byte, error) {
 			}
 			s.buf = utf8.AppendRune(s.buf, r)
 		default:
-			return nil, s.fail("a valid escape")
+			return nil, s.Fail("a valid escape")
 		}
 	}
-	return nil, s.fail("the end of a string")
+	return nil, s.Fail("the end of a string")
 }
 
-func (s *jscan) hex4() (rune, bool) {
+func (s *Scanner) hex4() (rune, bool) {
 	if s.i+4 > len(s.b) {
 		return 0, false
 	}
@@ -139,30 +155,30 @@ func (s *jscan) hex4() (rune, bool) {
 
 // nextKey reads the next key of an object whose '{' is consumed, and the
 // ':' after it; done reports the closing '}'.
-func (s *jscan) nextKey(first bool) (key []byte, done bool, err error) {
-	c := s.peek()
+func (s *Scanner) NextKey(first bool) (key []byte, done bool, err error) {
+	c := s.Peek()
 	if c == '}' {
 		s.i++
 		return nil, true, nil
 	}
 	if !first {
 		if c != ',' {
-			return nil, false, s.fail("',' or '}'")
+			return nil, false, s.Fail("',' or '}'")
 		}
 		s.i++
 	}
-	if key, err = s.str(); err != nil {
+	if key, err = s.Str(); err != nil {
 		return nil, false, err
 	}
-	if s.peek() != ':' {
-		return nil, false, s.fail("':'")
+	if s.Peek() != ':' {
+		return nil, false, s.Fail("':'")
 	}
 	s.i++
 	return key, false, nil
 }
 
 // number reads a number token and reports whether it is written as an integer.
-func (s *jscan) number() (tok []byte, isInt bool, err error) {
+func (s *Scanner) Number() (tok []byte, isInt bool, err error) {
 	start := s.i
 	isInt = true
 	if s.i < len(s.b) && s.b[s.i] == '-' {
@@ -182,104 +198,112 @@ func (s *jscan) number() (tok []byte, isInt bool, err error) {
 	}
 done:
 	if s.i == digits {
-		return nil, false, s.fail("a value")
+		return nil, false, s.Fail("a value")
 	}
 	return s.b[start:s.i], isInt, nil
 }
 
 // literal consumes true, false or null.
-func (s *jscan) literal(word string) error {
+func (s *Scanner) Literal(word string) error {
 	if len(s.b)-s.i < len(word) || string(s.b[s.i:s.i+len(word)]) != word {
-		return s.fail(word)
+		return s.Fail(word)
 	}
 	s.i += len(word)
 	return nil
 }
 
 // skip consumes one value of any kind, returning its raw bytes.
-func (s *jscan) skip(depth int) ([]byte, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("%w: nested deeper than %d", errJSON, maxDepth)
+func (s *Scanner) Skip(depth int) ([]byte, error) {
+	if depth > MaxDepth {
+		return nil, fmt.Errorf("%w: nested deeper than %d", ErrJSON, MaxDepth)
 	}
-	c := s.peek()
+	c := s.Peek()
 	start := s.i
 	switch {
 	case c == '{':
 		s.i++
 		for first := true; ; first = false {
-			_, done, err := s.nextKey(first)
+			_, done, err := s.NextKey(first)
 			if err != nil {
 				return nil, err
 			}
 			if done {
 				return s.b[start:s.i], nil
 			}
-			if _, err := s.skip(depth + 1); err != nil {
+			if _, err := s.Skip(depth + 1); err != nil {
 				return nil, err
 			}
 		}
 	case c == '[':
 		s.i++
-		if s.peek() == ']' {
+		if s.Peek() == ']' {
 			s.i++
 			return s.b[start:s.i], nil
 		}
 		for {
-			if _, err := s.skip(depth + 1); err != nil {
+			if _, err := s.Skip(depth + 1); err != nil {
 				return nil, err
 			}
-			switch s.peek() {
+			switch s.Peek() {
 			case ',':
 				s.i++
 			case ']':
 				s.i++
 				return s.b[start:s.i], nil
 			default:
-				return nil, s.fail("',' or ']'")
+				return nil, s.Fail("',' or ']'")
 			}
 		}
 	case c == '"':
-		_, err := s.str()
+		_, err := s.Str()
 		return s.b[start:s.i], err
-	case c == 't':
-		return s.b[start : start+4], s.literal("true")
-	case c == 'f':
-		return s.b[start : start+5], s.literal("false")
-	case c == 'n':
-		return s.b[start : start+4], s.literal("null")
+	case c == 't' || c == 'f' || c == 'n':
+		// The literal is checked before it is sliced: a body may end in
+		// the middle of one (found by FuzzSplit).
+		word := "null"
+		switch c {
+		case 't':
+			word = "true"
+		case 'f':
+			word = "false"
+		}
+		if err := s.Literal(word); err != nil {
+			return nil, err
+		}
+		return s.b[start:s.i], nil
 	default:
-		_, _, err := s.number()
+		_, _, err := s.Number()
 		return s.b[start:s.i], err
 	}
 }
 
-// maxDepth bounds nesting in events, well beyond any real log record.
-const maxDepth = 64
+// MaxDepth bounds nesting in events, well beyond any real log record.
+const MaxDepth = 64
 
-// SplitEvents splits an ingest body into raw events: a JSON array of events,
+// Split splits an ingest body into raw events: a JSON array of events,
 // an object {"batch": [...]}, one event object, or NDJSON (one object a line).
-func SplitEvents(body []byte) ([][]byte, error) {
-	s := &jscan{b: body}
-	switch s.peek() {
+func Split(body []byte) ([][]byte, error) {
+	s := &Scanner{b: body}
+	switch s.Peek() {
 	case '[':
 		return s.elements()
 	case '{':
-		first, err := s.skip(0)
+		first, err := s.Skip(0)
 		if err != nil {
 			return nil, err
 		}
-		if s.peek() == 0 {
+		if s.Peek() == 0 {
 			if batch, ok, err := batchField(first); ok || err != nil {
 				return batch, err
 			}
 			return [][]byte{first}, nil
 		}
 		out := [][]byte{first}
-		for s.peek() != 0 {
-			if s.peek() != '{' {
-				return nil, s.fail("one JSON object per line")
+		for s.Peek() != 0 {
+			if s.Peek() != '{' {
+				return nil, s.Fail("one JSON object per line")
 			}
-			ev, err := s.skip(0)
+			ev, err := s.Skip(0)
 			if err != nil {
 				return nil, err
 			}
@@ -287,69 +311,69 @@ func SplitEvents(body []byte) ([][]byte, error) {
 		}
 		return out, nil
 	case 0:
-		return nil, fmt.Errorf("%w: empty body", errJSON)
+		return nil, fmt.Errorf("%w: empty body", ErrJSON)
 	}
-	return nil, s.fail("a JSON array or object")
+	return nil, s.Fail("a JSON array or object")
 }
 
-func (s *jscan) elements() ([][]byte, error) {
+func (s *Scanner) elements() ([][]byte, error) {
 	s.i++ // '['
 	var out [][]byte
-	if s.peek() == ']' {
+	if s.Peek() == ']' {
 		s.i++
 		return out, s.end()
 	}
 	for {
 		s.ws()
-		ev, err := s.skip(0)
+		ev, err := s.Skip(0)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ev)
-		switch s.peek() {
+		switch s.Peek() {
 		case ',':
 			s.i++
 		case ']':
 			s.i++
 			return out, s.end()
 		default:
-			return nil, s.fail("',' or ']'")
+			return nil, s.Fail("',' or ']'")
 		}
 	}
 }
 
-func (s *jscan) end() error {
-	if s.peek() != 0 {
-		return s.fail("the end of the body")
+func (s *Scanner) end() error {
+	if s.Peek() != 0 {
+		return s.Fail("the end of the body")
 	}
 	return nil
 }
 
 // batchField returns the elements of a lone "batch" key holding an array.
 func batchField(obj []byte) ([][]byte, bool, error) {
-	s := &jscan{b: obj}
+	s := &Scanner{b: obj}
 	s.i++
-	if s.peek() == '}' {
+	if s.Peek() == '}' {
 		return nil, false, nil
 	}
-	key, err := s.str()
+	key, err := s.Str()
 	if err != nil || string(key) != "batch" {
 		return nil, false, nil
 	}
-	s.peek()
+	s.Peek()
 	s.i++ // ':'
-	if s.peek() != '[' {
+	if s.Peek() != '[' {
 		return nil, false, nil
 	}
 	start := s.i
-	if _, err := s.skip(0); err != nil {
+	if _, err := s.Skip(0); err != nil {
 		return nil, false, err
 	}
-	if s.peek() != '}' {
+	if s.Peek() != '}' {
 		return nil, false, nil // more keys: an event that happens to have a "batch" field
 	}
-	inner := &jscan{b: obj[start:s.i]}
-	inner.peek()
+	inner := &Scanner{b: obj[start:s.i]}
+	inner.Peek()
 	evs, err := inner.elements()
 	return evs, true, err
 }

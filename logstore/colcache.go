@@ -62,13 +62,19 @@ func (d *diskSegment) column(path string) *Column {
 // verify reads every column of the segment once, checking its checksum and
 // structure, without caching it.
 func (d *diskSegment) verify() error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.f == nil {
-		return fmt.Errorf("segment file %s: closed", d.path)
-	}
 	for _, m := range d.cols {
-		if _, err := loadColumn(d.f, m); err != nil {
+		// Locked per column, so that a query loading a column of this
+		// segment waits for one column's check at most.
+		d.mu.Lock()
+		f := d.f
+		var err error
+		if f == nil {
+			err = fmt.Errorf("segment file %s: closed", d.path)
+		} else {
+			_, err = loadColumn(f, m)
+		}
+		d.mu.Unlock()
+		if err != nil {
 			return err
 		}
 	}

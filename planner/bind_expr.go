@@ -528,6 +528,10 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 		}
 		return b.member(rv, parts[1:], e.At)
 	}
+	// A column merged by JOIN … USING is not ambiguous (bind_using.go).
+	if u := ctx.sc.using.lookup(parts[0]); u != nil {
+		return b.fields(u.expr, parts[1:], e.At)
+	}
 	// An unqualified column of exactly one FROM item.
 	var found []Expr
 	for _, rv := range ctx.sc.vars {

@@ -204,8 +204,12 @@ func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
 			}
 			vars = []*rangeVar{rv}
 		}
-		for _, rv := range vars {
-			for _, c := range b.rangeVarColumns(rv) {
+		for i, rv := range vars {
+			cols := b.rangeVarColumns(rv)
+			if len(it.Prefix) == 0 {
+				cols = sc.using.starColumns(i, rv, cols) // bind_using.go
+			}
+			for _, c := range cols {
 				if !except[strings.ToLower(c.name)] {
 					c.pos = it.At
 					items = append(items, c)

@@ -88,6 +88,8 @@ const (
 	JoinInner JoinKind = iota
 	JoinLeft
 	JoinCross
+	JoinRight // unmatched right rows too, NULL-extended on the left
+	JoinFull  // unmatched rows of both sides
 )
 
 // Join combines two inputs. With LeftKeys/RightKeys it is a hash join on
@@ -331,7 +333,7 @@ func explain(b *strings.Builder, n Node, depth int) {
 	case *Limit:
 		fmt.Fprintf(b, "Limit %d offset=%d", n.N, n.Offset)
 	case *Join:
-		kind := [...]string{"Inner", "Left", "Cross"}[n.Kind]
+		kind := [...]string{"Inner", "Left", "Cross", "Right", "Full"}[n.Kind]
 		fmt.Fprintf(b, "%sJoin", kind)
 		if len(n.LeftKeys) > 0 {
 			fmt.Fprintf(b, " hash %s = %s", exprList(n.LeftKeys, nil), exprList(n.RightKeys, nil))
@@ -341,6 +343,8 @@ func explain(b *strings.Builder, n Node, depth int) {
 		}
 	case *Union:
 		b.WriteString("UnionAll")
+	case *SetOp:
+		b.WriteString(n.explain())
 	}
 	b.WriteByte('\n')
 	for _, in := range Inputs(n) {

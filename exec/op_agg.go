@@ -47,9 +47,24 @@ func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
 	}
 	o.keys = newRowStore(kt)
 	for _, a := range p.Aggs {
-		o.states = append(o.states, newAggState(a))
+		st := newAggState(a)
+		if d, ok := st.(*distinctState); ok {
+			d.mem = ev.mem
+		}
+		o.states = append(o.states, st)
 	}
 	return o
+}
+
+// failed returns the first error a state recorded (a memory-budget charge
+// that update and merge, which return nothing, could not make).
+func (o *aggOp) failed() error {
+	for _, s := range o.states {
+		if d, ok := s.(*distinctState); ok && d.err != nil {
+			return d.err
+		}
+	}
+	return nil
 }
 
 func (o *aggOp) Close() {
@@ -212,6 +227,9 @@ func (o *aggOp) add(b *Batch) error {
 			args[i] = v
 		}
 		o.states[ai].update(o.gidx[:b.N], args, b.N)
+		if d, ok := o.states[ai].(*distinctState); ok && d.err != nil {
+			return d.err
+		}
 		if l, ok := o.states[ai].(*listState); ok {
 			if err := l.failed(); err != nil {
 				return err
@@ -301,7 +319,27 @@ func (s *countState) update(g []int32, args []*Vector, n int) {
 }
 func (s *countState) result(g int) types.Value { return types.IntValue(s.c[g]) }
 
-type distinctState struct{ sets []map[string]bool }
+// distinctState is COUNT(DISTINCT x): a set of value keys per group. Every
+// value it keeps is charged to the query's memory budget (mem, set by
+// newAggOp), and a merge charges what it adds and releases what the merged
+// partial held (op_aggpar.go).
+type distinctState struct {
+	sets []map[string]bool
+	mem  *memBudget
+	held int // values charged for
+	err  error
+}
+
+// distinctWhat names COUNT(DISTINCT) in a memory-budget error.
+const distinctWhat = "COUNT(DISTINCT)"
+
+func (s *distinctState) charge(n int) {
+	if n == 0 || s.err != nil {
+		return
+	}
+	s.held += n
+	s.err = s.mem.charge(distinctWhat, n, 1)
+}
 
 func (s *distinctState) grow(n int) {
 	for len(s.sets) < n {
@@ -309,12 +347,20 @@ func (s *distinctState) grow(n int) {
 	}
 }
 func (s *distinctState) update(g []int32, args []*Vector, n int) {
+	added := 0
+	var buf []byte
 	for r, gi := range g {
 		x := args[0].Value(r)
-		if !x.Null {
-			s.sets[gi][string(appendKey(nil, x))] = true
+		if x.Null {
+			continue
+		}
+		buf = appendKey(buf[:0], x)
+		if !s.sets[gi][string(buf)] {
+			s.sets[gi][string(buf)] = true
+			added++
 		}
 	}
+	s.charge(added)
 }
 func (s *distinctState) result(g int) types.Value { return types.IntValue(int64(len(s.sets[g]))) }
 

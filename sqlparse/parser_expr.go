@@ -437,9 +437,17 @@ func (p *parser) identPrimary() Expr {
 			p.advance()
 			unit := &DatePartArg{At: p.tok.pos, Unit: strings.ToUpper(p.name("a date part"))}
 			p.expectKw("FROM")
-			x := p.expr()
+			args := []Expr{unit, p.expr()}
+			if p.acceptWord("AT") { // EXTRACT(part FROM ts AT TIME ZONE tz)
+				for _, w := range []string{"TIME", "ZONE"} {
+					if !p.acceptWord(w) {
+						p.fail(w)
+					}
+				}
+				args = append(args, p.expr())
+			}
 			p.expectOp(")")
-			return &Call{At: at, Name: "EXTRACT", Args: []Expr{unit, x}}
+			return &Call{At: at, Name: "EXTRACT", Args: args}
 		}
 	}
 	parts := []string{t.text}

@@ -51,6 +51,8 @@ var dialect = []struct{ in, want string }{
 		"SELECT CAST(event_message AS STRING), CAST(a AS INT64), CAST(b AS INT64), CAST(c AS FLOAT64), CAST(d AS FLOAT64), CAST(e AS BOOL), CAST(f AS TIMESTAMP) FROM t"},
 	{"select -x::int, m.a.b::text || 'z', f(x)::int8 from t", "SELECT -CAST(x AS INT64), CAST(m.a.b AS STRING) || 'z', CAST(f(x) AS INT64) FROM t"},
 	{"select x::text::int from t", "SELECT CAST(CAST(x AS STRING) AS INT64) FROM t"},
+	{"select extract(hour from ts at time zone 'Asia/Kolkata'), extract(day from ts) from t", "SELECT EXTRACT(HOUR FROM ts AT TIME ZONE 'Asia/Kolkata'), EXTRACT(DAY FROM ts) FROM t"},
+	{"select extract(hour from ts at zone 'x') from t", ""},
 }
 
 func TestDialect(t *testing.T) {

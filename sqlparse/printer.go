@@ -273,10 +273,14 @@ func (w *printer) expr(e Expr) {
 		if e.Distinct {
 			w.WriteString("DISTINCT ")
 		}
-		if strings.EqualFold(e.Name, "EXTRACT") && len(e.Args) == 2 {
+		if strings.EqualFold(e.Name, "EXTRACT") && (len(e.Args) == 2 || len(e.Args) == 3) {
 			w.expr(e.Args[0])
 			w.WriteString(" FROM ")
 			w.expr(e.Args[1])
+			if len(e.Args) == 3 {
+				w.WriteString(" AT TIME ZONE ")
+				w.expr(e.Args[2])
+			}
 		} else {
 			w.exprList(e.Args)
 		}

@@ -340,6 +340,10 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 			unit = p
 			continue
 		}
+		if x, u, ok := b.bindCalendar(name, a, ctx); ok { // funcs_calendar.go
+			args, unit = append(args, x), u
+			continue
+		}
 		args = append(args, b.expr(a, ctx))
 	}
 	switch name {

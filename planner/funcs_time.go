@@ -18,6 +18,9 @@ func registerTimeFuncs() {
 			return types.Type{}, fmt.Errorf("argument 1 of %s: %w", strings.ToUpper(c.Fn), err)
 		}
 		c.Args[0] = ts
+		if _, err := calendarCheck(c, false); err != nil {
+			return types.Type{}, err
+		}
 		if k := c.Args[1].Type().Kind; k != types.KindInterval && k != types.KindNull {
 			return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL such as INTERVAL 1 DAY", strings.ToUpper(c.Fn))
 		}
@@ -130,11 +133,18 @@ func registerTimeFuncs() {
 				return types.Type{}, fmt.Errorf("argument 1 of %s: %w", strings.ToUpper(c.Fn), err)
 			}
 			c.Args[0] = dt
+			if cal, err := calendarCheck(c, true); cal || err != nil {
+				return types.Datetime, err
+			}
 			if k := c.Args[1].Type().Kind; k != types.KindInterval && k != types.KindNull {
 				return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL such as INTERVAL 1 DAY", strings.ToUpper(c.Fn))
 			}
 			return types.Datetime, nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
+			if isCalendarUnit(c.Unit) {
+				us, err := addCalendar(a[0].I, c.Unit, sign*a[1].I)
+				return types.DatetimeValue(us), err
+			}
 			return types.DatetimeValue(a[0].I + sign*a[1].I), nil
 		}, false)
 	}

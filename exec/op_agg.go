@@ -48,8 +48,8 @@ func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
 	o.keys = newRowStore(kt)
 	for _, a := range p.Aggs {
 		st := newAggState(a)
-		if d, ok := st.(*distinctState); ok {
-			d.mem = ev.mem
+		if bs, ok := st.(interface{ setBudget(*memBudget) }); ok {
+			bs.setBudget(ev.mem)
 		}
 		o.states = append(o.states, st)
 	}
@@ -60,12 +60,17 @@ func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
 // that update and merge, which return nothing, could not make).
 func (o *aggOp) failed() error {
 	for _, s := range o.states {
-		if d, ok := s.(*distinctState); ok && d.err != nil {
-			return d.err
+		if f, ok := s.(failing); ok {
+			if err := f.failed(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+// failing states record an error update or merge could not return.
+type failing interface{ failed() error }
 
 func (o *aggOp) Close() {
 	if o.in != nil {
@@ -227,14 +232,13 @@ func (o *aggOp) add(b *Batch) error {
 			args[i] = v
 		}
 		o.states[ai].update(o.gidx[:b.N], args, b.N)
-		if d, ok := o.states[ai].(*distinctState); ok && d.err != nil {
-			return d.err
-		}
-		if l, ok := o.states[ai].(*listState); ok {
-			if err := l.failed(); err != nil {
+		if f, ok := o.states[ai].(failing); ok {
+			if err := f.failed(); err != nil {
 				return err
 			}
-			if err := o.ev.mem.charge(strings.ToUpper(a.Fn), b.N, 1); err != nil {
+		}
+		if _, ok := o.states[ai].(*listState); ok {
+			if err := o.ev.mem.charge(strings.ToUpper(a.Fn), b.N, 1+len(a.Order)); err != nil {
 				return err
 			}
 		}
@@ -274,6 +278,8 @@ func newAggState(a planner.AggCall) aggState {
 		return &logicalState{and: a.Fn == "logical_and"}
 	case "string_agg", "array_agg":
 		return newListState(a)
+	case "approx_top_count":
+		return newTopCountState(a)
 	case "variance", "var_samp", "var_pop", "stddev", "stddev_samp", "stddev_pop":
 		return newVarState(a)
 	case "approx_quantiles":
@@ -332,6 +338,9 @@ type distinctState struct {
 
 // distinctWhat names COUNT(DISTINCT) in a memory-budget error.
 const distinctWhat = "COUNT(DISTINCT)"
+
+func (s *distinctState) setBudget(m *memBudget) { s.mem = m }
+func (s *distinctState) failed() error          { return s.err }
 
 func (s *distinctState) charge(n int) {
 	if n == 0 || s.err != nil {

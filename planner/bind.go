@@ -350,6 +350,10 @@ func walkAST(n sqlparse.Node, f func(sqlparse.Node)) {
 		for _, a := range n.Args {
 			w(a)
 		}
+		for _, o := range n.OrderBy {
+			w(o.Expr)
+		}
+		w(n.Limit)
 	case *sqlparse.Case:
 		w(n.Operand)
 		for _, wh := range n.Whens {

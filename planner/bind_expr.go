@@ -325,6 +325,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	if e.Star || e.Distinct {
 		b.fail(e.At, "%s does not take * or DISTINCT", strings.ToUpper(name))
 	}
+	b.noAggModifiers(e, name) // bind_aggmods.go
 	var unit types.DatePart
 	var args []Expr
 	for _, a := range e.Args {
@@ -458,6 +459,8 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 			argT = types.Int64
 		}
 		call.T = types.ArrayOf(argT)
+	case "approx_top_count":
+		call.T = b.approxTopCountType(e, call, argT) // bind_aggmods.go
 	case "approx_quantiles":
 		k, ok := call.Args[1].(*Const)
 		if !ok && !b.symbolic {
@@ -471,6 +474,7 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 		}
 		call.T = types.ArrayOf(argT)
 	}
+	b.aggModifiers(e, name, &call, inner) // bind_aggmods.go
 	return ctx.aggs.add(call)
 }
 

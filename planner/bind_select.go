@@ -301,7 +301,7 @@ func (a *aggRef) Type() types.Type { return a.T }
 func (a *aggRef) String() string   { return fmt.Sprintf("$agg%d", a.i) }
 
 func (c *aggCollector) add(call AggCall) *aggRef {
-	key := call.Fn + fmt.Sprint(call.Star, call.Distinct)
+	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls)
 	for _, a := range call.Args {
 		key += "|" + a.String()
 	}

@@ -123,7 +123,17 @@ type AggCall struct {
 	// Ranks, for approx_quantiles whose result is only read at constant
 	// offsets, lists those offsets; the others are left NULL.
 	Ranks []int
+	// ARRAY_AGG and STRING_AGG modifiers (bind_aggmods.go): the ORDER BY
+	// keys are the last len(Order) Args; HasLimit keeps the first Limit
+	// values; IgnoreNulls drops NULL values.
+	Order       []AggOrder
+	Limit       int64
+	HasLimit    bool
+	IgnoreNulls bool
 }
+
+// AggOrder is the direction of one ORDER BY key inside an aggregate call.
+type AggOrder struct{ Desc, NullsFirst bool }
 
 // Aggregate groups its input by Keys and computes Aggs; the output is the
 // keys then the aggregates. With no keys it yields exactly one row.

@@ -212,6 +212,32 @@ func TestSandboxRefusals(t *testing.T) {
 	}
 }
 
+// FULL JOIN and EXCEPT DISTINCT run over the endpoint's CTEs, and reach
+// nothing else: a source named on either side is refused where it is named.
+func TestSandboxOuterJoinAndSetOps(t *testing.T) {
+	h := newSandboxHarness(t)
+	// auth_logs and function_logs have records at the same three times; the
+	// extra ON condition lets only the first pair match.
+	r := h.get(sqlPath("select coalesce(a.id, f.id) as id, a.id is not null and f.id is not null as paired " +
+		"from auth_logs a full join function_logs f on a.timestamp = f.timestamp and a.id = 'auth_logs-1' order by id"))
+	require.Equal(t, 200, r.code, string(r.body))
+	require.Equal(t, []string{"auth_logs-1", "auth_logs-2", "auth_logs-3", "function_logs-2", "function_logs-3"}, column(t, r, "id"))
+	require.Equal(t, []string{"true", "false", "false", "false", "false"}, column(t, r, "paired"))
+	r = h.get(sqlPath("select event_message from auth_logs except distinct select event_message from auth_logs where id = 'auth_logs-2' order by event_message"))
+	require.Equal(t, 200, r.code, string(r.body))
+	require.Equal(t, []string{"auth_logs message 1", "auth_logs message 3"}, column(t, r, "event_message"))
+	for _, c := range []struct{ sql, location, message string }{
+		{"select a.id from auth_logs a full join `postgres.logs` p on a.id = p.id", "1:40", "table postgres.logs is not allowed"},
+		{"select id from auth_logs except distinct select id from `gotrue.logs.prod`", "1:57", "table gotrue.logs.prod is not allowed"},
+	} {
+		r := h.get(sqlPath(c.sql))
+		requireError(t, r, 400, "INVALID_ARGUMENT", c.location)
+		var e errorBody
+		require.NoError(t, json.Unmarshal(r.body, &e))
+		require.Contains(t, e.Error.Message, c.message)
+	}
+}
+
 // A caller's query that keeps more rows than the per-query memory budget
 // stops with a 400 naming the budget and the operator, in every operator that
 // holds rows; one that keeps nothing runs.

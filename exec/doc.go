@@ -22,10 +22,15 @@
 // call is evaluated row by row through planner.EvalCall. registry_test.go
 // fails if a registered function has no golden case calling it.
 //
-// Aggregates: COUNT (with DISTINCT; APPROX_COUNT_DISTINCT is bound as it,
-// exact), COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR,
-// STRING_AGG and ARRAY_AGG (op_agg_list.go; every value is charged to the
-// memory budget), VARIANCE/STDDEV and their _SAMP/_POP forms (op_agg_var.go)
+// Joins: hash joins on the ON's equalities, nested loops otherwise; RIGHT and
+// FULL add a pass over unmatched right rows (op_join_outer.go). INTERSECT and
+// EXCEPT DISTINCT are op_setop.go; UNION DISTINCT is an aggregate.
+//
+// Aggregates: COUNT (with DISTINCT, its sets charged to the memory budget;
+// APPROX_COUNT_DISTINCT is bound as it, exact), APPROX_TOP_COUNT (exact,
+// op_agg_topcount.go), COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR,
+// STRING_AGG and ARRAY_AGG (op_agg_list.go, with ORDER BY, LIMIT and IGNORE
+// NULLS; every value is charged to the memory budget), VARIANCE/STDDEV and their _SAMP/_POP forms (op_agg_var.go)
 // and APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
 // at most ExactQuantileLimit values, then switches to a merging t-digest.
 //

@@ -47,10 +47,30 @@ func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
 	}
 	o.keys = newRowStore(kt)
 	for _, a := range p.Aggs {
-		o.states = append(o.states, newAggState(a))
+		st := newAggState(a)
+		if bs, ok := st.(interface{ setBudget(*memBudget) }); ok {
+			bs.setBudget(ev.mem)
+		}
+		o.states = append(o.states, st)
 	}
 	return o
 }
+
+// failed returns the first error a state recorded (a memory-budget charge
+// that update and merge, which return nothing, could not make).
+func (o *aggOp) failed() error {
+	for _, s := range o.states {
+		if f, ok := s.(failing); ok {
+			if err := f.failed(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// failing states record an error update or merge could not return.
+type failing interface{ failed() error }
 
 func (o *aggOp) Close() {
 	if o.in != nil {
@@ -212,11 +232,13 @@ func (o *aggOp) add(b *Batch) error {
 			args[i] = v
 		}
 		o.states[ai].update(o.gidx[:b.N], args, b.N)
-		if l, ok := o.states[ai].(*listState); ok {
-			if err := l.failed(); err != nil {
+		if f, ok := o.states[ai].(failing); ok {
+			if err := f.failed(); err != nil {
 				return err
 			}
-			if err := o.ev.mem.charge(strings.ToUpper(a.Fn), b.N, 1); err != nil {
+		}
+		if _, ok := o.states[ai].(*listState); ok {
+			if err := o.ev.mem.charge(strings.ToUpper(a.Fn), b.N, 1+len(a.Order)); err != nil {
 				return err
 			}
 		}
@@ -256,6 +278,8 @@ func newAggState(a planner.AggCall) aggState {
 		return &logicalState{and: a.Fn == "logical_and"}
 	case "string_agg", "array_agg":
 		return newListState(a)
+	case "approx_top_count":
+		return newTopCountState(a)
 	case "variance", "var_samp", "var_pop", "stddev", "stddev_samp", "stddev_pop":
 		return newVarState(a)
 	case "approx_quantiles":
@@ -301,7 +325,30 @@ func (s *countState) update(g []int32, args []*Vector, n int) {
 }
 func (s *countState) result(g int) types.Value { return types.IntValue(s.c[g]) }
 
-type distinctState struct{ sets []map[string]bool }
+// distinctState is COUNT(DISTINCT x): a set of value keys per group. Every
+// value it keeps is charged to the query's memory budget (mem, set by
+// newAggOp), and a merge charges what it adds and releases what the merged
+// partial held (op_aggpar.go).
+type distinctState struct {
+	sets []map[string]bool
+	mem  *memBudget
+	held int // values charged for
+	err  error
+}
+
+// distinctWhat names COUNT(DISTINCT) in a memory-budget error.
+const distinctWhat = "COUNT(DISTINCT)"
+
+func (s *distinctState) setBudget(m *memBudget) { s.mem = m }
+func (s *distinctState) failed() error          { return s.err }
+
+func (s *distinctState) charge(n int) {
+	if n == 0 || s.err != nil {
+		return
+	}
+	s.held += n
+	s.err = s.mem.charge(distinctWhat, n, 1)
+}
 
 func (s *distinctState) grow(n int) {
 	for len(s.sets) < n {
@@ -309,12 +356,20 @@ func (s *distinctState) grow(n int) {
 	}
 }
 func (s *distinctState) update(g []int32, args []*Vector, n int) {
+	added := 0
+	var buf []byte
 	for r, gi := range g {
 		x := args[0].Value(r)
-		if !x.Null {
-			s.sets[gi][string(appendKey(nil, x))] = true
+		if x.Null {
+			continue
+		}
+		buf = appendKey(buf[:0], x)
+		if !s.sets[gi][string(buf)] {
+			s.sets[gi][string(buf)] = true
+			added++
 		}
 	}
+	s.charge(added)
 }
 func (s *distinctState) result(g int) types.Value { return types.IntValue(int64(len(s.sets[g]))) }
 

@@ -1,31 +1,48 @@
 package exec
 
 import (
+	"sort"
 	"strings"
 
 	"logq/planner"
 	"logq/types"
 )
 
-// listState keeps every non-NULL value of a group, for STRING_AGG and
-// ARRAY_AGG. Without an ORDER BY inside the call (not supported, refused by
-// the parser) the order of the values is unspecified, as in BigQuery.
+// listState keeps every value of a group, for STRING_AGG and ARRAY_AGG,
+// with its ORDER BY keys when the call has them (planner/bind_aggmods.go).
+// Without ORDER BY the order of the values is unspecified, as in BigQuery
+// (it is the order rows arrive in, which parallel workers change). With
+// ORDER BY the values are sorted by their keys, ties in arrival order within
+// a worker; LIMIT then keeps the first n.
 type listState struct {
-	array bool
-	delim string // STRING_AGG; NULL delimiter: nullDelim
-	nullD bool
-	elem  types.Type
-	vals  [][]types.Value
-	seen  []bool // ARRAY_AGG: the group had a row (NULL elements fail)
-	err   error
+	array  bool
+	delim  string // STRING_AGG; NULL delimiter: nullDelim
+	nullD  bool
+	elem   types.Type
+	order  []planner.AggOrder
+	limit  int64 // < 0: none
+	ignore bool  // IGNORE NULLS
+	nv     int   // arguments before the ORDER BY keys
+	vals   [][]listItem
+	seen   []bool // ARRAY_AGG: the group had a row (NULL elements fail)
+	err    error
+}
+
+type listItem struct {
+	v    types.Value
+	keys []types.Value
 }
 
 func newListState(a planner.AggCall) *listState {
-	s := &listState{array: a.Fn == "array_agg", delim: ","}
+	s := &listState{array: a.Fn == "array_agg", delim: ",", order: a.Order, limit: -1, ignore: a.IgnoreNulls}
+	s.nv = len(a.Args) - len(a.Order)
+	if a.HasLimit {
+		s.limit = a.Limit
+	}
 	if s.array {
 		s.elem = *a.T.Elem
 	}
-	if len(a.Args) == 2 {
+	if s.nv == 2 {
 		k := a.Args[1].(*planner.Const)
 		s.delim, s.nullD = k.V.S, k.V.Null
 	}
@@ -39,23 +56,69 @@ func (s *listState) grow(n int) {
 
 func (s *listState) update(g []int32, args []*Vector, n int) {
 	v := args[0]
+	keyVecs := args[s.nv:]
 	for r, gi := range g {
 		x := v.Value(r)
 		s.seen[gi] = true
 		if x.Null {
-			if s.array && s.err == nil {
-				s.err = &Error{Kind: KindEvaluation, Msg: "ARRAY_AGG: an array cannot contain NULL (filter the NULLs out with WHERE)"}
+			if s.array && !s.ignore && s.err == nil {
+				s.err = &Error{Kind: KindEvaluation, Msg: "ARRAY_AGG: an array cannot contain NULL (filter the NULLs out with WHERE, or use IGNORE NULLS)"}
 			}
 			continue
 		}
-		s.vals[gi] = append(s.vals[gi], x)
+		it := listItem{v: x}
+		if len(keyVecs) > 0 {
+			it.keys = make([]types.Value, len(keyVecs))
+			for i, kv := range keyVecs {
+				it.keys[i] = kv.Value(r)
+			}
+		}
+		s.vals[gi] = append(s.vals[gi], it)
 	}
 }
 
 func (s *listState) failed() error { return s.err }
 
+// less orders two values by their ORDER BY keys.
+func (s *listState) less(a, b []types.Value) bool {
+	for i, o := range s.order {
+		x, y := a[i], b[i]
+		if x.Null || y.Null {
+			if x.Null == y.Null {
+				continue
+			}
+			return x.Null == o.NullsFirst
+		}
+		c, _ := types.Compare(x, y)
+		if c == 0 {
+			continue
+		}
+		if o.Desc {
+			return c > 0
+		}
+		return c < 0
+	}
+	return false
+}
+
+// final returns a group's values in order, limited.
+func (s *listState) final(g int) []types.Value {
+	items := s.vals[g]
+	if len(s.order) > 0 {
+		sort.SliceStable(items, func(i, j int) bool { return s.less(items[i].keys, items[j].keys) })
+	}
+	if s.limit >= 0 && int64(len(items)) > s.limit {
+		items = items[:s.limit]
+	}
+	out := make([]types.Value, len(items))
+	for i, it := range items {
+		out[i] = it.v
+	}
+	return out
+}
+
 func (s *listState) result(g int) types.Value {
-	vals := s.vals[g]
+	vals := s.final(g)
 	if s.array {
 		if !s.seen[g] {
 			return types.NullOf(types.ArrayOf(s.elem))

@@ -98,6 +98,9 @@ func (pa *parallelAgg) Next(ctx context.Context) (*Batch, error) {
 		for _, p := range pa.parts {
 			pa.final.merge(p)
 			p.release()
+			if err := pa.final.failed(); err != nil {
+				return nil, err
+			}
 		}
 		pa.final.finish()
 		pa.final.done = true
@@ -153,11 +156,19 @@ func (s *countState) merge(target []int32, other aggState) {
 
 func (s *distinctState) merge(target []int32, other aggState) {
 	o := other.(*distinctState)
+	added := 0
 	for g, t := range target {
 		for k := range o.sets[g] {
-			s.sets[t][k] = true
+			if !s.sets[t][k] {
+				s.sets[t][k] = true
+				added++
+			}
 		}
+		o.sets[g] = nil // merged: the partial's copy can go
 	}
+	s.charge(added)
+	o.mem.release(o.held, 1)
+	o.held = 0
 }
 
 func (s *sumState) merge(target []int32, other aggState) {

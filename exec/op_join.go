@@ -18,6 +18,7 @@ type joinOp struct {
 	store       *rowStore
 	table       map[string][]int32
 	all         []int32
+	outer       outerRight // RIGHT and FULL: unmatched right rows (op_join_outer.go)
 }
 
 func (o *joinOp) Close() { o.left.Close(); o.right.Close() }
@@ -62,6 +63,7 @@ func (o *joinOp) build(ctx context.Context) error {
 		}
 	}
 	o.built = true
+	o.outer.init(o)
 	return nil
 }
 
@@ -105,9 +107,15 @@ func (o *joinOp) Next(ctx context.Context) (*Batch, error) {
 		}
 	}
 	for {
+		if o.outer.started {
+			return o.outer.next(o)
+		}
 		lb, err := o.left.Next(ctx)
-		if lb == nil || err != nil {
+		if err != nil {
 			return nil, err
+		}
+		if lb == nil {
+			return o.outer.next(o)
 		}
 		var keys []string
 		if len(o.plan.LeftKeys) > 0 {
@@ -129,15 +137,17 @@ func (o *joinOp) Next(ctx context.Context) (*Batch, error) {
 				li = append(li, int32(r))
 				ri = append(ri, m)
 			}
-			if len(matches) == 0 && o.plan.Kind == planner.JoinLeft {
+			if len(matches) == 0 && o.keepsLeft() {
 				unmatched = append(unmatched, int32(r))
 			}
 		}
 		out := o.combine(lb, li, ri)
 		if o.plan.Cond != nil && out.N > 0 {
-			if out, err = o.applyCond(lb, out, li, &unmatched); err != nil {
+			if out, err = o.applyCond(lb, out, li, ri, &unmatched); err != nil {
 				return nil, err
 			}
+		} else {
+			o.outer.mark(ri)
 		}
 		if len(unmatched) > 0 {
 			out = appendBatch(out, o.nullExtended(lb, unmatched))
@@ -158,9 +168,10 @@ func (o *joinOp) combine(lb *Batch, li, ri []int32) *Batch {
 	return out
 }
 
-// applyCond filters joined rows by the residual condition; for a LEFT JOIN,
-// left rows that lose every match are NULL-extended.
-func (o *joinOp) applyCond(lb, joined *Batch, li []int32, unmatched *[]int32) (*Batch, error) {
+// applyCond filters joined rows by the residual condition; for a LEFT or
+// FULL JOIN, left rows that lose every match are NULL-extended, and for a
+// RIGHT or FULL JOIN only the right rows of pairs that pass count as matched.
+func (o *joinOp) applyCond(lb, joined *Batch, li, ri []int32, unmatched *[]int32) (*Batch, error) {
 	c, err := o.ev.eval(o.plan.Cond, joined)
 	if err != nil {
 		return nil, err
@@ -171,9 +182,10 @@ func (o *joinOp) applyCond(lb, joined *Batch, li []int32, unmatched *[]int32) (*
 		if c.I[i] != 0 && !c.isNull(i) {
 			keep = append(keep, int32(i))
 			matched[li[i]] = true
+			o.outer.mark(ri[i : i+1])
 		}
 	}
-	if o.plan.Kind == planner.JoinLeft {
+	if o.keepsLeft() {
 		seen := map[int32]bool{}
 		for _, l := range li {
 			if !matched[l] && !seen[l] {

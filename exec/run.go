@@ -189,6 +189,13 @@ func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
 		}
 		r, err := build(x.Right, cat, ev)
 		return &joinOp{left: l, right: r, plan: x, ev: ev}, err
+	case *planner.SetOp:
+		l, err := build(x.Left, cat, ev)
+		if err != nil {
+			return nil, err
+		}
+		r, err := build(x.Right, cat, ev)
+		return &setOp{left: l, right: r, plan: x, ev: ev}, err
 	case *planner.Union:
 		u := &unionOp{}
 		for _, in := range x.Inputs {

@@ -293,41 +293,7 @@ func (b *binder) setExpr(s sqlparse.SetExpr, env *cteEnv) Node {
 	case *sqlparse.Query:
 		return b.query(s, env)
 	case *sqlparse.SetOp:
-		if s.Op != "UNION" || !s.All {
-			b.fail(s.At, "only UNION ALL is supported among set operations")
-		}
-		left, right := b.setExpr(s.Left, env), b.setExpr(s.Right, env)
-		lc, rc := left.Columns(), right.Columns()
-		if len(lc) != len(rc) {
-			b.fail(s.At, "UNION ALL inputs have %d and %d columns", len(lc), len(rc))
-		}
-		cols := make([]Column, len(lc))
-		var lx, rx []Expr
-		cast := false
-		for i := range lc {
-			t, ok := types.Supertype(lc[i].T, rc[i].T)
-			if !ok {
-				b.fail(s.At, "UNION ALL column %d has types %s and %s", i+1, lc[i].T, rc[i].T)
-			}
-			cols[i] = Column{Name: lc[i].Name, T: t}
-			l, _ := coerceTo(&ColRef{Idx: i, T: lc[i].T, Name: lc[i].Name}, t)
-			r, _ := coerceTo(&ColRef{Idx: i, T: rc[i].T, Name: rc[i].Name}, t)
-			lx, rx = append(lx, l), append(rx, r)
-			cast = cast || !lc[i].T.Equal(t) || !rc[i].T.Equal(t)
-		}
-		if cast {
-			left = &Project{In: left, Exprs: lx, Cols: cols}
-			right = &Project{In: right, Exprs: rx, Cols: cols}
-		}
-		ins := []Node{}
-		for _, in := range []Node{left, right} {
-			if u, ok := in.(*Union); ok {
-				ins = append(ins, u.Inputs...)
-			} else {
-				ins = append(ins, in)
-			}
-		}
-		return &Union{Inputs: ins, Cols: cols}
+		return b.setOp(s, env) // bind_setop.go
 	}
 	panic("unreachable")
 }
@@ -384,6 +350,10 @@ func walkAST(n sqlparse.Node, f func(sqlparse.Node)) {
 		for _, a := range n.Args {
 			w(a)
 		}
+		for _, o := range n.OrderBy {
+			w(o.Expr)
+		}
+		w(n.Limit)
 	case *sqlparse.Case:
 		w(n.Operand)
 		for _, wh := range n.Whens {

@@ -325,6 +325,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	if e.Star || e.Distinct {
 		b.fail(e.At, "%s does not take * or DISTINCT", strings.ToUpper(name))
 	}
+	b.noAggModifiers(e, name) // bind_aggmods.go
 	var unit types.DatePart
 	var args []Expr
 	for _, a := range e.Args {
@@ -338,6 +339,10 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 				b.fail(dp.At, "unknown date part %s", dp.Unit)
 			}
 			unit = p
+			continue
+		}
+		if x, u, ok := b.bindCalendar(name, a, ctx); ok { // funcs_calendar.go
+			args, unit = append(args, x), u
 			continue
 		}
 		args = append(args, b.expr(a, ctx))
@@ -454,6 +459,8 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 			argT = types.Int64
 		}
 		call.T = types.ArrayOf(argT)
+	case "approx_top_count":
+		call.T = b.approxTopCountType(e, call, argT) // bind_aggmods.go
 	case "approx_quantiles":
 		k, ok := call.Args[1].(*Const)
 		if !ok && !b.symbolic {
@@ -467,6 +474,7 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 		}
 		call.T = types.ArrayOf(argT)
 	}
+	b.aggModifiers(e, name, &call, inner) // bind_aggmods.go
 	return ctx.aggs.add(call)
 }
 
@@ -527,6 +535,10 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 			return b.rowValue(rv, e.At)
 		}
 		return b.member(rv, parts[1:], e.At)
+	}
+	// A column merged by JOIN … USING is not ambiguous (bind_using.go).
+	if u := ctx.sc.using.lookup(parts[0]); u != nil {
+		return b.fields(u.expr, parts[1:], e.At)
 	}
 	// An unqualified column of exactly one FROM item.
 	var found []Expr

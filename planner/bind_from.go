@@ -51,16 +51,17 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 	case *sqlparse.UnnestRef:
 		return b.unnestItem(f, nil, false, sc, where)
 	case *sqlparse.Join:
+		start := len(sc.vars)
 		left := b.from(f.Left, env, sc, where)
 		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
 			return b.unnestJoin(f, u, left, sc, where)
 		}
+		mid := len(sc.vars)
 		right := b.from(f.Right, env, sc, where)
-		if len(f.Using) > 0 {
-			b.fail(f.At, "JOIN … USING is not supported; write the condition with ON")
-		}
 		var on Expr
-		if f.On != nil {
+		if len(f.Using) > 0 {
+			on = b.using(f, sc, start, mid) // bind_using.go
+		} else if f.On != nil {
 			on = b.boolExpr(f.On, &exprCtx{sc: sc}, "ON")
 		}
 		return b.join(f, left, right, on, where)
@@ -76,24 +77,27 @@ func (b *binder) join(f *sqlparse.Join, left, right *fromTree, on Expr, where *[
 		kind = JoinCross
 	case sqlparse.JoinLeft:
 		kind = JoinLeft
-	case sqlparse.JoinRight, sqlparse.JoinFull:
-		b.fail(f.At, "%s is not supported", f.Kind)
+	case sqlparse.JoinRight:
+		kind = JoinRight
+	case sqlparse.JoinFull:
+		kind = JoinFull
 	}
+	outer := kind == JoinLeft || kind == JoinRight || kind == JoinFull
 	// A constant single-row side contributes no rows or columns.
-	if right == nil && kind != JoinLeft {
+	if right == nil && !outer {
 		if on != nil {
 			*where = append(*where, splitAnd(on)...)
 		}
 		return left
 	}
-	if left == nil && kind != JoinLeft {
+	if left == nil && !outer {
 		if on != nil {
 			*where = append(*where, splitAnd(on)...)
 		}
 		return right
 	}
 	if left == nil || right == nil {
-		b.fail(f.At, "LEFT JOIN with a constant subquery is not supported")
+		b.fail(f.At, "%s with a constant subquery is not supported", f.Kind)
 	}
 	if kind == JoinInner && on == nil {
 		kind = JoinCross

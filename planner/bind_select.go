@@ -204,8 +204,12 @@ func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
 			}
 			vars = []*rangeVar{rv}
 		}
-		for _, rv := range vars {
-			for _, c := range b.rangeVarColumns(rv) {
+		for i, rv := range vars {
+			cols := b.rangeVarColumns(rv)
+			if len(it.Prefix) == 0 {
+				cols = sc.using.starColumns(i, rv, cols) // bind_using.go
+			}
+			for _, c := range cols {
 				if !except[strings.ToLower(c.name)] {
 					c.pos = it.At
 					items = append(items, c)
@@ -297,7 +301,7 @@ func (a *aggRef) Type() types.Type { return a.T }
 func (a *aggRef) String() string   { return fmt.Sprintf("$agg%d", a.i) }
 
 func (c *aggCollector) add(call AggCall) *aggRef {
-	key := call.Fn + fmt.Sprint(call.Star, call.Distinct)
+	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls)
 	for _, a := range call.Args {
 		key += "|" + a.String()
 	}

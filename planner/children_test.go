@@ -25,6 +25,7 @@ func TestChildrenWithChildren(t *testing.T) {
 		{&Limit{In: a}, []Node{a}},
 		{&Join{Left: a, Right: b}, []Node{a, b}},
 		{&Union{Inputs: []Node{a, b, c}}, []Node{a, b, c}},
+		{&SetOp{Left: a, Right: b}, []Node{a, b}},
 	}
 	for _, tc := range cases {
 		require.Equal(t, tc.kids, tc.n.Children(), "%T", tc.n)

@@ -18,7 +18,13 @@
 //     error); with one log source in scope, an unknown name is a field no event
 //     has yet, and reads NULL;
 //   - GROUP BY and ORDER BY names resolve to SELECT aliases first, then to FROM
-//     columns; an integer literal there is a 1-based select-list ordinal.
+//     columns; an integer literal there is a 1-based select-list ordinal;
+//   - a column merged by JOIN … USING is one unqualified name (bind_using.go).
+//
+// Set operations (bind_setop.go): UNION ALL is a Union, UNION DISTINCT an
+// Aggregate over it, INTERSECT/EXCEPT DISTINCT a SetOp node; both inputs are
+// coerced to common supertypes. RIGHT and FULL joins are Join kinds; WHERE is
+// not pushed below them.
 //
 // UNNEST of a stored nested object (always a one-element ARRAY<STRUCT>) is not
 // executed: the alias becomes a prefix of field paths in the source's scan,

@@ -105,6 +105,7 @@ var aggregates = map[string][2]int{
 	"string_agg": {1, 2}, "array_agg": {1, 1}, "approx_count_distinct": {1, 1},
 	"variance": {1, 1}, "var_samp": {1, 1}, "var_pop": {1, 1},
 	"stddev": {1, 1}, "stddev_samp": {1, 1}, "stddev_pop": {1, 1},
+	"approx_top_count": {2, 2},
 }
 
 // AggregateNames lists the aggregate functions (for tests and docs).

@@ -69,12 +69,15 @@ func registerDateFuncs() {
 		}
 		return types.IntValue(r), nil
 	}, false))
-	// DATE_ADD/DATE_SUB take INTERVAL n DAY (logq's INTERVAL has fixed units
-	// only, so WEEK, MONTH, … intervals are refused where they are written).
+	// DATE_ADD/DATE_SUB take INTERVAL n DAY, and the calendar units of
+	// funcs_calendar.go.
 	dateAddSub := func(sign int64) *Func {
 		return def(2, 2, func(c *Call) (types.Type, error) {
 			if err := dateArgs(1)(c); err != nil {
 				return types.Type{}, err
+			}
+			if cal, err := calendarCheck(c, true); cal || err != nil {
+				return types.Date, err
 			}
 			if k := c.Args[1].Type().Kind; k != types.KindInterval && k != types.KindNull {
 				return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL such as INTERVAL 1 DAY", strings.ToUpper(c.Fn))
@@ -84,6 +87,10 @@ func registerDateFuncs() {
 			}
 			return types.Date, nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
+			if isCalendarUnit(c.Unit) {
+				us, err := addCalendar(a[0].I*types.Day, c.Unit, sign*a[1].I)
+				return types.DateValue(us / types.Day), err
+			}
 			if a[1].I%types.Day != 0 {
 				return types.Value{}, evalErr("%s takes an interval of whole days, not %s", strings.ToUpper(c.Fn), a[1])
 			}

@@ -18,6 +18,9 @@ func registerTimeFuncs() {
 			return types.Type{}, fmt.Errorf("argument 1 of %s: %w", strings.ToUpper(c.Fn), err)
 		}
 		c.Args[0] = ts
+		if _, err := calendarCheck(c, false); err != nil {
+			return types.Type{}, err
+		}
 		if k := c.Args[1].Type().Kind; k != types.KindInterval && k != types.KindNull {
 			return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL such as INTERVAL 1 DAY", strings.ToUpper(c.Fn))
 		}
@@ -130,11 +133,18 @@ func registerTimeFuncs() {
 				return types.Type{}, fmt.Errorf("argument 1 of %s: %w", strings.ToUpper(c.Fn), err)
 			}
 			c.Args[0] = dt
+			if cal, err := calendarCheck(c, true); cal || err != nil {
+				return types.Datetime, err
+			}
 			if k := c.Args[1].Type().Kind; k != types.KindInterval && k != types.KindNull {
 				return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL such as INTERVAL 1 DAY", strings.ToUpper(c.Fn))
 			}
 			return types.Datetime, nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
+			if isCalendarUnit(c.Unit) {
+				us, err := addCalendar(a[0].I, c.Unit, sign*a[1].I)
+				return types.DatetimeValue(us), err
+			}
 			return types.DatetimeValue(a[0].I + sign*a[1].I), nil
 		}, false)
 	}
@@ -162,7 +172,10 @@ func registerTimeFuncs() {
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
 	}, false))
-	register("extract", def(1, 1, func(c *Call) (types.Type, error) {
+	register("extract", def(1, 2, func(c *Call) (types.Type, error) {
+		if err := extractZone(c); err != nil {
+			return types.Type{}, err
+		}
 		switch c.Args[0].Type().Kind {
 		case types.KindTimestamp, types.KindDatetime, types.KindNull:
 			return types.Int64, nil
@@ -174,11 +187,10 @@ func registerTimeFuncs() {
 		}
 		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		us := a[0].I
-		if a[0].T.Kind == types.KindDate {
-			us *= types.Day
+		t, err := extractTime(a)
+		if err != nil {
+			return types.Value{}, err
 		}
-		t := types.ToTime(us)
 		var v int
 		switch c.Unit {
 		case types.PartMicrosecond:
@@ -207,18 +219,21 @@ func registerTimeFuncs() {
 	}, false))
 	// Date parts that are no unit (nothing truncates to them): EXTRACT only.
 	part := func(f func(t time.Time) int) *Func {
-		return def(1, 1, func(c *Call) (types.Type, error) {
+		return def(1, 2, func(c *Call) (types.Type, error) {
+			if err := extractZone(c); err != nil {
+				return types.Type{}, err
+			}
 			switch c.Args[0].Type().Kind {
 			case types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindNull:
 				return types.Int64, nil
 			}
 			return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
 		}, func(c *Call, a []types.Value) (types.Value, error) {
-			us := a[0].I
-			if a[0].T.Kind == types.KindDate {
-				us *= types.Day
+			t, err := extractTime(a)
+			if err != nil {
+				return types.Value{}, err
 			}
-			return types.IntValue(int64(f(types.ToTime(us)))), nil
+			return types.IntValue(int64(f(t))), nil
 		}, false)
 	}
 	register("extract_dayofweek", part(func(t time.Time) int { return int(t.Weekday()) + 1 })) // Sunday = 1
@@ -297,4 +312,45 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// extractZone checks EXTRACT(part FROM ts AT TIME ZONE tz): the zone is a
+// STRING (an IANA name or a fixed offset such as '+05:30', checked at load
+// when constant) and only a TIMESTAMP has one, as in BigQuery.
+func extractZone(c *Call) error {
+	if len(c.Args) < 2 {
+		return nil
+	}
+	if k := c.Args[0].Type().Kind; k != types.KindTimestamp && k != types.KindNull {
+		return fmt.Errorf("EXTRACT … AT TIME ZONE needs a TIMESTAMP, not %s", c.Args[0].Type())
+	}
+	tz, err := coerceTo(c.Args[1], types.String)
+	if err != nil {
+		return fmt.Errorf("the time zone of EXTRACT: %w", err)
+	}
+	c.Args[1] = tz
+	if k, ok := tz.(*Const); ok && !k.V.Null {
+		if _, err := types.LoadLocation(k.V.S); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// extractTime is the civil time EXTRACT reads: UTC, or the wall clock of
+// the AT TIME ZONE zone (IANA names follow daylight saving time).
+func extractTime(a []types.Value) (time.Time, error) {
+	us := a[0].I
+	if a[0].T.Kind == types.KindDate {
+		us *= types.Day
+	}
+	t := types.ToTime(us)
+	if len(a) == 2 {
+		loc, err := types.LoadLocation(a[1].S)
+		if err != nil {
+			return time.Time{}, evalErr("%v", err)
+		}
+		t = t.In(loc)
+	}
+	return t, nil
 }

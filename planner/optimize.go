@@ -103,6 +103,10 @@ func pushInto(n Node, conds []Expr) Node {
 		}
 		return x
 	case *Join:
+		if x.Kind == JoinRight || x.Kind == JoinFull {
+			// Either side may be NULL-extended: WHERE stays above the join.
+			return &Filter{In: equiJoin(x), Cond: joinAnd(conds)}
+		}
 		nl := len(x.Left.Columns())
 		var left, right, rest []Expr
 		for _, c := range conds {
@@ -194,7 +198,7 @@ func nullRejecting(e Expr) bool {
 // equiJoin moves `left expr = right expr` conjuncts of a join condition into
 // hash keys.
 func equiJoin(j *Join) Node {
-	if j.Cond == nil || (j.Kind != JoinInner && j.Kind != JoinLeft) {
+	if j.Cond == nil || j.Kind == JoinCross {
 		return j
 	}
 	nl := len(j.Left.Columns())

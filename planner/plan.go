@@ -88,6 +88,8 @@ const (
 	JoinInner JoinKind = iota
 	JoinLeft
 	JoinCross
+	JoinRight // unmatched right rows too, NULL-extended on the left
+	JoinFull  // unmatched rows of both sides
 )
 
 // Join combines two inputs. With LeftKeys/RightKeys it is a hash join on
@@ -121,7 +123,17 @@ type AggCall struct {
 	// Ranks, for approx_quantiles whose result is only read at constant
 	// offsets, lists those offsets; the others are left NULL.
 	Ranks []int
+	// ARRAY_AGG and STRING_AGG modifiers (bind_aggmods.go): the ORDER BY
+	// keys are the last len(Order) Args; HasLimit keeps the first Limit
+	// values; IgnoreNulls drops NULL values.
+	Order       []AggOrder
+	Limit       int64
+	HasLimit    bool
+	IgnoreNulls bool
 }
+
+// AggOrder is the direction of one ORDER BY key inside an aggregate call.
+type AggOrder struct{ Desc, NullsFirst bool }
 
 // Aggregate groups its input by Keys and computes Aggs; the output is the
 // keys then the aggregates. With no keys it yields exactly one row.
@@ -331,7 +343,7 @@ func explain(b *strings.Builder, n Node, depth int) {
 	case *Limit:
 		fmt.Fprintf(b, "Limit %d offset=%d", n.N, n.Offset)
 	case *Join:
-		kind := [...]string{"Inner", "Left", "Cross"}[n.Kind]
+		kind := [...]string{"Inner", "Left", "Cross", "Right", "Full"}[n.Kind]
 		fmt.Fprintf(b, "%sJoin", kind)
 		if len(n.LeftKeys) > 0 {
 			fmt.Fprintf(b, " hash %s = %s", exprList(n.LeftKeys, nil), exprList(n.RightKeys, nil))
@@ -341,6 +353,8 @@ func explain(b *strings.Builder, n Node, depth int) {
 		}
 	case *Union:
 		b.WriteString("UnionAll")
+	case *SetOp:
+		b.WriteString(n.explain())
 	}
 	b.WriteByte('\n')
 	for _, in := range Inputs(n) {

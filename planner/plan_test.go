@@ -127,7 +127,7 @@ func TestCheckReportsPositions(t *testing.T) {
 		"select count(*) from t where count(*) > 1":           "aggregate functions are not allowed in WHERE",
 		"select x from t\ngroup by 7":                         "2:10: GROUP BY ordinal 7 is out of range",
 		"select timestamp_trunc(timestamp, fortnight) from t": "unknown date part FORTNIGHT",
-		"select 1 from t union distinct select 2 from t":      "only UNION ALL",
+		"select 1 from t intersect all select 2 from t":       "1:17: INTERSECT ALL is not supported",
 	} {
 		q, err := sqlparse.Parse(sql)
 		require.NoError(t, err, sql)

@@ -192,6 +192,15 @@ func prune(n Node, need map[int]bool) (Node, map[int]int) {
 			x.Inputs[i], _ = prune(in, all)
 		}
 		return x, identity(len(x.Cols))
+	case *SetOp: // every column is part of a row's identity
+		all := identity(len(x.Cols))
+		need := map[int]bool{}
+		for i := range all {
+			need[i] = true
+		}
+		x.Left, _ = prune(x.Left, need)
+		x.Right, _ = prune(x.Right, need)
+		return x, all
 	}
 	return n, identity(len(n.Columns()))
 }

@@ -44,7 +44,8 @@ func (s *sym) String() string   { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.i
 
 // scope is the set of range variables visible to expressions of a SELECT.
 type scope struct {
-	vars []*rangeVar
+	vars  []*rangeVar
+	using *usingScope // JOIN … USING columns (bind_using.go); nil when none
 }
 
 func (s *scope) find(alias string) *rangeVar {

@@ -186,6 +186,12 @@ type Call struct {
 	Args     []Expr
 	Distinct bool
 	Star     bool
+	// Aggregate call modifiers, after the arguments: IGNORE NULLS or
+	// RESPECT NULLS ("" when neither), ORDER BY and LIMIT. The planner says
+	// which aggregates take them.
+	Nulls   string
+	OrderBy []*OrderItem
+	Limit   Expr
 }
 
 // When is one WHEN … THEN … arm of a CASE.

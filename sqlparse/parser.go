@@ -351,7 +351,8 @@ func (p *parser) orderBy() []*OrderItem {
 	p.expectKw("BY")
 	var items []*OrderItem
 	for {
-		it := &OrderItem{At: p.tok.pos, Expr: p.expr()}
+		it := &OrderItem{At: p.tok.pos} // At before the call: a composite literal's fields have no evaluation order
+		it.Expr = p.expr()
 		if p.acceptKw("DESC") {
 			it.Desc = true
 		} else {

@@ -437,9 +437,17 @@ func (p *parser) identPrimary() Expr {
 			p.advance()
 			unit := &DatePartArg{At: p.tok.pos, Unit: strings.ToUpper(p.name("a date part"))}
 			p.expectKw("FROM")
-			x := p.expr()
+			args := []Expr{unit, p.expr()}
+			if p.acceptWord("AT") { // EXTRACT(part FROM ts AT TIME ZONE tz)
+				for _, w := range []string{"TIME", "ZONE"} {
+					if !p.acceptWord(w) {
+						p.fail(w)
+					}
+				}
+				args = append(args, p.expr())
+			}
 			p.expectOp(")")
-			return &Call{At: at, Name: "EXTRACT", Args: []Expr{unit, x}}
+			return &Call{At: at, Name: "EXTRACT", Args: args}
 		}
 	}
 	parts := []string{t.text}
@@ -483,11 +491,18 @@ func (p *parser) callArgList(at int, name string) Expr {
 			break
 		}
 	}
-	switch {
-	case p.isKw("ORDER") || p.isKw("LIMIT"):
-		panic(errorAt(p.tok.pos, "%s inside a call of %s is not supported", strings.ToUpper(p.tok.text), name))
-	case p.isWord("IGNORE") || p.isWord("RESPECT") || p.isKw("IGNORE") || p.isKw("RESPECT"):
-		panic(errorAt(p.tok.pos, "%s NULLS inside a call of %s is not supported", strings.ToUpper(p.tok.text), name))
+	// [IGNORE | RESPECT NULLS] [ORDER BY …] [LIMIT n]: the binder decides
+	// which functions take them.
+	if p.isWord("IGNORE") || p.isWord("RESPECT") || p.isKw("IGNORE") || p.isKw("RESPECT") {
+		c.Nulls = strings.ToUpper(p.tok.text)
+		p.advance()
+		p.expectKw("NULLS")
+	}
+	if p.isKw("ORDER") {
+		c.OrderBy = p.orderBy()
+	}
+	if p.acceptKw("LIMIT") {
+		c.Limit = p.expr()
 	}
 	p.expectOp(")")
 	fn := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])

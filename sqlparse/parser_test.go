@@ -51,6 +51,11 @@ var dialect = []struct{ in, want string }{
 		"SELECT CAST(event_message AS STRING), CAST(a AS INT64), CAST(b AS INT64), CAST(c AS FLOAT64), CAST(d AS FLOAT64), CAST(e AS BOOL), CAST(f AS TIMESTAMP) FROM t"},
 	{"select -x::int, m.a.b::text || 'z', f(x)::int8 from t", "SELECT -CAST(x AS INT64), CAST(m.a.b AS STRING) || 'z', CAST(f(x) AS INT64) FROM t"},
 	{"select x::text::int from t", "SELECT CAST(CAST(x AS STRING) AS INT64) FROM t"},
+	{"select extract(hour from ts at time zone 'Asia/Kolkata'), extract(day from ts) from t", "SELECT EXTRACT(HOUR FROM ts AT TIME ZONE 'Asia/Kolkata'), EXTRACT(DAY FROM ts) FROM t"},
+	{"select extract(hour from ts at zone 'x') from t", ""},
+	{"select array_agg(x ignore nulls order by y desc, z limit 3), string_agg(s, ',' order by s), array_agg(x respect nulls) from t",
+		"SELECT array_agg(x IGNORE NULLS ORDER BY y DESC, z LIMIT 3), string_agg(s, ',' ORDER BY s), array_agg(x RESPECT NULLS) FROM t"},
+	{"select array_agg(x ignore order by y) from t", ""},
 }
 
 func TestDialect(t *testing.T) {
@@ -82,8 +87,8 @@ var errorCases = []string{
 	`select x:: /* ERROR "expected a type name" */ 1 from t`,
 	`select row_number() /* ERROR "window functions .row_number.…. OVER …. are not supported" */ over (order by x) from t`,
 	`select x from t where x > 1 /* ERROR "QUALIFY is not supported" */ qualify x > 2`,
-	`select string_agg(s, ',' /* ERROR "ORDER inside a call of string_agg is not supported" */ order by s) from t`,
-	`select array_agg(x /* ERROR "IGNORE NULLS inside a call of array_agg is not supported" */ ignore nulls) from t`,
+	`select array_agg(x ignore /* ERROR "expected NULLS" */ order by y) from t`,
+	`select array_agg(x limit 1 /* ERROR "expected .\)., found .order." */ order by y) from t`,
 }
 
 // Caller queries of sandboxed endpoints: one statement, a query.

@@ -40,22 +40,7 @@ func (w *printer) query(q *Query) {
 	w.setExpr(q.Body)
 	if len(q.OrderBy) > 0 {
 		w.WriteString(" ORDER BY ")
-		for i, o := range q.OrderBy {
-			if i > 0 {
-				w.WriteString(", ")
-			}
-			w.expr(o.Expr)
-			if o.Desc {
-				w.WriteString(" DESC")
-			}
-			if o.NullsFirst != nil {
-				if *o.NullsFirst {
-					w.WriteString(" NULLS FIRST")
-				} else {
-					w.WriteString(" NULLS LAST")
-				}
-			}
-		}
+		w.orderItems(q.OrderBy)
 	}
 	if q.Limit != nil {
 		w.WriteString(" LIMIT ")
@@ -273,12 +258,27 @@ func (w *printer) expr(e Expr) {
 		if e.Distinct {
 			w.WriteString("DISTINCT ")
 		}
-		if strings.EqualFold(e.Name, "EXTRACT") && len(e.Args) == 2 {
+		if strings.EqualFold(e.Name, "EXTRACT") && (len(e.Args) == 2 || len(e.Args) == 3) {
 			w.expr(e.Args[0])
 			w.WriteString(" FROM ")
 			w.expr(e.Args[1])
+			if len(e.Args) == 3 {
+				w.WriteString(" AT TIME ZONE ")
+				w.expr(e.Args[2])
+			}
 		} else {
 			w.exprList(e.Args)
+		}
+		if e.Nulls != "" {
+			w.WriteString(" " + e.Nulls + " NULLS")
+		}
+		if len(e.OrderBy) > 0 {
+			w.WriteString(" ORDER BY ")
+			w.orderItems(e.OrderBy)
+		}
+		if e.Limit != nil {
+			w.WriteString(" LIMIT ")
+			w.expr(e.Limit)
 		}
 		w.WriteString(")")
 	case *Case:
@@ -457,4 +457,23 @@ func quoteString(s string) string {
 	}
 	b.WriteByte('\'')
 	return b.String()
+}
+
+func (w *printer) orderItems(items []*OrderItem) {
+	for i, o := range items {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		w.expr(o.Expr)
+		if o.Desc {
+			w.WriteString(" DESC")
+		}
+		if o.NullsFirst != nil {
+			if *o.NullsFirst {
+				w.WriteString(" NULLS FIRST")
+			} else {
+				w.WriteString(" NULLS LAST")
+			}
+		}
+	}
 }

@@ -1,0 +1,87 @@
+package planner
+
+import (
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// Modifiers inside an aggregate call, as BigQuery has them for the
+// aggregates logq implements:
+//
+//	ARRAY_AGG(x [IGNORE NULLS | RESPECT NULLS] [ORDER BY key [DESC] …] [LIMIT n])
+//	STRING_AGG(s [, delim] [ORDER BY key [DESC] …] [LIMIT n])
+//
+// ORDER BY orders the values (ties in an unspecified order), LIMIT keeps the
+// first n (n a non-negative INT64 constant), IGNORE NULLS drops NULL values
+// (without it a NULL makes ARRAY_AGG fail, as BigQuery does). Any other call
+// with a modifier is refused, naming it. The ORDER BY keys become the last
+// arguments of the AggCall (so pruning and remapping treat them as any
+// argument) and AggCall.Order their directions.
+
+// noAggModifiers refuses modifiers on a scalar function.
+func (b *binder) noAggModifiers(e *sqlparse.Call, name string) {
+	switch {
+	case e.Nulls != "":
+		b.fail(e.At, "%s NULLS is not supported in %s", e.Nulls, strings.ToUpper(name))
+	case len(e.OrderBy) > 0:
+		b.fail(e.OrderBy[0].At, "ORDER BY inside a call of %s is not supported", strings.ToUpper(name))
+	case e.Limit != nil:
+		b.fail(e.Limit.Pos(), "LIMIT inside a call of %s is not supported", strings.ToUpper(name))
+	}
+}
+
+// aggModifiers binds the modifiers of an aggregate call into call.
+func (b *binder) aggModifiers(e *sqlparse.Call, name string, call *AggCall, inner *exprCtx) {
+	list := name == "array_agg" || name == "string_agg"
+	if !list {
+		b.noAggModifiers(e, name)
+		return
+	}
+	switch e.Nulls {
+	case "IGNORE":
+		if name != "array_agg" {
+			b.fail(e.At, "IGNORE NULLS is not supported in %s (it skips NULLs anyway)", strings.ToUpper(name))
+		}
+		call.IgnoreNulls = true
+	case "RESPECT":
+		if name != "array_agg" {
+			b.fail(e.At, "RESPECT NULLS is not supported in %s", strings.ToUpper(name))
+		}
+	}
+	for _, o := range e.OrderBy {
+		if hasAggregate(o.Expr) {
+			b.fail(o.Expr.Pos(), "aggregate functions cannot be nested")
+		}
+		k := b.expr(o.Expr, inner)
+		if t := k.Type(); t.Kind == types.KindArray || t.Kind == types.KindStruct {
+			b.fail(o.Expr.Pos(), "ORDER BY inside %s cannot order %s", strings.ToUpper(name), t)
+		}
+		sk := sortKey(o, k)
+		call.Args = append(call.Args, k)
+		call.Order = append(call.Order, AggOrder{Desc: sk.Desc, NullsFirst: sk.NullsFirst})
+	}
+	if e.Limit != nil {
+		call.Limit, call.HasLimit = b.constInt(e.Limit, "LIMIT inside "+strings.ToUpper(name)), true
+	}
+}
+
+// approxTopCountType checks APPROX_TOP_COUNT(x, n) and returns its type,
+// ARRAY<STRUCT<value, count INT64>>. n is a constant from 1 to 100000.
+func (b *binder) approxTopCountType(e *sqlparse.Call, call AggCall, argT types.Type) types.Type {
+	k, ok := call.Args[1].(*Const)
+	if !ok && !b.symbolic {
+		b.fail(e.At, "the number of APPROX_TOP_COUNT values must be a constant")
+	}
+	if ok && (k.V.T.Kind != types.KindInt64 || k.V.Null || k.V.I < 1 || k.V.I > 100000) {
+		b.fail(e.At, "the number of APPROX_TOP_COUNT values must be an integer from 1 to 100000")
+	}
+	if argT.Kind == types.KindArray {
+		b.fail(e.At, "APPROX_TOP_COUNT cannot group %s", argT)
+	}
+	if argT.Kind == types.KindNull {
+		argT = types.Int64
+	}
+	return types.ArrayOf(types.StructOf(types.Field{Name: "value", Type: argT}, types.Field{Name: "count", Type: types.Int64}))
+}

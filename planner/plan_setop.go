@@ -1,0 +1,45 @@
+package planner
+
+// SetOpKind is the kind of a SetOp node.
+type SetOpKind uint8
+
+// Set operations other than UNION ALL (a Union node) and UNION DISTINCT (an
+// Aggregate over a Union).
+const (
+	SetIntersect SetOpKind = iota // INTERSECT DISTINCT
+	SetExcept                     // EXCEPT DISTINCT
+)
+
+// SetOp is INTERSECT DISTINCT or EXCEPT DISTINCT of two inputs of the same
+// shape (the binder has coerced both to the same column types): the distinct
+// rows of Left that are (INTERSECT) or are not (EXCEPT) rows of Right. NULLs
+// compare equal, as in GROUP BY. Rows come out in the order of their first
+// appearance in Left.
+type SetOp struct {
+	Kind        SetOpKind
+	Left, Right Node
+	Cols        []Column
+}
+
+func (n *SetOp) Columns() []Column { return n.Cols }
+func (n *SetOp) Children() []Node  { return []Node{n.Left, n.Right} }
+func (n *SetOp) WithChildren(ch []Node) Node {
+	mustChildren(n, ch, 2)
+	n.Left, n.Right = ch[0], ch[1]
+	return n
+}
+
+// String names the operation as SQL writes it.
+func (k SetOpKind) String() string {
+	if k == SetIntersect {
+		return "INTERSECT DISTINCT"
+	}
+	return "EXCEPT DISTINCT"
+}
+
+func (n *SetOp) explain() string {
+	if n.Kind == SetIntersect {
+		return "IntersectDistinct"
+	}
+	return "ExceptDistinct"
+}

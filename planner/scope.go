@@ -45,6 +45,7 @@ func (s *sym) String() string   { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.i
 // scope is the set of range variables visible to expressions of a SELECT.
 type scope struct {
 	vars []*rangeVar
+	env  *cteEnv // the CTEs visible to subqueries in its expressions
 }
 
 func (s *scope) find(alias string) *rangeVar {

@@ -51,6 +51,13 @@ var dialect = []struct{ in, want string }{
 		"SELECT CAST(event_message AS STRING), CAST(a AS INT64), CAST(b AS INT64), CAST(c AS FLOAT64), CAST(d AS FLOAT64), CAST(e AS BOOL), CAST(f AS TIMESTAMP) FROM t"},
 	{"select -x::int, m.a.b::text || 'z', f(x)::int8 from t", "SELECT -CAST(x AS INT64), CAST(m.a.b AS STRING) || 'z', CAST(f(x) AS INT64) FROM t"},
 	{"select x::text::int from t", "SELECT CAST(CAST(x AS STRING) AS INT64) FROM t"},
+	// Subqueries in expressions.
+	{"select x from t where a in (select b from u) and c not in (with w as (select 1 as d) select d from w)",
+		"SELECT x FROM t WHERE (a IN (SELECT b FROM u)) AND (c NOT IN (WITH w AS (SELECT 1 AS d) SELECT d FROM w))"},
+	{"select exists (select 1 from u), not exists(select * from v where y), (select max(z) from w) + 1, array(select q from r order by q)",
+		"SELECT EXISTS(SELECT 1 FROM u), NOT EXISTS(SELECT * FROM v WHERE y), (SELECT max(z) FROM w) + 1, ARRAY(SELECT q FROM r ORDER BY q)"},
+	{"select a in ((select 1), 2), (a, b) in (select 1, 2) from t", "SELECT a IN ((SELECT 1), 2), STRUCT(a, b) IN (SELECT 1, 2) FROM t"},
+	{"select a in (select 1 union all select 2) from t", "SELECT a IN (SELECT 1 UNION ALL SELECT 2) FROM t"},
 }
 
 func TestDialect(t *testing.T) {
@@ -80,6 +87,7 @@ var errorCases = []string{
 	`select /* ERROR "unexpected character" */ ? from t`,
 	`select x:: /* ERROR "unknown type JSONB after ::" */ jsonb from t`,
 	`select x:: /* ERROR "expected a type name" */ 1 from t`,
+	`select a in (select 1 from t x /* ERROR "expected .\)., found identifier garbage" */ garbage) from t`,
 	`select row_number() /* ERROR "window functions .row_number.…. OVER …. are not supported" */ over (order by x) from t`,
 	`select x from t where x > 1 /* ERROR "QUALIFY is not supported" */ qualify x > 2`,
 	`select string_agg(s, ',' /* ERROR "ORDER inside a call of string_agg is not supported" */ order by s) from t`,

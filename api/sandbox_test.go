@@ -146,6 +146,8 @@ func TestSandboxRunsCallerSQL(t *testing.T) {
 			[]string{"edge_logs-1"}},
 		{"scalar subquery and EXISTS over CTEs", "select (select count(*) from edge_logs) as n, exists (select id from auth_logs where id = 'auth_logs-3') as e", nil, "n",
 			[]string{"3"}},
+		{"EXISTS correlated by an equality", "select id from edge_logs as e where exists (select 1 from auth_logs as a where a.id = replace(e.id, 'edge', 'auth') and a.event_message like '%2')", nil, "id",
+			[]string{"edge_logs-2"}},
 		{"ARRAY(subquery) over a CTE", "select array_to_string(array(select id from realtime_logs order by timestamp), ',') as ids", nil, "ids",
 			[]string{"realtime_logs-3,realtime_logs-2,realtime_logs-1"}},
 	}
@@ -200,7 +202,7 @@ func TestSandboxRefusals(t *testing.T) {
 		{"select array(select id from (select id from `gotrue.logs.prod`)) as a", "1:45", "table gotrue.logs.prod is not allowed"},
 		// Logflare refuses a wildcard in any projection, subqueries included.
 		{"select id from edge_logs where exists (select * from auth_logs)", "1:47", "SELECT * is not allowed in a sandboxed query; name the columns"},
-		{"select id from edge_logs as e where exists (select 1 from auth_logs as a where a.id = e.id)", "1:87", "correlated subqueries are not supported: e.id refers to outer column e.id"},
+		{"select id from edge_logs as e where exists (select 1 from auth_logs as a where a.id > e.id)", "1:87", "correlated subqueries are not supported: e.id refers to outer column e.id"},
 		{"select * from edge_logs", "1:8", "SELECT * is not allowed in a sandboxed query; name the columns"},
 		{"select id, t.* from edge_logs as t", "1:12", "t.* is not allowed in a sandboxed query; name the columns"},
 		{"select n from (select * from auth_logs)", "1:23", "SELECT * is not allowed"},

@@ -131,6 +131,10 @@ type binder struct {
 	// outer holds the scopes of the queries around the expression
 	// subqueries being bound, innermost last (bind_subquery.go).
 	outer []*scope
+	// collect, while binding an EXISTS subquery, turns its references to
+	// the query around it into outerRefs instead of refusing them
+	// (bind_correlated.go).
+	collect *collector
 }
 
 func (b *binder) recover(err *error) {

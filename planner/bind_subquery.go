@@ -32,6 +32,9 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 	case "ARRAY":
 		kind = SubArray
 	}
+	if kind == SubExists {
+		return b.existsSubquery(e, ctx) // bind_correlated.go
+	}
 	plan, row := b.subqueryPlan(e.Query, ctx)
 	cols := plan.Columns()
 	s := b.newSubquery(kind, plan, e.At)
@@ -148,31 +151,42 @@ func (b *binder) outerName(e *sqlparse.Ident) Expr {
 	name := strings.Join(parts, ".")
 	for i := len(b.outer) - 1; i >= 0; i-- {
 		sc := b.outer[i]
+		var what string
 		if rv := sc.find(parts[0]); rv != nil {
 			if rv.kind == rvConst && len(parts) > 1 {
 				if x := b.columnOf(rv, parts[1]); x != nil {
 					return b.fields(x, parts[2:], e.At)
 				}
 			}
-			what := "table " + parts[0]
+			what = "table " + parts[0]
 			if len(parts) > 1 {
 				what = "column " + parts[0] + "." + parts[1]
 			}
-			b.fail(e.At, "correlated subqueries are not supported: %s refers to outer %s", name, what)
+		} else {
+			for _, rv := range sc.vars {
+				if !hasColumn(rv, parts[0]) {
+					continue
+				}
+				if rv.kind == rvConst {
+					return b.fields(b.columnOf(rv, parts[0]), parts[1:], e.At)
+				}
+				what = "column " + parts[0]
+				if rv.alias != "" {
+					what = "column " + rv.alias + "." + parts[0]
+				}
+				break
+			}
 		}
-		for _, rv := range sc.vars {
-			if !hasColumn(rv, parts[0]) {
-				continue
-			}
-			if rv.kind == rvConst {
-				return b.fields(b.columnOf(rv, parts[0]), parts[1:], e.At)
-			}
-			col := parts[0]
-			if rv.alias != "" {
-				col = rv.alias + "." + col
-			}
-			b.fail(e.At, "correlated subqueries are not supported: %s refers to outer column %s", name, col)
+		if what == "" {
+			continue
 		}
+		msg := "correlated subqueries are not supported: " + name + " refers to outer " + what
+		if !strings.HasPrefix(what, "table ") { // a column, not a whole row
+			if x := b.collectOuter(e, i, msg); x != nil {
+				return x
+			}
+		}
+		b.fail(e.At, "%s", msg)
 	}
 	return nil
 }

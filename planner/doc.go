@@ -42,7 +42,9 @@
 // of the enclosing plan see only IN's left operand as a sub-expression, and
 // column pruning cannot drop what the subquery reads). A constant one-row
 // subquery folds. Names of an enclosing query are refused as correlated
-// references (binder.outer), except columns of an inlined constant row.
+// references (binder.outer), except columns of an inlined constant row and
+// EXISTS correlated by one equality, which is decorrelated into an IN
+// (bind_correlated.go).
 // MapExprs reaches the expressions of any node by reflection, so the
 // executor can replace subqueries by their values in node types added later.
 //

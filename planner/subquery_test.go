@@ -31,7 +31,17 @@ func TestSubqueryPlans(t *testing.T) {
 
 func TestSubqueryRefusals(t *testing.T) {
 	cases := []struct{ sql, err string }{
-		{"select id from a as x where exists (select 1 from b where b.id = x.id)", "1:66: correlated subqueries are not supported: x.id refers to outer column x.id"},
+		{"select id from a as x where exists (select 1 from b where b.id > x.id)", "1:66: correlated subqueries are not supported: x.id refers to outer column x.id"},
+		// EXISTS correlated by one equality runs; other shapes are refused
+		// at the first outer reference.
+		{"select id from a as x where exists (select 1 from b where b.id = x.id and b.project = 'p')", ""},
+		{"select id from a as x where exists (select 1 from b where b.id = x.id and b.project = x.project)", "1:87: correlated subqueries are not supported: x.project refers"},
+		{"select id from a as x where exists (select count(*) from b where b.id = x.id)", "1:73: correlated subqueries are not supported: x.id refers"},
+		{"select id from a as x where exists (select 1 from b where b.id = x.id order by b.id)", "1:66: correlated"},
+		{"select id from a as x where exists (select 1 from b where b.id = x.id || b.id)", "1:66: correlated"},
+		{"select id from a as x where exists (select 1 from b where exists (select 1 from c where c.id = x.id))", "1:96: correlated"},
+		{"select id from a as x where exists (select 1 from b where b.id = x.id and b.id in (select id from c where c.project = x.project))", "1:119: correlated"},
+		{"select id from a as x where id in (select id from b where b.project = x.project)", "1:71: correlated"},
 		{"select id from a where exists (select 1 from b where b.id = project)", ""}, // project is b's own (the catalog knows it everywhere)
 		{"select id from a as x where exists (select x from b)", "1:44: correlated subqueries are not supported: x refers to outer table x"},
 		{"select id from a where id in (select id, project from b)", "1:31: the subquery of IN must have exactly one column, found 2"},

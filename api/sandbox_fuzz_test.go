@@ -67,6 +67,12 @@ func FuzzSandboxSQL(f *testing.F) {
 		"select 1; select 2", "select * from edge_logs", "delete from edge_logs", "select @project, @nope",
 		"select cast(2.5 as int64), safe_cast('x' as int64), 1/0",
 		"select a.id, b.id, c.id from edge_logs a, auth_logs b, postgres_logs c order by a.id",
+		"select id from edge_logs where id in (select id from auth_logs) or id not in (select id from canary)",
+		"select (select max(id) from postgres_logs) as m, exists (select 1 from `postgres.logs`) as e",
+		"select array(select event_message from function_logs order by timestamp) as a",
+		"select id from edge_logs e where exists (select 1 from auth_logs a where a.id = e.id)",
+		"select id from auth_logs where event_message in (select t from storage_logs, unnest(metadata) as m, unnest(m.tags) as t)",
+		"select (select id from edge_logs) as many, array(select [1]) as nested",
 	} {
 		f.Add(seed)
 	}

@@ -140,6 +140,16 @@ func TestSandboxRunsCallerSQL(t *testing.T) {
 		{"Postgres cast as Studio sends it", "select event_message::text as m from postgrest_logs order by timestamp limit 1", nil, "m",
 			[]string{"postgrest_logs message 3"}},
 		{"a trailing semicolon is one statement", "select id from pgbouncer_logs order by timestamp desc limit 1;", nil, "id", []string{"pgbouncer_logs-1"}},
+		{"IN (subquery) over an endpoint CTE", "select id from auth_logs where id in (select id from auth_logs where event_message like '%2')", nil, "id",
+			[]string{"auth_logs-2"}},
+		{"NOT IN (subquery) over a caller CTE", "with old as (select id from edge_logs where timestamp < timestamp_sub(current_timestamp(), interval 90 minute)) select id from edge_logs where id not in (select id from old)", nil, "id",
+			[]string{"edge_logs-1"}},
+		{"scalar subquery and EXISTS over CTEs", "select (select count(*) from edge_logs) as n, exists (select id from auth_logs where id = 'auth_logs-3') as e", nil, "n",
+			[]string{"3"}},
+		{"EXISTS correlated by an equality", "select id from edge_logs as e where exists (select 1 from auth_logs as a where a.id = replace(e.id, 'edge', 'auth') and a.event_message like '%2')", nil, "id",
+			[]string{"edge_logs-2"}},
+		{"ARRAY(subquery) over a CTE", "select array_to_string(array(select id from realtime_logs order by timestamp), ',') as ids", nil, "ids",
+			[]string{"realtime_logs-3,realtime_logs-2,realtime_logs-1"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -184,9 +194,15 @@ func TestSandboxRefusals(t *testing.T) {
 		{"select id from `postgres.logs`", "1:16", "table postgres.logs is not allowed: a sandboxed query may read only these CTEs: " + allowed},
 		{"with x as (select 1 as a)\nselect a from x, `cloudflare.logs.prod`", "2:18", "table cloudflare.logs.prod is not allowed: a sandboxed query may read only these CTEs: " + allowed + ", x"},
 		{"select id from (select id from `gotrue.logs.prod`)", "1:32", "table gotrue.logs.prod is not allowed"},
-		// Subqueries inside expressions are outside the dialect for now: refused
-		// as such, so they cannot reach a source either.
-		{"select (select count(*) from pgbouncer.logs.prod) as n", "1:8", "subqueries inside expressions are not supported"},
+		// Subqueries inside expressions read CTEs only, as a FROM does, at
+		// any depth.
+		{"select (select count(*) from pgbouncer.logs.prod) as n", "1:30", "table pgbouncer.logs.prod is not allowed: a sandboxed query may read only these CTEs: " + allowed},
+		{"select id from edge_logs where id in (select id from `postgres.logs`)", "1:54", "table postgres.logs is not allowed"},
+		{"select id from edge_logs where exists (select 1 from canary)", "1:54", "table canary is not allowed"},
+		{"select array(select id from (select id from `gotrue.logs.prod`)) as a", "1:45", "table gotrue.logs.prod is not allowed"},
+		// Logflare refuses a wildcard in any projection, subqueries included.
+		{"select id from edge_logs where exists (select * from auth_logs)", "1:47", "SELECT * is not allowed in a sandboxed query; name the columns"},
+		{"select id from edge_logs as e where exists (select 1 from auth_logs as a where a.id > e.id)", "1:87", "correlated subqueries are not supported: e.id refers to outer column e.id"},
 		{"select * from edge_logs", "1:8", "SELECT * is not allowed in a sandboxed query; name the columns"},
 		{"select id, t.* from edge_logs as t", "1:12", "t.* is not allowed in a sandboxed query; name the columns"},
 		{"select n from (select * from auth_logs)", "1:23", "SELECT * is not allowed"},
@@ -256,6 +272,8 @@ func TestSandboxMemoryBudget(t *testing.T) {
 		{"select a.id from edge_logs a join auth_logs b on a.event_message = b.event_message", "hash join"},
 		{"select id from edge_logs order by id", "sort"},
 		{"select id, count(*) as n from postgres_logs group by id", "GROUP BY or DISTINCT"},
+		{"select id from edge_logs where event_message in (select event_message from auth_logs union all select event_message from postgres_logs)", "subquery of IN"},
+		{"select array_length(array(select id from auth_logs union all select id from postgres_logs)) as n", "subquery of ARRAY"},
 	} {
 		t.Run(c.what, func(t *testing.T) {
 			r := h.get(sqlPath(c.sql))

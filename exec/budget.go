@@ -7,7 +7,8 @@ import (
 
 // memBudget bounds what one query's row-holding operators keep: the hash or
 // cross join's materialised right side, a sort's rows, an aggregate's groups
-// (DISTINCT and UNION DISTINCT are aggregates). A caller's sql= is untrusted,
+// (DISTINCT and UNION DISTINCT are aggregates), the values of an IN or ARRAY
+// subquery. A caller's sql= is untrusted,
 // and a cross join of two large CTEs must stop with a clear error, not grow
 // until the process is killed. Streaming operators (scan, filter, project,
 // unnest, the join's output) hold one batch and are not charged.

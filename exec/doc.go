@@ -34,8 +34,13 @@
 // and APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
 // at most ExactQuantileLimit values, then switches to a merging t-digest.
 //
-// Memory: Request.MemoryBudget bounds the rows that joins, sorts and
-// aggregates keep (budget.go; an estimate, shared by a query's workers); past
+// Subqueries in expressions (op_subquery.go) are uncorrelated: each runs
+// once per query before the plan's operators are built, and is replaced by
+// its value, or for IN by a hash set (inSet) with BigQuery's three-valued
+// logic.
+//
+// Memory: Request.MemoryBudget bounds the rows that joins, sorts,
+// aggregates and IN/ARRAY subqueries keep (budget.go; an estimate, shared by a query's workers); past
 // it a query fails with KindResources.
 //
 // Query.Sandboxed puts a caller's SQL in place of a sandboxed endpoint's

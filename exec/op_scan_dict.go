@@ -72,6 +72,8 @@ func colsRead(e planner.Expr, used map[int]bool) {
 			colsRead(w.Then, used)
 		}
 		colsRead(x.Else, used)
+	case *inSet:
+		colsRead(x.x, used)
 	}
 }
 

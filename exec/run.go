@@ -111,6 +111,9 @@ func Explain(store *logstore.Store, q *Query, req Request) (string, error) {
 }
 
 func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int, mem *memBudget) (*Result, error) {
+	if err := resolveSubqueries(ctx, plan, cat, mem); err != nil { // op_subquery.go
+		return nil, err
+	}
 	ev := newEvaluator()
 	ev.mem = mem
 	op, err := build(plan, cat, ev)

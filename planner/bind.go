@@ -128,6 +128,13 @@ type binder struct {
 	// caller is true while binding a sandboxed caller's own SQL, where a
 	// table name that is no CTE is refused instead of read as a log source.
 	caller bool
+	// outer holds the scopes of the queries around the expression
+	// subqueries being bound, innermost last (bind_subquery.go).
+	outer []*scope
+	// collect, while binding an EXISTS subquery, turns its references to
+	// the query around it into outerRefs instead of refusing them
+	// (bind_correlated.go).
+	collect *collector
 }
 
 func (b *binder) recover(err *error) {
@@ -300,13 +307,18 @@ func (b *binder) setExpr(s sqlparse.SetExpr, env *cteEnv) Node {
 
 // walkAST calls f for every node of a query.
 func walkAST(n sqlparse.Node, f func(sqlparse.Node)) {
-	if n == nil {
+	walkASTIf(n, func(x sqlparse.Node) bool { f(x); return true })
+}
+
+// walkASTIf calls f for every node of a query, not entering the nodes below
+// one for which f returns false.
+func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
+	if n == nil || !f(n) {
 		return
 	}
-	f(n)
 	w := func(x sqlparse.Node) {
 		if x != nil && !isNilNode(x) {
-			walkAST(x, f)
+			walkASTIf(x, f)
 		}
 	}
 	switch n := n.(type) {
@@ -376,6 +388,7 @@ func walkAST(n sqlparse.Node, f func(sqlparse.Node)) {
 			w(a)
 		}
 		w(n.Unnest)
+		w(n.Query)
 	case *sqlparse.Between:
 		w(n.X)
 		w(n.Lo)

@@ -109,6 +109,9 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		}
 		return r
 	case *sqlparse.In:
+		if e.Query != nil {
+			return b.inSubquery(e, ctx)
+		}
 		if e.Unnest != nil {
 			b.fail(e.At, "IN UNNEST is not supported; use IN (list)")
 		}
@@ -189,7 +192,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 	case *sqlparse.DatePartArg:
 		b.fail(e.At, "unexpected date part %s", e.Unit)
 	case *sqlparse.ExprSubquery:
-		b.fail(e.At, "subqueries inside expressions are not supported; use a CTE and a join")
+		return b.exprSubquery(e, ctx)
 	}
 	b.fail(e.Pos(), "unsupported expression")
 	return nil
@@ -552,6 +555,9 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 		b.fail(e.At, "column name %s is ambiguous", parts[0])
 	case len(found) == 1:
 		return b.fields(found[0], parts[1:], e.At)
+	}
+	if x := b.outerName(e); x != nil { // bind_subquery.go
+		return x
 	}
 	var scans []*rangeVar
 	for _, rv := range ctx.sc.vars {

@@ -17,7 +17,7 @@ type selItem struct {
 
 // selectBlock binds one SELECT with the ORDER BY and LIMIT of its query.
 func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlparse.OrderItem, limit, offset sqlparse.Expr) Node {
-	sc := &scope{}
+	sc := &scope{env: env}
 	var where []Expr
 	var tree *fromTree
 	if s.From != nil {
@@ -342,6 +342,12 @@ func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 			c.Whens = append(c.Whens, When{b.toAggOutput(w.Cond, keys, pos), b.toAggOutput(w.Then, keys, pos)})
 		}
 		return c
+	case *Subquery:
+		s := *x
+		if x.X != nil {
+			s.X = b.toAggOutput(x.X, keys, pos)
+		}
+		return &s
 	}
 	return e
 }
@@ -350,10 +356,11 @@ func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 // (not counting aggregates inside subqueries).
 func hasAggregate(e sqlparse.Expr) bool {
 	found := false
-	walkAST(e, func(n sqlparse.Node) {
+	walkASTIf(e, func(n sqlparse.Node) bool {
 		if c, ok := n.(*sqlparse.Call); ok && IsAggregate(funcName(c.Name)) {
 			found = true
 		}
+		return !isSubqueryBody(n)
 	})
 	return found
 }

@@ -41,6 +41,19 @@
 // Children/WithChildren (plan.go), so Inputs, mapInputs and the rewrite
 // passes built on them need no per-node type switch.
 //
+// Subqueries in expressions (bind_subquery.go, subquery.go): (SELECT …),
+// EXISTS, ARRAY(SELECT …) and x IN (SELECT …) are bound like derived tables
+// with the CTEs in scope, optimised on their own and held by a Subquery
+// expression (not a plan node: its plan reads its own rows, so the rewrites
+// of the enclosing plan see only IN's left operand as a sub-expression, and
+// column pruning cannot drop what the subquery reads). A constant one-row
+// subquery folds. Names of an enclosing query are refused as correlated
+// references (binder.outer), except columns of an inlined constant row and
+// EXISTS correlated by one equality, which is decorrelated into an IN
+// (bind_correlated.go).
+// MapExprs reaches the expressions of any node by reflection, so the
+// executor can replace subqueries by their values in node types added later.
+//
 // Sandboxed endpoints (sandbox.go): Options.Sandbox carries a caller's query
 // that replaces the endpoint's final SELECT. It is bound inside the scope of
 // the endpoint's WITH clause, its own WITH nested inside (so a caller CTE

@@ -118,6 +118,10 @@ func children(e Expr) []Expr {
 			out = append(out, w.Cond, w.Then)
 		}
 		return append(out, e.Else)
+	case *Subquery:
+		if e.X != nil {
+			return []Expr{e.X} // the plan reads its own rows, not ours
+		}
 	}
 	return nil
 }
@@ -138,6 +142,12 @@ func mapExpr(e Expr, f func(Expr) Expr) Expr {
 			c.Whens = append(c.Whens, When{mapExpr(w.Cond, f), mapExpr(w.Then, f)})
 		}
 		return f(c)
+	case *Subquery:
+		s := *x
+		if x.X != nil {
+			s.X = mapExpr(x.X, f)
+		}
+		return f(&s)
 	}
 	return f(e)
 }

@@ -84,6 +84,8 @@ func (b *binder) cte(def *cteDef, pos int) Node {
 		}()
 	}
 	b.src, b.caller = def.src, def.caller
-	defer func() { b.src, b.caller = src, caller }()
+	outer, collect := b.outer, b.collect // a CTE's body sees none of the query reading it
+	b.outer, b.collect = nil, nil
+	defer func() { b.src, b.caller, b.outer, b.collect = src, caller, outer, collect }()
 	return b.query(def.cte.Query, def.env)
 }

@@ -46,6 +46,7 @@ func (s *sym) String() string   { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.i
 type scope struct {
 	vars  []*rangeVar
 	using *usingScope // JOIN … USING columns (bind_using.go); nil when none
+	env   *cteEnv     // the CTEs visible to subqueries in its expressions
 }
 
 func (s *scope) find(alias string) *rangeVar {

@@ -256,13 +256,14 @@ type IsNull struct {
 	Value string // "NULL", "TRUE" or "FALSE"
 }
 
-// In is x [NOT] IN (list) or x [NOT] IN UNNEST(array).
+// In is x [NOT] IN (list), x [NOT] IN UNNEST(array) or x [NOT] IN (subquery).
 type In struct {
 	At     int
 	X      Expr
 	Not    bool
 	List   []Expr
-	Unnest Expr // set for IN UNNEST(array)
+	Unnest Expr   // set for IN UNNEST(array)
+	Query  *Query // set for IN (subquery)
 }
 
 // Between is x [NOT] BETWEEN lo AND hi.

@@ -134,7 +134,9 @@ func (p *parser) comparison(left Expr) Expr {
 		}
 		p.expectOp("(")
 		if p.isKw("SELECT") || p.isKw("WITH") {
-			p.fail("a list of values (IN with a subquery is not supported)")
+			in.Query = p.query()
+			p.expectOp(")")
+			return in
 		}
 		for {
 			in.List = append(in.List, p.expr())

@@ -56,6 +56,13 @@ var dialect = []struct{ in, want string }{
 	{"select array_agg(x ignore nulls order by y desc, z limit 3), string_agg(s, ',' order by s), array_agg(x respect nulls) from t",
 		"SELECT array_agg(x IGNORE NULLS ORDER BY y DESC, z LIMIT 3), string_agg(s, ',' ORDER BY s), array_agg(x RESPECT NULLS) FROM t"},
 	{"select array_agg(x ignore order by y) from t", ""},
+	// Subqueries in expressions.
+	{"select x from t where a in (select b from u) and c not in (with w as (select 1 as d) select d from w)",
+		"SELECT x FROM t WHERE (a IN (SELECT b FROM u)) AND (c NOT IN (WITH w AS (SELECT 1 AS d) SELECT d FROM w))"},
+	{"select exists (select 1 from u), not exists(select * from v where y), (select max(z) from w) + 1, array(select q from r order by q)",
+		"SELECT EXISTS(SELECT 1 FROM u), NOT EXISTS(SELECT * FROM v WHERE y), (SELECT max(z) FROM w) + 1, ARRAY(SELECT q FROM r ORDER BY q)"},
+	{"select a in ((select 1), 2), (a, b) in (select 1, 2) from t", "SELECT a IN ((SELECT 1), 2), STRUCT(a, b) IN (SELECT 1, 2) FROM t"},
+	{"select a in (select 1 union all select 2) from t", "SELECT a IN (SELECT 1 UNION ALL SELECT 2) FROM t"},
 }
 
 func TestDialect(t *testing.T) {
@@ -85,6 +92,7 @@ var errorCases = []string{
 	`select /* ERROR "unexpected character" */ ? from t`,
 	`select x:: /* ERROR "unknown type JSONB after ::" */ jsonb from t`,
 	`select x:: /* ERROR "expected a type name" */ 1 from t`,
+	`select a in (select 1 from t x /* ERROR "expected .\)., found identifier garbage" */ garbage) from t`,
 	`select row_number() /* ERROR "window functions .row_number.…. OVER …. are not supported" */ over (order by x) from t`,
 	`select x from t where x > 1 /* ERROR "QUALIFY is not supported" */ qualify x > 2`,
 	`select array_agg(x ignore /* ERROR "expected NULLS" */ order by y) from t`,

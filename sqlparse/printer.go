@@ -348,7 +348,11 @@ func (w *printer) expr(e Expr) {
 			return
 		}
 		w.WriteString(" IN (")
-		w.exprList(e.List)
+		if e.Query != nil {
+			w.query(e.Query)
+		} else {
+			w.exprList(e.List)
+		}
 		w.WriteString(")")
 	case *Between:
 		w.operand(e.X)

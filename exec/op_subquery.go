@@ -1,0 +1,216 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// Subqueries inside expressions (planner.Subquery) are uncorrelated, so each
+// runs once per query: before the operators of a plan are built, every
+// subquery of the plan (and, first, those inside its own plan) is run and the
+// node is replaced by what it computed: a constant for a scalar, EXISTS or
+// ARRAY subquery, an inSet (a hash set of the values) for IN. The operators
+// then see ordinary expressions, so every operator, worker and kernel
+// handles them without knowing about subqueries, and nothing is shared
+// between goroutines but read-only sets.
+//
+// The values an IN set or an ARRAY keeps are charged to the query's memory
+// budget; a scalar subquery reads at most two rows, EXISTS one batch.
+
+// subqueries runs the subqueries of one query.
+type subqueries struct {
+	ctx  context.Context
+	cat  *catalog
+	mem  *memBudget
+	done map[planner.Node]*subResult // by the subquery's plan: copies share it
+}
+
+type subResult struct {
+	value types.Value // scalar, EXISTS, ARRAY
+	set   *valueSet   // IN
+}
+
+// valueSet is the distinct non-NULL values of an IN subquery, by appendKey
+// (INT64 and FLOAT64 of equal value share a key), and whether any was NULL.
+type valueSet struct {
+	keys    map[string]struct{}
+	hasNull bool
+	empty   bool
+}
+
+// resolveSubqueries replaces every subquery of plan by its value.
+func resolveSubqueries(ctx context.Context, plan planner.Node, cat *catalog, mem *memBudget) error {
+	r := &subqueries{ctx: ctx, cat: cat, mem: mem, done: map[planner.Node]*subResult{}}
+	return r.resolve(plan)
+}
+
+func (r *subqueries) resolve(n planner.Node) error {
+	for _, in := range n.Children() {
+		if err := r.resolve(in); err != nil {
+			return err
+		}
+	}
+	if len(planner.Subqueries(n)) == 0 {
+		return nil
+	}
+	var err error
+	planner.MapExprs(n, func(e planner.Expr) planner.Expr {
+		s, ok := e.(*planner.Subquery)
+		if !ok || err != nil {
+			return e
+		}
+		res, rerr := r.run(s)
+		if rerr != nil {
+			err = rerr
+			return e
+		}
+		if s.Kind == planner.SubIn {
+			return &inSet{x: s.X, set: res.set}
+		}
+		return &planner.Const{V: res.value}
+	})
+	return err
+}
+
+// run executes one subquery's plan (once per plan).
+func (r *subqueries) run(s *planner.Subquery) (*subResult, error) {
+	if res, ok := r.done[s.Plan]; ok {
+		return res, nil
+	}
+	if err := r.resolve(s.Plan); err != nil {
+		return nil, err
+	}
+	ev := newEvaluator()
+	ev.mem = r.mem
+	op, err := build(s.Plan, r.cat, ev)
+	if err != nil {
+		return nil, err
+	}
+	defer op.Close()
+	res := &subResult{}
+	var vals []types.Value
+	set := &valueSet{keys: map[string]struct{}{}, empty: true}
+	var key []byte
+	rows := 0
+read:
+	for {
+		if err := r.ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := op.Next(r.ctx)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			break
+		}
+		if b.N == 0 {
+			continue
+		}
+		rows += b.N
+		switch s.Kind {
+		case planner.SubExists:
+			break read
+		case planner.SubScalar:
+			if rows > 1 {
+				msg := "Scalar subquery produced more than one element"
+				return nil, &Error{Kind: KindEvaluation, Msg: fmt.Sprintf("%d:%d: %s", s.Line, s.Col, msg), Line: s.Line, Col: s.Col, Reason: msg}
+			}
+			vals = append(vals, b.Cols[0].Value(0))
+		case planner.SubArray:
+			if err := r.mem.charge("subquery of ARRAY", b.N, 1); err != nil {
+				return nil, err
+			}
+			for i := 0; i < b.N; i++ {
+				v := b.Cols[0].Value(i)
+				if v.Null {
+					msg := "an array cannot contain NULL (a row of the ARRAY subquery is NULL)"
+					return nil, &Error{Kind: KindEvaluation, Msg: fmt.Sprintf("%d:%d: %s", s.Line, s.Col, msg), Line: s.Line, Col: s.Col, Reason: msg}
+				}
+				vals = append(vals, v)
+			}
+		case planner.SubIn:
+			if err := r.mem.charge("subquery of IN", b.N, 1); err != nil {
+				return nil, err
+			}
+			set.empty = false
+			col := b.Cols[0]
+			for i := 0; i < b.N; i++ {
+				v := col.Value(i)
+				if v.Null {
+					set.hasNull = true
+					continue
+				}
+				key = appendKey(key[:0], v)
+				if _, ok := set.keys[string(key)]; !ok {
+					set.keys[string(key)] = struct{}{}
+				}
+			}
+		}
+	}
+	switch s.Kind {
+	case planner.SubExists:
+		res.value = types.BoolValue(rows > 0)
+	case planner.SubScalar:
+		res.value = types.NullOf(s.T)
+		if len(vals) == 1 {
+			res.value = vals[0]
+		}
+	case planner.SubArray:
+		res.value = types.ArrayValue(*s.T.Elem, append([]types.Value{}, vals...))
+	case planner.SubIn:
+		res.set = set
+	}
+	r.done[s.Plan] = res
+	return res, nil
+}
+
+// inSet is x IN (subquery) once the subquery's values are known.
+type inSet struct {
+	x   planner.Expr
+	set *valueSet
+}
+
+func (e *inSet) Type() types.Type { return types.Bool }
+func (e *inSet) String() string {
+	return fmt.Sprintf("in(%s, set of %d values, null=%v)", e.x, len(e.set.keys), e.set.hasNull)
+}
+
+// evalInSet is BigQuery's IN over a subquery's values: FALSE when it had no
+// row; else NULL for a NULL x; TRUE when x is among the values; else NULL if
+// a value was NULL; else FALSE. NaN equals nothing.
+func (ev *evaluator) evalInSet(e *inSet, b *Batch) (*Vector, error) {
+	out := ev.out(e, types.Bool, b.N)
+	clear(out.I[:b.N])
+	if e.set.empty {
+		return out, nil
+	}
+	x, err := ev.eval(e.x, b)
+	if err != nil {
+		return nil, err
+	}
+	var key []byte
+	for r := 0; r < b.N; r++ {
+		v := x.Value(r)
+		if v.Null {
+			out.setNull(r, b.N)
+			continue
+		}
+		found := false
+		if !(v.T.Kind == types.KindFloat64 && math.IsNaN(v.F)) {
+			key = appendKey(key[:0], v)
+			_, found = e.set.keys[string(key)]
+		}
+		switch {
+		case found:
+			out.I[r] = 1
+		case e.set.hasNull:
+			out.setNull(r, b.N)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,170 @@
+package planner
+
+import (
+	"reflect"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// Correlated EXISTS with one equality: the one correlated shape that is run,
+// by decorrelation into an uncorrelated IN.
+//
+//	EXISTS (SELECT … FROM f WHERE inner = outer AND p)
+//	  = COALESCE(outer IN (SELECT inner FROM f WHERE inner IS NOT NULL AND p), FALSE)
+//
+// where inner reads only f's row, outer only the enclosing row, and p reads
+// only f's row. Both sides are TRUE exactly when some row of f satisfies p
+// with inner = outer (both non-NULL and equal); otherwise EXISTS is FALSE,
+// and so is the right side: IN over non-NULL values is FALSE or, for a
+// NULL outer, NULL, which COALESCE makes FALSE (an empty set gives FALSE).
+//
+// The names are resolved by the binder itself: while the subquery is bound,
+// a name of the enclosing query becomes an outerRef instead of an error.
+// The bound plan must then be Project(Filter(…)) (no grouping, DISTINCT or
+// ORDER BY; a LIMIT n > 0 is dropped) and the outerRefs must all be on one side of one `=`
+// conjunct of the Filter; anything else is refused with the usual
+// "correlated subqueries are not supported" error at the first reference.
+
+// collector marks the EXISTS subquery being bound: level is the index in
+// binder.outer of the scope around it.
+type collector struct{ level int }
+
+// outerRef is a name of the enclosing query read inside an EXISTS
+// subquery: x is bound over the enclosing row.
+type outerRef struct {
+	x   Expr
+	pos int
+	msg string // the refusal, should the shape not be decorrelated
+}
+
+func (o *outerRef) Type() types.Type { return o.x.Type() }
+func (o *outerRef) String() string   { return "outer(" + o.x.String() + ")" }
+
+// collectOuter binds e in the enclosing scope at index level of b.outer as
+// an outerRef, when an EXISTS subquery directly inside that scope is being
+// bound; else nil.
+func (b *binder) collectOuter(e *sqlparse.Ident, level int, msg string) Expr {
+	if b.collect == nil || b.collect.level != level {
+		return nil
+	}
+	outer, collect := b.outer, b.collect
+	b.outer, b.collect = outer[:level], nil
+	defer func() { b.outer, b.collect = outer, collect }()
+	return &outerRef{x: b.ident(e, &exprCtx{sc: outer[level]}), pos: e.At, msg: msg}
+}
+
+// existsSubquery binds EXISTS (SELECT …), decorrelating the one shape above.
+func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
+	saved := b.collect
+	b.collect = nil
+	if ctx.sc != nil {
+		b.collect = &collector{level: len(b.outer)}
+	}
+	plan, row := b.subqueryPlan(e.Query, ctx)
+	b.collect = saved
+	if row != nil {
+		return &Const{V: types.BoolValue(true)}
+	}
+	ref := findOuterRef(plan)
+	if ref == nil {
+		s := b.newSubquery(SubExists, b.optimizeSubplan(plan), e.At)
+		s.T = types.Bool
+		return s
+	}
+	if l, ok := plan.(*Limit); ok && l.N > 0 && l.Offset == 0 {
+		plan = l.In // LIMIT n > 0 does not change whether a row exists
+	}
+	p, ok := plan.(*Project)
+	var f *Filter
+	if ok {
+		f, ok = p.In.(*Filter)
+	}
+	if !ok {
+		b.fail(ref.pos, "%s", ref.msg)
+	}
+	conjs := splitAnd(f.Cond)
+	eqAt := -1
+	for i, c := range conjs {
+		if r := findOuterRefExpr(c); r != nil {
+			if eqAt >= 0 {
+				b.fail(r.pos, "%s", r.msg) // a second correlated condition
+			}
+			eqAt = i
+		}
+	}
+	if eqAt < 0 {
+		b.fail(ref.pos, "%s", ref.msg)
+	}
+	eq, ok := conjs[eqAt].(*Call)
+	if !ok || eq.Fn != "=" {
+		b.fail(ref.pos, "%s", ref.msg)
+	}
+	var inner, outer Expr
+	switch l, r := eq.Args[0], eq.Args[1]; {
+	case onlyOuter(l) && findOuterRefExpr(r) == nil:
+		outer, inner = l, r
+	case onlyOuter(r) && findOuterRefExpr(l) == nil:
+		outer, inner = r, l
+	default:
+		b.fail(ref.pos, "%s", ref.msg)
+	}
+	rest := append(append([]Expr(nil), conjs[:eqAt]...), conjs[eqAt+1:]...)
+	rest = append(rest, b.call(e.At, "not", []Expr{b.call(e.At, "is_null", []Expr{inner})}))
+	f.Cond = joinAnd(rest)
+	keys := &Project{In: f, Exprs: []Expr{inner}, Cols: []Column{{Name: "$key", T: inner.Type()}}}
+	if r := findOuterRef(keys); r != nil {
+		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, a nested subquery)
+	}
+	x := mapExpr(outer, func(e Expr) Expr {
+		if o, ok := e.(*outerRef); ok {
+			return o.x
+		}
+		return e
+	})
+	s := b.newSubquery(SubIn, b.optimizeSubplan(keys), e.At)
+	s.X, s.T = x, types.Bool
+	return b.call(e.At, "coalesce", []Expr{s, &Const{V: types.BoolValue(false)}})
+}
+
+// onlyOuter reports whether e reads the enclosing row and nothing of the
+// subquery's own.
+func onlyOuter(e Expr) bool {
+	used := map[int]bool{}
+	colsUsed(e, used)
+	return len(used) == 0 && findOuterRefExpr(e) != nil
+}
+
+// findOuterRef returns an outerRef anywhere in a plan (its inputs and the
+// plans of its subqueries included), or nil.
+func findOuterRef(n Node) *outerRef {
+	var found *outerRef
+	exprFields(n, func(v reflect.Value) {
+		if found == nil {
+			found = findOuterRefExpr(v.Interface().(Expr))
+		}
+	})
+	for _, in := range n.Children() {
+		if found == nil {
+			found = findOuterRef(in)
+		}
+	}
+	return found
+}
+
+func findOuterRefExpr(e Expr) *outerRef {
+	switch x := e.(type) {
+	case *outerRef:
+		return x
+	case *Subquery:
+		if r := findOuterRef(x.Plan); r != nil {
+			return r
+		}
+	}
+	for _, c := range children(e) {
+		if r := findOuterRefExpr(c); r != nil {
+			return r
+		}
+	}
+	return nil
+}

@@ -1,0 +1,221 @@
+package planner
+
+import (
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// Subqueries inside expressions: (SELECT x …), EXISTS (SELECT …),
+// ARRAY(SELECT x …) and x [NOT] IN (SELECT y …).
+//
+// A subquery is bound like a derived table, with the CTEs visible where it
+// is written (so a sandboxed caller's subquery can read CTEs only, exactly as
+// its FROM can), and optimised on its own. Only uncorrelated subqueries are
+// run: a name that the subquery does not define but an enclosing query does
+// is refused ("correlated subqueries are not supported"), never read as a
+// field of the subquery's own source that no event has yet (which would read
+// NULL and answer wrongly). A column of an enclosing constant row (a CTE or
+// derived table of constants, inlined) is a constant and may be read.
+//
+// A subquery whose plan is one row of constants folds now: its value, TRUE
+// for EXISTS, x = value for IN. Any other becomes a Subquery expression that
+// the executor evaluates once per query.
+
+// exprSubquery binds (SELECT …), EXISTS (SELECT …) and ARRAY(SELECT …).
+func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
+	kind := SubScalar
+	switch e.Kind {
+	case "EXISTS":
+		kind = SubExists
+	case "ARRAY":
+		kind = SubArray
+	}
+	if kind == SubExists {
+		return b.existsSubquery(e, ctx) // bind_correlated.go
+	}
+	plan, row := b.subqueryPlan(e.Query, ctx)
+	cols := plan.Columns()
+	s := b.newSubquery(kind, plan, e.At)
+	switch kind {
+	case SubExists:
+		s.T = types.Bool
+		if row != nil {
+			return &Const{V: types.BoolValue(true)}
+		}
+	case SubScalar:
+		if len(cols) != 1 {
+			b.fail(e.At, "a scalar subquery must have exactly one column, found %d (SELECT AS STRUCT is not supported; build a STRUCT(…) value)", len(cols))
+		}
+		s.T = cols[0].T
+		if row != nil {
+			return row[0]
+		}
+	case SubArray:
+		if len(cols) != 1 {
+			b.fail(e.At, "an ARRAY subquery must have exactly one column, found %d (SELECT AS STRUCT is not supported; build a STRUCT(…) value)", len(cols))
+		}
+		elem := cols[0].T
+		switch elem.Kind {
+		case types.KindArray:
+			b.fail(e.At, "an ARRAY subquery cannot select an ARRAY (%s): an array cannot contain an array", elem)
+		case types.KindNull:
+			elem = types.Int64
+		}
+		s.T = types.ArrayOf(elem)
+		if row != nil && !row[0].(*Const).V.Null {
+			return b.call(e.At, "make_array", row)
+		}
+	}
+	s.Plan = b.optimizeSubplan(plan)
+	return s
+}
+
+// inSubquery binds x [NOT] IN (SELECT y …).
+func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
+	if st, ok := e.X.(*sqlparse.StructLit); ok && len(st.Elems) > 1 {
+		b.fail(e.At, "(a, b, …) IN (subquery) is not supported; compare one value, or join the subquery")
+	}
+	x := b.expr(e.X, ctx)
+	plan, row := b.subqueryPlan(e.Query, ctx)
+	cols := plan.Columns()
+	if len(cols) != 1 {
+		b.fail(e.Query.At, "the subquery of IN must have exactly one column, found %d", len(cols))
+	}
+	ct := cols[0].T
+	if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct || ct.Kind == types.KindArray || ct.Kind == types.KindStruct {
+		b.fail(e.At, "IN (subquery) cannot compare %s with %s", x.Type(), ct)
+	}
+	// Type the comparison as `x = y` does (numbers mix, a constant string
+	// becomes a timestamp, …), keeping x as coerced.
+	probe := &Call{Fn: "=", Args: []Expr{x, &ColRef{T: ct, Name: cols[0].Name}}}
+	if b.symbolic {
+		probe.Args = constStrings(probe.Args)
+	}
+	if _, err := funcs["="].Check(probe); err != nil {
+		b.failErr(e.At, err)
+	}
+	if !b.symbolic {
+		x = probe.Args[0]
+	}
+	var r Expr
+	if row != nil {
+		r = b.call(e.At, "=", []Expr{x, row[0]})
+	} else {
+		s := b.newSubquery(SubIn, b.optimizeSubplan(plan), e.At)
+		s.X, s.T = x, types.Bool
+		r = s
+	}
+	if e.Not {
+		r = b.call(e.At, "not", []Expr{r})
+	}
+	return r
+}
+
+func (b *binder) newSubquery(kind SubqueryKind, plan Node, pos int) *Subquery {
+	s := &Subquery{Kind: kind, Plan: plan}
+	s.Line, s.Col = sqlparse.Position(b.src, pos)
+	return s
+}
+
+// subqueryPlan binds a subquery in the scope of the expression holding it:
+// its CTEs are visible, its columns are outer names (outerName). row is the
+// subquery's one row when it is constants.
+func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row []Expr) {
+	var env *cteEnv
+	if ctx.sc != nil {
+		env = ctx.sc.env
+		b.outer = append(b.outer, ctx.sc)
+		defer func() { b.outer = b.outer[:len(b.outer)-1] }()
+	}
+	plan = b.query(q, env)
+	return plan, constRow(plan)
+}
+
+// optimizeSubplan applies the rewrite rules to a subquery's plan at a call
+// (Check binds only).
+func (b *binder) optimizeSubplan(plan Node) Node {
+	if b.symbolic {
+		return plan
+	}
+	return optimize(plan)
+}
+
+// outerName resolves a name that the innermost query does not define in the
+// queries around the subqueries being bound: a constant of an inlined
+// constant row is returned; anything else is a correlated reference, refused.
+// It returns nil when no enclosing query has the name.
+func (b *binder) outerName(e *sqlparse.Ident) Expr {
+	parts := e.Parts
+	name := strings.Join(parts, ".")
+	for i := len(b.outer) - 1; i >= 0; i-- {
+		sc := b.outer[i]
+		var what string
+		if rv := sc.find(parts[0]); rv != nil {
+			if rv.kind == rvConst && len(parts) > 1 {
+				if x := b.columnOf(rv, parts[1]); x != nil {
+					return b.fields(x, parts[2:], e.At)
+				}
+			}
+			what = "table " + parts[0]
+			if len(parts) > 1 {
+				what = "column " + parts[0] + "." + parts[1]
+			}
+		} else {
+			for _, rv := range sc.vars {
+				if !hasColumn(rv, parts[0]) {
+					continue
+				}
+				if rv.kind == rvConst {
+					return b.fields(b.columnOf(rv, parts[0]), parts[1:], e.At)
+				}
+				what = "column " + parts[0]
+				if rv.alias != "" {
+					what = "column " + rv.alias + "." + parts[0]
+				}
+				break
+			}
+		}
+		if what == "" {
+			continue
+		}
+		msg := "correlated subqueries are not supported: " + name + " refers to outer " + what
+		if !strings.HasPrefix(what, "table ") { // a column, not a whole row
+			if x := b.collectOuter(e, i, msg); x != nil {
+				return x
+			}
+		}
+		b.fail(e.At, "%s", msg)
+	}
+	return nil
+}
+
+// hasColumn reports, without side effects, whether name is a column of rv.
+func hasColumn(rv *rangeVar, name string) bool {
+	switch rv.kind {
+	case rvScan:
+		_, _, ok := fieldOf(rv, name)
+		return ok
+	case rvPath:
+		_, _, ok := fieldOf(rv.scanRV, rv.prefix+"."+name)
+		return ok
+	case rvPlan, rvConst:
+		for _, c := range rv.cols {
+			if strings.EqualFold(c.Name, name) {
+				return true
+			}
+		}
+	case rvElem:
+		t := rv.cols[0].T
+		return rv.alias == "" && t.Kind == types.KindStruct && t.FieldIndex(name) >= 0
+	}
+	return false
+}
+
+// isSubqueryBody reports whether an AST node met inside an expression is
+// the query of a subquery (whose aggregates are its own).
+func isSubqueryBody(n sqlparse.Node) bool {
+	_, ok := n.(*sqlparse.Query)
+	return ok
+}

@@ -1,0 +1,135 @@
+package planner
+
+import (
+	"reflect"
+	"strings"
+
+	"logq/types"
+)
+
+// SubqueryKind says what an expression subquery computes.
+type SubqueryKind uint8
+
+// Subquery kinds.
+const (
+	// SubScalar is (SELECT x …): the value of its one row, NULL when it has
+	// no row, an error when it has more than one.
+	SubScalar SubqueryKind = iota
+	// SubExists is EXISTS (SELECT …): TRUE when it has a row, never NULL.
+	SubExists
+	// SubArray is ARRAY(SELECT x …): its rows' values in order, [] for none.
+	SubArray
+	// SubIn is X IN (SELECT x …) with BigQuery's three-valued logic: FALSE
+	// when the subquery has no row (even for a NULL X), else NULL for a NULL
+	// X, TRUE when X is among the values, else NULL when a value is NULL,
+	// else FALSE. NOT IN is not(SubIn).
+	SubIn
+)
+
+var subqueryNames = [...]string{"scalar", "exists", "array", "in"}
+
+func (k SubqueryKind) String() string { return subqueryNames[k] }
+
+// Subquery is an uncorrelated subquery inside an expression. Its Plan is
+// bound and optimised on its own: its ColRefs read its own rows, never the
+// enclosing row, so the rewrites of the enclosing plan (pushdown, pruning,
+// remapping) leave it alone; only X, the left operand of IN, is an ordinary
+// sub-expression over the enclosing row (children and mapExpr visit it).
+//
+// Expressions are data: the executor runs Plan once per query and replaces
+// the node by its value, or for IN by a hash set of the values
+// (exec/op_subquery.go). Copies made by rewrites share Plan, so a subquery
+// that a rewrite duplicates still runs once.
+type Subquery struct {
+	Kind SubqueryKind
+	Plan Node
+	X    Expr // SubIn only
+	T    types.Type
+	// Line and Col place the subquery in the query text, for the errors
+	// it raises at run time (a scalar subquery with more than one row).
+	Line, Col int
+}
+
+func (e *Subquery) Type() types.Type { return e.T }
+
+func (e *Subquery) String() string {
+	lines := strings.Split(strings.TrimSpace(Explain(e.Plan)), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	body := "subquery{" + strings.Join(lines, "; ") + "}"
+	if e.Kind == SubIn {
+		return "in(" + e.X.String() + ", " + body + ")"
+	}
+	return e.Kind.String() + "(" + body + ")"
+}
+
+var exprIface = reflect.TypeOf((*Expr)(nil)).Elem()
+
+// MapExprs replaces every expression that node n holds itself (not those of
+// its inputs) by mapExpr(e, f), i.e. bottom-up, node by node. It finds them
+// by reflection over n's exported fields (Expr, slices and structs of them),
+// so a node type added later is covered without a case here; fields of
+// type Node (the inputs) are not entered. The executor uses it to put the
+// values of subqueries into a plan before it runs.
+func MapExprs(n Node, f func(Expr) Expr) {
+	exprFields(n, func(v reflect.Value) {
+		if out := mapExpr(v.Interface().(Expr), f); out != nil {
+			v.Set(reflect.ValueOf(out))
+		}
+	})
+}
+
+// Subqueries returns the subqueries in the expressions that n holds itself
+// (not those of its inputs, nor those inside the subqueries' plans).
+func Subqueries(n Node) []*Subquery {
+	var out []*Subquery
+	var visit func(e Expr)
+	visit = func(e Expr) {
+		if s, ok := e.(*Subquery); ok {
+			out = append(out, s)
+		}
+		for _, c := range children(e) {
+			visit(c)
+		}
+	}
+	exprFields(n, func(v reflect.Value) { visit(v.Interface().(Expr)) })
+	return out
+}
+
+// exprFields calls f with each non-nil, settable Expr field of node n.
+func exprFields(n Node, f func(reflect.Value)) {
+	v := reflect.ValueOf(n)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return
+	}
+	walkValue(v.Elem(), f)
+}
+
+var (
+	typeType   = reflect.TypeOf(types.Type{})
+	columnType = reflect.TypeOf(Column{})
+)
+
+func walkValue(v reflect.Value, f func(reflect.Value)) {
+	switch v.Kind() {
+	case reflect.Struct:
+		t := v.Type()
+		if t == typeType || t == columnType {
+			return
+		}
+		for i := 0; i < v.NumField(); i++ {
+			if t.Field(i).IsExported() {
+				walkValue(v.Field(i), f)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			walkValue(v.Index(i), f)
+		}
+	case reflect.Interface:
+		if !v.IsNil() && v.Type() == exprIface && v.CanSet() {
+			f(v) // not an input Node: those have type Node
+		}
+	}
+}

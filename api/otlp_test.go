@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -15,11 +16,18 @@ import (
 	sdklog "go.opentelemetry.io/otel/sdk/log"
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	"google.golang.org/protobuf/proto"
+
+	"logq/endpoint"
 )
 
-// The official OTLP/HTTP log exporter ships records; they are queried back.
+// The official OTLP/HTTP log exporter ships records; they are queried back,
+// laid out as Logflare's OtelLog lays them out (lib/logflare/logs/otel_log.ex):
+// the record's fields at the top level, metadata {type: "otel_log"}.
 func TestOTLPLogsFromTheOfficialExporter(t *testing.T) {
-	e := readBack(t, "otel.src")
+	e, err := endpoint.Parse("otel.yaml", []byte("id: 11111111-2222-4333-8444-000000000777\nname: t.otel\nquery: |\n"+
+		"  select timestamp, event_message, severity_text, severity_number, trace_id, span_id, attributes, scope, resource, metadata\n"+
+		"  from `otel.src` order by timestamp\n"))
+	require.NoError(t, err)
 	h := newHarness(t, func(cfg *Config) { cfg.Endpoints = append(cfg.Endpoints, e) })
 	ctx := context.Background()
 	exp, err := otlploghttp.New(ctx,
@@ -43,25 +51,34 @@ func TestOTLPLogsFromTheOfficialExporter(t *testing.T) {
 	r2.SetTimestamp(t1.Add(time.Second))
 	r2.SetBody(attribute.MapValue(attribute.String("k", "v")))
 	r2.SetSeverity(otellog.SeverityError2)
+	r2.SetEventName("checkout.failed")
 	logger.Emit(ctx, r2)
 	require.NoError(t, provider.ForceFlush(ctx))
 	require.NoError(t, provider.Shutdown(ctx))
 
-	got := queryBack(t, h, e)
+	r := h.get("/api/endpoints/query/t.otel")
+	require.Equal(t, 200, r.code, string(r.body))
+	var out struct{ Result []map[string]any }
+	require.NoError(t, json.Unmarshal(r.body, &out))
+	got := out.Result
 	require.Len(t, got, 2)
-	require.Equal(t, t1.UnixMicro(), got[0].Timestamp)
-	require.Equal(t, "payment accepted", *got[0].EventMessage)
-	m := got[0].Metadata[0]
-	require.Equal(t, "WARN", m["severity_text"])
-	require.Equal(t, float64(13), m["severity_number"], "SeverityWarn is 13 in OTLP")
-	require.Equal(t, []any{map[string]any{"order_id": "o-17", "items": float64(3)}}, m["attributes"])
-	require.Equal(t, []any{map[string]any{"name": "logq-test", "version": "1.2.3"}}, m["scope"])
-	res := m["resource"].([]any)[0].(map[string]any)
+	require.Equal(t, float64(t1.UnixMicro()), got[0]["timestamp"])
+	require.Equal(t, "payment accepted", got[0]["event_message"], "a string body is the message")
+	require.Equal(t, "WARN", got[0]["severity_text"])
+	require.Equal(t, float64(13), got[0]["severity_number"], "SeverityWarn is 13 in OTLP")
+	require.Equal(t, "", got[0]["trace_id"], "no trace: Logflare's encode16 of no bytes")
+	require.Equal(t, []any{map[string]any{"order_id": "o-17", "items": float64(3)}}, got[0]["attributes"])
+	scope := got[0]["scope"].([]any)[0].(map[string]any)
+	require.Equal(t, "logq-test", scope["name"])
+	require.Equal(t, "1.2.3", scope["version"])
+	res := got[0]["resource"].([]any)[0].(map[string]any)
 	require.Equal(t, "go", res["telemetry_sdk_language"], "the SDK's default resource")
+	require.Equal(t, []any{map[string]any{"type": "otel_log"}}, got[0]["metadata"])
 
-	require.Equal(t, t1.Add(time.Second).UnixMicro(), got[1].Timestamp)
-	require.Equal(t, `{"k":"v"}`, *got[1].EventMessage)
-	require.Equal(t, "ERROR2", got[1].Metadata[0]["severity_text"])
+	require.Equal(t, float64(t1.Add(time.Second).UnixMicro()), got[1]["timestamp"])
+	require.Equal(t, "checkout.failed", got[1]["event_message"], "a body that is not a string: the event name")
+	require.Equal(t, float64(18), got[1]["severity_number"], "SeverityError2 is 18")
+	require.Equal(t, "", got[1]["severity_text"], "kept as sent")
 }
 
 func TestOTLPRepliesAndRefusals(t *testing.T) {

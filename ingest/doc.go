@@ -23,13 +23,12 @@
 //     out. A line that does not parse is refused.
 //   - A CloudEvent becomes {timestamp (its time), event_message (data as text,
 //     or data.message), metadata: {every attribute, data}}.
-//   - OTLP logs (DecodeOTLP): one event per LogRecord, timestamp from
-//     time_unix_nano (else observed_time_unix_nano), event_message from the
-//     body (a string as is, other values as JSON), metadata {severity_text
-//     (else the OTLP name of severity_number), severity_number, trace_id and
-//     span_id in hex, flags, event_name, attributes, resource (the resource's
-//     attributes), scope {name, version}}. A record with neither body nor
-//     time is refused and counted in the reply's partial_success.
+//   - OTLP logs (DecodeOTLP): one event per LogRecord, laid out as
+//     Logflare's OtelLog: the record's fields at the top level (timestamp,
+//     event_message, body, attributes, severity_number, severity_text,
+//     trace_id, span_id, scope, resource) and metadata {type: "otel_log"};
+//     see DecodeOTLP. A record with neither body nor time is refused and
+//     counted in the reply's partial_success.
 //
 // One event's bytes (whatever route they came by, and the WAL replayed at
 // start-up) are read by the rules here too, which logstore applies as it

@@ -20,12 +20,14 @@ type OTLP struct {
 }
 
 // DecodeOTLP reads an ExportLogsServiceRequest, protobuf or (when
-// contentType is application/json) JSON, into events: one per LogRecord,
-// {timestamp (time_unix_nano, else observed_time_unix_nano), event_message
-// (the body: a string as is, any other value as JSON), metadata:
-// {severity_text, severity_number, trace_id, span_id, flags, event_name,
-// attributes, resource, scope}}. A record with neither a body nor a time is
-// refused (the export's partial_success counts it).
+// contentType is application/json) JSON, into events laid out as Logflare's
+// OtelLog lays them out: one per LogRecord, {timestamp (time_unix_nano, else
+// observed_time_unix_nano), event_message (the body when it is a string,
+// else event_name, else the body as JSON), body, attributes,
+// severity_number, severity_text, trace_id and span_id (lower-case hex),
+// scope {name, version, attributes}, resource (its attributes), metadata
+// {type: "otel_log"}}. A record with neither a body nor a time is refused
+// (the export's partial_success counts it).
 func DecodeOTLP(body []byte, contentType string) (*OTLP, error) {
 	req := &collogs.ExportLogsServiceRequest{}
 	out := &OTLP{JSON: strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "application/json")}
@@ -42,10 +44,8 @@ func DecodeOTLP(body []byte, contentType string) (*OTLP, error) {
 	for _, rl := range req.GetResourceLogs() {
 		resource := attrs(rl.GetResource().GetAttributes())
 		for _, sl := range rl.GetScopeLogs() {
-			scope := map[string]any{"name": sl.GetScope().GetName(), "version": sl.GetScope().GetVersion()}
-			if a := sl.GetScope().GetAttributes(); len(a) > 0 {
-				scope["attributes"] = attrs(a)
-			}
+			scope := map[string]any{"name": sl.GetScope().GetName(), "version": sl.GetScope().GetVersion(),
+				"attributes": attrs(sl.GetScope().GetAttributes())}
 			for _, lr := range sl.GetLogRecords() {
 				ts := lr.GetTimeUnixNano()
 				if ts == 0 {
@@ -56,33 +56,30 @@ func DecodeOTLP(body []byte, contentType string) (*OTLP, error) {
 					i++
 					continue
 				}
-				meta := map[string]any{"severity_number": int32(lr.GetSeverityNumber()), "attributes": attrs(lr.GetAttributes()),
-					"resource": resource, "scope": scope}
-				if s := lr.GetSeverityText(); s != "" {
-					meta["severity_text"] = s
-				} else if lr.GetSeverityNumber() != 0 {
-					meta["severity_text"] = severityName(int32(lr.GetSeverityNumber()))
+				body := value(lr.GetBody())
+				ev := map[string]any{
+					"metadata":        map[string]any{"type": "otel_log"},
+					"scope":           scope,
+					"resource":        resource,
+					"body":            body,
+					"attributes":      attrs(lr.GetAttributes()),
+					"severity_number": int32(lr.GetSeverityNumber()),
+					"severity_text":   lr.GetSeverityText(),
+					"trace_id":        hex.EncodeToString(lr.GetTraceId()),
+					"span_id":         hex.EncodeToString(lr.GetSpanId()),
 				}
-				if id := lr.GetTraceId(); len(id) > 0 {
-					meta["trace_id"] = hex.EncodeToString(id)
-				}
-				if id := lr.GetSpanId(); len(id) > 0 {
-					meta["span_id"] = hex.EncodeToString(id)
-				}
-				if f := lr.GetFlags(); f != 0 {
-					meta["flags"] = f
-				}
-				if n := lr.GetEventName(); n != "" {
-					meta["event_name"] = n
-				}
-				ev := map[string]any{"metadata": meta}
-				switch b := value(lr.GetBody()).(type) {
-				case nil:
+				switch b := body.(type) {
 				case string:
 					ev["event_message"] = b
 				default:
-					txt, _ := json.Marshal(b)
-					ev["event_message"] = string(txt)
+					// Logflare takes event_name; a record without one keeps
+					// its body as the message rather than an empty one.
+					if n := lr.GetEventName(); n != "" {
+						ev["event_message"] = n
+					} else if b != nil {
+						txt, _ := json.Marshal(b)
+						ev["event_message"] = string(txt)
+					}
 				}
 				if ts != 0 {
 					ev["timestamp"] = time.Unix(0, int64(ts)).UTC().Format(time.RFC3339Nano)
@@ -98,19 +95,6 @@ func DecodeOTLP(body []byte, contentType string) (*OTLP, error) {
 		}
 	}
 	return out, nil
-}
-
-// severityName is the OTLP short name of a severity number (1–24).
-func severityName(n int32) string {
-	names := []string{"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"}
-	if n < 1 || n > 24 {
-		return ""
-	}
-	name := names[(n-1)/4]
-	if k := (n-1)%4 + 1; k > 1 {
-		name += fmt.Sprint(k)
-	}
-	return name
 }
 
 func attrs(kvs []*common.KeyValue) map[string]any {

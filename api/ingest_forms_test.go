@@ -88,16 +88,24 @@ func TestClientShapes(t *testing.T) {
 			name: "syslog", source: "syslog.src", path: "/api/logs/syslogs?source_name=syslog.src",
 			body: "<165>1 2026-03-14T15:00:00.123Z web-1 nginx 77 ID47 [ex@1 a=\"b\"] GET / 200\n",
 			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("GET / 200"), Metadata: []map[string]any{{
-				"severity": "notice", "facility": "local4", "host": "web-1", "appname": "nginx", "procid": "77", "msgid": "ID47"}}}},
+				"priority": float64(165), "severity": "notice", "level": "notice", "facility": "local4", "hostname": "web-1",
+				"appname": "nginx", "process_id": "77", "message_id": "ID47", "message_text": "GET / 200",
+				"sd":          []any{map[string]any{"id": "ex@1", "a": "b"}},
+				"message_raw": "<165>1 2026-03-14T15:00:00.123Z web-1 nginx 77 ID47 [ex@1 a=\"b\"] GET / 200"}}}},
 		},
 		{
 			name: "logplex", source: "logplex.src", path: "/api/events/logplex?source_name=logplex.src",
 			body: frames("<40>1 2026-03-14T15:00:00.123Z host app web.3 - State changed from up to down",
 				"<190>1 2026-03-14T15:00:01.123Z host app web.4 - second"),
+			// 40 = facility 5 (Logflare's "syslogd") + 0; 190 = 23 (local7) + 6.
 			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("State changed from up to down"), Metadata: []map[string]any{{
-				"severity": "emergency", "facility": "syslog", "host": "host", "appname": "app", "procid": "web.3"}}},
+				"priority": float64(40), "severity": "emergency", "level": "emergency", "facility": "syslogd", "hostname": "host",
+				"appname": "app", "process_id": "web.3", "message_text": "State changed from up to down",
+				"message_raw": "<40>1 2026-03-14T15:00:00.123Z host app web.3 - State changed from up to down"}}},
 				{Timestamp: ms.Add(time.Second).UnixMicro(), EventMessage: str("second"), Metadata: []map[string]any{{
-					"severity": "info", "facility": "local7", "host": "host", "appname": "app", "procid": "web.4"}}}},
+					"priority": float64(190), "severity": "info", "level": "info", "facility": "local7", "hostname": "host",
+					"appname": "app", "process_id": "web.4", "message_text": "second",
+					"message_raw": "<190>1 2026-03-14T15:00:01.123Z host app web.4 - second"}}}},
 		},
 		{
 			name: "cloud-event structured", source: "ce.src", path: "/logs/cloud-event?source_name=ce.src",

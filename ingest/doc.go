@@ -18,9 +18,15 @@
 //   - The message is log_entry, else message, else event_message (Logflare's
 //     order); it is written as event_message, first, and log_entry dropped.
 //     Events without log_entry or message pass through byte for byte.
-//   - A syslog line becomes {timestamp, event_message, metadata: {severity,
-//     facility, host, appname, procid, msgid}}; fields given as "-" are left
-//     out. A line that does not parse is refused.
+//   - A syslog line becomes what Logflare's syslog parser makes of it:
+//     {timestamp, event_message (the message, terminal colour codes
+//     removed), metadata: {priority, facility and severity (Logflare's
+//     names), level (= severity), hostname, appname, process_id,
+//     message_id, message_text (as sent), message_raw (the whole line), sd
+//     (structured-data elements as {id, name: value…}, plus {id: "json", …}
+//     when the message is a JSON object)}}; fields given as "-" are left
+//     out. RFC 3164 lines are read too (Logflare reads only RFC 5424). A
+//     line that does not parse is refused.
 //   - A CloudEvent becomes {timestamp (its time), event_message (data as text,
 //     or data.message), metadata: {every attribute, data}}.
 //   - OTLP logs (DecodeOTLP): one event per LogRecord, laid out as

@@ -13,14 +13,33 @@ func TestParseSyslog(t *testing.T) {
 		want   map[string]any // nil: refused
 		reason string
 	}{
+		// Expected layouts from Logflare's plugs/syslog_parser.ex and
+		// source_parsers/syslog_parser_helpers.ex: PRI 34 = facility 4
+		// (auth) × 8 + severity 2 (critical); 165 = 20 (local4) + 5 (notice);
+		// 13 = 1 (user) + 5; 14 = 1 + 6 (info).
 		{`<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su - ID47 - 'su root' failed`, map[string]any{
 			"timestamp": "2003-10-11T22:14:15.003Z", "event_message": "'su root' failed",
-			"metadata": map[string]any{"severity": "critical", "facility": "auth", "host": "mymachine.example.com", "appname": "su", "msgid": "ID47"}}, ""},
+			"metadata": map[string]any{"priority": float64(34), "severity": "critical", "level": "critical", "facility": "auth",
+				"hostname": "mymachine.example.com", "appname": "su", "message_id": "ID47",
+				"message_text": "'su root' failed", "message_raw": `<34>1 2003-10-11T22:14:15.003Z mymachine.example.com su - ID47 - 'su root' failed`}}, ""},
 		{`<165>1 2003-08-24T05:14:15.000003-07:00 192.0.2.1 myproc 8710 - [a b="]"][c] hi`, map[string]any{
 			"timestamp": "2003-08-24T05:14:15.000003-07:00", "event_message": "hi",
-			"metadata": map[string]any{"severity": "notice", "facility": "local4", "host": "192.0.2.1", "appname": "myproc", "procid": "8710"}}, ""},
+			"metadata": map[string]any{"priority": float64(165), "severity": "notice", "level": "notice", "facility": "local4",
+				"hostname": "192.0.2.1", "appname": "myproc", "process_id": "8710", "message_text": "hi",
+				"sd": []any{map[string]any{"id": "a", "b": "]"}, map[string]any{"id": "c"}}, "message_raw": `<165>1 2003-08-24T05:14:15.000003-07:00 192.0.2.1 myproc 8710 - [a b="]"][c] hi`}}, ""},
 		{`<13>1 - - - - - -`, map[string]any{"event_message": "",
-			"metadata": map[string]any{"severity": "notice", "facility": "user"}}, ""},
+			"metadata": map[string]any{"priority": float64(13), "severity": "notice", "level": "notice", "facility": "user", "message_raw": `<13>1 - - - - - -`}}, ""},
+		{`<14>1 2026-03-14T15:00:00Z h a - - [x@1 q="say \"hi\""] {"k":1}`, map[string]any{
+			"timestamp": "2026-03-14T15:00:00Z", "event_message": `{"k":1}`,
+			"metadata": map[string]any{"priority": float64(14), "severity": "info", "level": "info", "facility": "user",
+				"hostname": "h", "appname": "a", "message_text": `{"k":1}`,
+				"sd":          []any{map[string]any{"id": "json", "k": float64(1)}, map[string]any{"id": "x@1", "q": `say "hi"`}},
+				"message_raw": `<14>1 2026-03-14T15:00:00Z h a - - [x@1 q="say \"hi\""] {"k":1}`}}, ""},
+		{"<14>1 2026-03-14T15:00:00Z h a - - - \x1b[31mred\x1b[0m", map[string]any{
+			"timestamp": "2026-03-14T15:00:00Z", "event_message": "red",
+			"metadata": map[string]any{"priority": float64(14), "severity": "info", "level": "info", "facility": "user",
+				"hostname": "h", "appname": "a", "message_text": "\x1b[31mred\x1b[0m",
+				"message_raw": "<14>1 2026-03-14T15:00:00Z h a - - - \x1b[31mred\x1b[0m"}}, ""},
 		{`no pri`, nil, "a syslog line starts with <PRI>"},
 		{`<999>1 x`, nil, "a syslog line starts with <PRI>, a number from 0 to 191"},
 		{`<13>1 short`, nil, "an RFC 5424 line needs TIMESTAMP HOSTNAME APP-NAME PROCID MSGID"},

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -10,9 +11,17 @@ import (
 
 var severities = []string{"emergency", "alert", "critical", "error", "warning", "notice", "info", "debug"}
 
-var facilities = []string{"kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron",
-	"authpriv", "ftp", "ntp", "security", "console", "solaris-cron",
+// facilities are Logflare's names for the 24 syslog facilities
+// (lib/logflare/logs/source_parsers/syslog_parser_helpers.ex), kept as
+// Logflare has them (10 is auth again, 15 clock again) so that queries
+// written for Logflare's syslog sources match.
+var facilities = []string{"kernel", "user", "mail", "system", "auth", "syslogd", "line_printer", "network_news",
+	"uucp", "clock", "auth", "ftp", "ntp", "log_audit", "log_alert", "clock",
 	"local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7"}
+
+// ansiColour matches the terminal colour codes Logflare strips from a
+// syslog message (message_text keeps them).
+var ansiColour = regexp.MustCompile(`\x1b\[[0-9;]*m(?:\x1b\[K)?`)
 
 // decodeSyslog reads syslog lines, one a line, or logplex frames
 // ("<octet count> <line>", back to back or newline-separated).
@@ -71,8 +80,12 @@ func parseSyslog(line []byte) ([]byte, string) {
 		return nil, "a syslog line starts with <PRI>, a number from 0 to 191"
 	}
 	s = s[end+1:]
-	meta := map[string]string{"severity": severities[pri%8], "facility": facilities[pri/8]}
+	// Logflare's layout (plugs/syslog_parser.ex): the message, the time,
+	// and everything else the parser found in metadata, level = severity.
+	meta := map[string]any{"priority": pri, "severity": severities[pri%8], "level": severities[pri%8],
+		"facility": facilities[pri/8], "message_raw": string(line)}
 	var ts, msg string
+	var sd []map[string]any
 	if v, rest, ok := strings.Cut(s, " "); ok && v == "1" {
 		// RFC 5424: VERSION TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD MSG
 		parts := strings.SplitN(rest, " ", 6)
@@ -80,13 +93,13 @@ func parseSyslog(line []byte) ([]byte, string) {
 			return nil, "an RFC 5424 line needs TIMESTAMP HOSTNAME APP-NAME PROCID MSGID"
 		}
 		ts = parts[0]
-		for i, k := range []string{"host", "appname", "procid", "msgid"} {
+		for i, k := range []string{"hostname", "appname", "process_id", "message_id"} {
 			if parts[i+1] != "-" {
 				meta[k] = parts[i+1]
 			}
 		}
 		if len(parts) == 6 {
-			msg = skipStructuredData(parts[5])
+			sd, msg = structuredData(parts[5])
 		}
 	} else if len(s) >= 16 {
 		// RFC 3164: Mmm dd hh:mm:ss HOST TAG[PID]: MSG
@@ -97,10 +110,10 @@ func parseSyslog(line []byte) ([]byte, string) {
 		now := time.Now().UTC()
 		ts = t.AddDate(now.Year(), 0, 0).Format(time.RFC3339)
 		host, rest, _ := strings.Cut(strings.TrimSpace(s[15:]), " ")
-		meta["host"] = host
+		meta["hostname"] = host
 		if tag, m, ok := strings.Cut(rest, ": "); ok && !strings.Contains(tag, " ") {
 			if app, pid, ok := strings.Cut(strings.TrimSuffix(tag, "]"), "["); ok {
-				meta["appname"], meta["procid"] = app, pid
+				meta["appname"], meta["process_id"] = app, pid
 			} else {
 				meta["appname"] = tag
 			}
@@ -111,7 +124,21 @@ func parseSyslog(line []byte) ([]byte, string) {
 	} else {
 		return nil, "a syslog line has an RFC 5424 or RFC 3164 header"
 	}
-	ev := map[string]any{"event_message": strings.TrimPrefix(msg, "\ufeff"), "metadata": meta}
+	msg = strings.TrimPrefix(msg, "\ufeff")
+	if msg != "" {
+		meta["message_text"] = msg
+		// A message that is a JSON object is also kept, as Logflare keeps
+		// it, as a structured-data element with id "json".
+		var obj map[string]any
+		if json.Unmarshal([]byte(strings.TrimSpace(msg)), &obj) == nil && obj != nil {
+			obj["id"] = "json"
+			sd = append([]map[string]any{obj}, sd...)
+		}
+	}
+	if len(sd) > 0 {
+		meta["sd"] = sd
+	}
+	ev := map[string]any{"event_message": ansiColour.ReplaceAllString(msg, ""), "metadata": meta}
 	if ts != "-" {
 		ev["timestamp"] = ts
 	}
@@ -119,30 +146,50 @@ func parseSyslog(line []byte) ([]byte, string) {
 	return out, ""
 }
 
-// skipStructuredData drops RFC 5424 STRUCTURED-DATA ("-" or [..][..]).
-func skipStructuredData(s string) string {
+// structuredData reads RFC 5424 STRUCTURED-DATA ("-" or [id name="value"
+// …]…) off the front of s: each element as {id, name: value, …}, as
+// Logflare's parser gives them, and the message after it.
+func structuredData(s string) ([]map[string]any, string) {
 	if strings.HasPrefix(s, "- ") || s == "-" {
-		return strings.TrimPrefix(strings.TrimPrefix(s, "-"), " ")
+		return nil, strings.TrimPrefix(strings.TrimPrefix(s, "-"), " ")
 	}
+	var out []map[string]any
 	for strings.HasPrefix(s, "[") {
-		// Inside a quoted PARAM-VALUE "]" ends nothing (senders do not
-		// always escape it as RFC 5424 asks).
-		esc, quoted := false, false
+		elem := map[string]any{}
 		i := 1
-		for ; i < len(s) && !(s[i] == ']' && !quoted && !esc); i++ {
-			switch {
-			case esc:
-				esc = false
-			case s[i] == '\\':
-				esc = true
-			case s[i] == '"':
-				quoted = !quoted
-			}
+		j := i
+		for j < len(s) && s[j] != ' ' && s[j] != ']' {
+			j++
 		}
-		if i >= len(s) {
-			return ""
+		elem["id"] = s[i:j]
+		i = j
+		for i < len(s) && s[i] == ' ' {
+			// name="value", where \", \\ and \] are escapes (and a "]"
+			// inside the quotes ends nothing: senders do not always escape
+			// it as RFC 5424 asks).
+			i++
+			eq := strings.IndexByte(s[i:], '=')
+			if eq < 0 || i+eq+1 >= len(s) || s[i+eq+1] != '"' {
+				return out, "" // malformed: the rest is not a message either
+			}
+			name := s[i : i+eq]
+			i += eq + 2
+			var v strings.Builder
+			for i < len(s) && s[i] != '"' {
+				if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '\\' || s[i+1] == ']') {
+					i++
+				}
+				v.WriteByte(s[i])
+				i++
+			}
+			i++ // the closing quote
+			elem[name] = v.String()
+		}
+		out = append(out, elem)
+		if i >= len(s) || s[i] != ']' {
+			return out, ""
 		}
 		s = s[i+1:]
 	}
-	return strings.TrimPrefix(s, " ")
+	return out, strings.TrimPrefix(s, " ")
 }

@@ -27,16 +27,11 @@ type scanOp struct {
 	segFilter  planner.Expr // the row filter for the current segment
 	err        error
 	present    []*logstore.Column
-	// cols holds the columns read from colsOf, the segment being read: a
-	// file-backed segment's Column goes through the store's shared cache,
-	// which is worth asking once per segment, not once per batch.
-	colsOf *logstore.Segment
-	cols   map[string]*logstore.Column
-	rows   []int32
-	ts     []int64
-	codes  []uint32
-	fields []*logstore.Field
-	out    Batch
+	rows       []int32
+	ts         []int64
+	codes      []uint32
+	fields     []*logstore.Field
+	out        Batch
 	// newestFirst visits segments by descending newest timestamp, and
 	// floor, when set, reports a timestamp below which no row is wanted any
 	// more (a top-k on timestamp DESC that is full); see sortOp.
@@ -139,7 +134,7 @@ func (s *scanOp) nextSegment() bool {
 func (s *scanOp) prepareEq(seg *logstore.Segment) bool {
 	s.present = s.present[:0]
 	for _, path := range s.plan.Present {
-		col := s.column(seg, path)
+		col := seg.Column(path)
 		if col == nil {
 			return false // no event of the segment has the object
 		}
@@ -147,7 +142,7 @@ func (s *scanOp) prepareEq(seg *logstore.Segment) bool {
 	}
 	s.eqCol = s.eqCol[:0]
 	for _, e := range s.plan.Eq {
-		col := s.column(seg, s.plan.Fields[e.Field].Path)
+		col := seg.Column(s.plan.Fields[e.Field].Path)
 		if col == nil {
 			return false // every row NULL: NULL = x is never true
 		}
@@ -227,7 +222,7 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 				rows = append(rows, int32(r))
 			}
 		default:
-			tc := s.column(seg, "timestamp")
+			tc := seg.Column("timestamp")
 			n := be - bs
 			idx := s.scratchRows(bs, be)
 			s.ts = grow(s.ts, n)
@@ -315,7 +310,7 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 	for i, f := range s.plan.Fields {
 		v := b.Cols[i]
 		v.T, v.Lazy = f.T, nil
-		col := s.column(seg, f.Path)
+		col := seg.Column(f.Path)
 		lf := s.fields[i]
 		switch {
 		case f.Presence:
@@ -408,21 +403,4 @@ func filterBatch(ev *evaluator, cond planner.Expr, b *Batch, scratch *[]int32) (
 		out.Cols[i] = gather(v, keep, nil)
 	}
 	return out, nil
-}
-
-// column returns seg's column of path, asking seg once per scan of it.
-func (s *scanOp) column(seg *logstore.Segment, path string) *logstore.Column {
-	if s.colsOf != seg {
-		s.colsOf = seg
-		clear(s.cols)
-	}
-	if c, ok := s.cols[path]; ok {
-		return c
-	}
-	if s.cols == nil {
-		s.cols = map[string]*logstore.Column{}
-	}
-	c := seg.Column(path)
-	s.cols[path] = c
-	return c
 }

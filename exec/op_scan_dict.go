@@ -116,7 +116,7 @@ func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 	s.masks = s.masks[:0]
 	rowPreds := s.restFilter
 	for _, p := range s.valuePreds {
-		col := s.column(seg, s.plan.Fields[p.field].Path)
+		col := seg.Column(s.plan.Fields[p.field].Path)
 		if col != nil && !col.IsDict() {
 			rowPreds = append(rowPreds[:len(rowPreds):len(rowPreds)], p.expr)
 			continue

@@ -124,7 +124,10 @@ type binder struct {
 	src      string
 	opts     Options
 	symbolic bool // Check: parameters are unknown
-	checkAll bool // Check: bind every CTE, read or not
+	// outerJoins counts the outer joins whose sides are being bound: a CTE
+	// read there is not merged (bind_view.go).
+	outerJoins int
+	checkAll   bool // Check: bind every CTE, read or not
 	// caller is true while binding a sandboxed caller's own SQL, where a
 	// table name that is no CTE is refused instead of read as a log source.
 	caller bool

@@ -585,6 +585,10 @@ func (b *binder) columnOf(rv *rangeVar, name string) Expr {
 		if t, _, ok := fieldOf(rv.scanRV, path); ok {
 			return scanField(rv.scanRV, path, t, false)
 		}
+	case rvView:
+		if c := rv.viewColumn(name); c != "" {
+			return viewField(rv, c)
+		}
 	case rvPlan:
 		for i, c := range rv.cols {
 			if strings.EqualFold(c.Name, name) {
@@ -620,7 +624,7 @@ func (b *binder) member(rv *rangeVar, rest []string, pos int) Expr {
 			t = types.Null
 		}
 		return b.fields(scanField(srv, path, t, false), rest[1:], pos)
-	case rvPlan, rvConst:
+	case rvPlan, rvConst, rvView:
 		x := b.columnOf(rv, rest[0])
 		if x == nil {
 			b.fail(pos, "%s has no column %s", rv.alias, rest[0])

@@ -36,6 +36,11 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			alias = f.Name[strings.LastIndexByte(f.Name, '.')+1:]
 		}
 		if def := env.lookup(f.Name); def != nil {
+			if cols, ok := mergeableCTE(def); ok && b.outerJoins == 0 {
+				if t, ok := b.mergeCTE(def, cols, alias, sc, where); ok {
+					return t
+				}
+			}
 			return b.planItem(b.cte(def, f.At), alias, sc)
 		}
 		if b.caller {
@@ -51,6 +56,10 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 	case *sqlparse.UnnestRef:
 		return b.unnestItem(f, nil, false, sc, where)
 	case *sqlparse.Join:
+		if f.Kind == sqlparse.JoinLeft || f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull {
+			b.outerJoins++ // no CTE on either side is merged (bind_view.go)
+			defer func() { b.outerJoins-- }()
+		}
 		start := len(sc.vars)
 		left := b.from(f.Left, env, sc, where)
 		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
@@ -220,6 +229,11 @@ func (b *binder) objectPath(e sqlparse.Expr, sc *scope) (*rangeVar, string, bool
 		scanRV, path = rv, id.Parts[1]
 	case rvPath:
 		scanRV, path = rv.scanRV, rv.prefix+"."+id.Parts[1]
+	case rvView:
+		if path = rv.viewColumn(id.Parts[1]); path == "" {
+			return nil, "", false
+		}
+		scanRV = rv.scanRV
 	default:
 		return nil, "", false
 	}

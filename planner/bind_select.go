@@ -224,6 +224,10 @@ func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
 func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
 	var out []selItem
 	switch rv.kind {
+	case rvView:
+		for _, c := range rv.view {
+			out = append(out, selItem{expr: viewField(rv, c), name: c})
+		}
 	case rvScan, rvPath:
 		prefix := ""
 		srv := rv

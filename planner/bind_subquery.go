@@ -200,6 +200,8 @@ func hasColumn(rv *rangeVar, name string) bool {
 	case rvPath:
 		_, _, ok := fieldOf(rv.scanRV, rv.prefix+"."+name)
 		return ok
+	case rvView:
+		return rv.viewColumn(name) != ""
 	case rvPlan, rvConst:
 		for _, c := range rv.cols {
 			if strings.EqualFold(c.Name, name) {

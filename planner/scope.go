@@ -16,6 +16,7 @@ const (
 	rvPlan                // a subquery or CTE with fixed columns
 	rvConst               // a single-row constant subquery or CTE: inlined
 	rvElem                // the element (or offset) column of a real UNNEST
+	rvView                // a CTE merged into the query reading it: some columns of a scan (bind_view.go)
 )
 
 // rangeVar is one name a FROM clause brings into scope.
@@ -28,7 +29,8 @@ type rangeVar struct {
 	cols   []Column  // rvPlan, rvElem
 	consts []Expr    // rvConst
 	offset int       // first column in the FROM row, fixed by layout
-	scanRV *rangeVar // rvPath: the scan the path belongs to
+	scanRV *rangeVar // rvPath, rvView: the scan the path belongs to
+	view   []string  // rvView: the CTE's column names, in order
 }
 
 // sym is a column of a range variable before the FROM row's layout is fixed.

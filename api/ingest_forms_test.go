@@ -207,3 +207,39 @@ func TestIngestSourceChecks(t *testing.T) {
 		}
 	}
 }
+
+// A browser's Reporting API post (application/reports+json) under each
+// prefix's /browser/reports: each report an event, the report as metadata
+// and its JSON as the message (Logflare's BrowserReport; its message is
+// Elixir's inspect of the map, which logq does not imitate). A report that
+// is not an object is refused by index, the others kept (406).
+func TestBrowserReports(t *testing.T) {
+	e := readBack(t, "browser.src")
+	h := newHarness(t, func(cfg *Config) { cfg.Endpoints = append(cfg.Endpoints, e) })
+	body := `[{"type":"csp-violation","age":10,"url":"https://a.example/","user_agent":"UA","body":{"blockedURL":"https://evil.example/x.js","disposition":"enforce"}},` +
+		`{"type":"deprecation","age":0,"url":"https://a.example/p","body":{"id":"old-api"}},` +
+		`"not a report"]`
+	r := h.do(http.MethodPost, "/api/logs/browser/reports?source_name=browser.src", strings.NewReader(body),
+		map[string]string{"X-API-KEY": testKey, "Content-Type": "application/reports+json"})
+	require.Equal(t, 406, r.code, string(r.body))
+	require.Contains(t, string(r.body), "event 2: a report must be a JSON object")
+	got := queryBack(t, h, e)
+	require.Len(t, got, 2)
+	byType := map[string]stored{}
+	for _, g := range got {
+		byType[g.Metadata[0]["type"].(string)] = g
+	}
+	csp := byType["csp-violation"]
+	require.Equal(t, `{"type":"csp-violation","age":10,"url":"https://a.example/","user_agent":"UA","body":{"blockedURL":"https://evil.example/x.js","disposition":"enforce"}}`, *csp.EventMessage)
+	require.Equal(t, "https://a.example/", csp.Metadata[0]["url"])
+	require.Equal(t, float64(10), csp.Metadata[0]["age"])
+	// body's fields are the union over the source's reports: the other's id is NULL here.
+	require.Equal(t, []any{map[string]any{"blockedURL": "https://evil.example/x.js", "disposition": "enforce", "id": nil}}, csp.Metadata[0]["body"])
+	require.Equal(t, "https://a.example/p", byType["deprecation"].Metadata[0]["url"])
+	// A CSP report-uri post: one object.
+	r = h.do(http.MethodPost, "/logs/browser/reports?source_name=browser.src", strings.NewReader(`{"csp-report":{"document-uri":"https://a.example/","violated-directive":"script-src"}}`),
+		map[string]string{"X-API-KEY": testKey, "Content-Type": "application/csp-report"})
+	require.Equal(t, 200, r.code, string(r.body))
+	requireError(t, h.do(http.MethodPost, "/api/events/browser/reports?source_name=browser.src", strings.NewReader("nope"),
+		map[string]string{"X-API-KEY": testKey}), 400, "INVALID_ARGUMENT", "")
+}

@@ -13,6 +13,10 @@
 //     or logplex's octet-counted frames ("<len> <syslog line>").
 //   - "/cloud-event": a CloudEvent, structured (a JSON body with specversion)
 //     or binary (ce-* headers, the body is the data).
+//   - "/browser/reports": browser reports (a Reporting API array, or one CSP
+//     report object): each report the metadata of an event whose message is
+//     its JSON (browser.go).
+//   - Logflare's "/typecasts" is not served (404).
 //
 // Decisions (Logflare's behaviour where known, else written here):
 //   - The message is log_entry, else message, else event_message (Logflare's

@@ -16,6 +16,7 @@ const (
 	FormSyslog     Form = "/syslogs"
 	FormLogplex    Form = "/logplex"
 	FormCloudEvent Form = "/cloud-event"
+	FormBrowser    Form = "/browser/reports"
 )
 
 // Suffixes lists every route suffix served under each ingest prefix, with
@@ -23,6 +24,7 @@ const (
 var Suffixes = map[string]Form{
 	"": FormJSON, "/json": FormJSON, "/vector": FormJSON, "/cloudflare": FormJSON,
 	"/syslogs": FormSyslog, "/logplex": FormLogplex, "/cloud-event": FormCloudEvent,
+	"/browser/reports": FormBrowser,
 }
 
 // Reject is one refused event: its position in the body (0-based, counting
@@ -78,6 +80,8 @@ func Decode(form Form, body []byte, opt Options) (*Batch, error) {
 		b, err = decodeSyslog(body)
 	case FormCloudEvent:
 		b, err = decodeCloudEvent(body, opt.CloudEventAttrs)
+	case FormBrowser:
+		b, err = decodeBrowserReports(body)
 	default:
 		b, err = fastSplit(body)
 		if b == nil && err == nil {

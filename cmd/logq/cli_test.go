@@ -82,7 +82,7 @@ func TestVersionLine(t *testing.T) {
 func TestHelpListsEveryFlag(t *testing.T) {
 	for cmd, flags := range map[string][]string{
 		"serve": {"addr", "api-key", "endpoints", "demo", "demo-events", "retention", "drain-delay", "log-level", "log-format",
-			"data-dir", "in-memory", "memory-limit", "max-disk", "max-fields", "segment-rows", "query-memory", "sandbox-logs-all"},
+			"data-dir", "in-memory", "memory-limit", "max-disk", "max-fields", "segment-rows", "query-memory", "query-timeout", "sandbox-logs-all"},
 		"query":       {"json", "url", "api-key", "endpoints", "explain", "file", "raw"},
 		"healthcheck": {"url", "addr"},
 		"generate":    {"source", "events", "out"},

@@ -48,9 +48,11 @@ type serveConfig struct {
 	sandboxLogsAll bool
 	// queryMemory is each query's memory budget in bytes (see exec.memBudget).
 	queryMemory int64
-	drain       time.Duration
-	logLevel    string
-	logFormat   string
+	// queryTimeout is each query's time limit (a 504 past it).
+	queryTimeout time.Duration
+	drain        time.Duration
+	logLevel     string
+	logFormat    string
 }
 
 // defaultRetention is the longest window a built-in endpoint reads.
@@ -95,6 +97,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	var queryMemory string
 	fs.StringVar(&queryMemory, "query-memory", "", "memory budget of one query's joins, sorts and aggregates, e.g. 256MiB (env LOGQ_QUERY_MEMORY; default a quarter of --memory-limit)")
 	fs.BoolVar(&c.sandboxLogsAll, "sandbox-logs-all", false, "let callers of the built-in logs.all send their own SELECT in sql=, as Supabase Studio does (env LOGQ_SANDBOX_LOGS_ALL=true)")
+	fs.DurationVar(&c.queryTimeout, "query-timeout", -1, "time limit of one query; past it the query gets 504 (env LOGQ_QUERY_TIMEOUT; default 30s)")
 	fs.DurationVar(&c.drain, "drain-delay", -1, "on SIGTERM, answer /ready with 503 this long before closing the listener (env LOGQ_DRAIN_DELAY; default 5s)")
 	fs.StringVar(&c.logLevel, "log-level", "", "debug, info, warn or error (env LOGQ_LOG_LEVEL; default info)")
 	fs.StringVar(&c.logFormat, "log-format", "", "text or json (env LOGQ_LOG_FORMAT; default json)")
@@ -103,6 +106,18 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	}
 	if _, err := newLogger(c, env, io.Discard); err != nil {
 		return nil, err
+	}
+	if c.queryTimeout < 0 {
+		c.queryTimeout = 30 * time.Second
+		if v := env("LOGQ_QUERY_TIMEOUT"); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return nil, fmt.Errorf("invalid LOGQ_QUERY_TIMEOUT %q: want a positive duration such as 30s", v)
+			}
+			c.queryTimeout = d
+		}
+	} else if c.queryTimeout == 0 {
+		return nil, fmt.Errorf("invalid --query-timeout 0: want a positive duration such as 30s")
 	}
 	if c.drain < 0 {
 		c.drain = 5 * time.Second
@@ -331,7 +346,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	}()
 	over := watchMemory(budget.limit)
-	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log, Overloaded: over.Load, QueryMemory: cfg.queryMemory})
+	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log, Overloaded: over.Load, QueryMemory: cfg.queryMemory, QueryTimeout: cfg.queryTimeout})
 	defer srv.Close()
 
 	ln, err := net.Listen("tcp", cfg.addr)

@@ -82,21 +82,9 @@ func (s *listState) failed() error { return s.err }
 // less orders two values by their ORDER BY keys.
 func (s *listState) less(a, b []types.Value) bool {
 	for i, o := range s.order {
-		x, y := a[i], b[i]
-		if x.Null || y.Null {
-			if x.Null == y.Null {
-				continue
-			}
-			return x.Null == o.NullsFirst
+		if c := orderCompare(a[i], b[i], o.Desc, o.NullsFirst); c != 0 {
+			return c < 0
 		}
-		c, _ := types.Compare(x, y)
-		if c == 0 {
-			continue
-		}
-		if o.Desc {
-			return c > 0
-		}
-		return c < 0
 	}
 	return false
 }

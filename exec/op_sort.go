@@ -47,21 +47,9 @@ func (o *sortOp) timeFloor() (int64, bool) {
 
 func (o *sortOp) less(a, b []types.Value) bool {
 	for i, k := range o.plan.Keys {
-		x, y := a[i], b[i]
-		if x.Null || y.Null {
-			if x.Null == y.Null {
-				continue
-			}
-			return x.Null == k.NullsFirst
+		if c := orderCompare(a[i], b[i], k.Desc, k.NullsFirst); c != 0 {
+			return c < 0
 		}
-		c, _ := types.Compare(x, y)
-		if c == 0 {
-			continue
-		}
-		if k.Desc {
-			return c > 0
-		}
-		return c < 0
 	}
 	return false
 }
@@ -194,4 +182,25 @@ func (o *sortOp) Next(ctx context.Context) (*Batch, error) {
 	b := o.store.batch(o.order[o.pos:end])
 	o.pos = end
 	return b, nil
+}
+
+// orderCompare is ORDER BY's rule for one key, shared by sorts and by
+// ordered aggregates (ARRAY_AGG … ORDER BY): negative when x comes first,
+// positive when y does, 0 for a tie. NULLs come first or last as asked,
+// whatever the direction.
+func orderCompare(x, y types.Value, desc, nullsFirst bool) int {
+	if x.Null || y.Null {
+		switch {
+		case x.Null == y.Null:
+			return 0
+		case x.Null == nullsFirst:
+			return -1
+		}
+		return 1
+	}
+	c, _ := types.Compare(x, y)
+	if desc {
+		return -c
+	}
+	return c
 }

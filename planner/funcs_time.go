@@ -150,28 +150,23 @@ func registerTimeFuncs() {
 	}
 	register("datetime_add", dtAddSub(1))
 	register("datetime_sub", dtAddSub(-1))
-	register("datetime_diff", def(2, 2, func(c *Call) (types.Type, error) {
-		if _, err := sig(types.KindDatetime, types.KindInt64)(c); err != nil {
-			return types.Type{}, err
-		}
-		if c.Unit.FixedMicros() == 0 {
-			return types.Type{}, fmt.Errorf("DATETIME_DIFF needs a unit from MICROSECOND to DAY")
-		}
-		return types.Int64, nil
-	}, func(c *Call, a []types.Value) (types.Value, error) {
-		return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
-	}, false))
-	register("timestamp_diff", def(2, 2, func(c *Call) (types.Type, error) {
-		if _, err := sig(types.KindTimestamp, types.KindInt64)(c); err != nil {
-			return types.Type{}, err
-		}
-		if c.Unit.FixedMicros() == 0 {
-			return types.Type{}, fmt.Errorf("TIMESTAMP_DIFF needs a unit from MICROSECOND to DAY")
-		}
-		return types.Int64, nil
-	}, func(c *Call, a []types.Value) (types.Value, error) {
-		return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
-	}, false))
+	// DATETIME_DIFF and TIMESTAMP_DIFF: whole units between two values of
+	// one kind (both µs since the epoch), units of fixed length only.
+	diff := func(kind types.Kind, name string) *Func {
+		return def(2, 2, func(c *Call) (types.Type, error) {
+			if _, err := sig(kind, types.KindInt64)(c); err != nil {
+				return types.Type{}, err
+			}
+			if c.Unit.FixedMicros() == 0 {
+				return types.Type{}, fmt.Errorf("%s needs a unit from MICROSECOND to DAY", name)
+			}
+			return types.Int64, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
+		}, false)
+	}
+	register("datetime_diff", diff(types.KindDatetime, "DATETIME_DIFF"))
+	register("timestamp_diff", diff(types.KindTimestamp, "TIMESTAMP_DIFF"))
 	register("extract", def(1, 2, func(c *Call) (types.Type, error) {
 		if err := extractZone(c); err != nil {
 			return types.Type{}, err

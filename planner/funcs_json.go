@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"logq/types"
 )
@@ -18,26 +19,10 @@ import (
 // is not valid JSON give NULL; an invalid JSONPath is an error (refused at
 // load when constant).
 func registerJSONFuncs() {
-	check := func(c *Call) (types.Type, error) {
-		if _, err := sig(types.KindString, types.KindString, types.KindString)(c); err != nil {
-			return types.Type{}, err
-		}
-		if len(c.Args) == 2 {
-			if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
-				if _, err := parseJSONPath(k.V.S); err != nil {
-					return types.Type{}, err
-				}
-			}
-		}
-		return types.String, nil
-	}
+	check := jsonCheck(types.String)
 	extract := func(scalar bool) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
-			path := "$"
-			if len(a) == 2 {
-				path = a[1].S
-			}
-			steps, err := parseJSONPath(path)
+			steps, err := jsonPathArg(a)
 			if err != nil {
 				return types.Value{}, err
 			}
@@ -83,6 +68,50 @@ type jsonStep struct {
 }
 
 // parseJSONPath reads $ followed by .key, ."key", [n], ['key'] or ["key"].
+// jsonCheck types a JSON function (JSON text, an optional JSONPath) that
+// returns result, refusing at load a constant path that does not parse.
+func jsonCheck(result types.Type) func(c *Call) (types.Type, error) {
+	return func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindString, types.KindString, types.KindString)(c); err != nil {
+			return types.Type{}, err
+		}
+		if len(c.Args) == 2 {
+			if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+				if _, err := parseJSONPath(k.V.S); err != nil {
+					return types.Type{}, err
+				}
+			}
+		}
+		return result, nil
+	}
+}
+
+// lastJSONPath remembers the last path parsed: a query's path is nearly
+// always a constant, so rows after the first skip the parse.
+var lastJSONPath atomic.Pointer[parsedJSONPath]
+
+type parsedJSONPath struct {
+	path  string
+	steps []jsonStep
+}
+
+// jsonPathArg returns the parsed JSONPath of a call's arguments ("$" when
+// there is none).
+func jsonPathArg(a []types.Value) ([]jsonStep, error) {
+	path := "$"
+	if len(a) == 2 {
+		path = a[1].S
+	}
+	if last := lastJSONPath.Load(); last != nil && last.path == path {
+		return last.steps, nil
+	}
+	steps, err := parseJSONPath(path)
+	if err == nil {
+		lastJSONPath.Store(&parsedJSONPath{path, steps})
+	}
+	return steps, err
+}
+
 func parseJSONPath(p string) ([]jsonStep, error) {
 	bad := func(why string) ([]jsonStep, error) {
 		return nil, evalErr("invalid JSONPath %q: %s", p, why)
@@ -211,27 +240,11 @@ func validScheme(s string) bool {
 // null (an ARRAY cannot hold NULL). Not an array, a missing path, invalid
 // JSON: NULL.
 func registerJSONArrayFuncs() {
-	check := func(c *Call) (types.Type, error) {
-		if _, err := sig(types.KindString, types.KindString, types.KindString)(c); err != nil {
-			return types.Type{}, err
-		}
-		if len(c.Args) == 2 {
-			if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
-				if _, err := parseJSONPath(k.V.S); err != nil {
-					return types.Type{}, err
-				}
-			}
-		}
-		return types.ArrayOf(types.String), nil
-	}
+	check := jsonCheck(types.ArrayOf(types.String))
 	extract := func(scalar bool) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
 			null := types.NullOf(types.ArrayOf(types.String))
-			path := "$"
-			if len(a) == 2 {
-				path = a[1].S
-			}
-			steps, err := parseJSONPath(path)
+			steps, err := jsonPathArg(a)
 			if err != nil {
 				return types.Value{}, err
 			}

@@ -211,38 +211,14 @@ func (n *Limit) Children() []Node     { return []Node{n.In} }
 func (n *Join) Children() []Node      { return []Node{n.Left, n.Right} }
 func (n *Union) Children() []Node     { return n.Inputs }
 
-func (n *Scan) WithChildren(ch []Node) Node   { mustChildren(n, ch, 0); return n }
-func (n *Values) WithChildren(ch []Node) Node { mustChildren(n, ch, 0); return n }
-func (n *Filter) WithChildren(ch []Node) Node {
-	mustChildren(n, ch, 1)
-	n.In = ch[0]
-	return n
-}
-func (n *Project) WithChildren(ch []Node) Node {
-	mustChildren(n, ch, 1)
-	n.In = ch[0]
-	return n
-}
-func (n *Unnest) WithChildren(ch []Node) Node {
-	mustChildren(n, ch, 1)
-	n.In = ch[0]
-	return n
-}
-func (n *Aggregate) WithChildren(ch []Node) Node {
-	mustChildren(n, ch, 1)
-	n.In = ch[0]
-	return n
-}
-func (n *Sort) WithChildren(ch []Node) Node {
-	mustChildren(n, ch, 1)
-	n.In = ch[0]
-	return n
-}
-func (n *Limit) WithChildren(ch []Node) Node {
-	mustChildren(n, ch, 1)
-	n.In = ch[0]
-	return n
-}
+func (n *Scan) WithChildren(ch []Node) Node      { mustChildren(n, ch, 0); return n }
+func (n *Values) WithChildren(ch []Node) Node    { mustChildren(n, ch, 0); return n }
+func (n *Filter) WithChildren(ch []Node) Node    { n.In = oneChild(n, ch); return n }
+func (n *Project) WithChildren(ch []Node) Node   { n.In = oneChild(n, ch); return n }
+func (n *Unnest) WithChildren(ch []Node) Node    { n.In = oneChild(n, ch); return n }
+func (n *Aggregate) WithChildren(ch []Node) Node { n.In = oneChild(n, ch); return n }
+func (n *Sort) WithChildren(ch []Node) Node      { n.In = oneChild(n, ch); return n }
+func (n *Limit) WithChildren(ch []Node) Node     { n.In = oneChild(n, ch); return n }
 func (n *Join) WithChildren(ch []Node) Node {
 	mustChildren(n, ch, 2)
 	n.Left, n.Right = ch[0], ch[1]
@@ -252,6 +228,12 @@ func (n *Union) WithChildren(ch []Node) Node {
 	mustChildren(n, ch, len(n.Inputs))
 	copy(n.Inputs, ch)
 	return n
+}
+
+// oneChild is the only child of a node that has one.
+func oneChild(n Node, ch []Node) Node {
+	mustChildren(n, ch, 1)
+	return ch[0]
 }
 
 func mustChildren(n Node, ch []Node, want int) {

@@ -47,9 +47,18 @@ func newParallelScan(p *planner.Scan, snap logstore.Snapshot, workers int) Opera
 			ps.wg.Add(1)
 			go func() {
 				defer ps.wg.Done()
+				defer func() {
+					// A panic here (a damaged segment file) is the query's
+					// error, not the process's end.
+					if r := recover(); r != nil {
+						select {
+						case ps.ch <- scanResult{nil, fromPanic(r)}:
+						case <-ctx.Done():
+						}
+					}
+				}()
 				for {
-					var b *Batch
-					err := safely(func() (err error) { b, err = s.Next(ctx); return err })
+					b, err := s.Next(ctx)
 					if b == nil && err == nil {
 						return
 					}

@@ -130,7 +130,7 @@ func parseSyslog(line []byte) ([]byte, string) {
 		// A message that is a JSON object is also kept, as Logflare keeps
 		// it, as a structured-data element with id "json".
 		var obj map[string]any
-		if json.Unmarshal([]byte(strings.TrimSpace(msg)), &obj) == nil && obj != nil {
+		if t := strings.TrimSpace(msg); strings.HasPrefix(t, "{") && json.Unmarshal([]byte(t), &obj) == nil && obj != nil {
 			obj["id"] = "json"
 			sd = append([]map[string]any{obj}, sd...)
 		}
@@ -138,7 +138,11 @@ func parseSyslog(line []byte) ([]byte, string) {
 	if len(sd) > 0 {
 		meta["sd"] = sd
 	}
-	ev := map[string]any{"event_message": ansiColour.ReplaceAllString(msg, ""), "metadata": meta}
+	text := msg
+	if strings.Contains(text, "\x1b") { // most lines have no colour codes: no regexp pass
+		text = ansiColour.ReplaceAllString(text, "")
+	}
+	ev := map[string]any{"event_message": text, "metadata": meta}
 	if ts != "-" {
 		ev["timestamp"] = ts
 	}

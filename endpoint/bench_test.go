@@ -146,3 +146,46 @@ func BenchmarkAppendRelay(b *testing.B) { benchAppend(b, "deno-relay-logs", fals
 // so no group commit), segment files written as segments seal.
 func BenchmarkAppendEdgeDurable(b *testing.B)  { benchAppend(b, "cloudflare.logs.prod", true) }
 func BenchmarkAppendRelayDurable(b *testing.B) { benchAppend(b, "deno-relay-logs", true) }
+
+// Window functions in a caller's sql= over logs.all (the built-in's CTEs),
+// as a Logs Explorer user writes them: the newest request per path of the
+// busiest project's last day, and a per-minute count with a running total.
+func BenchmarkStudioWindowLatestPerPath(b *testing.B) {
+	benchSandboxed(b, `select path, timestamp from (
+  select r.path as path, t.timestamp,
+    row_number() over (partition by r.path order by t.timestamp desc) as rn
+  from edge_logs t cross join unnest(t.metadata) as m cross join unnest(m.request) as r)
+where rn = 1 order by timestamp desc limit 100`)
+}
+
+func BenchmarkStudioWindowRunningTotal(b *testing.B) {
+	benchSandboxed(b, `select minute, n, sum(n) over (order by minute) as running,
+  avg(n) over (order by minute rows between 9 preceding and current row) as avg10
+from (select timestamp_trunc(timestamp, minute) as minute, count(*) as n from edge_logs group by minute)
+order by minute desc limit 100`)
+}
+
+func benchSandboxed(b *testing.B, sql string) {
+	st := benchData(b)
+	eps := loadBuiltins(b)
+	q, err := eps["logs.all"].Query.Sandboxed(sql)
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := map[string]string{
+		"project":             fixtures.ProjectRef(0),
+		"iso_timestamp_start": benchNow.Add(-24 * time.Hour).Format(time.RFC3339),
+		"iso_timestamp_end":   benchNow.Format(time.RFC3339),
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	rows := 0
+	for i := 0; i < b.N; i++ {
+		res, err := exec.Run(context.Background(), st, q, exec.Request{Params: params, Now: benchNow, MaxRows: 1000})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = len(res.Rows)
+	}
+	b.ReportMetric(float64(rows), "rows")
+}

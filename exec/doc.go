@@ -34,13 +34,20 @@
 // and APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
 // at most ExactQuantileLimit values, then switches to a merging t-digest.
 //
+// Window functions (op_window.go): the operator keeps its input rows, sorts
+// row numbers once per call by partition and ORDER BY keys, and computes
+// each partition: numbering and navigation directly, aggregates with the
+// aggregate states above (one group per partition for the whole-partition
+// frame, fed row by row for frames starting at UNBOUNDED PRECEDING,
+// recomputed per row otherwise).
+//
 // Subqueries in expressions (op_subquery.go) are uncorrelated: each runs
 // once per query before the plan's operators are built, and is replaced by
 // its value, or for IN by a hash set (inSet) with BigQuery's three-valued
 // logic.
 //
 // Memory: Request.MemoryBudget bounds the rows that joins, sorts,
-// aggregates and IN/ARRAY subqueries keep (budget.go; an estimate, shared by a query's workers); past
+// aggregates, windows and IN/ARRAY subqueries keep (budget.go; an estimate, shared by a query's workers); past
 // it a query fails with KindResources.
 //
 // Query.Sandboxed puts a caller's SQL in place of a sandboxed endpoint's

@@ -76,7 +76,7 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 			missing = append(missing, name)
 		}
 	}
-	for _, name := range planner.AggregateNames() {
+	for _, name := range append(planner.AggregateNames(), planner.AnalyticNames()...) {
 		if !regexp.MustCompile(`(?i)(^|[^\w.])` + name + `\s*\(`).MatchString(all) {
 			missing = append(missing, name)
 		}

@@ -185,6 +185,9 @@ func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
 	case *planner.Unnest:
 		in, err := build(x.In, cat, ev)
 		return &unnestOp{in: in, plan: x, ev: ev}, err
+	case *planner.Window:
+		in, err := build(x.In, cat, ev)
+		return newWindowOp(in, x, ev), err
 	case *planner.Join:
 		l, err := build(x.Left, cat, ev)
 		if err != nil {

@@ -59,33 +59,7 @@ func checkConstants(n Node) error {
 	}
 	var walk func(n Node)
 	walk = func(n Node) {
-		switch x := n.(type) {
-		case *Scan:
-			visit(x.Filter)
-		case *Filter:
-			visit(x.Cond)
-		case *Project:
-			for _, e := range x.Exprs {
-				visit(e)
-			}
-		case *Aggregate:
-			for _, k := range x.Keys {
-				visit(k)
-			}
-			for _, a := range x.Aggs {
-				for _, e := range a.Args {
-					visit(e)
-				}
-			}
-		case *Sort:
-			for _, k := range x.Keys {
-				visit(k.Expr)
-			}
-		case *Join:
-			visit(x.Cond)
-		case *Unnest:
-			visit(x.Expr)
-		}
+		exprFields(n, func(v reflect.Value) { visit(v.Interface().(Expr)) }) // subquery.go
 		for _, in := range Inputs(n) {
 			walk(in)
 		}
@@ -348,6 +322,10 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 			w(g)
 		}
 		w(n.Having)
+		w(n.Qualify)
+		for _, nw := range n.Windows {
+			walkWindowSpec(nw.Spec, w)
+		}
 	case *sqlparse.Join:
 		w(n.Left)
 		w(n.Right)
@@ -369,6 +347,7 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 			w(o.Expr)
 		}
 		w(n.Limit)
+		walkWindowSpec(n.Over, w)
 	case *sqlparse.Case:
 		w(n.Operand)
 		for _, wh := range n.Whens {
@@ -411,6 +390,22 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		}
 	case *sqlparse.ExprSubquery:
 		w(n.Query)
+	}
+}
+
+func walkWindowSpec(s *sqlparse.WindowSpec, w func(sqlparse.Node)) {
+	if s == nil {
+		return
+	}
+	for _, p := range s.PartitionBy {
+		w(p)
+	}
+	for _, o := range s.OrderBy {
+		w(o.Expr)
+	}
+	if s.Frame != nil {
+		w(s.Frame.Start.Offset)
+		w(s.Frame.End.Offset)
 	}
 }
 

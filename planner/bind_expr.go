@@ -13,6 +13,11 @@ import (
 type exprCtx struct {
 	sc   *scope
 	aggs *aggCollector
+	// wins collects analytic calls where they are allowed (the select
+	// list, ORDER BY, QUALIFY); nil elsewhere.
+	wins *winCollector
+	// aliases are the select list's items, which QUALIFY may name.
+	aliases []selItem
 }
 
 // paramRef is a parameter whose value is not known (Check only).
@@ -319,6 +324,12 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 			b.fail(e.At, "unknown function %s", e.Name)
 		}
 	}
+	if e.Over != nil {
+		return b.windowCall(e, name, safe, ctx) // bind_window.go
+	}
+	if IsAnalytic(name) {
+		b.fail(e.At, "analytic function %s needs an OVER clause", strings.ToUpper(name))
+	}
 	if IsAggregate(name) {
 		if safe {
 			b.fail(e.At, "the SAFE. prefix is not supported on aggregate function %s", strings.ToUpper(name))
@@ -376,6 +387,13 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 	if ctx.aggs == nil {
 		b.fail(e.At, "aggregate function %s is not allowed here", strings.ToUpper(name))
 	}
+	return ctx.aggs.add(b.aggCall(e, name, &exprCtx{sc: ctx.sc}))
+}
+
+// aggCall binds an aggregate call's arguments in inner and types it. Only
+// an analytic aggregate's inner context collects aggregates: SUM(COUNT(*))
+// OVER () in a grouped SELECT.
+func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall {
 	n := aggregates[name]
 	if e.Star {
 		if name != "count" {
@@ -384,7 +402,6 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 	} else if len(e.Args) < n[0] || len(e.Args) > n[1] || (name == "count" && len(e.Args) != 1) {
 		b.fail(e.At, "%s takes %d argument(s), got %d", strings.ToUpper(name), n[1], len(e.Args))
 	}
-	inner := &exprCtx{sc: ctx.sc}
 	call := AggCall{Fn: name, Star: e.Star, Distinct: e.Distinct}
 	if name == "approx_count_distinct" {
 		if e.Distinct {
@@ -393,10 +410,10 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 		// computed exactly, as COUNT(DISTINCT x)
 		name = "count"
 		call.Fn, call.Distinct = "count", true
-		e = &sqlparse.Call{At: e.At, Name: e.Name, Args: e.Args, Distinct: true}
+		e = &sqlparse.Call{At: e.At, Name: e.Name, Args: e.Args, Distinct: true, Over: e.Over}
 	}
 	for _, a := range e.Args {
-		if hasAggregate(a) {
+		if inner.aggs == nil && hasAggregate(a) {
 			b.fail(a.Pos(), "aggregate functions cannot be nested")
 		}
 		call.Args = append(call.Args, b.expr(a, inner))
@@ -478,7 +495,7 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 		call.T = types.ArrayOf(argT)
 	}
 	b.aggModifiers(e, name, &call, inner) // bind_aggmods.go
-	return ctx.aggs.add(call)
+	return call
 }
 
 func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
@@ -533,7 +550,14 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 	}
 	parts := e.Parts
 	// A range variable's alias takes precedence over a column of the same name.
-	if rv := ctx.sc.find(parts[0]); rv != nil {
+	rv := ctx.sc.find(parts[0])
+	if rv == nil && len(parts) == 1 {
+		// QUALIFY reads select-list aliases first, as ORDER BY does.
+		if i := aliasIndex(ctx.aliases, parts[0]); i >= 0 {
+			return ctx.aliases[i].expr
+		}
+	}
+	if rv != nil {
 		if len(parts) == 1 {
 			return b.rowValue(rv, e.At)
 		}

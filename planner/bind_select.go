@@ -30,13 +30,14 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		where = append(where, splitAnd(b.boolExpr(s.Where, &exprCtx{sc: sc}, "WHERE"))...)
 	}
 	items := b.expandItems(s, sc)
-	grouped := len(s.GroupBy) > 0 || s.Having != nil
+	grouped := len(s.GroupBy) > 0 || s.Having != nil || (s.Qualify != nil && hasAggregate(s.Qualify))
 	for _, it := range items {
 		grouped = grouped || (it.ast != nil && hasAggregate(it.ast))
 	}
 	for _, o := range orderBy {
 		grouped = grouped || hasAggregate(o.Expr)
 	}
+	wins := &winCollector{named: b.namedWindows(s.Windows)} // bind_window.go
 
 	var keys []Expr
 	var agg *aggCollector
@@ -47,7 +48,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		}
 		for i := range items {
 			if items[i].ast != nil {
-				items[i].expr = b.toAggOutput(b.expr(items[i].ast, &exprCtx{sc: sc, aggs: agg}), keys, items[i].pos)
+				items[i].expr = b.toAggOutput(b.expr(items[i].ast, &exprCtx{sc: sc, aggs: agg, wins: wins}), keys, items[i].pos)
 			} else {
 				items[i].expr = b.toAggOutput(items[i].expr, keys, items[i].pos)
 			}
@@ -55,13 +56,20 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	} else {
 		for i := range items {
 			if items[i].ast != nil {
-				items[i].expr = b.expr(items[i].ast, &exprCtx{sc: sc})
+				items[i].expr = b.expr(items[i].ast, &exprCtx{sc: sc, wins: wins})
 			}
 		}
 	}
 	var having Expr
 	if s.Having != nil {
 		having = b.toAggOutput(b.boolExpr(s.Having, &exprCtx{sc: sc, aggs: agg}, "HAVING"), keys, s.Having.Pos())
+	}
+	var qualify Expr
+	if s.Qualify != nil {
+		qualify = b.boolExpr(s.Qualify, &exprCtx{sc: sc, aggs: agg, wins: wins, aliases: items}, "QUALIFY")
+		if grouped {
+			qualify = b.toAggOutput(qualify, keys, s.Qualify.Pos())
+		}
 	}
 	// ORDER BY: an ordinal or a select alias reads the output; anything else
 	// is computed as a hidden column.
@@ -81,7 +89,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 			idx = aliasIndex(items, id.Parts[0])
 		}
 		if idx < 0 {
-			e := b.expr(o.Expr, &exprCtx{sc: sc, aggs: agg})
+			e := b.expr(o.Expr, &exprCtx{sc: sc, aggs: agg, wins: wins})
 			if grouped {
 				e = b.toAggOutput(e, keys, o.At)
 			}
@@ -121,19 +129,34 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 			plan = &Filter{In: plan, Cond: having}
 		}
 	}
-	proj := &Project{In: plan}
-	for _, it := range items {
-		e := it.expr
+	// Analytic calls read the row as it stands now; QUALIFY filters on them.
+	place := func(e Expr, pos int) Expr {
+		if grouped {
+			return b.toAggOutput(e, keys, pos)
+		}
+		return resolveSyms(e)
+	}
+	if s.Qualify != nil && len(wins.calls) == 0 {
+		b.fail(s.Qualify.Pos(), "QUALIFY needs an analytic function (… OVER …) in the select list or in QUALIFY")
+	}
+	plan, winBase := b.windowNode(plan, wins, place)
+	final := func(e Expr) Expr {
 		if !grouped {
 			e = resolveSyms(e)
 		}
+		return placeWins(e, winBase)
+	}
+	if qualify != nil {
+		plan = &Filter{In: plan, Cond: final(qualify)}
+	}
+	proj := &Project{In: plan}
+	for _, it := range items {
+		e := final(it.expr)
 		proj.Exprs = append(proj.Exprs, e)
 		proj.Cols = append(proj.Cols, Column{Name: it.name, T: e.Type()})
 	}
 	for i, h := range hidden {
-		if !grouped {
-			h = resolveSyms(h)
-		}
+		h = final(h)
 		proj.Exprs = append(proj.Exprs, h)
 		proj.Cols = append(proj.Cols, Column{Name: fmt.Sprintf("$order%d", i), T: h.Type()})
 	}
@@ -357,11 +380,12 @@ func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 }
 
 // hasAggregate reports whether an expression calls an aggregate function
-// (not counting aggregates inside subqueries).
+// (not counting aggregates inside subqueries, nor analytic calls of
+// aggregates: SUM(x) OVER () groups nothing).
 func hasAggregate(e sqlparse.Expr) bool {
 	found := false
 	walkASTIf(e, func(n sqlparse.Node) bool {
-		if c, ok := n.(*sqlparse.Call); ok && IsAggregate(funcName(c.Name)) {
+		if c, ok := n.(*sqlparse.Call); ok && c.Over == nil && IsAggregate(funcName(c.Name)) {
 			found = true
 		}
 		return !isSubqueryBody(n)

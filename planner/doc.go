@@ -26,6 +26,12 @@
 // coerced to common supertypes. RIGHT and FULL joins are Join kinds; WHERE is
 // not pushed below them.
 //
+// Window functions (bind_window.go, plan_window.go): the analytic calls of a
+// SELECT (select list, ORDER BY, QUALIFY) are collected like aggregates and
+// computed by one Window node placed after the Aggregate and HAVING; QUALIFY
+// is a Filter above it. A Window passes its input columns through and adds
+// one column per call, so nothing above needs to know it is there.
+//
 // UNNEST of a stored nested object (always a one-element ARRAY<STRUCT>) is not
 // executed: the alias becomes a prefix of field paths in the source's scan,
 // with a presence filter for CROSS JOIN. Real arrays get an Unnest node.

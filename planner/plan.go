@@ -337,6 +337,8 @@ func explain(b *strings.Builder, n Node, depth int) {
 		b.WriteString("UnionAll")
 	case *SetOp:
 		b.WriteString(n.explain())
+	case *Window:
+		b.WriteString(n.explain())
 	}
 	b.WriteByte('\n')
 	for _, in := range Inputs(n) {

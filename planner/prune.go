@@ -104,6 +104,45 @@ func prune(n Node, need map[int]bool) (Node, map[int]int) {
 		}
 		x.In, x.Aggs, x.Cols = in, aggs, cols
 		return x, out
+	case *Window:
+		nin := len(x.In.Columns())
+		req := map[int]bool{}
+		for i := range need {
+			if i < nin {
+				req[i] = true
+			}
+		}
+		var calls []WindowCall
+		var cols []Column
+		for i, c := range x.Calls {
+			if need[nin+i] {
+				c.mapExprs(func(e Expr) Expr { colsUsed(e, req); return e })
+				calls = append(calls, c)
+				cols = append(cols, x.Cols[nin+i])
+			}
+		}
+		in, m := prune(x.In, req)
+		if len(calls) == 0 {
+			return in, m
+		}
+		out := map[int]int{}
+		for k, v := range m {
+			out[k] = v
+		}
+		newIn := len(in.Columns())
+		k := 0
+		for i := range x.Calls {
+			if need[nin+i] {
+				out[nin+i] = newIn + k
+				k++
+			}
+		}
+		for i := range calls {
+			calls[i].mapExprs(func(e Expr) Expr { return remap(e, m) })
+		}
+		x.In, x.Calls = in, calls
+		x.Cols = append(append([]Column(nil), in.Columns()...), cols...)
+		return x, out
 	case *Sort:
 		req := copySet(need)
 		for _, k := range x.Keys {

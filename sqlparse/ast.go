@@ -47,6 +47,53 @@ type Select struct {
 	Where    Expr
 	GroupBy  []Expr
 	Having   Expr
+	Qualify  Expr           // nil when absent
+	Windows  []*NamedWindow // the WINDOW clause
+}
+
+// NamedWindow is one `name AS (spec)` of a WINDOW clause.
+type NamedWindow struct {
+	At   int
+	Name string
+	Spec *WindowSpec
+}
+
+// WindowSpec is the OVER clause of an analytic function call, or a named
+// window's definition: [base window] [PARTITION BY …] [ORDER BY …] [frame].
+type WindowSpec struct {
+	At          int
+	Base        string // a named window this one refines ("" when none)
+	PartitionBy []Expr
+	OrderBy     []*OrderItem
+	Frame       *Frame // nil: the default frame
+}
+
+// Frame is ROWS or RANGE BETWEEN Start AND End (a lone start means AND
+// CURRENT ROW).
+type Frame struct {
+	At         int
+	Rows       bool // ROWS; false for RANGE
+	Start, End FrameBound
+}
+
+// BoundKind is where a frame bound lies; the order is the order of the
+// bounds within a partition.
+type BoundKind uint8
+
+// Frame bound kinds.
+const (
+	UnboundedPreceding BoundKind = iota
+	OffsetPreceding
+	CurrentRow
+	OffsetFollowing
+	UnboundedFollowing
+)
+
+// FrameBound is one end of a frame; Offset is set for the offset kinds.
+type FrameBound struct {
+	At     int
+	Kind   BoundKind
+	Offset Expr
 }
 
 // SelectItem is one entry of a select list: an expression with an optional
@@ -192,6 +239,9 @@ type Call struct {
 	Nulls   string
 	OrderBy []*OrderItem
 	Limit   Expr
+	// Over makes the call an analytic (window) function: `f(…) OVER (…)` or
+	// `OVER name`. Nil for a plain call.
+	Over *WindowSpec
 }
 
 // When is one WHEN … THEN … arm of a CASE.

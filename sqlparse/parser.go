@@ -293,10 +293,94 @@ func (p *parser) selectBlock() *Select {
 	if p.acceptKw("HAVING") {
 		s.Having = p.expr()
 	}
-	if p.isKw("QUALIFY") || p.isWord("QUALIFY") || p.isKw("WINDOW") || p.isWord("WINDOW") {
-		panic(errorAt(p.tok.pos, "%s is not supported", strings.ToUpper(p.tok.text)))
+	if p.acceptKw("QUALIFY") {
+		s.Qualify = p.expr()
+	}
+	if p.acceptKw("WINDOW") {
+		for {
+			nw := &NamedWindow{At: p.tok.pos, Name: p.name("a window name")}
+			p.expectKw("AS")
+			nw.Spec = p.windowSpec()
+			s.Windows = append(s.Windows, nw)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
 	}
 	return s
+}
+
+// over reads what follows OVER: a window name or a parenthesised spec.
+func (p *parser) over() *WindowSpec {
+	if !p.isOp("(") {
+		at := p.tok.pos
+		return &WindowSpec{At: at, Base: p.name("a window name or \"(\"")}
+	}
+	return p.windowSpec()
+}
+
+// windowSpec reads ( [name] [PARTITION BY …] [ORDER BY …] [frame] ).
+func (p *parser) windowSpec() *WindowSpec {
+	w := &WindowSpec{At: p.expectOp("(")}
+	if (p.tok.kind == tokIdent || p.tok.kind == tokQuotedIdent) && !p.isWord("PARTITION") && !p.isWord("ROWS") && !p.isWord("RANGE") {
+		w.Base = p.name("a window name")
+	}
+	if p.acceptWord("PARTITION") {
+		p.expectKw("BY")
+		for {
+			w.PartitionBy = append(w.PartitionBy, p.expr())
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	if p.isKw("ORDER") {
+		w.OrderBy = p.orderBy()
+	}
+	if p.isWord("ROWS") || p.isWord("RANGE") {
+		f := &Frame{At: p.tok.pos, Rows: p.isWord("ROWS")}
+		p.advance()
+		if p.acceptKw("BETWEEN") {
+			f.Start = p.frameBound()
+			p.expectKw("AND")
+			f.End = p.frameBound()
+		} else {
+			f.Start = p.frameBound()
+			f.End = FrameBound{At: f.Start.At, Kind: CurrentRow}
+		}
+		w.Frame = f
+	}
+	p.expectOp(")")
+	return w
+}
+
+// frameBound reads UNBOUNDED PRECEDING|FOLLOWING, CURRENT ROW or
+// expr PRECEDING|FOLLOWING.
+func (p *parser) frameBound() FrameBound {
+	b := FrameBound{At: p.tok.pos}
+	switch {
+	case p.acceptWord("UNBOUNDED"):
+		b.Kind = UnboundedPreceding
+		if p.acceptWord("FOLLOWING") {
+			b.Kind = UnboundedFollowing
+		} else if !p.acceptWord("PRECEDING") {
+			p.fail("PRECEDING or FOLLOWING")
+		}
+	case p.acceptWord("CURRENT"):
+		if !p.acceptWord("ROW") {
+			p.fail("ROW")
+		}
+		b.Kind = CurrentRow
+	default:
+		b.Offset = p.binary(precAdd)
+		b.Kind = OffsetPreceding
+		if p.acceptWord("FOLLOWING") {
+			b.Kind = OffsetFollowing
+		} else if !p.acceptWord("PRECEDING") {
+			p.fail("PRECEDING or FOLLOWING")
+		}
+	}
+	return b
 }
 
 func (p *parser) selectItem() *SelectItem {

@@ -466,8 +466,12 @@ func (p *parser) identPrimary() Expr {
 
 func (p *parser) callArgs(at int, name string) Expr {
 	c := p.callArgList(at, name)
-	if p.isKw("OVER") || p.isWord("OVER") {
-		panic(errorAt(p.tok.pos, "window functions (%s(…) OVER …) are not supported", name))
+	if p.acceptWord("OVER") {
+		call, ok := c.(*Call)
+		if !ok {
+			p.fail("a function call before OVER")
+		}
+		call.Over = p.over()
 	}
 	return c
 }

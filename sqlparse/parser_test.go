@@ -63,6 +63,13 @@ var dialect = []struct{ in, want string }{
 		"SELECT EXISTS(SELECT 1 FROM u), NOT EXISTS(SELECT * FROM v WHERE y), (SELECT max(z) FROM w) + 1, ARRAY(SELECT q FROM r ORDER BY q)"},
 	{"select a in ((select 1), 2), (a, b) in (select 1, 2) from t", "SELECT a IN ((SELECT 1), 2), STRUCT(a, b) IN (SELECT 1, 2) FROM t"},
 	{"select a in (select 1 union all select 2) from t", "SELECT a IN (SELECT 1 UNION ALL SELECT 2) FROM t"},
+	{"select row_number() over (partition by a, b order by c desc) as rn from t qualify rn = 1",
+		"SELECT row_number() OVER (PARTITION BY a, b ORDER BY c DESC) AS rn FROM t QUALIFY rn = 1"},
+	{"select sum(x) over w, avg(x) over (w rows 2 preceding), lag(x, 1, 0) over () from t window w as (order by y)",
+		"SELECT sum(x) OVER w, avg(x) OVER (w ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), lag(x, 1, 0) OVER () FROM t WINDOW w AS (ORDER BY y)"},
+	{"select count(*) over (order by ts range between unbounded preceding and 3 following), first_value(x ignore nulls) over (order by y rows between current row and unbounded following) from t",
+		"SELECT count(*) OVER (ORDER BY ts RANGE BETWEEN UNBOUNDED PRECEDING AND 3 FOLLOWING), first_value(x IGNORE NULLS) OVER (ORDER BY y ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM t"},
+	{"select x from t where x > 1 qualify sum(x) over (partition by y) > 2", "SELECT x FROM t WHERE x > 1 QUALIFY sum(x) OVER (PARTITION BY y) > 2"},
 }
 
 func TestDialect(t *testing.T) {
@@ -93,8 +100,11 @@ var errorCases = []string{
 	`select x:: /* ERROR "unknown type JSONB after ::" */ jsonb from t`,
 	`select x:: /* ERROR "expected a type name" */ 1 from t`,
 	`select a in (select 1 from t x /* ERROR "expected .\)., found identifier garbage" */ garbage) from t`,
-	`select row_number() /* ERROR "window functions .row_number.…. OVER …. are not supported" */ over (order by x) from t`,
-	`select x from t where x > 1 /* ERROR "QUALIFY is not supported" */ qualify x > 2`,
+	`select sum(x) over (order by y rows between 1 /* ERROR "expected PRECEDING or FOLLOWING" */ and 2 following) from t`,
+	`select sum(x) over (order by y rows unbounded /* ERROR "expected PRECEDING or FOLLOWING" */ current row) from t`,
+	`select sum(x) over (partition /* ERROR "expected BY" */ y) from t`,
+	`select sum(x) over /* ERROR "expected a window name or ...." */ 1 from t`,
+	`select (x) over /* ERROR "expected end of query" */ (order by y) from t`,
 	`select array_agg(x ignore /* ERROR "expected NULLS" */ order by y) from t`,
 	`select array_agg(x limit 1 /* ERROR "expected .\)., found .order." */ order by y) from t`,
 }

@@ -122,6 +122,68 @@ func (w *printer) selectBlock(s *Select) {
 		w.WriteString(" HAVING ")
 		w.expr(s.Having)
 	}
+	if s.Qualify != nil {
+		w.WriteString(" QUALIFY ")
+		w.expr(s.Qualify)
+	}
+	for i, nw := range s.Windows {
+		if i == 0 {
+			w.WriteString(" WINDOW ")
+		} else {
+			w.WriteString(", ")
+		}
+		w.WriteString(quoteName(nw.Name) + " AS ")
+		w.windowSpec(nw.Spec)
+	}
+}
+
+// windowSpec prints a parenthesised window specification.
+func (w *printer) windowSpec(s *WindowSpec) {
+	w.WriteString("(")
+	sep := ""
+	if s.Base != "" {
+		w.WriteString(quoteName(s.Base))
+		sep = " "
+	}
+	if len(s.PartitionBy) > 0 {
+		w.WriteString(sep + "PARTITION BY ")
+		w.exprList(s.PartitionBy)
+		sep = " "
+	}
+	if len(s.OrderBy) > 0 {
+		w.WriteString(sep + "ORDER BY ")
+		w.orderItems(s.OrderBy)
+		sep = " "
+	}
+	if f := s.Frame; f != nil {
+		w.WriteString(sep)
+		if f.Rows {
+			w.WriteString("ROWS BETWEEN ")
+		} else {
+			w.WriteString("RANGE BETWEEN ")
+		}
+		w.frameBound(f.Start)
+		w.WriteString(" AND ")
+		w.frameBound(f.End)
+	}
+	w.WriteString(")")
+}
+
+func (w *printer) frameBound(b FrameBound) {
+	switch b.Kind {
+	case UnboundedPreceding:
+		w.WriteString("UNBOUNDED PRECEDING")
+	case UnboundedFollowing:
+		w.WriteString("UNBOUNDED FOLLOWING")
+	case CurrentRow:
+		w.WriteString("CURRENT ROW")
+	case OffsetPreceding:
+		w.expr(b.Offset)
+		w.WriteString(" PRECEDING")
+	case OffsetFollowing:
+		w.expr(b.Offset)
+		w.WriteString(" FOLLOWING")
+	}
 }
 
 func (w *printer) alias(a string) {
@@ -281,6 +343,14 @@ func (w *printer) expr(e Expr) {
 			w.expr(e.Limit)
 		}
 		w.WriteString(")")
+		if e.Over != nil {
+			w.WriteString(" OVER ")
+			if e.Over.Base != "" && len(e.Over.PartitionBy) == 0 && len(e.Over.OrderBy) == 0 && e.Over.Frame == nil {
+				w.WriteString(quoteName(e.Over.Base))
+			} else {
+				w.windowSpec(e.Over)
+			}
+		}
 	case *Case:
 		w.WriteString("CASE ")
 		if e.Operand != nil {

@@ -1,0 +1,564 @@
+package exec
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"logq/planner"
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// windowOp computes analytic functions (planner.Window). It keeps every
+// input row, charged to the memory budget, with the values of each call's
+// partition keys, order keys and arguments. Then, per call, it sorts the row
+// numbers by partition and order (ties in input order), computes each row's
+// value partition by partition, and finally emits the rows in input order
+// with one new column per call.
+//
+// Aggregates over the whole partition use one aggregate state group per
+// partition; frames that start at UNBOUNDED PRECEDING feed one state row by
+// row and read it as the frame grows; any other frame is recomputed for
+// each row from its frame's rows, so its cost is the sum of the frame sizes.
+type windowOp struct {
+	in    Operator
+	plan  *planner.Window
+	ev    *evaluator
+	done  bool
+	rows  *rowStore // the input columns
+	vals  *rowStore // every call's expressions, evaluated (exprs gives the layout)
+	exprs []callExprs
+	out   []*Vector // one result per call, in input order
+	pos   int
+}
+
+// callExprs says where a call's expressions sit among vals' columns.
+type callExprs struct {
+	part, order, args, agg []int
+}
+
+func newWindowOp(in Operator, p *planner.Window, ev *evaluator) *windowOp {
+	return &windowOp{in: in, plan: p, ev: ev}
+}
+
+func (o *windowOp) Close() { o.in.Close() }
+
+func (o *windowOp) Next(ctx context.Context) (*Batch, error) {
+	if !o.done {
+		if err := o.consume(ctx); err != nil {
+			return nil, err
+		}
+		o.done = true
+	}
+	if o.pos >= o.rows.n {
+		return nil, nil
+	}
+	end := min(o.pos+BatchSize, o.rows.n)
+	idx := seq(end - o.pos)
+	for i := range idx {
+		idx[i] += int32(o.pos)
+	}
+	b := o.rows.batch(idx)
+	for _, v := range o.out {
+		b.Cols = append(b.Cols, gather(v, idx, nil))
+	}
+	o.pos = end
+	return b, nil
+}
+
+func (o *windowOp) consume(ctx context.Context) error {
+	var exprs []planner.Expr
+	add := func(es []planner.Expr) []int {
+		var at []int
+		for _, e := range es {
+			at = append(at, len(exprs))
+			exprs = append(exprs, e)
+		}
+		return at
+	}
+	for _, c := range o.plan.Calls {
+		var ce callExprs
+		ce.part = add(c.Partition)
+		for _, k := range c.Order {
+			ce.order = append(ce.order, add([]planner.Expr{k.Expr})...)
+		}
+		ce.args = add(c.Args)
+		ce.agg = add(c.Agg.Args)
+		o.exprs = append(o.exprs, ce)
+	}
+	var ts, vts []types.Type
+	for _, c := range o.plan.In.Columns() {
+		ts = append(ts, c.T)
+	}
+	for _, e := range exprs {
+		vts = append(vts, e.Type())
+	}
+	o.rows, o.vals = newRowStore(ts), newRowStore(vts)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := o.in.Next(ctx)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			break
+		}
+		vb := &Batch{N: b.N, Cols: make([]*Vector, len(exprs))}
+		for i, e := range exprs {
+			v, err := o.ev.eval(e, b)
+			if err != nil {
+				return err
+			}
+			vb.Cols[i] = v
+		}
+		all := seq(b.N)
+		o.rows.appendRows(b, all)
+		o.vals.appendRows(vb, all)
+		// Each row's results are kept too: one more value per call.
+		if err := o.ev.mem.charge("window function", b.N, len(b.Cols)+len(exprs)+len(o.plan.Calls)); err != nil {
+			return err
+		}
+	}
+	for i := range o.plan.Calls {
+		v, err := o.compute(ctx, i)
+		if err != nil {
+			return err
+		}
+		o.out = append(o.out, v)
+	}
+	return nil
+}
+
+// intOrder compares rows by one integer-like ORDER BY key held in v, as
+// orderCompare does for its values.
+func intOrder(v *Vector, k planner.SortKey) func(a, b int32) int {
+	return func(a, b int32) int {
+		an, bn := v.isNull(int(a)), v.isNull(int(b))
+		if an || bn {
+			switch {
+			case an == bn:
+				return 0
+			case an == k.NullsFirst:
+				return -1
+			}
+			return 1
+		}
+		c := cmp.Compare(v.I[a], v.I[b])
+		if k.Desc {
+			return -c
+		}
+		return c
+	}
+}
+
+// partitionRun is one partition: positions [lo, hi) of the sorted order.
+type partitionRun struct{ lo, hi int }
+
+// compute evaluates call i for every row.
+func (o *windowOp) compute(ctx context.Context, i int) (*Vector, error) {
+	c := &o.plan.Calls[i]
+	ce := o.exprs[i]
+	n := o.rows.n
+	col := func(at int) *Vector { return o.vals.cols[at] }
+
+	// Partitions numbered by their keys' bytes; order keys as values, and
+	// a single integer-like key also as plain integers for the sort.
+	var pid []int32
+	if len(ce.part) > 0 {
+		pid = make([]int32, n)
+		ids := map[string]int32{}
+		var buf []byte
+		for r := 0; r < n; r++ {
+			buf = buf[:0]
+			for _, at := range ce.part {
+				buf = appendKey(buf, col(at).Value(r))
+			}
+			id, ok := ids[string(buf)]
+			if !ok {
+				id = int32(len(ids))
+				ids[string(buf)] = id
+			}
+			pid[r] = id
+		}
+	}
+	okeys := make([][]types.Value, len(ce.order))
+	for k, at := range ce.order {
+		okeys[k] = make([]types.Value, n)
+		for r := 0; r < n; r++ {
+			okeys[k][r] = col(at).Value(r)
+		}
+	}
+	cmpOrder := func(a, b int32) int {
+		for k, sk := range c.Order {
+			if d := orderCompare(okeys[k][a], okeys[k][b], sk.Desc, sk.NullsFirst); d != 0 {
+				return d
+			}
+		}
+		return 0
+	}
+	sortCmp := cmpOrder
+	if len(c.Order) == 1 && col(ce.order[0]).storage() == inInts && col(ce.order[0]).Lazy == nil {
+		sortCmp = intOrder(col(ce.order[0]), c.Order[0])
+	}
+	idx := seq(n)
+	if pid != nil || len(okeys) > 0 {
+		slices.SortFunc(idx, func(a, b int32) int {
+			if pid != nil && pid[a] != pid[b] {
+				return cmp.Compare(pid[a], pid[b])
+			}
+			if d := sortCmp(a, b); d != 0 {
+				return d
+			}
+			return cmp.Compare(a, b)
+		})
+	}
+	var parts []partitionRun
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && (pid == nil || pid[idx[hi]] == pid[idx[lo]]) {
+			hi++
+		}
+		parts = append(parts, partitionRun{lo, hi})
+		lo = hi
+	}
+	// peerEnd[j] is one past the last row of j's peer group; peerStart[j]
+	// its first row.
+	peerStart, peerEnd := make([]int32, n), make([]int32, n)
+	for _, p := range parts {
+		for j := p.lo; j < p.hi; {
+			e := j + 1
+			for e < p.hi && cmpOrder(idx[j], idx[e]) == 0 {
+				e++
+			}
+			for k := j; k < e; k++ {
+				peerStart[k], peerEnd[k] = int32(j), int32(e)
+			}
+			j = e
+		}
+	}
+	w := &windowCalc{op: o, call: c, ce: ce, idx: idx, okeys: okeys, peerStart: peerStart, peerEnd: peerEnd}
+	out := newVector(c.T, n)
+	for pi, p := range parts {
+		if pi%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if err := w.partition(ctx, p, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// windowCalc computes one call over the sorted rows.
+type windowCalc struct {
+	op                 *windowOp
+	call               *planner.WindowCall
+	ce                 callExprs
+	idx                []int32
+	okeys              [][]types.Value
+	peerStart, peerEnd []int32
+}
+
+func (w *windowCalc) arg(k int) *Vector { return w.op.vals.cols[w.ce.args[k]] }
+
+// partition fills out for the rows of one partition.
+func (w *windowCalc) partition(ctx context.Context, p partitionRun, out *Vector) error {
+	n, idx := w.op.rows.n, w.idx
+	size := p.hi - p.lo
+	set := func(j int, v types.Value) { out.set(int(idx[j]), v, n) }
+	switch w.call.Fn {
+	case "row_number":
+		for j := p.lo; j < p.hi; j++ {
+			set(j, types.IntValue(int64(j-p.lo+1)))
+		}
+	case "rank":
+		for j := p.lo; j < p.hi; j++ {
+			set(j, types.IntValue(int64(int(w.peerStart[j])-p.lo+1)))
+		}
+	case "dense_rank":
+		rank := int64(0)
+		for j := p.lo; j < p.hi; j++ {
+			if int(w.peerStart[j]) == j {
+				rank++
+			}
+			set(j, types.IntValue(rank))
+		}
+	case "percent_rank":
+		for j := p.lo; j < p.hi; j++ {
+			v := 0.0
+			if size > 1 {
+				v = float64(int(w.peerStart[j])-p.lo) / float64(size-1)
+			}
+			set(j, types.FloatValue(v))
+		}
+	case "cume_dist":
+		for j := p.lo; j < p.hi; j++ {
+			set(j, types.FloatValue(float64(int(w.peerEnd[j])-p.lo)/float64(size)))
+		}
+	case "ntile":
+		buckets := int(min(w.arg(0).I[0], int64(size)))
+		q, r := size/buckets, size%buckets
+		for j := p.lo; j < p.hi; j++ {
+			i := j - p.lo
+			var b int
+			if i < r*(q+1) {
+				b = i/(q+1) + 1
+			} else {
+				b = r + (i-r*(q+1))/q + 1
+			}
+			set(j, types.IntValue(int64(b)))
+		}
+	case "lag", "lead":
+		x, def := w.arg(0), w.arg(2)
+		off := int(min(w.arg(1).I[0], int64(math.MaxInt32)))
+		if w.call.Fn == "lag" {
+			off = -off
+		}
+		for j := p.lo; j < p.hi; j++ {
+			if k := j + off; k >= p.lo && k < p.hi {
+				set(j, x.Value(int(idx[k])))
+			} else {
+				set(j, def.Value(int(idx[j])))
+			}
+		}
+	case "first_value", "last_value", "nth_value":
+		x := w.arg(0)
+		nth := 1
+		if w.call.Fn == "nth_value" {
+			nth = int(min(w.arg(1).I[0], int64(math.MaxInt32)))
+		}
+		for j := p.lo; j < p.hi; j++ {
+			lo, hi := w.frame(p, j)
+			set(j, w.pick(x, lo, hi, nth))
+		}
+	case "aggregate":
+		return w.aggregate(ctx, p, out)
+	}
+	return nil
+}
+
+// pick returns the value of the nth row (from the end for LAST_VALUE) of
+// the frame [lo, hi), skipping NULLs with IGNORE NULLS.
+func (w *windowCalc) pick(x *Vector, lo, hi, nth int) types.Value {
+	step, start := 1, lo
+	if w.call.Fn == "last_value" {
+		step, start = -1, hi-1
+	}
+	seen := 0
+	for j := start; j >= lo && j < hi; j += step {
+		r := int(w.idx[j])
+		if w.call.IgnoreNulls && x.isNull(r) {
+			continue
+		}
+		seen++
+		if seen == nth {
+			return x.Value(r)
+		}
+	}
+	return types.NullOf(w.call.T)
+}
+
+// frame returns the rows [lo, hi) of row j's frame within partition p.
+func (w *windowCalc) frame(p partitionRun, j int) (int, int) {
+	f := w.call.Frame
+	var lo, hi int
+	if f.Rows {
+		lo = w.rowsBound(f.Start, j, p)
+		hi = w.rowsBound(f.End, j, p) + 1
+	} else {
+		lo = w.rangeBound(f.Start, j, p, true)
+		hi = w.rangeBound(f.End, j, p, false)
+	}
+	lo, hi = max(lo, p.lo), min(hi, p.hi)
+	if hi < lo {
+		hi = lo
+	}
+	return lo, hi
+}
+
+func (w *windowCalc) rowsBound(b planner.FrameBound, j int, p partitionRun) int {
+	switch b.Kind {
+	case sqlparse.UnboundedPreceding:
+		return p.lo
+	case sqlparse.UnboundedFollowing:
+		return p.hi - 1
+	case sqlparse.OffsetPreceding:
+		return j - int(min(b.Offset.I, int64(p.hi)))
+	case sqlparse.OffsetFollowing:
+		return j + int(min(b.Offset.I, int64(p.hi)))
+	}
+	return j
+}
+
+// rangeBound returns the first row of the frame (start) or one past its
+// last (end) for a RANGE bound. An offset is taken in the direction of the
+// sort: PRECEDING rows have smaller keys ascending, larger descending. A row
+// whose key is NULL has its NULL peers as the offset bounds.
+func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, start bool) int {
+	switch b.Kind {
+	case sqlparse.UnboundedPreceding:
+		return p.lo
+	case sqlparse.UnboundedFollowing:
+		return p.hi
+	case sqlparse.CurrentRow:
+		if start {
+			return int(w.peerStart[j])
+		}
+		return int(w.peerEnd[j])
+	}
+	keys := w.okeys[0]
+	cur := keys[w.idx[j]]
+	if cur.Null {
+		if start {
+			return int(w.peerStart[j])
+		}
+		return int(w.peerEnd[j])
+	}
+	sk := w.call.Order[0]
+	dir := 1.0
+	if sk.Desc {
+		dir = -1
+	}
+	off := b.Offset.Float()
+	if b.Kind == sqlparse.OffsetPreceding {
+		off = -off
+	}
+	target := dir*cur.Float() + off // in sort direction
+	// The non-NULL rows of the partition, in sort direction.
+	nlo, nhi := p.lo, p.hi
+	if sk.NullsFirst {
+		for nlo < nhi && keys[w.idx[nlo]].Null {
+			nlo++
+		}
+	} else {
+		for nhi > nlo && keys[w.idx[nhi-1]].Null {
+			nhi--
+		}
+	}
+	d := func(k int) float64 { return dir * keys[w.idx[k]].Float() }
+	if start { // first row with d >= target
+		return nlo + sort.Search(nhi-nlo, func(k int) bool { return d(nlo+k) >= target })
+	}
+	// one past the last row with d <= target
+	return nlo + sort.Search(nhi-nlo, func(k int) bool { return d(nlo+k) > target })
+}
+
+// aggregate computes an aggregate over each row's frame in partition p.
+func (w *windowCalc) aggregate(ctx context.Context, p partitionRun, out *Vector) error {
+	n, idx := w.op.rows.n, w.idx
+	st := newAggState(w.call.Agg)
+	if bs, ok := st.(interface{ setBudget(*memBudget) }); ok {
+		bs.setBudget(w.op.ev.mem)
+	}
+	args := make([]*Vector, len(w.ce.agg))
+	feed := func(rows []int32, groups []int32) error {
+		for k, at := range w.ce.agg {
+			args[k] = gather(w.op.vals.cols[at], rows, args[k])
+		}
+		st.update(groups, args, len(rows))
+		if f, ok := st.(failing); ok {
+			return f.failed()
+		}
+		return nil
+	}
+	// ARRAY_AGG and STRING_AGG build a value as large as each frame: the
+	// results are charged as they are made.
+	listy := w.call.Agg.Fn == "array_agg" || w.call.Agg.Fn == "string_agg"
+	charge := func(lo, hi int) error {
+		if !listy {
+			return nil
+		}
+		return w.op.ev.mem.charge("window "+strings.ToUpper(w.call.Agg.Fn), hi-lo, 1)
+	}
+	f := w.call.Frame
+	switch {
+	case f.WholePartition():
+		st.grow(1)
+		if err := feed(idx[p.lo:p.hi], make([]int32, p.hi-p.lo)); err != nil {
+			return err
+		}
+		v := st.result(0)
+		if err := charge(p.lo, p.hi); err != nil {
+			return err
+		}
+		for j := p.lo; j < p.hi; j++ {
+			out.set(int(idx[j]), v, n)
+		}
+	case f.Start.Kind == sqlparse.UnboundedPreceding && incremental(w.call.Agg.Fn):
+		// The frame only grows: feed rows as its end passes them.
+		st.grow(1)
+		fed := p.lo
+		zero := make([]int32, BatchSize)
+		for j := p.lo; j < p.hi; j++ {
+			_, hi := w.frame(p, j)
+			for fed < hi {
+				end := min(hi, fed+BatchSize)
+				if err := feed(idx[fed:end], zero[:end-fed]); err != nil {
+					return err
+				}
+				fed = end
+			}
+			if err := charge(p.lo, hi); err != nil {
+				return err
+			}
+			out.set(int(idx[j]), st.result(0), n)
+		}
+	default:
+		// Each row's frame, recomputed: rows are fed in blocks, one state
+		// group per row of the block.
+		var rows, groups []int32
+		first := p.lo
+		flush := func(last int) error {
+			st = newAggState(w.call.Agg)
+			if bs, ok := st.(interface{ setBudget(*memBudget) }); ok {
+				bs.setBudget(w.op.ev.mem)
+			}
+			st.grow(last - first)
+			if len(rows) > 0 {
+				if err := feed(rows, groups); err != nil {
+					return err
+				}
+			}
+			for j := first; j < last; j++ {
+				out.set(int(idx[j]), st.result(j-first), n)
+			}
+			rows, groups, first = rows[:0], groups[:0], last
+			return ctx.Err()
+		}
+		for j := p.lo; j < p.hi; j++ {
+			lo, hi := w.frame(p, j)
+			if err := charge(lo, hi); err != nil {
+				return err
+			}
+			for k := lo; k < hi; k++ {
+				rows = append(rows, idx[k])
+				groups = append(groups, int32(j-first))
+			}
+			if len(rows) >= 1<<16 {
+				if err := flush(j + 1); err != nil {
+					return err
+				}
+			}
+		}
+		return flush(p.hi)
+	}
+	return nil
+}
+
+// incremental reports whether an aggregate's result can be read while
+// values are still being added (the state is not consumed by reading it).
+func incremental(fn string) bool {
+	switch fn {
+	case "approx_quantiles", "approx_top_count":
+		return false
+	}
+	return true
+}

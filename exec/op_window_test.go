@@ -1,0 +1,211 @@
+package exec
+
+import (
+	"fmt"
+	"math/rand"
+	"sort"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"logq/logstore"
+)
+
+// Window frames against a naive reference: for every row, the frame's rows
+// are found by scanning the whole partition with the frame's definition,
+// and the aggregate is taken over them. The data has many peers (v repeats)
+// and NULLs, spans several segments and partitions of uneven sizes.
+func TestWindowFramesMatchNaiveReference(t *testing.T) {
+	type row struct {
+		i    int // also the timestamp order
+		g    string
+		v    int64
+		null bool
+	}
+	rng := rand.New(rand.NewSource(7))
+	var rows []row
+	st := logstore.New(logstore.Options{SegmentRows: 64})
+	numbered(t, st, "src", 700, func(i int) string {
+		r := row{i: i, g: string(rune('a' + rng.Intn(4))), v: int64(rng.Intn(25)), null: rng.Intn(8) == 0}
+		if r.null {
+			r.v = 0 // only the flag counts: NULLs are peers
+		}
+		if i%97 == 0 {
+			r.g = "z" // a few rows alone in their partition
+			r.g += fmt.Sprint(i)
+		}
+		rows = append(rows, r)
+		if r.null {
+			return fmt.Sprintf(`"g":%q,"i":%d`, r.g, i)
+		}
+		return fmt.Sprintf(`"g":%q,"i":%d,"v":%d`, r.g, i, r.v)
+	})
+
+	type bound struct {
+		kind string // up, p (preceding), c, f (following), uf
+		n    int64
+	}
+	sqlBound := func(b bound) string {
+		switch b.kind {
+		case "up":
+			return "unbounded preceding"
+		case "uf":
+			return "unbounded following"
+		case "c":
+			return "current row"
+		case "p":
+			return fmt.Sprintf("%d preceding", b.n)
+		}
+		return fmt.Sprintf("%d following", b.n)
+	}
+	frames := [][2]bound{
+		{{"up", 0}, {"c", 0}}, {{"p", 3}, {"c", 0}}, {{"p", 2}, {"f", 2}}, {{"c", 0}, {"uf", 0}},
+		{{"f", 1}, {"f", 4}}, {{"p", 5}, {"p", 1}}, {{"up", 0}, {"p", 2}}, {{"p", 0}, {"f", 0}},
+		{{"up", 0}, {"uf", 0}},
+	}
+	// pos is a row's position in the partition's order (v NULLS FIRST,
+	// then i: ROWS frames need a total order); key its v.
+	for _, rowsMode := range []bool{true, false} {
+		for _, fr := range frames {
+			unit := "range"
+			if rowsMode {
+				unit = "rows"
+			}
+			order := "v"
+			if rowsMode {
+				order = "v, i" // unique: ROWS frames are then deterministic
+			}
+			sql := fmt.Sprintf(`select i, sum(v) over w as s, count(*) over w as c, min(v) over w as mn, max(v) over w as mx,
+				first_value(v ignore nulls) over w as fv
+				from src window w as (partition by g order by %s %s between %s and %s) order by i`,
+				order, unit, sqlBound(fr[0]), sqlBound(fr[1]))
+			res, err := runSQL(t, st, sql, 0)
+			require.NoError(t, err, sql)
+			require.Len(t, res.Rows, len(rows))
+
+			for _, r := range rows {
+				var part []row
+				for _, o := range rows {
+					if o.g == r.g {
+						part = append(part, o)
+					}
+				}
+				sort.Slice(part, func(a, b int) bool {
+					x, y := part[a], part[b]
+					if x.null != y.null {
+						return x.null
+					}
+					if x.v != y.v {
+						return x.v < y.v
+					}
+					return x.i < y.i
+				})
+				me := 0
+				for k, o := range part {
+					if o.i == r.i {
+						me = k
+					}
+				}
+				in := func(k int, o row) bool {
+					if rowsMode {
+						lo, hi := 0, len(part)-1
+						switch fr[0].kind {
+						case "p":
+							lo = me - int(fr[0].n)
+						case "c":
+							lo = me
+						case "f":
+							lo = me + int(fr[0].n)
+						}
+						switch fr[1].kind {
+						case "p":
+							hi = me - int(fr[1].n)
+						case "c":
+							hi = me
+						case "f":
+							hi = me + int(fr[1].n)
+						}
+						return k >= lo && k <= hi
+					}
+					// RANGE, as positions in the order (NULLs first): the
+					// frame of a NULL key's offsets is its NULL peers.
+					okStart, okEnd := true, true
+					switch fr[0].kind {
+					case "c", "p", "f":
+						d := fr[0].n
+						switch fr[0].kind {
+						case "c":
+							d = 0
+						case "p":
+							d = -d
+						}
+						okStart = r.null || !o.null && o.v >= r.v+d
+					}
+					switch fr[1].kind {
+					case "c", "p", "f":
+						d := fr[1].n
+						switch fr[1].kind {
+						case "c":
+							d = 0
+						case "p":
+							d = -d
+						}
+						if r.null {
+							okEnd = o.null
+						} else {
+							okEnd = o.null || o.v <= r.v+d
+						}
+					}
+					return okStart && okEnd
+				}
+				var sum, cnt, mn, mx, fv int64
+				var any, fvSet bool
+				for k, o := range part {
+					if !in(k, o) {
+						continue
+					}
+					cnt++
+					if o.null {
+						continue
+					}
+					if !fvSet {
+						fv, fvSet = o.v, true
+					}
+					if !any || o.v < mn {
+						mn = o.v
+					}
+					if !any || o.v > mx {
+						mx = o.v
+					}
+					sum += o.v
+					any = true
+				}
+				got := res.Rows[r.i]
+				require.Equal(t, int64(r.i), got[0].I)
+				ctx := fmt.Sprintf("%s %s..%s row %d (g=%s v=%d null=%v)", unit, sqlBound(fr[0]), sqlBound(fr[1]), r.i, r.g, r.v, r.null)
+				require.Equal(t, cnt, got[2].I, "count: "+ctx)
+				if !any {
+					require.True(t, got[1].Null && got[3].Null && got[4].Null && got[5].Null, "empty: "+ctx)
+					continue
+				}
+				require.Equal(t, sum, got[1].I, "sum: "+ctx)
+				require.Equal(t, mn, got[3].I, "min: "+ctx)
+				require.Equal(t, mx, got[4].I, "max: "+ctx)
+				require.Equal(t, fv, got[5].I, "first_value: "+ctx)
+			}
+		}
+	}
+}
+
+// A window keeps every row it reads: past the budget the query stops,
+// naming it.
+func TestWindowChargesBudget(t *testing.T) {
+	st := logstore.New(logstore.Options{SegmentRows: 1000})
+	numbered(t, st, "src", 500, func(i int) string { return fmt.Sprintf(`"k":%d`, i) })
+	_, err := runSQL(t, st, "select k, row_number() over (order by k) as rn from src", 8<<10)
+	require.ErrorContains(t, err, "memory budget of 8KiB")
+	require.ErrorContains(t, err, "(in a window function)")
+	res, err := runSQL(t, st, "select k, row_number() over (order by k desc) as rn from src order by k limit 1", 0)
+	require.NoError(t, err)
+	require.Equal(t, int64(500), res.Rows[0][1].I)
+}

@@ -1,0 +1,375 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// Analytic (window) functions, as BigQuery has them:
+//
+//	ROW_NUMBER, RANK, DENSE_RANK, PERCENT_RANK, CUME_DIST, NTILE(n)
+//	LAG(x [, offset [, default]]), LEAD(…)
+//	FIRST_VALUE(x [IGNORE NULLS]), LAST_VALUE(…), NTH_VALUE(x, n [IGNORE NULLS])
+//	any aggregate but APPROX_QUANTILES and APPROX_TOP_COUNT
+//
+// each with OVER ([named window] [PARTITION BY …] [ORDER BY …] [frame]) or
+// OVER name, names coming from the SELECT's WINDOW clause. They may appear
+// in the select list, ORDER BY and QUALIFY, are computed after GROUP BY and
+// HAVING (so their arguments may read group keys and aggregates:
+// SUM(COUNT(*)) OVER ()), and do not nest. Numbering functions but
+// ROW_NUMBER, and LAG/LEAD, need an ORDER BY; only aggregates and
+// FIRST_VALUE/LAST_VALUE/NTH_VALUE take a frame. The default frame is the
+// whole partition without ORDER BY, and RANGE BETWEEN UNBOUNDED PRECEDING
+// AND CURRENT ROW with it. RANGE with an offset needs exactly one numeric
+// ORDER BY key. DISTINCT (COUNT(DISTINCT x) OVER …) is taken without ORDER BY
+// and frame only; ORDER BY and LIMIT inside an aggregate are refused.
+
+var numberingFuncs = map[string]int{ // name → number of arguments
+	"row_number": 0, "rank": 0, "dense_rank": 0, "percent_rank": 0, "cume_dist": 0, "ntile": 1,
+}
+
+var navigationFuncs = map[string][2]int{ // name → min, max arguments
+	"lag": {1, 3}, "lead": {1, 3}, "first_value": {1, 1}, "last_value": {1, 1}, "nth_value": {2, 2},
+}
+
+// IsAnalytic reports whether name is a function that exists only with OVER.
+func IsAnalytic(name string) bool {
+	_, num := numberingFuncs[name]
+	_, nav := navigationFuncs[name]
+	return num || nav
+}
+
+// AnalyticNames lists the functions that exist only with OVER (for tests
+// and docs).
+func AnalyticNames() []string {
+	var out []string
+	for n := range numberingFuncs {
+		out = append(out, n)
+	}
+	for n := range navigationFuncs {
+		out = append(out, n)
+	}
+	return out
+}
+
+// winCollector gathers the analytic calls of one SELECT, sharing identical
+// ones, and holds the SELECT's WINDOW clause.
+type winCollector struct {
+	calls []WindowCall
+	keys  []string
+	pos   []int
+	named map[string]*sqlparse.WindowSpec
+}
+
+// winRef stands for an analytic call's result until the Window node that
+// computes it is built (placeWins).
+type winRef struct {
+	i int
+	T types.Type
+}
+
+func (w *winRef) Type() types.Type { return w.T }
+func (w *winRef) String() string   { return fmt.Sprintf("$win%d", w.i) }
+
+func (c *winCollector) add(call WindowCall, pos int) *winRef {
+	key := call.String()
+	for i, k := range c.keys {
+		if k == key {
+			return &winRef{i: i, T: call.T}
+		}
+	}
+	c.calls = append(c.calls, call)
+	c.keys = append(c.keys, key)
+	c.pos = append(c.pos, pos)
+	return &winRef{i: len(c.calls) - 1, T: call.T}
+}
+
+// namedWindows binds a WINDOW clause: each name to its full specification
+// (a window may refine one named before it).
+func (b *binder) namedWindows(ws []*sqlparse.NamedWindow) map[string]*sqlparse.WindowSpec {
+	named := map[string]*sqlparse.WindowSpec{}
+	for _, w := range ws {
+		key := strings.ToLower(w.Name)
+		if named[key] != nil {
+			b.fail(w.At, "window %s is defined twice", w.Name)
+		}
+		named[key] = b.resolveWindow(w.Spec, named)
+	}
+	return named
+}
+
+// resolveWindow merges a specification with the named window it refines:
+// the refinement may add an ORDER BY or a frame the base lacks, never a
+// PARTITION BY.
+func (b *binder) resolveWindow(s *sqlparse.WindowSpec, named map[string]*sqlparse.WindowSpec) *sqlparse.WindowSpec {
+	if s.Base == "" {
+		return s
+	}
+	base := named[strings.ToLower(s.Base)]
+	if base == nil {
+		b.fail(s.At, "unrecognized window name %s", s.Base)
+	}
+	out := *base
+	out.At, out.Base = s.At, ""
+	if len(s.PartitionBy) > 0 {
+		b.fail(s.PartitionBy[0].Pos(), "PARTITION BY cannot refine window %s", s.Base)
+	}
+	if len(s.OrderBy) > 0 {
+		if len(base.OrderBy) > 0 {
+			b.fail(s.OrderBy[0].At, "window %s already has an ORDER BY", s.Base)
+		}
+		out.OrderBy = s.OrderBy
+	}
+	if s.Frame != nil {
+		if base.Frame != nil {
+			b.fail(s.Frame.At, "window %s already has a frame", s.Base)
+		}
+		out.Frame = s.Frame
+	}
+	return &out
+}
+
+// windowCall binds f(…) OVER (…) into the SELECT's winCollector.
+func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprCtx) Expr {
+	up := strings.ToUpper(name)
+	if ctx.wins == nil {
+		b.fail(e.At, "analytic function %s is not allowed here (only in the select list, ORDER BY and QUALIFY)", up)
+	}
+	if safe {
+		b.fail(e.At, "the SAFE. prefix is not supported on analytic function %s", up)
+	}
+	spec := b.resolveWindow(e.Over, ctx.wins.named)
+	// Arguments, partitions and keys read the row the window sees (group
+	// keys and aggregates in a grouped SELECT); analytic calls do not nest.
+	inner := &exprCtx{sc: ctx.sc, aggs: ctx.aggs}
+	call := WindowCall{Fn: name}
+	for _, p := range spec.PartitionBy {
+		x := b.expr(p, inner)
+		if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct {
+			b.fail(p.Pos(), "PARTITION BY cannot group by %s", x.Type())
+		}
+		call.Partition = append(call.Partition, x)
+	}
+	for _, o := range spec.OrderBy {
+		x := b.expr(o.Expr, inner)
+		if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct {
+			b.fail(o.Expr.Pos(), "ORDER BY in a window cannot order %s", x.Type())
+		}
+		call.Order = append(call.Order, sortKey(o, x))
+	}
+	framed := true
+	switch {
+	case IsAggregate(name):
+		if name == "approx_quantiles" || name == "approx_top_count" {
+			b.fail(e.At, "%s is not supported as an analytic function", up)
+		}
+		agg := b.aggCall(e, name, inner)
+		if len(agg.Order) > 0 || agg.HasLimit {
+			b.fail(e.At, "ORDER BY and LIMIT inside %s are not allowed with OVER", up)
+		}
+		if agg.Distinct && (len(call.Order) > 0 || spec.Frame != nil) {
+			b.fail(e.At, "%s(DISTINCT …) OVER takes no ORDER BY and no frame", up)
+		}
+		call.Fn, call.Agg, call.T = "aggregate", agg, agg.T
+	case IsAnalytic(name):
+		framed = b.analyticArgs(e, name, inner, &call)
+	default:
+		if LookupFunc(name) != nil {
+			b.fail(e.At, "%s is not an analytic function: it cannot take OVER", up)
+		}
+		b.fail(e.At, "unknown function %s", e.Name)
+	}
+	call.Frame = b.windowFrame(spec, &call, framed, up)
+	return ctx.wins.add(call, e.At)
+}
+
+// analyticArgs binds the arguments of a numbering or navigation function
+// and reports whether it takes a frame.
+func (b *binder) analyticArgs(e *sqlparse.Call, name string, inner *exprCtx, call *WindowCall) bool {
+	up := strings.ToUpper(name)
+	if e.Star || e.Distinct || len(e.OrderBy) > 0 || e.Limit != nil {
+		b.fail(e.At, "%s does not take *, DISTINCT, ORDER BY or LIMIT in its arguments", up)
+	}
+	if n, ok := numberingFuncs[name]; ok {
+		if len(e.Args) != n {
+			b.fail(e.At, "%s takes %d argument(s), got %d", up, n, len(e.Args))
+		}
+		if e.Nulls != "" {
+			b.fail(e.At, "%s does not take %s NULLS", up, e.Nulls)
+		}
+		if name != "row_number" && len(call.Order) == 0 {
+			b.fail(e.At, "%s needs an ORDER BY in its window", up)
+		}
+		call.T = types.Int64
+		if name == "percent_rank" || name == "cume_dist" {
+			call.T = types.Float64
+		}
+		if name == "ntile" {
+			n := b.constArg(e.Args[0], up+"'s bucket count", 1)
+			call.Args = []Expr{&Const{V: types.IntValue(n)}}
+		}
+		return false
+	}
+	n := navigationFuncs[name]
+	if len(e.Args) < n[0] || len(e.Args) > n[1] {
+		b.fail(e.At, "%s takes %d to %d argument(s), got %d", up, n[0], n[1], len(e.Args))
+	}
+	x := b.expr(e.Args[0], inner)
+	call.T = x.Type()
+	if call.T.Kind == types.KindNull {
+		call.T = types.Int64
+		x = &Const{V: types.NullOf(types.Int64)}
+	}
+	call.Args = []Expr{x}
+	switch e.Nulls {
+	case "IGNORE":
+		if name == "lag" || name == "lead" {
+			b.fail(e.At, "%s does not take IGNORE NULLS", up)
+		}
+		call.IgnoreNulls = true
+	case "RESPECT":
+	}
+	switch name {
+	case "lag", "lead":
+		if len(call.Order) == 0 {
+			b.fail(e.At, "%s needs an ORDER BY in its window", up)
+		}
+		off := int64(1)
+		if len(e.Args) > 1 {
+			off = b.constArg(e.Args[1], up+"'s offset", 0)
+		}
+		call.Args = append(call.Args, &Const{V: types.IntValue(off)})
+		def := Expr(&Const{V: types.NullOf(call.T)})
+		if len(e.Args) > 2 {
+			d := b.expr(e.Args[2], inner)
+			c, err := coerceTo(d, call.T)
+			if err != nil || !c.Type().Equal(call.T) {
+				b.fail(e.Args[2].Pos(), "the default of %s must be a %s, not %s", up, call.T, d.Type())
+			}
+			def = c
+		}
+		call.Args = append(call.Args, def)
+		return false
+	case "nth_value":
+		n := b.constArg(e.Args[1], up+"'s position", 1)
+		call.Args = append(call.Args, &Const{V: types.IntValue(n)})
+	}
+	return true
+}
+
+// constArg reads an INT64 constant of at least lo.
+func (b *binder) constArg(e sqlparse.Expr, what string, lo int64) int64 {
+	x := b.expr(e, &exprCtx{})
+	c, ok := x.(*Const)
+	if !ok && b.symbolic {
+		return lo
+	}
+	if !ok || c.V.T.Kind != types.KindInt64 || c.V.Null || c.V.I < lo {
+		b.fail(e.Pos(), "%s must be an integer constant of at least %d", what, lo)
+	}
+	return c.V.I
+}
+
+// windowFrame resolves the frame of a call: written, or the default.
+func (b *binder) windowFrame(spec *sqlparse.WindowSpec, call *WindowCall, framed bool, up string) WindowFrame {
+	f := spec.Frame
+	if f == nil {
+		if len(call.Order) == 0 {
+			return WindowFrame{Rows: true, Start: FrameBound{Kind: sqlparse.UnboundedPreceding}, End: FrameBound{Kind: sqlparse.UnboundedFollowing}}
+		}
+		return WindowFrame{Start: FrameBound{Kind: sqlparse.UnboundedPreceding}, End: FrameBound{Kind: sqlparse.CurrentRow}}
+	}
+	if !framed {
+		b.fail(f.At, "%s does not take a window frame", up)
+	}
+	switch {
+	case f.Start.Kind == sqlparse.UnboundedFollowing:
+		b.fail(f.Start.At, "a window frame cannot start at UNBOUNDED FOLLOWING")
+	case f.End.Kind == sqlparse.UnboundedPreceding:
+		b.fail(f.End.At, "a window frame cannot end at UNBOUNDED PRECEDING")
+	case f.Start.Kind > f.End.Kind:
+		b.fail(f.Start.At, "a window frame cannot start after its end")
+	}
+	out := WindowFrame{Rows: f.Rows, Start: FrameBound{Kind: f.Start.Kind}, End: FrameBound{Kind: f.End.Kind}}
+	offset := func(fb sqlparse.FrameBound) types.Value {
+		x := b.expr(fb.Offset, &exprCtx{})
+		c, ok := x.(*Const)
+		if !ok && b.symbolic {
+			return types.IntValue(0)
+		}
+		if !ok || c.V.Null {
+			b.fail(fb.Offset.Pos(), "a window frame offset must be a constant, not NULL")
+		}
+		if f.Rows {
+			if c.V.T.Kind != types.KindInt64 || c.V.I < 0 {
+				b.fail(fb.Offset.Pos(), "a ROWS frame offset must be a non-negative integer")
+			}
+			return c.V
+		}
+		if len(call.Order) != 1 || !call.Order[0].Expr.Type().IsNumeric() && call.Order[0].Expr.Type().Kind != types.KindNull {
+			b.fail(f.At, "a RANGE frame with an offset needs exactly one numeric ORDER BY key")
+		}
+		if !c.V.T.IsNumeric() || c.V.Float() < 0 {
+			b.fail(fb.Offset.Pos(), "a RANGE frame offset must be a non-negative number")
+		}
+		return c.V
+	}
+	if f.Start.Kind == sqlparse.OffsetPreceding || f.Start.Kind == sqlparse.OffsetFollowing {
+		out.Start.Offset = offset(f.Start)
+	}
+	if f.End.Kind == sqlparse.OffsetPreceding || f.End.Kind == sqlparse.OffsetFollowing {
+		out.End.Offset = offset(f.End)
+	}
+	if !f.Rows && len(call.Order) == 0 && (out.Start.Kind != sqlparse.UnboundedPreceding || out.End.Kind != sqlparse.UnboundedFollowing) {
+		// RANGE … CURRENT ROW without ORDER BY: every row is a peer.
+		out = WindowFrame{Rows: true, Start: FrameBound{Kind: sqlparse.UnboundedPreceding}, End: FrameBound{Kind: sqlparse.UnboundedFollowing}}
+	}
+	return out
+}
+
+// windowNode builds the Window over plan (the FROM row, or the Aggregate's
+// output when grouped) for the collected calls; place moves each call's
+// expressions onto plan's columns. It returns the node and the index of the
+// first call's column.
+func (b *binder) windowNode(plan Node, wins *winCollector, place func(e Expr, pos int) Expr) (Node, int) {
+	if len(wins.calls) == 0 {
+		return plan, 0
+	}
+	base := len(plan.Columns())
+	w := &Window{In: plan, Cols: append([]Column(nil), plan.Columns()...)}
+	for i, c := range wins.calls {
+		pos := wins.pos[i]
+		mapAll := func(es []Expr) []Expr {
+			out := make([]Expr, len(es))
+			for j, e := range es {
+				out[j] = place(e, pos)
+			}
+			return out
+		}
+		c.Args = mapAll(c.Args)
+		c.Agg.Args = mapAll(c.Agg.Args)
+		c.Partition = mapAll(c.Partition)
+		order := make([]SortKey, len(c.Order))
+		for j, k := range c.Order {
+			order[j] = k
+			order[j].Expr = place(k.Expr, pos)
+		}
+		c.Order = order
+		w.Calls = append(w.Calls, c)
+		w.Cols = append(w.Cols, Column{Name: fmt.Sprintf("$win%d", i), T: c.T})
+	}
+	return w, base
+}
+
+// placeWins replaces each winRef by a read of its Window column.
+func placeWins(e Expr, base int) Expr {
+	return mapExpr(e, func(x Expr) Expr {
+		if w, ok := x.(*winRef); ok {
+			return &ColRef{Idx: base + w.i, T: w.T, Name: w.String()}
+		}
+		return x
+	})
+}

@@ -1,0 +1,137 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// Window computes analytic functions: its output is every input column,
+// unchanged and in input order, then one column per call. A SELECT's
+// window functions are computed after its GROUP BY and HAVING and before
+// QUALIFY, DISTINCT and ORDER BY (bind_window.go).
+type Window struct {
+	In    Node
+	Calls []WindowCall
+	Cols  []Column
+}
+
+// WindowCall is one analytic function over the Window's input rows.
+type WindowCall struct {
+	// Fn is a numbering function (row_number, rank, dense_rank,
+	// percent_rank, cume_dist, ntile), a navigation function (lag, lead,
+	// first_value, last_value, nth_value) or "aggregate", in which case Agg
+	// is the aggregate computed over each row's frame.
+	Fn          string
+	Args        []Expr // over the input row; constants where the function asks for them
+	Agg         AggCall
+	Partition   []Expr
+	Order       []SortKey
+	Frame       WindowFrame
+	IgnoreNulls bool // FIRST_VALUE, LAST_VALUE, NTH_VALUE … IGNORE NULLS
+	T           types.Type
+}
+
+// WindowFrame is the set of rows of its partition an aggregate or a
+// FIRST_VALUE/LAST_VALUE/NTH_VALUE reads for the current row. ROWS bounds
+// count rows; RANGE bounds are offsets from the current row's ORDER BY key
+// (CURRENT ROW takes in its peers, the rows with an equal key).
+type WindowFrame struct {
+	Rows       bool
+	Start, End FrameBound
+}
+
+// FrameBound is one end of a frame. Offset is an INT64 (ROWS) or a number of
+// the ORDER BY key's type (RANGE), set for the offset kinds.
+type FrameBound struct {
+	Kind   sqlparse.BoundKind
+	Offset types.Value
+}
+
+// WholePartition reports whether the frame is every row of the partition.
+func (f WindowFrame) WholePartition() bool {
+	return f.Start.Kind == sqlparse.UnboundedPreceding && f.End.Kind == sqlparse.UnboundedFollowing
+}
+
+func (n *Window) Columns() []Column           { return n.Cols }
+func (n *Window) Children() []Node            { return []Node{n.In} }
+func (n *Window) WithChildren(ch []Node) Node { n.In = oneChild(n, ch); return n }
+
+func (n *Window) explain() string {
+	var calls []string
+	for _, c := range n.Calls {
+		calls = append(calls, c.String())
+	}
+	return "Window [" + strings.Join(calls, ", ") + "]"
+}
+
+// String renders the call for plans and for sharing identical calls.
+func (c *WindowCall) String() string {
+	var b strings.Builder
+	fn, args := c.Fn, c.Args
+	if c.Fn == "aggregate" {
+		fn, args = c.Agg.Fn, c.Agg.Args
+		if c.Agg.Distinct {
+			fn += " distinct"
+		}
+		if c.Agg.Star {
+			fn += " *"
+		}
+	}
+	b.WriteString(fn + "(" + exprList(args, nil) + ")")
+	if c.IgnoreNulls {
+		b.WriteString(" ignore nulls")
+	}
+	b.WriteString(" over (")
+	if len(c.Partition) > 0 {
+		b.WriteString("partition " + exprList(c.Partition, nil) + " ")
+	}
+	if len(c.Order) > 0 {
+		var keys []string
+		for _, k := range c.Order {
+			s := k.Expr.String()
+			if k.Desc {
+				s += " desc"
+			}
+			if k.NullsFirst != !k.Desc {
+				s += fmt.Sprintf(" nullsfirst=%v", k.NullsFirst)
+			}
+			keys = append(keys, s)
+		}
+		b.WriteString("order " + strings.Join(keys, ", ") + " ")
+	}
+	unit := "range"
+	if c.Frame.Rows {
+		unit = "rows"
+	}
+	fmt.Fprintf(&b, "%s %s..%s)", unit, c.Frame.Start, c.Frame.End)
+	return b.String()
+}
+
+func (fb FrameBound) String() string {
+	switch fb.Kind {
+	case sqlparse.UnboundedPreceding:
+		return "unbounded"
+	case sqlparse.UnboundedFollowing:
+		return "unbounded"
+	case sqlparse.CurrentRow:
+		return "current"
+	case sqlparse.OffsetPreceding:
+		return fb.Offset.String() + " preceding"
+	}
+	return fb.Offset.String() + " following"
+}
+
+// mapExprs replaces every expression the call holds by f(expression).
+func (c *WindowCall) mapExprs(f func(Expr) Expr) {
+	for _, es := range [][]Expr{c.Args, c.Agg.Args, c.Partition} {
+		for i, e := range es {
+			es[i] = f(e)
+		}
+	}
+	for i := range c.Order {
+		c.Order[i].Expr = f(c.Order[i].Expr)
+	}
+}

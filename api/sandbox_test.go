@@ -210,6 +210,11 @@ func TestSandboxRefusals(t *testing.T) {
 		{"select id from", "1:15", "expected a table name, UNNEST or a subquery, found end of input"},
 		{"select id from edge_logs where", "1:31", "expected an expression"},
 		{"select @api_key as k from edge_logs", "1:8", "unknown parameter @api_key; this endpoint's parameters are @iso_timestamp_end, @iso_timestamp_start, @project, @project_tier"},
+		{"select id from edge_logs\nwhere row_number() over (order by timestamp) > 1", "2:7", "analytic function ROW_NUMBER is not allowed here"},
+		{"select rank() over (partition by id) as r from edge_logs", "1:8", "RANK needs an ORDER BY in its window"},
+		{"select id from edge_logs qualify id = 'x'", "1:34", "QUALIFY needs an analytic function"},
+		{"select sum(1) over (order by timestamp range 5 preceding) as s from edge_logs", "1:40", "a RANGE frame with an offset needs exactly one numeric ORDER BY key"},
+		{"select id, row_number() over (order by timestamp) as rn from edge_logs qualify rn = 1", "", ""},
 		{"   ", "", ""}, // blank: the endpoint's own SELECT (not a refusal)
 	}
 	for _, c := range cases {

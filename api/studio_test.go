@@ -360,6 +360,77 @@ from pgbouncer_logs group by timestamp order by timestamp desc`, nil, func() [][
 			}
 			return out
 		}},
+		query{"explorer: newest request per status (QUALIFY)", `select response.status_code as status, id, timestamp
+from edge_logs cross join unnest(metadata) as m cross join unnest(m.response) as response
+qualify row_number() over (partition by response.status_code order by timestamp desc) = 1
+order by status`, nil, func() [][]string {
+			newest := map[int64]studioRec{}
+			for _, r := range visible(all, "edge_logs", zero, zero) {
+				if n, ok := newest[r.status]; !ok || r.ts.After(n.ts) {
+					newest[r.status] = r
+				}
+			}
+			var keys []int64
+			for k := range newest {
+				keys = append(keys, k)
+			}
+			sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+			var out [][]string
+			for _, k := range keys {
+				out = append(out, []string{fmt.Sprint("status=", k), "id=" + newest[k].id, "timestamp=" + us(newest[k].ts)})
+			}
+			return out
+		}},
+		query{"explorer: per hour with running total and previous hour", `select hour, n, sum(n) over (order by hour) as running, lag(n) over (order by hour) as prev
+from (select timestamp_trunc(timestamp, hour) as hour, count(*) as n from auth_logs group by hour)
+order by hour`, nil, func() [][]string {
+			counts := map[time.Time]int{}
+			for _, r := range visible(all, "auth_logs", zero, zero) {
+				counts[r.ts.Truncate(time.Hour)]++
+			}
+			var hours []time.Time
+			for k := range counts {
+				hours = append(hours, k)
+			}
+			sort.Slice(hours, func(i, j int) bool { return hours[i].Before(hours[j]) })
+			var out [][]string
+			running, prev := 0, "NULL"
+			for _, k := range hours {
+				running += counts[k]
+				out = append(out, []string{"hour=" + us(k), fmt.Sprint("n=", counts[k]), fmt.Sprint("running=", running), "prev=" + prev})
+				prev = fmt.Sprint(counts[k])
+			}
+			return out
+		}},
+		query{"report: paths ranked by requests", `select request.path as path, count(*) as n, rank() over (order by count(*) desc) as r
+from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as request
+group by path order by r, path`, nil, func() [][]string {
+			counts := map[string]int{}
+			for _, r := range visible(all, "edge_logs", zero, zero) {
+				counts[r.path]++
+			}
+			var paths []string
+			for k := range counts {
+				paths = append(paths, k)
+			}
+			sort.Slice(paths, func(i, j int) bool {
+				if counts[paths[i]] != counts[paths[j]] {
+					return counts[paths[i]] > counts[paths[j]]
+				}
+				return paths[i] < paths[j]
+			})
+			var out [][]string
+			for _, p := range paths {
+				rank := 1
+				for _, o := range paths {
+					if counts[o] > counts[p] {
+						rank++
+					}
+				}
+				out = append(out, []string{"path=" + p, fmt.Sprint("n=", counts[p]), fmt.Sprint("r=", rank)})
+			}
+			return out
+		}},
 	)
 	require.GreaterOrEqual(t, len(qs), 30)
 	for _, q := range qs {

@@ -159,13 +159,7 @@ func (o *sortOp) compact(h *topHeap) {
 		idx[i] = h.rows[i].at
 		h.rows[i].at = int32(i)
 	}
-	b := o.store.batch(idx)
-	fresh := &rowStore{cols: make([]*Vector, len(o.store.cols))}
-	for i, v := range o.store.cols {
-		fresh.cols[i] = &Vector{T: v.T, Lazy: v.Lazy}
-	}
-	fresh.appendRows(b, seq(b.N))
-	o.store = fresh
+	o.store = o.store.rebuilt(idx)
 }
 
 func (o *sortOp) Next(ctx context.Context) (*Batch, error) {

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"cmp"
+	"container/heap"
 	"context"
 	"math"
 	"slices"
@@ -98,6 +99,10 @@ func (o *windowOp) consume(ctx context.Context) error {
 		vts = append(vts, e.Type())
 	}
 	o.rows, o.vals = newRowStore(ts), newRowStore(vts)
+	var top *topPerPartition
+	if o.plan.TopN > 0 {
+		top = &topPerPartition{n: int(o.plan.TopN), call: &o.plan.Calls[0], ce: o.exprs[0], parts: map[string]*partTop{}}
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -117,13 +122,22 @@ func (o *windowOp) consume(ctx context.Context) error {
 			}
 			vb.Cols[i] = v
 		}
-		all := seq(b.N)
-		o.rows.appendRows(b, all)
-		o.vals.appendRows(vb, all)
+		keep := seq(b.N)
+		if top != nil {
+			keep = top.admit(vb, o.rows.n)
+		}
+		o.rows.appendRows(b, keep)
+		o.vals.appendRows(vb, keep)
 		// Each row's results are kept too: one more value per call.
-		if err := o.ev.mem.charge("window function", b.N, len(b.Cols)+len(exprs)+len(o.plan.Calls)); err != nil {
+		if err := o.ev.mem.charge("window function", len(keep), len(b.Cols)+len(exprs)+len(o.plan.Calls)); err != nil {
 			return err
 		}
+		if top != nil && top.dead > o.rows.n-top.dead+BatchSize {
+			o.compact(top)
+		}
+	}
+	if top != nil && top.dead > 0 {
+		o.compact(top)
 	}
 	for i := range o.plan.Calls {
 		v, err := o.compute(ctx, i)
@@ -135,26 +149,201 @@ func (o *windowOp) consume(ctx context.Context) error {
 	return nil
 }
 
-// intOrder compares rows by one integer-like ORDER BY key held in v, as
-// orderCompare does for its values.
-func intOrder(v *Vector, k planner.SortKey) func(a, b int32) int {
-	return func(a, b int32) int {
-		an, bn := v.isNull(int(a)), v.isNull(int(b))
-		if an || bn {
-			switch {
-			case an == bn:
-				return 0
-			case an == k.NullsFirst:
-				return -1
-			}
-			return 1
+// topPerPartition keeps, while a Window reads, the first n rows of each
+// partition in its order (planner.Window.TopN): a row enters when its
+// partition has fewer than n rows or it comes before the partition's worst
+// kept row, which is then dropped. Dropped rows stay in the stores, marked
+// dead, until compact removes them; the stores keep input order, so ties
+// still go to the earlier row.
+type topPerPartition struct {
+	n     int
+	call  *planner.WindowCall
+	ce    callExprs
+	parts map[string]*partTop
+	dead  int
+	gone    []bool // by store row: dropped
+	buf     []byte
+	scratch []types.Value
+}
+
+// partTop is one partition's kept rows, a max-heap in window order (the
+// root is the worst kept row).
+type partTop struct {
+	rows []topRow
+	t    *topPerPartition
+}
+
+type topRow struct {
+	keys []types.Value
+	at   int32 // store row
+}
+
+// before reports whether row a comes before row b in the window's order.
+func (t *topPerPartition) before(a, b topRow) bool {
+	for k, sk := range t.call.Order {
+		if d := orderCompare(a.keys[k], b.keys[k], sk.Desc, sk.NullsFirst); d != 0 {
+			return d < 0
 		}
-		c := cmp.Compare(v.I[a], v.I[b])
-		if k.Desc {
-			return -c
-		}
-		return c
 	}
+	return a.at < b.at
+}
+
+func (h *partTop) Len() int           { return len(h.rows) }
+func (h *partTop) Less(i, j int) bool { return h.t.before(h.rows[j], h.rows[i]) }
+func (h *partTop) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+func (h *partTop) Push(x any)         { h.rows = append(h.rows, x.(topRow)) }
+func (h *partTop) Pop() any {
+	x := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return x
+}
+
+// admit returns the rows of a batch (its evaluated expressions vb) that
+// enter their partition's top n; base is the store row the first of them
+// will have.
+func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
+	var keep []int32
+	for r := 0; r < vb.N; r++ {
+		t.buf = t.buf[:0]
+		for _, at := range t.ce.part {
+			t.buf = appendKey(t.buf, vb.Cols[at].Value(r))
+		}
+		h := t.parts[string(t.buf)]
+		if h == nil {
+			h = &partTop{t: t}
+			t.parts[string(t.buf)] = h
+		}
+		// The keys go in a scratch row first: most rows of a large input
+		// are turned away, and keep no allocation.
+		t.scratch = t.scratch[:0]
+		for _, at := range t.ce.order {
+			t.scratch = append(t.scratch, vb.Cols[at].Value(r))
+		}
+		row := topRow{keys: t.scratch, at: int32(base + len(keep))}
+		full := h.Len() >= t.n
+		if full && !t.before(row, h.rows[0]) {
+			continue
+		}
+		row.keys = append([]types.Value(nil), t.scratch...)
+		if full {
+			t.drop(h.rows[0].at)
+			h.rows[0] = row
+			heap.Fix(h, 0)
+		} else {
+			heap.Push(h, row)
+		}
+		keep = append(keep, int32(r))
+	}
+	return keep
+}
+
+func (t *topPerPartition) drop(at int32) {
+	for len(t.gone) <= int(at) {
+		t.gone = append(t.gone, false)
+	}
+	t.gone[at] = true
+	t.dead++
+}
+
+// compact removes the dropped rows from the stores, keeping input order.
+func (o *windowOp) compact(t *topPerPartition) {
+	var live []int32
+	renum := make([]int32, o.rows.n)
+	for r := 0; r < o.rows.n; r++ {
+		if r < len(t.gone) && t.gone[r] {
+			continue
+		}
+		renum[r] = int32(len(live))
+		live = append(live, int32(r))
+	}
+	o.ev.mem.release(o.rows.n-len(live), len(o.rows.cols)+len(o.vals.cols)+len(o.plan.Calls))
+	o.rows = o.rows.rebuilt(live)
+	o.vals = o.vals.rebuilt(live)
+	for _, h := range t.parts {
+		for i := range h.rows {
+			h.rows[i].at = renum[h.rows[i].at]
+		}
+	}
+	t.gone, t.dead = t.gone[:0], 0
+}
+
+// order sorts the row numbers by partition (pid, nil for one partition)
+// and the call's ORDER BY, ties in input order, and says whether two
+// sorted positions are peers (equal ORDER BY keys). A single integer-like
+// key (a timestamp, a count) is sorted as plain integers.
+func (o *windowOp) order(c *planner.WindowCall, ce callExprs, pid []int32) ([]int32, func(j, k int) bool) {
+	n := o.rows.n
+	if len(ce.order) == 0 || len(ce.order) == 1 && o.vals.cols[ce.order[0]].storage() == inInts && o.vals.cols[ce.order[0]].Lazy == nil {
+		type ent struct {
+			pid  int32
+			rank int8 // NULLs before (0) or after (2) the values (1)
+			key  int64
+			row  int32
+		}
+		ents := make([]ent, n)
+		for r := range ents {
+			e := ent{row: int32(r), rank: 1}
+			if pid != nil {
+				e.pid = pid[r]
+			}
+			if len(ce.order) == 1 {
+				v, sk := o.vals.cols[ce.order[0]], c.Order[0]
+				switch {
+				case v.isNull(r) && sk.NullsFirst:
+					e.rank = 0
+				case v.isNull(r):
+					e.rank = 2
+				case sk.Desc:
+					e.key = ^v.I[r] // reverses the order without overflow
+				default:
+					e.key = v.I[r]
+				}
+			}
+			ents[r] = e
+		}
+		slices.SortFunc(ents, func(a, b ent) int {
+			switch {
+			case a.pid != b.pid:
+				return cmp.Compare(a.pid, b.pid)
+			case a.rank != b.rank:
+				return cmp.Compare(a.rank, b.rank)
+			case a.key != b.key:
+				return cmp.Compare(a.key, b.key)
+			}
+			return cmp.Compare(a.row, b.row)
+		})
+		idx := make([]int32, n)
+		for j, e := range ents {
+			idx[j] = e.row
+		}
+		return idx, func(j, k int) bool { return ents[j].rank == ents[k].rank && ents[j].key == ents[k].key }
+	}
+	okeys := make([][]types.Value, len(ce.order))
+	for k, at := range ce.order {
+		okeys[k] = make([]types.Value, n)
+		for r := 0; r < n; r++ {
+			okeys[k][r] = o.vals.cols[at].Value(r)
+		}
+	}
+	cmpOrder := func(a, b int32) int {
+		for k, sk := range c.Order {
+			if d := orderCompare(okeys[k][a], okeys[k][b], sk.Desc, sk.NullsFirst); d != 0 {
+				return d
+			}
+		}
+		return 0
+	}
+	idx := seq(n)
+	slices.SortFunc(idx, func(a, b int32) int {
+		if pid != nil && pid[a] != pid[b] {
+			return cmp.Compare(pid[a], pid[b])
+		}
+		if d := cmpOrder(a, b); d != 0 {
+			return d
+		}
+		return cmp.Compare(a, b)
+	})
+	return idx, func(j, k int) bool { return cmpOrder(idx[j], idx[k]) == 0 }
 }
 
 // partitionRun is one partition: positions [lo, hi) of the sorted order.
@@ -187,37 +376,7 @@ func (o *windowOp) compute(ctx context.Context, i int) (*Vector, error) {
 			pid[r] = id
 		}
 	}
-	okeys := make([][]types.Value, len(ce.order))
-	for k, at := range ce.order {
-		okeys[k] = make([]types.Value, n)
-		for r := 0; r < n; r++ {
-			okeys[k][r] = col(at).Value(r)
-		}
-	}
-	cmpOrder := func(a, b int32) int {
-		for k, sk := range c.Order {
-			if d := orderCompare(okeys[k][a], okeys[k][b], sk.Desc, sk.NullsFirst); d != 0 {
-				return d
-			}
-		}
-		return 0
-	}
-	sortCmp := cmpOrder
-	if len(c.Order) == 1 && col(ce.order[0]).storage() == inInts && col(ce.order[0]).Lazy == nil {
-		sortCmp = intOrder(col(ce.order[0]), c.Order[0])
-	}
-	idx := seq(n)
-	if pid != nil || len(okeys) > 0 {
-		slices.SortFunc(idx, func(a, b int32) int {
-			if pid != nil && pid[a] != pid[b] {
-				return cmp.Compare(pid[a], pid[b])
-			}
-			if d := sortCmp(a, b); d != 0 {
-				return d
-			}
-			return cmp.Compare(a, b)
-		})
-	}
+	idx, samePeer := o.order(c, ce, pid)
 	var parts []partitionRun
 	for lo := 0; lo < n; {
 		hi := lo + 1
@@ -233,7 +392,7 @@ func (o *windowOp) compute(ctx context.Context, i int) (*Vector, error) {
 	for _, p := range parts {
 		for j := p.lo; j < p.hi; {
 			e := j + 1
-			for e < p.hi && cmpOrder(idx[j], idx[e]) == 0 {
+			for e < p.hi && samePeer(j, e) {
 				e++
 			}
 			for k := j; k < e; k++ {
@@ -242,7 +401,7 @@ func (o *windowOp) compute(ctx context.Context, i int) (*Vector, error) {
 			j = e
 		}
 	}
-	w := &windowCalc{op: o, call: c, ce: ce, idx: idx, okeys: okeys, peerStart: peerStart, peerEnd: peerEnd}
+	w := &windowCalc{op: o, call: c, ce: ce, idx: idx, peerStart: peerStart, peerEnd: peerEnd}
 	out := newVector(c.T, n)
 	for pi, p := range parts {
 		if pi%64 == 0 {
@@ -263,8 +422,21 @@ type windowCalc struct {
 	call               *planner.WindowCall
 	ce                 callExprs
 	idx                []int32
-	okeys              [][]types.Value
 	peerStart, peerEnd []int32
+	key                []types.Value // the ORDER BY key by row, for RANGE offsets (rangeKey)
+}
+
+// rangeKey returns the one ORDER BY key of every row (a RANGE frame with
+// an offset has exactly one), boxed once.
+func (w *windowCalc) rangeKey() []types.Value {
+	if w.key == nil {
+		v := w.op.vals.cols[w.ce.order[0]]
+		w.key = make([]types.Value, w.op.rows.n)
+		for r := range w.key {
+			w.key[r] = v.Value(r)
+		}
+	}
+	return w.key
 }
 
 func (w *windowCalc) arg(k int) *Vector { return w.op.vals.cols[w.ce.args[k]] }
@@ -414,7 +586,7 @@ func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, sta
 		}
 		return int(w.peerEnd[j])
 	}
-	keys := w.okeys[0]
+	keys := w.rangeKey()
 	cur := keys[w.idx[j]]
 	if cur.Null {
 		if start {

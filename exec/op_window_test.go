@@ -209,3 +209,46 @@ func TestWindowChargesBudget(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(500), res.Rows[0][1].I)
 }
+
+// The first k rows per partition (ROW_NUMBER … <= k in QUALIFY, or = 1 in
+// a WHERE over a derived table) are kept while reading: rows that arrive in
+// ascending v, ordered DESC, each displace the partition's worst, so the
+// stores are compacted many times. The rows must be exactly the k largest
+// v per g (ties to the earlier row), computed here from the data.
+func TestWindowTopNPerPartition(t *testing.T) {
+	st := logstore.New(logstore.Options{SegmentRows: 500})
+	const n = 20000
+	g := func(i int) int { return i % 7 }
+	v := func(i int) int { return i / 3 } // ascending, in runs of 3 equal values
+	numbered(t, st, "src", n, func(i int) string { return fmt.Sprintf(`"g":%d,"v":%d,"i":%d`, g(i), v(i), i) })
+	for _, k := range []int{1, 3} {
+		want := map[int][]int{} // g → i of its k rows, best first
+		for gi := 0; gi < 7; gi++ {
+			var is []int
+			for i := 0; i < n; i++ {
+				if g(i) == gi {
+					is = append(is, i)
+				}
+			}
+			sort.SliceStable(is, func(a, b int) bool { return v(is[a]) > v(is[b]) })
+			want[gi] = is[:k]
+		}
+		for _, sql := range []string{
+			fmt.Sprintf("select g, i, row_number() over (partition by g order by v desc) as rn from src qualify rn <= %d order by g, rn", k),
+			fmt.Sprintf("select g, i, rn from (select g, i, row_number() over (partition by g order by v desc) as rn from src) where %d >= rn order by g, rn", k),
+		} {
+			res, err := runSQL(t, st, sql, 2<<20) // the whole input (20000 rows × 6 values) would not fit
+			require.NoError(t, err, sql)
+			require.Len(t, res.Rows, 7*k, sql)
+			for j, row := range res.Rows {
+				gi, rn := j/k, j%k
+				require.Equal(t, int64(gi), row[0].I, sql)
+				require.Equal(t, int64(want[gi][rn]), row[1].I, "%s: g=%d rn=%d", sql, gi, rn+1)
+				require.Equal(t, int64(rn+1), row[2].I, sql)
+			}
+		}
+	}
+	// Without the pattern (rn + 0) every row is kept, past that budget.
+	_, err := runSQL(t, st, "select g, i, row_number() over (partition by g order by v desc) as rn from src qualify rn + 0 <= 1", 2<<20)
+	require.ErrorContains(t, err, "(in a window function)")
+}

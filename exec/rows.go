@@ -103,3 +103,14 @@ func (s *rowStore) batch(idx []int32) *Batch {
 	}
 	return out
 }
+
+// rebuilt returns a store holding rows idx of s, in that order.
+func (s *rowStore) rebuilt(idx []int32) *rowStore {
+	b := s.batch(idx)
+	fresh := &rowStore{cols: make([]*Vector, len(s.cols))}
+	for i, v := range s.cols {
+		fresh.cols[i] = &Vector{T: v.T, Lazy: v.Lazy}
+	}
+	fresh.appendRows(b, seq(b.N))
+	return fresh
+}

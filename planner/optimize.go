@@ -10,6 +10,7 @@ import (
 // from plan to plan; see the package comment for what each one buys.
 func optimize(n Node) Node {
 	n = pushFilters(n)
+	n = windowTopN(n)
 	n = topK(n)
 	n = pruneRoot(n)
 	n = mergeProjects(n)

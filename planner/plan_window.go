@@ -16,6 +16,10 @@ type Window struct {
 	In    Node
 	Calls []WindowCall
 	Cols  []Column
+	// TopN > 0 says that a filter above keeps only rows whose one call,
+	// a ROW_NUMBER, is at most TopN: the executor may keep just the first
+	// TopN rows of each partition while it reads (windowTopN).
+	TopN int64
 }
 
 // WindowCall is one analytic function over the Window's input rows.
@@ -64,7 +68,11 @@ func (n *Window) explain() string {
 	for _, c := range n.Calls {
 		calls = append(calls, c.String())
 	}
-	return "Window [" + strings.Join(calls, ", ") + "]"
+	top := ""
+	if n.TopN > 0 {
+		top = fmt.Sprintf(" topN=%d", n.TopN)
+	}
+	return "Window [" + strings.Join(calls, ", ") + "]" + top
 }
 
 // String renders the call for plans and for sharing identical calls.
@@ -134,4 +142,49 @@ func (c *WindowCall) mapExprs(f func(Expr) Expr) {
 	for i := range c.Order {
 		c.Order[i].Expr = f(c.Order[i].Expr)
 	}
+}
+
+// windowTopN marks a Window whose only call is ROW_NUMBER when a Filter right
+// above it keeps rows numbered at most k (rn = 1, rn <= k, rn < k+1, as
+// QUALIFY or a WHERE over a derived table writes "the newest k per group"):
+// the rows past k in each partition can then be dropped as they are read,
+// instead of all being kept and sorted. The filter stays.
+func windowTopN(n Node) Node {
+	mapInputs(n, windowTopN)
+	f, ok := n.(*Filter)
+	if !ok {
+		return n
+	}
+	w, ok := f.In.(*Window)
+	if !ok || len(w.Calls) != 1 || w.Calls[0].Fn != "row_number" {
+		return n
+	}
+	col := len(w.Cols) - 1
+	for _, c := range splitAnd(f.Cond) {
+		call, ok := c.(*Call)
+		if !ok || len(call.Args) != 2 {
+			continue
+		}
+		fn, a, b := call.Fn, call.Args[0], call.Args[1]
+		if _, ok := a.(*Const); ok { // k >= rn is rn <= k
+			a, b = b, a
+			fn = map[string]string{"=": "=", ">=": "<=", ">": "<"}[fn]
+		}
+		ref, isRef := a.(*ColRef)
+		k, isConst := b.(*Const)
+		if !isRef || !isConst || ref.Idx != col || k.V.Null || k.V.T.Kind != types.KindInt64 {
+			continue
+		}
+		limit := int64(0)
+		switch fn {
+		case "=", "<=":
+			limit = k.V.I
+		case "<":
+			limit = k.V.I - 1
+		}
+		if limit > 0 && (w.TopN == 0 || limit < w.TopN) {
+			w.TopN = limit
+		}
+	}
+	return n
 }

@@ -23,6 +23,7 @@ type aggOp struct {
 	ints   map[int64]int32
 	lastK  int64
 	lastG  int32
+	nullG  int32 // the NULL group of a single STRING key, -1 until seen
 	keys   *rowStore
 	states []aggState
 	n      int
@@ -40,7 +41,7 @@ type aggState interface {
 }
 
 func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
-	o := &aggOp{in: in, plan: p, ev: ev, groups: map[string]int32{}, ints: map[int64]int32{}, lastG: -1}
+	o := &aggOp{in: in, plan: p, ev: ev, groups: map[string]int32{}, ints: map[int64]int32{}, lastG: -1, nullG: -1}
 	var kt []types.Type
 	for _, k := range p.Keys {
 		kt = append(kt, k.Type())
@@ -248,6 +249,26 @@ func (o *aggOp) add(b *Batch) error {
 
 // group finds (or numbers) the group of row r's keys, encoded into buf.
 func (o *aggOp) group(buf []byte, keys []*Vector, r int) ([]byte, int32, bool) {
+	if len(keys) == 1 && keys[0].storage() == inStrings && keys[0].Lazy == nil {
+		// One STRING key (a path, a name: the usual report): the value
+		// itself is the map key, NULL a group of its own, no encoding.
+		if keys[0].isNull(r) {
+			if o.nullG >= 0 {
+				return buf, o.nullG, false
+			}
+			o.nullG = int32(o.n)
+			o.n++
+			return buf, o.nullG, true
+		}
+		s := keys[0].S[r]
+		if g, ok := o.groups[s]; ok {
+			return buf, g, false
+		}
+		g := int32(o.n)
+		o.n++
+		o.groups[s] = g
+		return buf, g, true
+	}
 	buf = buf[:0]
 	for _, v := range keys {
 		buf = appendKey(buf, v.Value(r))

@@ -92,7 +92,7 @@ func TestTopKCompactsAndReleases(t *testing.T) {
 // at least 333 consecutive multiples, so every group sees all 37 values of
 // k. Group sizes: i = 0…999 gives 334 with g = 0, 333 with g = 1 and 2.
 func TestParallelCountDistinctMerge(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // two workers, whatever the machine
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))        // two workers, whatever the machine
 	st := logstore.New(logstore.Options{SegmentRows: 100}) // 10 segments
 	numbered(t, st, "src", 1000, func(i int) string { return fmt.Sprintf(`"g":%d,"k":%d`, i%3, i%37) })
 	sql := "select g, count(distinct k) as d, count(*) as n from src group by g order by g"

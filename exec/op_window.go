@@ -156,11 +156,11 @@ func (o *windowOp) consume(ctx context.Context) error {
 // dead, until compact removes them; the stores keep input order, so ties
 // still go to the earlier row.
 type topPerPartition struct {
-	n     int
-	call  *planner.WindowCall
-	ce    callExprs
-	parts map[string]*partTop
-	dead  int
+	n       int
+	call    *planner.WindowCall
+	ce      callExprs
+	parts   map[string]*partTop
+	dead    int
 	gone    []bool // by store row: dropped
 	buf     []byte
 	scratch []types.Value

@@ -16,10 +16,14 @@
 //   - A source name is printable UTF-8 of at most MaxSourceName bytes (400).
 //   - GET /api/endpoints and /api/sources list what exists (behind the key);
 //     source event times there are RFC 3339 strings, not µs: people read them.
+//   - The source of every ingest route, OTLP included, is read where
+//     Logflare's fetch_resource plug reads it (?source_name= or
+//     ?collection_name=, else ?source= or ?collection=, else the X-Source or
+//     X-Collection header); logq also takes an X-Source-Name header and the
+//     body's "source". Unlike Logflare, a ?source= that is not a UUID is
+//     taken as a name, and a name is created on first use.
 //   - OTLP/HTTP logs at POST /v1/logs (protobuf, or JSON by Content-Type;
-//     gzip or zstd): the source from ?source_name=, X-Source-Name, ?source=
-//     or X-Source (Logflare's own header names are not documented in what we
-//     read; these mirror the other ingest routes). The reply is an
+//     gzip or zstd). The reply is an
 //     ExportLogsServiceResponse in the request's encoding, 200, with
 //     partial_success counting refused records. /v1/traces and /v1/metrics
 //     answer 501: logq stores logs only.

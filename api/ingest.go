@@ -115,27 +115,25 @@ func (s *Server) storeEvents(w http.ResponseWriter, r *http.Request, source, for
 	return accepted, refused, true
 }
 
-// sourceOf picks the source: ?source_name= or X-Source-Name, else ?source= or X-Source, else
-// the body's "source" (fromBody). A
+// sourceOf picks the source as Logflare's fetch_resource plug does:
+// ?source_name= (or its alias ?collection_name=), else ?source= (or
+// ?collection=), X-Source (or X-Collection); logq also reads an
+// X-Source-Name header, and the body's "source" (fromBody) last. A
 // name is checked (printable, at most MaxSourceName bytes) and created on
 // first use; a UUID must name a source that exists (by its name-based UUID,
 // or a source named by that UUID), else 404: creating a source that no
 // endpoint reads would lose the events silently.
 func (s *Server) sourceOf(r *http.Request, fromBody string) (string, *apiError) {
 	q := r.URL.Query()
-	if name := q.Get("source_name"); name != "" {
-		return name, checkSourceName(name, "source_name")
+	for _, p := range []string{"source_name", "collection_name"} {
+		if name := q.Get(p); name != "" {
+			return name, checkSourceName(name, p)
+		}
 	}
 	if name := r.Header.Get("X-Source-Name"); name != "" {
 		return name, checkSourceName(name, "X-Source-Name")
 	}
-	id := q.Get("source")
-	if id == "" {
-		id = r.Header.Get("X-Source")
-	}
-	if id == "" {
-		id = fromBody
-	}
+	id := firstOf(q.Get("source"), q.Get("collection"), r.Header.Get("X-Source"), r.Header.Get("X-Collection"), fromBody)
 	if id == "" {
 		return "", errorf(400, "missingParameter", "source_name", "say which source the events belong to: ?source_name=<name>, ?source=<uuid> or an X-Source header")
 	}
@@ -243,4 +241,14 @@ func bodyError(err error) *apiError {
 		return errorf(413, "payloadTooLarge", "", "the request body is larger than %d bytes", MaxBody)
 	}
 	return errorf(400, "invalidBody", "", "could not read the request body: %v", err)
+}
+
+// firstOf returns the first non-empty string.
+func firstOf(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }

@@ -107,20 +107,6 @@ func TestClientShapes(t *testing.T) {
 					"appname": "app", "process_id": "web.4", "message_text": "second",
 					"message_raw": "<190>1 2026-03-14T15:00:01.123Z host app web.4 - second"}}}},
 		},
-		{
-			name: "cloud-event structured", source: "ce.src", path: "/logs/cloud-event?source_name=ce.src",
-			body: `{"specversion":"1.0","id":"ev-1","source":"/svc","type":"com.example.x","time":"2026-03-14T15:00:00.123Z","data":{"message":"hello"}}`,
-			want: []stored{{Timestamp: ms.UnixMicro(), ID: "ev-1", EventMessage: str("hello"), Metadata: []map[string]any{{
-				"specversion": "1.0", "id": "ev-1", "source": "/svc", "type": "com.example.x", "time": "2026-03-14T15:00:00.123Z",
-				"data": []any{map[string]any{"message": "hello"}}}}}},
-		},
-		{
-			name: "cloud-event binary", source: "ceb.src", path: "/logs/cloud-event?source_name=ceb.src",
-			header: map[string]string{"Ce-Specversion": "1.0", "Ce-Id": "ev-2", "Ce-Source": "/svc", "Ce-Type": "t", "Ce-Time": "2026-03-14T15:00:00.123Z"},
-			body:   `"plain text"`,
-			want: []stored{{Timestamp: ms.UnixMicro(), ID: "ev-2", EventMessage: str("plain text"), Metadata: []map[string]any{{
-				"specversion": "1.0", "id": "ev-2", "source": "/svc", "type": "t", "time": "2026-03-14T15:00:00.123Z", "data": "plain text"}}}},
-		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -164,7 +150,7 @@ func TestPartialAcceptance(t *testing.T) {
 			406, []string{"event 1: line 2: invalid JSON", "event 2: line 3: an event must be a JSON object"}, 2},
 		{"array with a non-object", "/logs/json?source_name=p.src", `[{"event_message":"c"}, 7]`, 406, []string{"event 1: an event must be a JSON object"}, 3},
 		{"syslog with a bad line", "/logs/syslogs?source_name=p.src", "<14>1 2026-03-14T15:00:00Z h a - - - ok\nnot syslog\n", 406, []string{"event 1: a syslog line starts with <PRI>"}, 4},
-		{"cloud events with one missing specversion", "/logs/cloud-event?source_name=p.src", `[{"specversion":"1.0","id":"x1","type":"t"},{"id":"x2"}]`, 406, []string{"event 1: a CloudEvent needs a specversion"}, 5},
+		{"cloud events with a non-object", "/logs/cloud-event?source_name=p.src", `[{"specversion":"1.0","id":"x1","type":"t"},7]`, 406, []string{"event 1: an event must be a JSON object"}, 5},
 		{"not JSON at all", "/api/logs?source_name=p.src", "hello\nworld\n", 400, nil, 5},
 		{"truncated array", "/api/logs?source_name=p.src", `[{"event_message":"x"}`, 400, nil, 5},
 		{"not syslog at all", "/logs/syslogs?source_name=p.src", "hello\n", 400, nil, 5},
@@ -199,6 +185,20 @@ func TestIngestSourceChecks(t *testing.T) {
 		requireError(t, r, 400, "INVALID_ARGUMENT", "source_name")
 	}
 	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs?source_name="+url.QueryEscape("ok.name-ünïcode 1"), strings.NewReader(`[{}]`), hdr).code)
+	// Logflare's collection aliases name the same sources.
+	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs?collection_name=coll", strings.NewReader(`[{"event_message":"a"}]`), hdr).code)
+	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs?collection="+SourceUUID("coll"), strings.NewReader(`[{"event_message":"b"}]`), hdr).code)
+	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs", strings.NewReader(`[{"event_message":"c"}]`),
+		map[string]string{"X-API-KEY": testKey, "X-Collection": SourceUUID("coll")}).code)
+	r = h.do(http.MethodPost, "/api/logs?collection="+unknown, strings.NewReader(`[{}]`), hdr)
+	requireError(t, r, 404, "NOT_FOUND", "source")
+	var events int
+	for _, s := range h.srv.store.Stats() {
+		if s.Name == "coll" {
+			events = s.Events
+		}
+	}
+	require.Equal(t, 3, events)
 	// Every suffix answers under every prefix.
 	for _, p := range ingestPrefixes {
 		for _, sfx := range []string{"", "/json", "/vector", "/cloudflare"} {
@@ -242,4 +242,73 @@ func TestBrowserReports(t *testing.T) {
 	require.Equal(t, 200, r.code, string(r.body))
 	requireError(t, h.do(http.MethodPost, "/api/events/browser/reports?source_name=browser.src", strings.NewReader("nope"),
 		map[string]string{"X-API-KEY": testKey}), 400, "INVALID_ARGUMENT", "")
+}
+
+// /cloud-event as Logflare's controller stores it: the body's events keep
+// their keys; the ce-* headers become the top-level cloud_event object
+// (named without "ce-", "-" as "_") and are added to metadata beside its
+// own keys; the timestamp is ce-time, else the time of ingest, never the
+// body's own.
+func TestCloudEventAsLogflare(t *testing.T) {
+	e, err := endpoint.Parse("ce.yaml", []byte("id: 11111111-2222-4333-8444-000000000ce1\nname: t.ce\nquery: |\n"+
+		"  select timestamp, id, event_message, metadata, cloud_event, specversion from `ce.src` order by timestamp, id\n"))
+	require.NoError(t, err)
+	h := newHarness(t, func(cfg *Config) { cfg.Endpoints = append(cfg.Endpoints, e) })
+	hdr := map[string]string{"X-API-KEY": testKey, "Content-Type": "application/json",
+		"Ce-Specversion": "1.0", "Ce-Id": "ev-2", "Ce-Source": "/svc", "Ce-Type": "t", "Ce-Time": "2026-03-14T15:00:00.123Z", "Ce-Foo-Foo": "bar"}
+	body := `{"message":"hello","id":"body-id","timestamp":"2020-01-01T00:00:00Z","metadata":{"type":"mine"}}`
+	r := h.do(http.MethodPost, "/logs/cloud-event?source_name=ce.src", strings.NewReader(body), hdr)
+	require.Equal(t, 200, r.code, string(r.body))
+
+	before := time.Now()
+	r = h.do(http.MethodPost, "/api/events/cloud-event?source_name=ce.src", strings.NewReader(
+		`[{"specversion":"1.0","type":"x","event_message":"one","timestamp":"2020-01-01T00:00:00Z"},{"event_message":"two"}]`),
+		map[string]string{"X-API-KEY": testKey, "Ce-Type": "batch"})
+	require.Equal(t, 200, r.code, string(r.body))
+	after := time.Now()
+
+	var out struct {
+		Result []struct {
+			stored
+			CloudEvent  []map[string]any `json:"cloud_event"`
+			Specversion *string          `json:"specversion"`
+		}
+	}
+	q := h.get("/api/endpoints/query/t.ce")
+	require.Equal(t, 200, q.code, string(q.body))
+	require.NoError(t, json.Unmarshal(q.body, &out))
+	require.Len(t, out.Result, 3)
+
+	bin := out.Result[0]
+	require.Equal(t, time.Date(2026, 3, 14, 15, 0, 0, 123e6, time.UTC).UnixMicro(), bin.Timestamp, "ce-time, not the body's timestamp")
+	require.Equal(t, "body-id", bin.ID)
+	require.Equal(t, "hello", *bin.EventMessage)
+	require.Equal(t, []map[string]any{{"specversion": "1.0", "id": "ev-2", "source": "/svc", "type": "t", "time": "2026-03-14T15:00:00.123Z", "foo_foo": "bar"}}, bin.CloudEvent)
+	require.Equal(t, []map[string]any{{"type": "mine", "specversion": "1.0", "id": "ev-2", "source": "/svc", "time": "2026-03-14T15:00:00.123Z", "foo_foo": "bar"}}, bin.Metadata)
+	require.Nil(t, bin.Specversion)
+
+	for k, want := range []string{"one", "two"} {
+		ev := out.Result[1+k]
+		require.Equal(t, want, *ev.EventMessage)
+		require.True(t, ev.Timestamp >= before.Truncate(time.Microsecond).UnixMicro() && ev.Timestamp <= after.UnixMicro(), "no ce-time: the time of ingest")
+		// Fields other events of the source have read NULL here.
+		require.Equal(t, []map[string]any{{"type": "batch"}}, nonNull(ev.CloudEvent))
+		require.Equal(t, []map[string]any{{"type": "batch"}}, nonNull(ev.Metadata))
+	}
+	require.Equal(t, "1.0", *out.Result[1].Specversion, "a structured CloudEvent's attributes stay top-level keys")
+}
+
+// nonNull drops the NULL fields of nested records read back.
+func nonNull(recs []map[string]any) []map[string]any {
+	var out []map[string]any
+	for _, r := range recs {
+		m := map[string]any{}
+		for k, v := range r {
+			if v != nil {
+				m[k] = v
+			}
+		}
+		out = append(out, m)
+	}
+	return out
 }

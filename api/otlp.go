@@ -8,8 +8,7 @@ import (
 )
 
 // handleOTLPLogs takes an OTLP/HTTP logs export (protobuf or JSON, gzip or
-// not). The source is ?source_name=, X-Source-Name, ?source= or X-Source,
-// as for the other ingest routes. Refused records are counted in the
+// not). The source is read as for every ingest route (sourceOf). Refused records are counted in the
 // reply's partial_success (OTLP's way), with status 200.
 func (s *Server) handleOTLPLogs(w http.ResponseWriter, r *http.Request) {
 	rec := recorderOf(r)

@@ -6,77 +6,59 @@ import (
 	"strings"
 )
 
-// decodeCloudEvent reads one CloudEvent (or a JSON array of them, the batch
-// mode), structured or binary (attributes in attrs, the body is the data).
+// decodeCloudEvent reads a /cloud-event body as Logflare's LogController
+// does (lib/logflare_web/controllers/log_controller.ex, cloud_event): the
+// body is a JSON event, array of events or NDJSON, read as the /json form
+// reads it, its keys kept as sent (a structured-mode CloudEvent's
+// specversion, type, data… are top-level keys, nothing more). The ce-*
+// headers, named without "ce-" and with "-" as "_", are added to every
+// event as the top-level object cloud_event; the event's timestamp is the
+// ce-time header, or the time of ingest without one (Logflare overwrites
+// the body's own timestamp either way). So that the attributes read the way
+// the other routes' attributes do, they are also added to the event's
+// metadata object, beside (never over) its own keys.
 func decodeCloudEvent(body []byte, attrs map[string]string) (*Batch, error) {
-	b := &Batch{}
-	if attrs["specversion"] != "" {
-		ev := map[string]any{}
-		for k, v := range attrs {
-			ev[k] = v
-		}
-		var data any
-		if err := json.Unmarshal(body, &data); err != nil {
-			data = string(body)
-		}
-		if len(bytes.TrimSpace(body)) > 0 {
-			ev["data"] = data
-		}
-		b.add(0, cloudEvent(ev))
-		return b, nil
+	b, err := fastSplit(body)
+	if b == nil && err == nil {
+		b, err = splitJSON(body)
 	}
-	body = bytes.TrimSpace(body)
-	var evs []map[string]any
-	if len(body) > 0 && body[0] == '[' {
-		if err := json.Unmarshal(body, &evs); err != nil {
-			return nil, &BodyError{"the body must be a CloudEvent (JSON with specversion) or a JSON array of them: " + err.Error()}
-		}
-	} else {
-		var one map[string]any
-		if err := json.Unmarshal(body, &one); err != nil {
-			return nil, &BodyError{"the body must be a CloudEvent (JSON with specversion) or ce-* headers with the data as body"}
-		}
-		evs = []map[string]any{one}
+	if err != nil {
+		return nil, err
 	}
-	for i, ev := range evs {
-		if _, ok := ev["specversion"].(string); !ok {
-			b.refuse(i, "a CloudEvent needs a specversion attribute")
-			continue
+	ce := map[string]any{}
+	for k, v := range attrs {
+		ce[strings.ReplaceAll(k, "-", "_")] = v
+	}
+	for i, raw := range b.Events {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber() // numbers stay as written
+		var ev map[string]any
+		if err := dec.Decode(&ev); err != nil || ev == nil {
+			continue // splitJSON passes objects only; leave anything else as it is
 		}
-		b.add(i, cloudEvent(ev))
+		ev["cloud_event"] = ce
+		delete(ev, "timestamp")
+		if t, ok := ce["time"]; ok {
+			ev["timestamp"] = t
+		}
+		if len(ce) > 0 {
+			meta, isObj := ev["metadata"].(map[string]any)
+			if ev["metadata"] == nil {
+				meta, isObj = map[string]any{}, true
+			}
+			if isObj {
+				for k, v := range ce {
+					if _, own := meta[k]; !own {
+						meta[k] = v
+					}
+				}
+				ev["metadata"] = meta
+			}
+		}
+		out, err := json.Marshal(ev)
+		if err == nil {
+			b.Events[i] = out
+		}
 	}
 	return b, nil
-}
-
-// cloudEvent maps CloudEvent attributes into metadata, the message from data.
-func cloudEvent(ce map[string]any) []byte {
-	meta := map[string]any{}
-	for k, v := range ce {
-		meta[strings.ToLower(k)] = v
-	}
-	ev := map[string]any{"metadata": meta}
-	switch d := ce["data"].(type) {
-	case string:
-		ev["event_message"] = d
-	case map[string]any:
-		if m, ok := d["message"].(string); ok {
-			ev["event_message"] = m
-		} else {
-			txt, _ := json.Marshal(d)
-			ev["event_message"] = string(txt)
-		}
-	case nil:
-		ev["event_message"] = ce["type"]
-	default:
-		txt, _ := json.Marshal(d)
-		ev["event_message"] = string(txt)
-	}
-	if t, ok := ce["time"].(string); ok {
-		ev["timestamp"] = t
-	}
-	if id, ok := ce["id"].(string); ok {
-		ev["id"] = id
-	}
-	out, _ := json.Marshal(ev)
-	return out
 }

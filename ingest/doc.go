@@ -11,8 +11,8 @@
 //     a line that is not a JSON object is refused, the others kept).
 //   - "/syslogs" "/logplex": syslog lines (RFC 5424, or RFC 3164), one a line,
 //     or logplex's octet-counted frames ("<len> <syslog line>").
-//   - "/cloud-event": a CloudEvent, structured (a JSON body with specversion)
-//     or binary (ce-* headers, the body is the data).
+//   - "/cloud-event": events as for "/json", with the CloudEvent attributes
+//     of the ce-* headers added (cloudevent.go).
 //   - "/browser/reports": browser reports (a Reporting API array, or one CSP
 //     report object): each report the metadata of an event whose message is
 //     its JSON (browser.go).
@@ -31,8 +31,12 @@
 //     when the message is a JSON object)}}; fields given as "-" are left
 //     out. RFC 3164 lines are read too (Logflare reads only RFC 5424). A
 //     line that does not parse is refused.
-//   - A CloudEvent becomes {timestamp (its time), event_message (data as text,
-//     or data.message), metadata: {every attribute, data}}.
+//   - /cloud-event, as Logflare's controller: each event of the body keeps
+//     its keys; cloud_event (top level) holds the ce-* headers, named
+//     without "ce-" and with "_" for "-"; timestamp is ce-time, else the
+//     time of ingest (the body's own timestamp is overwritten, as in
+//     Logflare); the attributes are also put in metadata, beside its own
+//     keys, so that they read as the other routes' attributes do.
 //   - OTLP logs (DecodeOTLP): one event per LogRecord, laid out as
 //     Logflare's OtelLog: the record's fields at the top level (timestamp,
 //     event_message, body, attributes, severity_number, severity_text,

@@ -478,4 +478,28 @@ from edge_logs cross join unnest(metadata) as m cross join unnest(m.request) as 
 	r = h.get("/api/endpoints/query/logs.all?" + url.Values{"project": {"default"}, "sql": {`select parsed.error_severity
 from postgres_logs cross join unnest(metadata) as m cross join unnest(m.parsed) as parsed`}}.Encode())
 	require.Equal(t, []string{meta(want["postgres_logs"], "parsed", "error_severity")}, column(t, r, "error_severity"))
+
+	// Studio's own postgres log list (Logs.utils.ts, verbatim): it reads
+	// parsed.detail and parsed.hint, which the sample record lacks. A field
+	// of a stored object that no event has is NULL, as a top-level one is;
+	// before, UNNEST(metadata) unqualified made parsed a STRUCT value and the
+	// page answered 400.
+	r = h.get("/api/endpoints/query/logs.all?" + url.Values{"project": {"default"}, "sql": {`
+select postgres_logs.timestamp, id, event_message, parsed.error_severity, parsed.detail, parsed.hint
+from postgres_logs
+cross join unnest(metadata) as m
+  cross join unnest(m.parsed) as parsed
+
+order by timestamp desc
+limit 100`}}.Encode())
+	require.Equal(t, 200, r.code, string(r.body))
+	require.Equal(t, []string{meta(want["postgres_logs"], "parsed", "error_severity")}, column(t, r, "error_severity"))
+	require.Equal(t, []string{"<nil>"}, column(t, r, "detail"))
+	// Studio's function-edge count names a field of the UNNEST alias m
+	// unqualified (value-table fields, as BigQuery resolves them).
+	fid := meta(want["function_edge_logs"], "function_id")
+	r = h.get("/api/endpoints/query/logs.all?" + url.Values{"project": {"default"}, "sql": {"SELECT count(*) as count FROM function_edge_logs cross join unnest(metadata) as m\n" +
+		"  cross join unnest(m.response) as response\n  cross join unnest(m.request) as request where (`function_id` = '" + fid + "')"}}.Encode())
+	require.Equal(t, 200, r.code, string(r.body))
+	require.Equal(t, []string{"1"}, column(t, r, "count"))
 }

@@ -626,7 +626,10 @@ func (b *binder) columnOf(rv *rangeVar, name string) Expr {
 			}
 		}
 	case rvElem:
-		if rv.alias == "" && rv.cols[0].T.Kind == types.KindStruct {
+		// A STRUCT element's fields are columns of its UNNEST, aliased or
+		// not (a value table, as BigQuery reads one; Studio writes
+		// `UNNEST(metadata) AS m … WHERE function_id = …`).
+		if rv.cols[0].T.Kind == types.KindStruct {
 			if i := rv.cols[0].T.FieldIndex(name); i >= 0 {
 				return &Call{Fn: "field", Args: []Expr{&sym{rv: rv, idx: 0, T: rv.cols[0].T}}, Idx: i, T: rv.cols[0].T.Fields[i].Type}
 			}

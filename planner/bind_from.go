@@ -215,22 +215,49 @@ func isTrueLit(e sqlparse.Expr) bool {
 // event has yet) of a scan: `t.metadata` or `m.request` with m itself a path.
 func (b *binder) objectPath(e sqlparse.Expr, sc *scope) (*rangeVar, string, bool) {
 	id, ok := e.(*sqlparse.Ident)
-	if !ok || len(id.Parts) != 2 {
+	if !ok || len(id.Parts) > 2 {
 		return nil, "", false
+	}
+	if len(id.Parts) == 1 {
+		// An unqualified column, as Studio writes it (`UNNEST(metadata)`):
+		// a path when exactly one FROM item has a column of that name and it
+		// is a scan's, a path's or a merged CTE's.
+		if sc.find(id.Parts[0]) != nil {
+			return nil, "", false
+		}
+		var owner *rangeVar
+		for _, rv := range sc.vars {
+			if b.columnOf(rv, id.Parts[0]) != nil {
+				if owner != nil {
+					return nil, "", false // ambiguous: the binder says so
+				}
+				owner = rv
+			}
+		}
+		if owner == nil || (owner.kind != rvScan && owner.kind != rvPath && owner.kind != rvView) {
+			return nil, "", false
+		}
+		return b.objectPathOf(owner, id.Parts[0])
 	}
 	rv := sc.find(id.Parts[0])
 	if rv == nil {
 		return nil, "", false
 	}
+	return b.objectPathOf(rv, id.Parts[1])
+}
+
+// objectPathOf reports whether field name of range variable rv is a stored
+// nested object (or a field no event has yet) of a scan.
+func (b *binder) objectPathOf(rv *rangeVar, name string) (*rangeVar, string, bool) {
 	var scanRV *rangeVar
 	var path string
 	switch rv.kind {
 	case rvScan:
-		scanRV, path = rv, id.Parts[1]
+		scanRV, path = rv, name
 	case rvPath:
-		scanRV, path = rv.scanRV, rv.prefix+"."+id.Parts[1]
+		scanRV, path = rv.scanRV, rv.prefix+"."+name
 	case rvView:
-		if path = rv.viewColumn(id.Parts[1]); path == "" {
+		if path = rv.viewColumn(name); path == "" {
 			return nil, "", false
 		}
 		scanRV = rv.scanRV

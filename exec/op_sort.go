@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"container/heap"
 	"context"
 	"sort"
 
@@ -17,7 +16,7 @@ type sortOp struct {
 	ev    *evaluator
 	done  bool
 	store *rowStore
-	heap  *topHeap
+	heap  *topK[sortRow]
 	order []int32
 	pos   int
 }
@@ -35,7 +34,7 @@ type sortRow struct {
 // enter it.
 func (o *sortOp) timeFloor() (int64, bool) {
 	k := o.plan.Limit + o.plan.Offset
-	if o.heap == nil || int64(o.heap.Len()) < k || k == 0 {
+	if o.heap == nil || !o.heap.full() || k == 0 {
 		return 0, false
 	}
 	w := o.heap.rows[0].keys[0]
@@ -54,22 +53,15 @@ func (o *sortOp) less(a, b []types.Value) bool {
 	return false
 }
 
-// topHeap is a max-heap by sort order: the root is the worst row kept.
-type topHeap struct {
-	rows []sortRow
-	op   *sortOp
-}
-
-func (h *topHeap) Len() int { return len(h.rows) }
-func (h *topHeap) Less(i, j int) bool {
-	return h.op.less(h.rows[j].keys, h.rows[i].keys) || (!h.op.less(h.rows[i].keys, h.rows[j].keys) && h.rows[i].seq > h.rows[j].seq)
-}
-func (h *topHeap) Swap(i, j int) { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
-func (h *topHeap) Push(x any)    { h.rows = append(h.rows, x.(sortRow)) }
-func (h *topHeap) Pop() any {
-	x := h.rows[len(h.rows)-1]
-	h.rows = h.rows[:len(h.rows)-1]
-	return x
+// before orders rows by the keys, ties in input order.
+func (o *sortOp) before(a, b sortRow) bool {
+	if o.less(a.keys, b.keys) {
+		return true
+	}
+	if o.less(b.keys, a.keys) {
+		return false
+	}
+	return a.seq < b.seq
 }
 
 func (o *sortOp) consume(ctx context.Context) error {
@@ -82,7 +74,7 @@ func (o *sortOp) consume(ctx context.Context) error {
 	if o.plan.Limit >= 0 {
 		k = o.plan.Limit + o.plan.Offset
 	}
-	h := &topHeap{op: o}
+	h := &topK[sortRow]{k: k, before: o.before}
 	o.heap = h
 	var all []sortRow
 	seen := int32(0)
@@ -103,23 +95,22 @@ func (o *sortOp) consume(ctx context.Context) error {
 			keyVecs[i] = v
 		}
 		var keep []int32
+		scratch := make([]types.Value, len(keyVecs))
 		for r := 0; r < b.N; r++ {
-			keys := make([]types.Value, len(keyVecs))
+			// The keys go in scratch first: a top-k turns most rows away.
 			for i, v := range keyVecs {
-				keys[i] = v.Value(r)
+				scratch[i] = v.Value(r)
 			}
-			row := sortRow{keys: keys, seq: seen, at: int32(o.store.n + len(keep))}
+			row := sortRow{keys: scratch, seq: seen, at: int32(o.store.n + len(keep))}
 			seen++
-			switch {
-			case k < 0:
-				all = append(all, row)
-			case int64(h.Len()) < k:
-				heap.Push(h, row)
-			case k > 0 && o.less(keys, h.rows[0].keys):
-				h.rows[0] = row
-				heap.Fix(h, 0)
-			default:
+			if k >= 0 && !h.admits(row) {
 				continue
+			}
+			row.keys = append([]types.Value(nil), scratch...)
+			if k < 0 {
+				all = append(all, row)
+			} else {
+				h.add(row)
 			}
 			keep = append(keep, int32(r))
 		}
@@ -136,15 +127,7 @@ func (o *sortOp) consume(ctx context.Context) error {
 	if k >= 0 {
 		all = h.rows
 	}
-	sort.Slice(all, func(i, j int) bool {
-		if o.less(all[i].keys, all[j].keys) {
-			return true
-		}
-		if o.less(all[j].keys, all[i].keys) {
-			return false
-		}
-		return all[i].seq < all[j].seq // ties keep input order
-	})
+	sort.Slice(all, func(i, j int) bool { return o.before(all[i], all[j]) })
 	start := min(o.plan.Offset, int64(len(all)))
 	for _, r := range all[start:] {
 		o.order = append(o.order, r.at)
@@ -153,7 +136,7 @@ func (o *sortOp) consume(ctx context.Context) error {
 }
 
 // compact drops stored rows that fell out of the top-k heap.
-func (o *sortOp) compact(h *topHeap) {
+func (o *sortOp) compact(h *topK[sortRow]) {
 	idx := make([]int32, len(h.rows))
 	for i := range h.rows {
 		idx[i] = h.rows[i].at

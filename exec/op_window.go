@@ -2,7 +2,6 @@ package exec
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"math"
 	"slices"
@@ -101,7 +100,7 @@ func (o *windowOp) consume(ctx context.Context) error {
 	o.rows, o.vals = newRowStore(ts), newRowStore(vts)
 	var top *topPerPartition
 	if o.plan.TopN > 0 {
-		top = &topPerPartition{n: int(o.plan.TopN), call: &o.plan.Calls[0], ce: o.exprs[0], parts: map[string]*partTop{}}
+		top = &topPerPartition{n: o.plan.TopN, call: &o.plan.Calls[0], ce: o.exprs[0], parts: map[string]*topK[topRow]{}}
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -156,21 +155,14 @@ func (o *windowOp) consume(ctx context.Context) error {
 // dead, until compact removes them; the stores keep input order, so ties
 // still go to the earlier row.
 type topPerPartition struct {
-	n       int
+	n       int64
 	call    *planner.WindowCall
 	ce      callExprs
-	parts   map[string]*partTop
+	parts   map[string]*topK[topRow] // by partition key bytes
 	dead    int
 	gone    []bool // by store row: dropped
 	buf     []byte
 	scratch []types.Value
-}
-
-// partTop is one partition's kept rows, a max-heap in window order (the
-// root is the worst kept row).
-type partTop struct {
-	rows []topRow
-	t    *topPerPartition
 }
 
 type topRow struct {
@@ -188,16 +180,6 @@ func (t *topPerPartition) before(a, b topRow) bool {
 	return a.at < b.at
 }
 
-func (h *partTop) Len() int           { return len(h.rows) }
-func (h *partTop) Less(i, j int) bool { return h.t.before(h.rows[j], h.rows[i]) }
-func (h *partTop) Swap(i, j int)      { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
-func (h *partTop) Push(x any)         { h.rows = append(h.rows, x.(topRow)) }
-func (h *partTop) Pop() any {
-	x := h.rows[len(h.rows)-1]
-	h.rows = h.rows[:len(h.rows)-1]
-	return x
-}
-
 // admit returns the rows of a batch (its evaluated expressions vb) that
 // enter their partition's top n; base is the store row the first of them
 // will have.
@@ -210,7 +192,7 @@ func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
 		}
 		h := t.parts[string(t.buf)]
 		if h == nil {
-			h = &partTop{t: t}
+			h = &topK[topRow]{k: t.n, before: t.before}
 			t.parts[string(t.buf)] = h
 		}
 		// The keys go in a scratch row first: most rows of a large input
@@ -220,17 +202,12 @@ func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
 			t.scratch = append(t.scratch, vb.Cols[at].Value(r))
 		}
 		row := topRow{keys: t.scratch, at: int32(base + len(keep))}
-		full := h.Len() >= t.n
-		if full && !t.before(row, h.rows[0]) {
+		if !h.admits(row) {
 			continue
 		}
 		row.keys = append([]types.Value(nil), t.scratch...)
-		if full {
-			t.drop(h.rows[0].at)
-			h.rows[0] = row
-			heap.Fix(h, 0)
-		} else {
-			heap.Push(h, row)
+		if out, displaced := h.add(row); displaced {
+			t.drop(out.at)
 		}
 		keep = append(keep, int32(r))
 	}

@@ -48,11 +48,7 @@ func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
 	}
 	o.keys = newRowStore(kt)
 	for _, a := range p.Aggs {
-		st := newAggState(a)
-		if bs, ok := st.(interface{ setBudget(*memBudget) }); ok {
-			bs.setBudget(ev.mem)
-		}
-		o.states = append(o.states, st)
+		o.states = append(o.states, newBudgetedAggState(a, ev.mem))
 	}
 	return o
 }
@@ -280,6 +276,16 @@ func (o *aggOp) group(buf []byte, keys []*Vector, r int) ([]byte, int32, bool) {
 	o.n++
 	o.groups[string(buf)] = g
 	return buf, g, true
+}
+
+// newBudgetedAggState is newAggState with the query's memory budget given
+// to the states that charge it (COUNT(DISTINCT), the list aggregates).
+func newBudgetedAggState(a planner.AggCall, mem *memBudget) aggState {
+	st := newAggState(a)
+	if bs, ok := st.(interface{ setBudget(*memBudget) }); ok {
+		bs.setBudget(mem)
+	}
+	return st
 }
 
 func newAggState(a planner.AggCall) aggState {

@@ -3,6 +3,7 @@ package exec
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -25,15 +26,16 @@ import (
 // row and read it as the frame grows; any other frame is recomputed for
 // each row from its frame's rows, so its cost is the sum of the frame sizes.
 type windowOp struct {
-	in    Operator
-	plan  *planner.Window
-	ev    *evaluator
-	done  bool
-	rows  *rowStore // the input columns
-	vals  *rowStore // every call's expressions, evaluated (exprs gives the layout)
-	exprs []callExprs
-	out   []*Vector // one result per call, in input order
-	pos   int
+	in     Operator
+	plan   *planner.Window
+	ev     *evaluator
+	done   bool
+	rows   *rowStore // the input columns
+	vals   *rowStore // every call's expressions, evaluated (exprs gives the layout)
+	exprs  []callExprs
+	orders map[string]*windowOrder // by PARTITION BY and ORDER BY (sorted)
+	out    []*Vector               // one result per call, in input order
+	pos    int
 }
 
 // callExprs says where a call's expressions sit among vals' columns.
@@ -330,57 +332,13 @@ type partitionRun struct{ lo, hi int }
 func (o *windowOp) compute(ctx context.Context, i int) (*Vector, error) {
 	c := &o.plan.Calls[i]
 	ce := o.exprs[i]
-	n := o.rows.n
-	col := func(at int) *Vector { return o.vals.cols[at] }
-
-	// Partitions numbered by their keys' bytes; order keys as values, and
-	// a single integer-like key also as plain integers for the sort.
-	var pid []int32
-	if len(ce.part) > 0 {
-		pid = make([]int32, n)
-		ids := map[string]int32{}
-		var buf []byte
-		for r := 0; r < n; r++ {
-			buf = buf[:0]
-			for _, at := range ce.part {
-				buf = appendKey(buf, col(at).Value(r))
-			}
-			id, ok := ids[string(buf)]
-			if !ok {
-				id = int32(len(ids))
-				ids[string(buf)] = id
-			}
-			pid[r] = id
-		}
+	ord := o.sorted(c, ce)
+	w := &windowCalc{op: o, call: c, ce: ce, windowOrder: ord}
+	out := newVector(c.T, o.rows.n)
+	if c.Fn == "aggregate" && c.Frame.WholePartition() {
+		return out, w.wholePartitions(out)
 	}
-	idx, samePeer := o.order(c, ce, pid)
-	var parts []partitionRun
-	for lo := 0; lo < n; {
-		hi := lo + 1
-		for hi < n && (pid == nil || pid[idx[hi]] == pid[idx[lo]]) {
-			hi++
-		}
-		parts = append(parts, partitionRun{lo, hi})
-		lo = hi
-	}
-	// peerEnd[j] is one past the last row of j's peer group; peerStart[j]
-	// its first row.
-	peerStart, peerEnd := make([]int32, n), make([]int32, n)
-	for _, p := range parts {
-		for j := p.lo; j < p.hi; {
-			e := j + 1
-			for e < p.hi && samePeer(j, e) {
-				e++
-			}
-			for k := j; k < e; k++ {
-				peerStart[k], peerEnd[k] = int32(j), int32(e)
-			}
-			j = e
-		}
-	}
-	w := &windowCalc{op: o, call: c, ce: ce, idx: idx, peerStart: peerStart, peerEnd: peerEnd}
-	out := newVector(c.T, n)
-	for pi, p := range parts {
+	for pi, p := range ord.parts {
 		if pi%64 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -393,14 +351,84 @@ func (o *windowOp) compute(ctx context.Context, i int) (*Vector, error) {
 	return out, nil
 }
 
+// windowOrder is the rows of a Window in one call's order: idx lists the
+// store rows by partition, then ORDER BY, then input order; parts are the
+// partitions as runs of positions in idx; peerStart and peerEnd bound each
+// position's peer group (equal ORDER BY keys).
+type windowOrder struct {
+	idx                []int32
+	parts              []partitionRun
+	peerStart, peerEnd []int32
+}
+
+// sorted returns the order of call c, sorting only once for the calls
+// that share a PARTITION BY and ORDER BY (SUM(x) OVER w, COUNT(*) OVER w).
+func (o *windowOp) sorted(c *planner.WindowCall, ce callExprs) *windowOrder {
+	var key strings.Builder
+	for _, e := range c.Partition {
+		key.WriteString(e.String() + ";")
+	}
+	key.WriteString("|")
+	for _, k := range c.Order {
+		fmt.Fprintf(&key, "%s %v %v;", k.Expr, k.Desc, k.NullsFirst)
+	}
+	if ord := o.orders[key.String()]; ord != nil {
+		return ord
+	}
+	n := o.rows.n
+	// Partitions numbered by their keys' bytes.
+	var pid []int32
+	if len(ce.part) > 0 {
+		pid = make([]int32, n)
+		ids := map[string]int32{}
+		var buf []byte
+		for r := 0; r < n; r++ {
+			buf = buf[:0]
+			for _, at := range ce.part {
+				buf = appendKey(buf, o.vals.cols[at].Value(r))
+			}
+			id, ok := ids[string(buf)]
+			if !ok {
+				id = int32(len(ids))
+				ids[string(buf)] = id
+			}
+			pid[r] = id
+		}
+	}
+	idx, samePeer := o.order(c, ce, pid)
+	ord := &windowOrder{idx: idx, peerStart: make([]int32, n), peerEnd: make([]int32, n)}
+	for lo := 0; lo < n; {
+		hi := lo + 1
+		for hi < n && (pid == nil || pid[idx[hi]] == pid[idx[lo]]) {
+			hi++
+		}
+		ord.parts = append(ord.parts, partitionRun{lo, hi})
+		for j := lo; j < hi; {
+			e := j + 1
+			for e < hi && samePeer(j, e) {
+				e++
+			}
+			for k := j; k < e; k++ {
+				ord.peerStart[k], ord.peerEnd[k] = int32(j), int32(e)
+			}
+			j = e
+		}
+		lo = hi
+	}
+	if o.orders == nil {
+		o.orders = map[string]*windowOrder{}
+	}
+	o.orders[key.String()] = ord
+	return ord
+}
+
 // windowCalc computes one call over the sorted rows.
 type windowCalc struct {
-	op                 *windowOp
-	call               *planner.WindowCall
-	ce                 callExprs
-	idx                []int32
-	peerStart, peerEnd []int32
-	key                []types.Value // the ORDER BY key by row, for RANGE offsets (rangeKey)
+	*windowOrder
+	op   *windowOp
+	call *planner.WindowCall
+	ce   callExprs
+	key  []types.Value // the ORDER BY key by row, for RANGE offsets (rangeKey)
 }
 
 // rangeKey returns the one ORDER BY key of every row (a RANGE frame with
@@ -417,6 +445,10 @@ func (w *windowCalc) rangeKey() []types.Value {
 }
 
 func (w *windowCalc) arg(k int) *Vector { return w.op.vals.cols[w.ce.args[k]] }
+
+// constArg is argument k of c, an INT64 constant by the binder's rules
+// (NTILE's buckets, LAG's offset, NTH_VALUE's position).
+func constArg(c *planner.WindowCall, k int) int64 { return c.Args[k].(*planner.Const).V.I }
 
 // partition fills out for the rows of one partition.
 func (w *windowCalc) partition(ctx context.Context, p partitionRun, out *Vector) error {
@@ -453,7 +485,7 @@ func (w *windowCalc) partition(ctx context.Context, p partitionRun, out *Vector)
 			set(j, types.FloatValue(float64(int(w.peerEnd[j])-p.lo)/float64(size)))
 		}
 	case "ntile":
-		buckets := int(min(w.arg(0).I[0], int64(size)))
+		buckets := int(min(constArg(w.call, 0), int64(size)))
 		q, r := size/buckets, size%buckets
 		for j := p.lo; j < p.hi; j++ {
 			i := j - p.lo
@@ -467,7 +499,7 @@ func (w *windowCalc) partition(ctx context.Context, p partitionRun, out *Vector)
 		}
 	case "lag", "lead":
 		x, def := w.arg(0), w.arg(2)
-		off := int(min(w.arg(1).I[0], int64(math.MaxInt32)))
+		off := int(min(constArg(w.call, 1), int64(math.MaxInt32)))
 		if w.call.Fn == "lag" {
 			off = -off
 		}
@@ -482,7 +514,7 @@ func (w *windowCalc) partition(ctx context.Context, p partitionRun, out *Vector)
 		x := w.arg(0)
 		nth := 1
 		if w.call.Fn == "nth_value" {
-			nth = int(min(w.arg(1).I[0], int64(math.MaxInt32)))
+			nth = int(min(constArg(w.call, 1), int64(math.MaxInt32)))
 		}
 		for j := p.lo; j < p.hi; j++ {
 			lo, hi := w.frame(p, j)
@@ -600,49 +632,69 @@ func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, sta
 	return nlo + sort.Search(nhi-nlo, func(k int) bool { return d(nlo+k) > target })
 }
 
-// aggregate computes an aggregate over each row's frame in partition p.
-func (w *windowCalc) aggregate(ctx context.Context, p partitionRun, out *Vector) error {
-	n, idx := w.op.rows.n, w.idx
-	st := newAggState(w.call.Agg)
-	if bs, ok := st.(interface{ setBudget(*memBudget) }); ok {
-		bs.setBudget(w.op.ev.mem)
+// wholePartitions computes an aggregate over whole partitions: one state,
+// one group per partition, every row fed once.
+func (w *windowCalc) wholePartitions(out *Vector) error {
+	n := w.op.rows.n
+	st := newBudgetedAggState(w.call.Agg, w.op.ev.mem)
+	st.grow(len(w.parts))
+	groups := make([]int32, n)
+	for g, p := range w.parts {
+		for j := p.lo; j < p.hi; j++ {
+			groups[j] = int32(g)
+		}
+		if err := w.chargeList(p.lo, p.hi); err != nil {
+			return err
+		}
 	}
 	args := make([]*Vector, len(w.ce.agg))
-	feed := func(rows []int32, groups []int32) error {
-		for k, at := range w.ce.agg {
-			args[k] = gather(w.op.vals.cols[at], rows, args[k])
-		}
-		st.update(groups, args, len(rows))
-		if f, ok := st.(failing); ok {
-			return f.failed()
-		}
-		return nil
-	}
-	// ARRAY_AGG and STRING_AGG build a value as large as each frame: the
-	// results are charged as they are made.
-	listy := w.call.Agg.Fn == "array_agg" || w.call.Agg.Fn == "string_agg"
-	charge := func(lo, hi int) error {
-		if !listy {
-			return nil
-		}
-		return w.op.ev.mem.charge("window "+strings.ToUpper(w.call.Agg.Fn), hi-lo, 1)
-	}
-	f := w.call.Frame
-	switch {
-	case f.WholePartition():
-		st.grow(1)
-		if err := feed(idx[p.lo:p.hi], make([]int32, p.hi-p.lo)); err != nil {
+	for lo := 0; lo < n; lo += BatchSize {
+		hi := min(lo+BatchSize, n)
+		if err := w.feed(st, args, w.idx[lo:hi], groups[lo:hi]); err != nil {
 			return err
 		}
-		v := st.result(0)
-		if err := charge(p.lo, p.hi); err != nil {
-			return err
-		}
+	}
+	for g, p := range w.parts {
+		v := st.result(g)
 		for j := p.lo; j < p.hi; j++ {
-			out.set(int(idx[j]), v, n)
+			out.set(int(w.idx[j]), v, n)
 		}
-	case f.Start.Kind == sqlparse.UnboundedPreceding && incremental(w.call.Agg.Fn):
-		// The frame only grows: feed rows as its end passes them.
+	}
+	return nil
+}
+
+// feed adds rows (store rows) to groups of st, gathering the arguments
+// into args.
+func (w *windowCalc) feed(st aggState, args []*Vector, rows, groups []int32) error {
+	for k, at := range w.ce.agg {
+		args[k] = gather(w.op.vals.cols[at], rows, args[k])
+	}
+	st.update(groups, args, len(rows))
+	if f, ok := st.(failing); ok {
+		return f.failed()
+	}
+	return nil
+}
+
+// chargeList charges a result of ARRAY_AGG or STRING_AGG over positions
+// [lo, hi): those build a value as large as their frame.
+func (w *windowCalc) chargeList(lo, hi int) error {
+	if fn := w.call.Agg.Fn; fn == "array_agg" || fn == "string_agg" {
+		return w.op.ev.mem.charge("window "+strings.ToUpper(fn), hi-lo, 1)
+	}
+	return nil
+}
+
+// aggregate computes an aggregate over each row's frame in partition p. A
+// frame starting at UNBOUNDED PRECEDING only grows, so one state is fed as
+// its end passes rows and read at each row (the binder refuses the
+// aggregates whose reading consumes their state); any other frame is
+// recomputed from its rows.
+func (w *windowCalc) aggregate(ctx context.Context, p partitionRun, out *Vector) error {
+	n, idx := w.op.rows.n, w.idx
+	args := make([]*Vector, len(w.ce.agg))
+	if w.call.Frame.Start.Kind == sqlparse.UnboundedPreceding {
+		st := newBudgetedAggState(w.call.Agg, w.op.ev.mem)
 		st.grow(1)
 		fed := p.lo
 		zero := make([]int32, BatchSize)
@@ -650,64 +702,49 @@ func (w *windowCalc) aggregate(ctx context.Context, p partitionRun, out *Vector)
 			_, hi := w.frame(p, j)
 			for fed < hi {
 				end := min(hi, fed+BatchSize)
-				if err := feed(idx[fed:end], zero[:end-fed]); err != nil {
+				if err := w.feed(st, args, idx[fed:end], zero[:end-fed]); err != nil {
 					return err
 				}
 				fed = end
 			}
-			if err := charge(p.lo, hi); err != nil {
+			if err := w.chargeList(p.lo, hi); err != nil {
 				return err
 			}
 			out.set(int(idx[j]), st.result(0), n)
 		}
-	default:
-		// Each row's frame, recomputed: rows are fed in blocks, one state
-		// group per row of the block.
-		var rows, groups []int32
-		first := p.lo
-		flush := func(last int) error {
-			st = newAggState(w.call.Agg)
-			if bs, ok := st.(interface{ setBudget(*memBudget) }); ok {
-				bs.setBudget(w.op.ev.mem)
-			}
-			st.grow(last - first)
-			if len(rows) > 0 {
-				if err := feed(rows, groups); err != nil {
-					return err
-				}
-			}
-			for j := first; j < last; j++ {
-				out.set(int(idx[j]), st.result(j-first), n)
-			}
-			rows, groups, first = rows[:0], groups[:0], last
-			return ctx.Err()
-		}
-		for j := p.lo; j < p.hi; j++ {
-			lo, hi := w.frame(p, j)
-			if err := charge(lo, hi); err != nil {
+		return nil
+	}
+	// Rows are fed in blocks, one state group per row of the block.
+	var rows, groups []int32
+	first := p.lo
+	flush := func(last int) error {
+		st := newBudgetedAggState(w.call.Agg, w.op.ev.mem)
+		st.grow(last - first)
+		if len(rows) > 0 {
+			if err := w.feed(st, args, rows, groups); err != nil {
 				return err
 			}
-			for k := lo; k < hi; k++ {
-				rows = append(rows, idx[k])
-				groups = append(groups, int32(j-first))
-			}
-			if len(rows) >= 1<<16 {
-				if err := flush(j + 1); err != nil {
-					return err
-				}
+		}
+		for j := first; j < last; j++ {
+			out.set(int(idx[j]), st.result(j-first), n)
+		}
+		rows, groups, first = rows[:0], groups[:0], last
+		return ctx.Err()
+	}
+	for j := p.lo; j < p.hi; j++ {
+		lo, hi := w.frame(p, j)
+		if err := w.chargeList(lo, hi); err != nil {
+			return err
+		}
+		for k := lo; k < hi; k++ {
+			rows = append(rows, idx[k])
+			groups = append(groups, int32(j-first))
+		}
+		if len(rows) >= 1<<16 {
+			if err := flush(j + 1); err != nil {
+				return err
 			}
 		}
-		return flush(p.hi)
 	}
-	return nil
-}
-
-// incremental reports whether an aggregate's result can be read while
-// values are still being added (the state is not consumed by reading it).
-func incremental(fn string) bool {
-	switch fn {
-	case "approx_quantiles", "approx_top_count":
-		return false
-	}
-	return true
+	return flush(p.hi)
 }

@@ -16,8 +16,9 @@ import (
 
 // windowOp computes analytic functions (planner.Window). It keeps every
 // input row, charged to the memory budget, with the values of each call's
-// partition keys, order keys and arguments. Then, per call, it sorts the row
-// numbers by partition and order (ties in input order), computes each row's
+// partition keys, order keys and arguments. Then, per distinct PARTITION BY
+// and ORDER BY, it sorts the row numbers (ties in input order); per call it
+// computes each row's
 // value partition by partition, and finally emits the rows in input order
 // with one new column per call.
 //

@@ -258,14 +258,21 @@ func (b *binder) limit(plan Node, limit, offset sqlparse.Expr) Node {
 	return &Limit{In: plan, N: n, Offset: off}
 }
 
-func (b *binder) constInt(e sqlparse.Expr, what string) int64 {
+func (b *binder) constInt(e sqlparse.Expr, what string) int64 { return b.constAtLeast(e, what, 0) }
+
+// constAtLeast reads an INT64 constant of at least lo (LIMIT, OFFSET,
+// NTILE's buckets, LAG's offset, …); unknown while checking a saved query.
+func (b *binder) constAtLeast(e sqlparse.Expr, what string, lo int64) int64 {
 	x := b.expr(e, &exprCtx{})
 	c, ok := x.(*Const)
 	if !ok && b.symbolic {
-		return 0
+		return lo
 	}
-	if !ok || c.V.T.Kind != types.KindInt64 || c.V.Null || c.V.I < 0 {
-		b.fail(e.Pos(), "%s needs a non-negative integer constant", what)
+	if !ok || c.V.T.Kind != types.KindInt64 || c.V.Null || c.V.I < lo {
+		if lo == 0 {
+			b.fail(e.Pos(), "%s needs a non-negative integer constant", what)
+		}
+		b.fail(e.Pos(), "%s must be an integer constant of at least %d", what, lo)
 	}
 	return c.V.I
 }

@@ -208,7 +208,7 @@ func (b *binder) analyticArgs(e *sqlparse.Call, name string, inner *exprCtx, cal
 			call.T = types.Float64
 		}
 		if name == "ntile" {
-			n := b.constArg(e.Args[0], up+"'s bucket count", 1)
+			n := b.constAtLeast(e.Args[0], up+"'s bucket count", 1)
 			call.Args = []Expr{&Const{V: types.IntValue(n)}}
 		}
 		return false
@@ -239,7 +239,7 @@ func (b *binder) analyticArgs(e *sqlparse.Call, name string, inner *exprCtx, cal
 		}
 		off := int64(1)
 		if len(e.Args) > 1 {
-			off = b.constArg(e.Args[1], up+"'s offset", 0)
+			off = b.constAtLeast(e.Args[1], up+"'s offset", 0)
 		}
 		call.Args = append(call.Args, &Const{V: types.IntValue(off)})
 		def := Expr(&Const{V: types.NullOf(call.T)})
@@ -254,23 +254,10 @@ func (b *binder) analyticArgs(e *sqlparse.Call, name string, inner *exprCtx, cal
 		call.Args = append(call.Args, def)
 		return false
 	case "nth_value":
-		n := b.constArg(e.Args[1], up+"'s position", 1)
+		n := b.constAtLeast(e.Args[1], up+"'s position", 1)
 		call.Args = append(call.Args, &Const{V: types.IntValue(n)})
 	}
 	return true
-}
-
-// constArg reads an INT64 constant of at least lo.
-func (b *binder) constArg(e sqlparse.Expr, what string, lo int64) int64 {
-	x := b.expr(e, &exprCtx{})
-	c, ok := x.(*Const)
-	if !ok && b.symbolic {
-		return lo
-	}
-	if !ok || c.V.T.Kind != types.KindInt64 || c.V.Null || c.V.I < lo {
-		b.fail(e.Pos(), "%s must be an integer constant of at least %d", what, lo)
-	}
-	return c.V.I
 }
 
 // windowFrame resolves the frame of a call: written, or the default.
@@ -342,22 +329,7 @@ func (b *binder) windowNode(plan Node, wins *winCollector, place func(e Expr, po
 	w := &Window{In: plan, Cols: append([]Column(nil), plan.Columns()...)}
 	for i, c := range wins.calls {
 		pos := wins.pos[i]
-		mapAll := func(es []Expr) []Expr {
-			out := make([]Expr, len(es))
-			for j, e := range es {
-				out[j] = place(e, pos)
-			}
-			return out
-		}
-		c.Args = mapAll(c.Args)
-		c.Agg.Args = mapAll(c.Agg.Args)
-		c.Partition = mapAll(c.Partition)
-		order := make([]SortKey, len(c.Order))
-		for j, k := range c.Order {
-			order[j] = k
-			order[j].Expr = place(k.Expr, pos)
-		}
-		c.Order = order
+		c.mapExprs(func(e Expr) Expr { return place(e, pos) })
 		w.Calls = append(w.Calls, c)
 		w.Cols = append(w.Cols, Column{Name: fmt.Sprintf("$win%d", i), T: c.T})
 	}

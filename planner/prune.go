@@ -106,42 +106,32 @@ func prune(n Node, need map[int]bool) (Node, map[int]int) {
 		return x, out
 	case *Window:
 		nin := len(x.In.Columns())
-		req := map[int]bool{}
-		for i := range need {
-			if i < nin {
-				req[i] = true
-			}
-		}
-		var calls []WindowCall
-		var cols []Column
-		for i, c := range x.Calls {
+		req := inputsNeeded(need, nin)
+		var kept []int // the calls read above
+		for i := range x.Calls {
 			if need[nin+i] {
-				c.mapExprs(func(e Expr) Expr { colsUsed(e, req); return e })
-				calls = append(calls, c)
-				cols = append(cols, x.Cols[nin+i])
+				kept = append(kept, i)
+				x.Calls[i].mapExprs(func(e Expr) Expr { colsUsed(e, req); return e })
 			}
 		}
 		in, m := prune(x.In, req)
-		if len(calls) == 0 {
+		if len(kept) == 0 {
 			return in, m
 		}
 		out := map[int]int{}
 		for k, v := range m {
 			out[k] = v
 		}
-		newIn := len(in.Columns())
-		k := 0
-		for i := range x.Calls {
-			if need[nin+i] {
-				out[nin+i] = newIn + k
-				k++
-			}
+		cols := append([]Column(nil), in.Columns()...)
+		var calls []WindowCall
+		for _, i := range kept {
+			c := x.Calls[i]
+			c.mapExprs(func(e Expr) Expr { return remap(e, m) })
+			out[nin+i] = len(cols)
+			calls = append(calls, c)
+			cols = append(cols, x.Cols[nin+i])
 		}
-		for i := range calls {
-			calls[i].mapExprs(func(e Expr) Expr { return remap(e, m) })
-		}
-		x.In, x.Calls = in, calls
-		x.Cols = append(append([]Column(nil), in.Columns()...), cols...)
+		x.In, x.Calls, x.Cols = in, calls, cols
 		return x, out
 	case *Sort:
 		req := copySet(need)
@@ -160,12 +150,7 @@ func prune(n Node, need map[int]bool) (Node, map[int]int) {
 		return x, m
 	case *Unnest:
 		nin := len(x.In.Columns())
-		req := map[int]bool{}
-		for i := range need {
-			if i < nin {
-				req[i] = true
-			}
-		}
+		req := inputsNeeded(need, nin)
 		colsUsed(x.Expr, req)
 		in, m := prune(x.In, req)
 		x.In, x.Expr = in, remap(x.Expr, m)
@@ -242,6 +227,18 @@ func prune(n Node, need map[int]bool) (Node, map[int]int) {
 		return x, all
 	}
 	return n, identity(len(n.Columns()))
+}
+
+// inputsNeeded is the part of need that names one of a node's first nin
+// columns, its input's (an Unnest or a Window appends its own after them).
+func inputsNeeded(need map[int]bool, nin int) map[int]bool {
+	req := map[int]bool{}
+	for i := range need {
+		if i < nin {
+			req[i] = true
+		}
+	}
+	return req
 }
 
 func keepIndexes(n int, keep map[int]bool) map[int]int {

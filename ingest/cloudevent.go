@@ -18,10 +18,7 @@ import (
 // the other routes' attributes do, they are also added to the event's
 // metadata object, beside (never over) its own keys.
 func decodeCloudEvent(body []byte, attrs map[string]string) (*Batch, error) {
-	b, err := fastSplit(body)
-	if b == nil && err == nil {
-		b, err = splitJSON(body)
-	}
+	b, err := splitEvents(body)
 	if err != nil {
 		return nil, err
 	}

@@ -83,10 +83,7 @@ func Decode(form Form, body []byte, opt Options) (*Batch, error) {
 	case FormBrowser:
 		b, err = decodeBrowserReports(body)
 	default:
-		b, err = fastSplit(body)
-		if b == nil && err == nil {
-			b, err = splitJSON(body)
-		}
+		b, err = splitEvents(body)
 	}
 	if err != nil {
 		return nil, err
@@ -95,6 +92,16 @@ func Decode(form Form, body []byte, opt Options) (*Batch, error) {
 		b.Events[i] = normalizeMessage(ev)
 	}
 	return b, nil
+}
+
+// splitEvents reads a body of JSON events (the /json form): an array,
+// {"batch": [...]}, one object or NDJSON.
+func splitEvents(body []byte) (*Batch, error) {
+	b, err := fastSplit(body)
+	if b == nil && err == nil {
+		b, err = splitJSON(body)
+	}
+	return b, err
 }
 
 // fastSplit answers arrays, and NDJSON of more than one good line, with

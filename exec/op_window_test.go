@@ -106,56 +106,28 @@ func TestWindowFramesMatchNaiveReference(t *testing.T) {
 						me = k
 					}
 				}
+				// A bound's signed distance from the current row (its
+				// position for ROWS, its key for RANGE); unbounded ends
+				// take in everything.
+				dist := func(b bound) int64 {
+					switch b.kind {
+					case "p":
+						return -b.n
+					case "f":
+						return b.n
+					}
+					return 0
+				}
 				in := func(k int, o row) bool {
+					start, end := fr[0], fr[1]
 					if rowsMode {
-						lo, hi := 0, len(part)-1
-						switch fr[0].kind {
-						case "p":
-							lo = me - int(fr[0].n)
-						case "c":
-							lo = me
-						case "f":
-							lo = me + int(fr[0].n)
-						}
-						switch fr[1].kind {
-						case "p":
-							hi = me - int(fr[1].n)
-						case "c":
-							hi = me
-						case "f":
-							hi = me + int(fr[1].n)
-						}
-						return k >= lo && k <= hi
+						return (start.kind == "up" || int64(k) >= int64(me)+dist(start)) &&
+							(end.kind == "uf" || int64(k) <= int64(me)+dist(end))
 					}
 					// RANGE, as positions in the order (NULLs first): the
 					// frame of a NULL key's offsets is its NULL peers.
-					okStart, okEnd := true, true
-					switch fr[0].kind {
-					case "c", "p", "f":
-						d := fr[0].n
-						switch fr[0].kind {
-						case "c":
-							d = 0
-						case "p":
-							d = -d
-						}
-						okStart = r.null || !o.null && o.v >= r.v+d
-					}
-					switch fr[1].kind {
-					case "c", "p", "f":
-						d := fr[1].n
-						switch fr[1].kind {
-						case "c":
-							d = 0
-						case "p":
-							d = -d
-						}
-						if r.null {
-							okEnd = o.null
-						} else {
-							okEnd = o.null || o.v <= r.v+d
-						}
-					}
+					okStart := start.kind == "up" || r.null || !o.null && o.v >= r.v+dist(start)
+					okEnd := end.kind == "uf" || (r.null && o.null) || (!r.null && (o.null || o.v <= r.v+dist(end)))
 					return okStart && okEnd
 				}
 				var sum, cnt, mn, mx, fv int64

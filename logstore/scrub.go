@@ -63,11 +63,12 @@ func (src *Source) quarantine(d *diskSegment, cause error) {
 	}
 	d.forget()
 	st.segBytes.Add(-d.fileBytes)
+	// Log before counting: a reader that waits on the count sees the log line.
+	st.log().Error("segment file is damaged; moved aside, its events are lost",
+		"source", src.name, "file", d.path, "moved_to", aside, "events", hit.rows, "err", cause)
 	st.recMu.Lock()
 	st.recovery.CorruptFiles++
 	st.recMu.Unlock()
-	st.log().Error("segment file is damaged; moved aside, its events are lost",
-		"source", src.name, "file", d.path, "moved_to", aside, "events", hit.rows, "err", cause)
 }
 
 // scrub checks every segment file a start found, one column at a time, and

@@ -204,3 +204,41 @@ func TestSetOpChargesBudget(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, res.Rows, 10)
 }
+
+// One integer key whose NULLs appear only in some batches: the batches
+// without NULL and those with one must number a key value alike, serially
+// (one segment) and through the parallel merge (many).
+func TestGroupByIntKeyWithLateNulls(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	for _, segRows := range []int{20000, 300} {
+		st := logstore.New(logstore.Options{SegmentRows: segRows})
+		numbered(t, st, "src", 10000, func(i int) string {
+			if i > 5000 && i%7 == 0 {
+				return `"x":1` // no k: NULL, only after the first batches
+			}
+			return fmt.Sprintf(`"k":%d`, i%3)
+		})
+		res, err := runSQL(t, st, "select k, count(*) as n from src group by k order by k", 0)
+		require.NoError(t, err)
+		want := map[string]int{}
+		for i := 0; i < 10000; i++ {
+			if i > 5000 && i%7 == 0 {
+				want["NULL"]++
+			} else {
+				want[fmt.Sprint(i%3)]++
+			}
+		}
+		var got []string
+		for _, r := range res.Rows {
+			k := fmt.Sprint(r[0].I)
+			if r[0].Null {
+				k = "NULL"
+			}
+			got = append(got, fmt.Sprintf("%s=%d", k, r[1].I))
+		}
+		require.Equal(t, []string{
+			fmt.Sprint("NULL=", want["NULL"]), fmt.Sprint("0=", want["0"]),
+			fmt.Sprint("1=", want["1"]), fmt.Sprint("2=", want["2"]),
+		}, got, "segment rows %d", segRows)
+	}
+}

@@ -19,11 +19,7 @@ type aggOp struct {
 	plan   *planner.Aggregate
 	ev     *evaluator
 	done   bool
-	groups map[string]int32
-	ints   map[int64]int32
-	lastK  int64
-	lastG  int32
-	nullG  int32 // the NULL group of a single STRING key, -1 until seen
+	groups *grouper
 	keys   *rowStore
 	states []aggState
 	n      int
@@ -41,7 +37,7 @@ type aggState interface {
 }
 
 func newAggOp(in Operator, p *planner.Aggregate, ev *evaluator) *aggOp {
-	o := &aggOp{in: in, plan: p, ev: ev, groups: map[string]int32{}, ints: map[int64]int32{}, lastG: -1, nullG: -1}
+	o := &aggOp{in: in, plan: p, ev: ev, groups: newGrouper()}
 	var kt []types.Type
 	for _, k := range p.Keys {
 		kt = append(kt, k.Type())
@@ -170,40 +166,15 @@ func (o *aggOp) add(b *Batch) error {
 		}
 		keys[i] = v
 	}
-	o.gidx = grow(o.gidx, b.N)
 	var newRows []int32
 	before := o.n
-	switch {
-	case len(keys) == 0:
-		if o.n == 0 {
-			o.n = 1
-		}
+	if len(keys) == 0 {
+		o.gidx = grow(o.gidx, b.N)
 		clear(o.gidx)
-	case len(keys) == 1 && keys[0].storage() == inInts && keys[0].Lazy == nil && keys[0].Null == nil:
-		for r, k := range keys[0].I[:b.N] {
-			if k == o.lastK && o.lastG >= 0 {
-				o.gidx[r] = o.lastG
-				continue
-			}
-			g, ok := o.ints[k]
-			if !ok {
-				g = int32(o.n)
-				o.n++
-				o.ints[k] = g
-				newRows = append(newRows, int32(r))
-			}
-			o.lastK, o.lastG = k, g
-			o.gidx[r] = g
-		}
-	default:
-		var buf []byte
-		for r := 0; r < b.N; r++ {
-			var isNew bool
-			buf, o.gidx[r], isNew = o.group(buf, keys, r)
-			if isNew {
-				newRows = append(newRows, int32(r))
-			}
-		}
+		o.n = 1
+	} else {
+		o.gidx, newRows = o.groups.assign(keys, b.N, o.gidx, nil)
+		o.n = o.groups.n
 	}
 	if len(newRows) > 0 {
 		o.keys.appendRows(&Batch{N: b.N, Cols: keys}, newRows)
@@ -241,41 +212,6 @@ func (o *aggOp) add(b *Batch) error {
 		}
 	}
 	return nil
-}
-
-// group finds (or numbers) the group of row r's keys, encoded into buf.
-func (o *aggOp) group(buf []byte, keys []*Vector, r int) ([]byte, int32, bool) {
-	if len(keys) == 1 && keys[0].storage() == inStrings && keys[0].Lazy == nil {
-		// One STRING key (a path, a name: the usual report): the value
-		// itself is the map key, NULL a group of its own, no encoding.
-		if keys[0].isNull(r) {
-			if o.nullG >= 0 {
-				return buf, o.nullG, false
-			}
-			o.nullG = int32(o.n)
-			o.n++
-			return buf, o.nullG, true
-		}
-		s := keys[0].S[r]
-		if g, ok := o.groups[s]; ok {
-			return buf, g, false
-		}
-		g := int32(o.n)
-		o.n++
-		o.groups[s] = g
-		return buf, g, true
-	}
-	buf = buf[:0]
-	for _, v := range keys {
-		buf = appendKey(buf, v.Value(r))
-	}
-	if g, ok := o.groups[string(buf)]; ok {
-		return buf, g, false
-	}
-	g := int32(o.n)
-	o.n++
-	o.groups[string(buf)] = g
-	return buf, g, true
 }
 
 // newBudgetedAggState is newAggState with the query's memory budget given

@@ -121,22 +121,13 @@ func (o *aggOp) merge(src *aggOp) {
 	if len(o.plan.Keys) > 0 {
 		keys = src.keys.batch(idx)
 	}
-	target := make([]int32, src.n)
-	var buf []byte
-	var newRows []int32
-	for g := 0; g < src.n; g++ {
-		if keys == nil {
-			if o.n == 0 {
-				o.n = 1
-			}
-			target[g] = 0
-			continue
-		}
-		var isNew bool
-		buf, target[g], isNew = o.group(buf, keys.Cols, g)
-		if isNew {
-			newRows = append(newRows, int32(g))
-		}
+	var target, newRows []int32
+	if keys == nil {
+		target = make([]int32, src.n)
+		o.n = 1
+	} else {
+		target, newRows = o.groups.assign(keys.Cols, src.n, nil, nil)
+		o.n = o.groups.n
 	}
 	if len(newRows) > 0 {
 		o.keys.appendRows(keys, newRows)

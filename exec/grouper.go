@@ -1,0 +1,97 @@
+package exec
+
+// grouper numbers the distinct key tuples it is shown, 0, 1, 2, … in order
+// of first appearance. GROUP BY and DISTINCT (aggOp, and the merge of its
+// parallel partials) and window partitions (windowOp) use it, so a key value
+// gets one number however the rows holding it arrive.
+//
+// Two common shapes skip the byte encoding of appendKey: one integer-like
+// key (a time bucket, a status code), kept in an integer map that also
+// remembers the last key since rows mostly arrive in time order, and one
+// STRING key (a path, a name), whose value is itself the map key. For both,
+// NULL is a group of its own. A key's shape never changes within a query, so
+// a value is always looked up in the same map.
+type grouper struct {
+	n     int // groups numbered so far
+	bytes map[string]int32
+	ints  map[int64]int32
+	nullG int32 // the NULL group of a single key, -1 until seen
+	lastK int64
+	lastG int32 // the group of lastK, -1 until set
+	buf   []byte
+}
+
+func newGrouper() *grouper {
+	return &grouper{bytes: map[string]int32{}, ints: map[int64]int32{}, nullG: -1, lastG: -1}
+}
+
+// assign writes the group of each of rows [0, n) of keys (at least one) into
+// g, grown to n, and appends to fresh the rows that opened a new group.
+func (gr *grouper) assign(keys []*Vector, n int, g, fresh []int32) ([]int32, []int32) {
+	g = grow(g, n)
+	if len(keys) == 1 && keys[0].Lazy == nil {
+		switch k := keys[0]; k.storage() {
+		case inInts:
+			for r, v := range k.I[:n] {
+				switch {
+				case k.isNull(r):
+					g[r], fresh = gr.null(r, fresh)
+				case v == gr.lastK && gr.lastG >= 0:
+					g[r] = gr.lastG
+				default:
+					id, ok := gr.ints[v]
+					if !ok {
+						id = gr.next()
+						gr.ints[v] = id
+						fresh = append(fresh, int32(r))
+					}
+					gr.lastK, gr.lastG = v, id
+					g[r] = id
+				}
+			}
+			return g, fresh
+		case inStrings:
+			for r, s := range k.S[:n] {
+				if k.isNull(r) {
+					g[r], fresh = gr.null(r, fresh)
+					continue
+				}
+				id, ok := gr.bytes[s]
+				if !ok {
+					id = gr.next()
+					gr.bytes[s] = id
+					fresh = append(fresh, int32(r))
+				}
+				g[r] = id
+			}
+			return g, fresh
+		}
+	}
+	for r := 0; r < n; r++ {
+		gr.buf = gr.buf[:0]
+		for _, v := range keys {
+			gr.buf = appendKey(gr.buf, v.Value(r))
+		}
+		id, ok := gr.bytes[string(gr.buf)]
+		if !ok {
+			id = gr.next()
+			gr.bytes[string(gr.buf)] = id
+			fresh = append(fresh, int32(r))
+		}
+		g[r] = id
+	}
+	return g, fresh
+}
+
+func (gr *grouper) next() int32 {
+	gr.n++
+	return int32(gr.n - 1)
+}
+
+func (gr *grouper) null(r int, fresh []int32) (int32, []int32) {
+	if gr.nullG < 0 {
+		gr.nullG = gr.next()
+		fresh = append(fresh, int32(r))
+	}
+	return gr.nullG, fresh
+}

@@ -38,10 +38,12 @@ func newParallelScan(p *planner.Scan, snap logstore.Snapshot, workers int) Opera
 		return newScan(p, snap, newEvaluator())
 	}
 	ps := &parallelScan{ch: make(chan scanResult, 2*workers)}
+	lazy := newScan(p, snap, nil).lazy
 	ps.start = func(ctx context.Context) {
 		ctx, ps.cancel = context.WithCancel(ctx)
 		for w := 0; w < workers; w++ {
 			s := newScan(p, snap, newEvaluator())
+			s.lazy = lazy
 			s.visit = share(len(snap.Segments), w, workers)
 			s.fresh = true
 			ps.wg.Add(1)

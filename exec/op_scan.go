@@ -44,7 +44,10 @@ type scanOp struct {
 	// visit, when set, lists the segments this scan reads (a parallel
 	// worker's share); references to rows still index the whole snapshot.
 	visit []int
-	lazy  []*lazyField // per field, created once so references compare equal
+	// lazy holds, per field read as row references, their resolver: made
+	// once per query, shared by parallel workers, so references from any
+	// of them compare equal (rowStore keeps them as references).
+	lazy []*lazyField
 }
 
 type eqCheck struct {
@@ -63,9 +66,13 @@ func newScan(p *planner.Scan, snap logstore.Snapshot, ev *evaluator) *scanOp {
 	}
 	s := &scanOp{plan: p, snap: snap, ev: ev, seg: -1, pos: -1}
 	s.fields = make([]*logstore.Field, len(p.Fields))
+	s.lazy = make([]*lazyField, len(p.Fields))
 	for i, f := range p.Fields {
 		if lf, ok := snap.Schema.Lookup(f.Path); ok {
 			s.fields[i] = lf
+			if lf.Object || f.Late {
+				s.lazy[i] = &lazyField{segs: snap.Segments, field: lf}
+			}
 		}
 	}
 	s.out.Cols = make([]*Vector, len(p.Fields))
@@ -326,15 +333,9 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 			for k := range v.Null {
 				v.Null[k] = true
 			}
-		case lf.Object || (s.newestFirst && f.T.Kind == types.KindString):
-			// Nested records always, and strings under a top-k, are read
-			// later and only for the rows kept.
-			if s.lazy == nil {
-				s.lazy = make([]*lazyField, len(s.plan.Fields))
-			}
-			if s.lazy[i] == nil {
-				s.lazy[i] = &lazyField{segs: s.snap.Segments, field: lf}
-			}
+		case s.lazy[i] != nil:
+			// Nested records always, and late fields (planner.ScanField),
+			// are read later and only for the rows kept.
 			v.Lazy = s.lazy[i]
 			v.resize(n)
 			for k, r := range rows {

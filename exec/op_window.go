@@ -37,6 +37,10 @@ type windowOp struct {
 	orders map[string]*windowOrder // by PARTITION BY and ORDER BY (sorted)
 	out    []*Vector               // one result per call, in input order
 	pos    int
+	// partial makes the operator a worker's share of a parallel first-rows
+	// window (op_window_parallel.go): it keeps the first TopN rows of each
+	// partition of its input and emits them, without computing the calls.
+	partial bool
 }
 
 // callExprs says where a call's expressions sit among vals' columns.
@@ -103,7 +107,7 @@ func (o *windowOp) consume(ctx context.Context) error {
 	o.rows, o.vals = newRowStore(ts), newRowStore(vts)
 	var top *topPerPartition
 	if o.plan.TopN > 0 {
-		top = &topPerPartition{n: o.plan.TopN, call: &o.plan.Calls[0], ce: o.exprs[0], parts: map[string]*topK[topRow]{}}
+		top = newTopPerPartition(o.plan.TopN, &o.plan.Calls[0], o.exprs[0])
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -141,6 +145,9 @@ func (o *windowOp) consume(ctx context.Context) error {
 	if top != nil && top.dead > 0 {
 		o.compact(top)
 	}
+	if o.partial {
+		return nil
+	}
 	for i := range o.plan.Calls {
 		v, err := o.compute(ctx, i)
 		if err != nil {
@@ -154,27 +161,56 @@ func (o *windowOp) consume(ctx context.Context) error {
 // topPerPartition keeps, while a Window reads, the first n rows of each
 // partition in its order (planner.Window.TopN): a row enters when its
 // partition has fewer than n rows or it comes before the partition's worst
-// kept row, which is then dropped. Dropped rows stay in the stores, marked
-// dead, until compact removes them; the stores keep input order, so ties
-// still go to the earlier row.
+// kept row, which is then dropped. A row dropped by a later row of its own
+// batch never reaches the stores (input in time order with a DESC window
+// order displaces nearly every row that way); one dropped from the stores
+// stays there, marked dead, until compact removes it. The stores keep input
+// order, so ties still go to the earlier row.
 type topPerPartition struct {
 	n       int64
 	call    *planner.WindowCall
 	ce      callExprs
-	parts   map[string]*topK[topRow] // by partition key bytes
+	groups  *grouper
+	parts   []*topK[topRow] // by partition number
+	gid     []int32         // the batch's partition numbers
+	seen    []int           // by partition number: the last batch that renumbered it
+	batches int
 	dead    int
 	gone    []bool // by store row: dropped
-	buf     []byte
 	scratch []types.Value
+	spare   [][]types.Value // the keys of displaced rows, for reuse
+	lost    []bool          // by batch row: admitted, then displaced in the same batch
+	// intKey: the order is one integer-like key (a timestamp, a count),
+	// kept in topRow.ik and compared as an integer.
+	intKey bool
+	renum  []int32 // by batch row: the store row it will have
+}
+
+func newTopPerPartition(n int64, call *planner.WindowCall, ce callExprs) *topPerPartition {
+	t := &topPerPartition{n: n, call: call, ce: ce, groups: newGrouper()}
+	t.intKey = len(call.Order) == 1 && (&Vector{T: call.Order[0].Expr.Type()}).storage() == inInts
+	return t
 }
 
 type topRow struct {
-	keys []types.Value
-	at   int32 // store row
+	keys  []types.Value // the order keys, unless intKey
+	ik    int64         // the order key when intKey
+	inull bool          // … and whether it is NULL
+	at    int32         // store row; base+r for row r of the batch being admitted
 }
 
 // before reports whether row a comes before row b in the window's order.
 func (t *topPerPartition) before(a, b topRow) bool {
+	if t.intKey {
+		sk := t.call.Order[0]
+		switch {
+		case a.inull != b.inull:
+			return a.inull == sk.NullsFirst
+		case !a.inull && a.ik != b.ik:
+			return a.ik < b.ik != sk.Desc
+		}
+		return a.at < b.at
+	}
 	for k, sk := range t.call.Order {
 		if d := orderCompare(a.keys[k], b.keys[k], sk.Desc, sk.NullsFirst); d != 0 {
 			return d < 0
@@ -187,34 +223,103 @@ func (t *topPerPartition) before(a, b topRow) bool {
 // enter their partition's top n; base is the store row the first of them
 // will have.
 func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
+	t.batches++
+	if len(t.ce.part) == 0 {
+		t.gid = grow(t.gid, vb.N)
+		clear(t.gid)
+	} else {
+		keys := make([]*Vector, len(t.ce.part))
+		for i, at := range t.ce.part {
+			keys[i] = vb.Cols[at]
+		}
+		t.gid, _ = t.groups.assign(keys, vb.N, t.gid, nil)
+	}
+	t.lost = grow(t.lost, vb.N)
+	clear(t.lost)
 	var keep []int32
 	for r := 0; r < vb.N; r++ {
-		t.buf = t.buf[:0]
-		for _, at := range t.ce.part {
-			t.buf = appendKey(t.buf, vb.Cols[at].Value(r))
+		g := int(t.gid[r])
+		for g >= len(t.parts) {
+			t.parts = append(t.parts, &topK[topRow]{k: t.n, before: t.before})
+			t.seen = append(t.seen, 0)
 		}
-		h := t.parts[string(t.buf)]
-		if h == nil {
-			h = &topK[topRow]{k: t.n, before: t.before}
-			t.parts[string(t.buf)] = h
+		h := t.parts[g]
+		row := topRow{at: int32(base + r)}
+		if t.intKey {
+			v := vb.Cols[t.ce.order[0]]
+			switch {
+			case v.isNull(r):
+				row.inull = true
+			case v.Lazy != nil:
+				row.ik = v.Value(r).I
+			default:
+				row.ik = v.I[r]
+			}
+			if !h.admits(row) {
+				continue
+			}
+		} else {
+			// The keys go in a scratch row first: most rows of a large
+			// input are turned away, and keep no allocation.
+			t.scratch = t.scratch[:0]
+			for _, at := range t.ce.order {
+				t.scratch = append(t.scratch, vb.Cols[at].Value(r))
+			}
+			row.keys = t.scratch
+			if !h.admits(row) {
+				continue
+			}
+			row.keys = t.keysFor(t.scratch)
 		}
-		// The keys go in a scratch row first: most rows of a large input
-		// are turned away, and keep no allocation.
-		t.scratch = t.scratch[:0]
-		for _, at := range t.ce.order {
-			t.scratch = append(t.scratch, vb.Cols[at].Value(r))
-		}
-		row := topRow{keys: t.scratch, at: int32(base + len(keep))}
-		if !h.admits(row) {
-			continue
-		}
-		row.keys = append([]types.Value(nil), t.scratch...)
 		if out, displaced := h.add(row); displaced {
-			t.drop(out.at)
+			if out.keys != nil {
+				t.spare = append(t.spare, out.keys)
+			}
+			if out.at >= int32(base) {
+				t.lost[int(out.at)-base] = true
+			} else {
+				t.drop(out.at)
+			}
 		}
 		keep = append(keep, int32(r))
 	}
+	// The batch's rows still kept get the store rows they will have.
+	n := 0
+	for _, r := range keep {
+		if !t.lost[r] {
+			keep[n] = r
+			n++
+		}
+	}
+	keep = keep[:n]
+	t.renum = grow(t.renum, vb.N)
+	for i, r := range keep {
+		t.renum[r] = int32(base + i)
+	}
+	for _, r := range keep {
+		g := t.gid[r]
+		if t.seen[g] == t.batches {
+			continue
+		}
+		t.seen[g] = t.batches
+		h := t.parts[g]
+		for i := range h.rows {
+			if at := h.rows[i].at; at >= int32(base) {
+				h.rows[i].at = t.renum[int(at)-base]
+			}
+		}
+	}
 	return keep
+}
+
+// keysFor copies a row's keys into the storage of a displaced row's, if any.
+func (t *topPerPartition) keysFor(keys []types.Value) []types.Value {
+	if n := len(t.spare); n > 0 {
+		k := t.spare[n-1]
+		t.spare = t.spare[:n-1]
+		return append(k[:0], keys...)
+	}
+	return append([]types.Value(nil), keys...)
 }
 
 func (t *topPerPartition) drop(at int32) {
@@ -245,6 +350,15 @@ func (o *windowOp) compact(t *topPerPartition) {
 		}
 	}
 	t.gone, t.dead = t.gone[:0], 0
+}
+
+// colsAt returns the stored columns of the evaluated expressions at.
+func (o *windowOp) colsAt(at []int) []*Vector {
+	cols := make([]*Vector, len(at))
+	for i, a := range at {
+		cols[i] = o.vals.cols[a]
+	}
+	return cols
 }
 
 // order sorts the row numbers by partition (pid, nil for one partition)
@@ -377,24 +491,9 @@ func (o *windowOp) sorted(c *planner.WindowCall, ce callExprs) *windowOrder {
 		return ord
 	}
 	n := o.rows.n
-	// Partitions numbered by their keys' bytes.
 	var pid []int32
 	if len(ce.part) > 0 {
-		pid = make([]int32, n)
-		ids := map[string]int32{}
-		var buf []byte
-		for r := 0; r < n; r++ {
-			buf = buf[:0]
-			for _, at := range ce.part {
-				buf = appendKey(buf, o.vals.cols[at].Value(r))
-			}
-			id, ok := ids[string(buf)]
-			if !ok {
-				id = int32(len(ids))
-				ids[string(buf)] = id
-			}
-			pid[r] = id
-		}
+		pid, _ = newGrouper().assign(o.colsAt(ce.part), n, nil, nil)
 	}
 	idx, samePeer := o.order(c, ce, pid)
 	ord := &windowOrder{idx: idx, peerStart: make([]int32, n), peerEnd: make([]int32, n)}

@@ -224,3 +224,66 @@ func TestWindowTopNPerPartition(t *testing.T) {
 	_, err := runSQL(t, st, "select g, i, row_number() over (partition by g order by v desc) as rn from src qualify rn + 0 <= 1", 2<<20)
 	require.ErrorContains(t, err, "(in a window function)")
 }
+
+// The first rows per partition, read serially (one segment) and by parallel
+// workers (many), with NULL order keys placed by each direction's default
+// and by NULLS FIRST/LAST, and a STRING column only carried to the output
+// (read late: planner.ScanField.Late), against a plain sort.
+func TestWindowTopNNullsAndLateStrings(t *testing.T) {
+	const n = 6000
+	g := func(i int) int { return i % 7 }
+	null := func(i int) bool { return i%50 == 0 && i <= 300 } // one per partition
+	mk := func(i int) string {
+		if null(i) {
+			return fmt.Sprintf(`"g":%d,"s":"id-%d","i":%d`, g(i), i, i)
+		}
+		return fmt.Sprintf(`"g":%d,"s":"id-%d","i":%d,"v":%d`, g(i), i, i, (i*7919)%n)
+	}
+	serial := logstore.New(logstore.Options{SegmentRows: 2 * n})
+	numbered(t, serial, "src", n, mk)
+	parallel := logstore.New(logstore.Options{SegmentRows: 300})
+	numbered(t, parallel, "src", n, mk)
+	for _, order := range []struct {
+		sql        string
+		desc       bool
+		nullsFirst bool
+	}{
+		{"v desc", true, false},
+		{"v", false, true},
+		{"v desc nulls first", true, true},
+		{"v asc nulls last", false, false},
+	} {
+		before := func(a, b int) bool {
+			if null(a) != null(b) {
+				return null(a) == order.nullsFirst
+			}
+			va, vb := (a*7919)%n, (b*7919)%n
+			return va > vb == order.desc
+		}
+		for _, k := range []int{1, 4} {
+			var want []string
+			for gi := 0; gi < 7; gi++ {
+				var is []int
+				for i := 0; i < n; i++ {
+					if g(i) == gi {
+						is = append(is, i)
+					}
+				}
+				sort.Slice(is, func(a, b int) bool { return before(is[a], is[b]) })
+				for rn, i := range is[:k] {
+					want = append(want, fmt.Sprintf("%d id-%d %d", gi, i, rn+1))
+				}
+			}
+			sql := fmt.Sprintf("select g, s, row_number() over (partition by g order by %s) as rn from src qualify rn <= %d order by g, rn", order.sql, k)
+			for name, st := range map[string]*logstore.Store{"serial": serial, "parallel": parallel} {
+				res, err := runSQL(t, st, sql, 0)
+				require.NoError(t, err, sql)
+				var got []string
+				for _, r := range res.Rows {
+					got = append(got, fmt.Sprintf("%d %s %d", r[0].I, r[1].S, r[2].I))
+				}
+				require.Equal(t, want, got, "%s: %s", name, sql)
+			}
+		}
+	}
+}

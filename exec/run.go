@@ -186,6 +186,11 @@ func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
 		in, err := build(x.In, cat, ev)
 		return &unnestOp{in: in, plan: x, ev: ev}, err
 	case *planner.Window:
+		if sp, ok := linearScan(x.In); ok && x.TopN > 0 {
+			if in := newParallelTopN(x, cat.snapshot(sp.Source), ev); in != nil {
+				return newWindowOp(in, x, ev), nil
+			}
+		}
 		in, err := build(x.In, cat, ev)
 		return newWindowOp(in, x, ev), err
 	case *planner.Join:

@@ -13,6 +13,7 @@ func optimize(n Node) Node {
 	n = windowTopN(n)
 	n = topK(n)
 	n = pruneRoot(n)
+	n = lateFields(n)
 	n = mergeProjects(n)
 	n = quantileRanks(n)
 	return n
@@ -370,6 +371,52 @@ func projectAboveTopK(s *Sort) Node {
 	}
 	inner := &Sort{In: p.In, Keys: keys, Limit: s.Limit, Offset: s.Offset}
 	return &Project{In: projectAboveTopK(inner), Exprs: p.Exprs, Cols: p.Cols}
+}
+
+// lateFields marks the STRING fields of a scan that a top-k right above it
+// (a Sort with a LIMIT, a Window keeping its first rows per partition) only
+// carries: no sort key, window expression or scan filter reads them. Such a
+// field of a large input (a request id, a message) is then read for the few
+// rows kept instead of for every row; reading a compressed string block is
+// the costly part of such a scan.
+func lateFields(n Node) Node {
+	mapInputs(n, lateFields)
+	var scan *Scan
+	used := map[int]bool{}
+	switch x := n.(type) {
+	case *Sort:
+		if x.Limit < 0 {
+			return n
+		}
+		scan, _ = x.In.(*Scan)
+		for _, k := range x.Keys {
+			colsUsed(k.Expr, used)
+		}
+	case *Window:
+		if x.TopN <= 0 {
+			return n
+		}
+		scan, _ = x.In.(*Scan)
+		for i := range x.Calls {
+			x.Calls[i].mapExprs(func(e Expr) Expr { colsUsed(e, used); return e })
+		}
+	}
+	if scan == nil {
+		return n
+	}
+	if scan.Filter != nil {
+		colsUsed(scan.Filter, used)
+	}
+	for _, e := range scan.Eq {
+		used[e.Field] = true
+	}
+	for i, f := range scan.Fields {
+		k := f.T.Kind
+		if !used[i] && !f.Presence && (k == types.KindString || k == types.KindBytes) {
+			scan.Fields[i].Late = true
+		}
+	}
+	return n
 }
 
 // quantileRanks marks approx_quantiles aggregates whose array is only read at

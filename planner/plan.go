@@ -36,6 +36,10 @@ type ScanField struct {
 	T    types.Type
 	// Presence reads whether the object at Path exists (BOOL, NULL when absent).
 	Presence bool
+	// Late (lateFields) says the field is only carried to an operator that
+	// keeps a few rows of many: the scan may hand on references to the rows
+	// and read the values of the kept ones only.
+	Late bool
 }
 
 // Scan reads events of one log source. Filter is evaluated inside the scan
@@ -256,9 +260,12 @@ func explain(b *strings.Builder, n Node, depth int) {
 		fmt.Fprintf(b, "Scan %s", n.Source)
 		var f []string
 		for _, sf := range n.Fields {
-			if sf.Presence {
+			switch {
+			case sf.Presence:
 				f = append(f, "present("+sf.Path+")")
-			} else {
+			case sf.Late:
+				f = append(f, "late("+sf.Path+")")
+			default:
 				f = append(f, sf.Path)
 			}
 		}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,6 +28,35 @@ func TestWindowTopNRule(t *testing.T) {
 			require.NotContains(t, plan, "topN", c.sql)
 		} else {
 			require.Contains(t, plan, c.want, c.sql)
+		}
+	}
+}
+
+// lateFields: STRING fields that a top-k right above the scan only carries
+// are read late; those its keys, its window expressions or the scan's
+// filter read are not.
+func TestLateFieldsRule(t *testing.T) {
+	cases := []struct {
+		sql        string
+		late, read []string
+	}{
+		{"select id, event_message from t order by timestamp desc limit 10", []string{"id", "event_message"}, nil},
+		{"select id, event_message from t order by id limit 10", []string{"event_message"}, []string{"id"}},
+		{"select id, event_message from t where event_message like '%x%' order by timestamp desc limit 10", []string{"id"}, []string{"event_message"}},
+		{"select id, project from t qualify row_number() over (partition by project order by timestamp desc) = 1", []string{"id"}, []string{"project"}},
+		{"select id, project, event_message from t qualify row_number() over (partition by project order by event_message) <= 2", []string{"id"}, []string{"project", "event_message"}},
+		{"select id, event_message from t order by timestamp desc", nil, []string{"id", "event_message"}},
+		{"select id, row_number() over (partition by project order by timestamp desc) as rn from t", nil, []string{"id"}},
+	}
+	for _, c := range cases {
+		plan := planOf(t, c.sql, nil)
+		scan := plan[strings.Index(plan, "Scan "):]
+		for _, f := range c.late {
+			require.Contains(t, scan, "late("+f+")", "%s\n%s", c.sql, plan)
+		}
+		for _, f := range c.read {
+			require.NotContains(t, scan, "late("+f+")", "%s\n%s", c.sql, plan)
+			require.Regexp(t, `[\[ ]`+f+`[,\]]`, scan, "%s\n%s", c.sql, plan)
 		}
 	}
 }

@@ -1,0 +1,93 @@
+package exec
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"logq/logstore"
+	"logq/planner"
+)
+
+// A Window that keeps only the first TopN rows of each partition (the
+// "newest row per path" shape) and reads a scan through filters and
+// projections only is fed by several workers: each runs that pipeline over
+// its share of the segments and keeps the first TopN rows of each partition
+// it sees; the union of those holds every partition's first TopN rows, and
+// the Window computes its calls over the union alone. Rows that tie in the
+// window's order may then be numbered in another order than a serial read
+// gives, which BigQuery leaves unspecified too.
+
+// newParallelTopN returns the workers' union as the Window's input, or nil
+// when one worker would do.
+func newParallelTopN(p *planner.Window, snap logstore.Snapshot, ev *evaluator) Operator {
+	workers := runtime.GOMAXPROCS(0)
+	scanPlan, ok := linearScan(p.In)
+	if !ok || p.TopN <= 0 || workers < 2 || len(snap.Segments) < minParallelSegments {
+		return nil
+	}
+	u := &gatherOp{}
+	lazy := newScan(scanPlan, snap, nil).lazy
+	for w := 0; w < workers; w++ {
+		wev := newEvaluator()
+		wev.mem = ev.mem
+		scan := newScan(scanPlan, snap, wev)
+		scan.visit = share(len(snap.Segments), w, workers)
+		scan.lazy = lazy
+		part := newWindowOp(buildChain(p.In, scan, wev), p, wev)
+		part.partial = true
+		u.parts = append(u.parts, part)
+	}
+	return u
+}
+
+// gatherOp runs each of its inputs to the end on a goroutine of its own and
+// then emits their batches, input by input.
+type gatherOp struct {
+	parts []Operator
+	out   []*Batch
+	done  bool
+}
+
+func (g *gatherOp) Close() {
+	for _, p := range g.parts {
+		p.Close()
+	}
+}
+
+func (g *gatherOp) Next(ctx context.Context) (*Batch, error) {
+	if !g.done {
+		g.done = true
+		outs := make([][]*Batch, len(g.parts))
+		errs := make([]error, len(g.parts))
+		var wg sync.WaitGroup
+		for i, p := range g.parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				errs[i] = safely(func() error {
+					for {
+						b, err := p.Next(ctx)
+						if b == nil || err != nil {
+							return err
+						}
+						outs[i] = append(outs[i], b)
+					}
+				})
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				return nil, err
+			}
+			g.out = append(g.out, outs[i]...)
+		}
+	}
+	if len(g.out) == 0 {
+		return nil, nil
+	}
+	b := g.out[0]
+	g.out = g.out[1:]
+	return b, nil
+}

@@ -14,6 +14,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
 	otellog "go.opentelemetry.io/otel/log"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
+	"go.opentelemetry.io/otel/trace"
 	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	"google.golang.org/protobuf/proto"
 
@@ -52,7 +53,10 @@ func TestOTLPLogsFromTheOfficialExporter(t *testing.T) {
 	r2.SetBody(attribute.MapValue(attribute.String("k", "v")))
 	r2.SetSeverity(otellog.SeverityError2)
 	r2.SetEventName("checkout.failed")
-	logger.Emit(ctx, r2)
+	// Emitted under a span: the SDK copies its trace and span ids.
+	traceID := trace.TraceID{0x5b, 0x8e, 0xff, 0xf7, 0x98, 0x03, 0x81, 0x03, 0xd2, 0x69, 0xb6, 0x33, 0x81, 0x3f, 0xc6, 0x0c}
+	spanID := trace.SpanID{0xee, 0xe1, 0x9b, 0x7e, 0xc3, 0xc1, 0xb1, 0x74}
+	logger.Emit(trace.ContextWithSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{TraceID: traceID, SpanID: spanID})), r2)
 	require.NoError(t, provider.ForceFlush(ctx))
 	require.NoError(t, provider.Shutdown(ctx))
 
@@ -79,6 +83,26 @@ func TestOTLPLogsFromTheOfficialExporter(t *testing.T) {
 	require.Equal(t, "checkout.failed", got[1]["event_message"], "a body that is not a string: the event name")
 	require.Equal(t, float64(18), got[1]["severity_number"], "SeverityError2 is 18")
 	require.Equal(t, "", got[1]["severity_text"], "kept as sent")
+	require.Equal(t, "5b8efff798038103d269b633813fc60c", got[1]["trace_id"])
+	require.Equal(t, "eee19b7ec3c1b174", got[1]["span_id"])
+}
+
+// OTLP/JSON writes trace and span ids in hex (not protobuf JSON's base64
+// for bytes); they are stored as the same lower-case hex.
+func TestOTLPJSONHexIDs(t *testing.T) {
+	h := newHarness(t, nil)
+	hdr := map[string]string{"X-API-KEY": testKey, "Content-Type": "application/json"}
+	body := `{"resourceLogs":[{"scopeLogs":[{"logRecords":[
+		{"timeUnixNano":"1773500400000000001","body":{"stringValue":"a"},"traceId":"5B8EFFF798038103D269B633813FC60C","spanId":"eee19b7ec3c1b174"},
+		{"timeUnixNano":1773500400000000002,"body":{"stringValue":"b"}}]}]}]}`
+	r := h.do(http.MethodPost, "/v1/logs?source_name=o.hex", strings.NewReader(body), hdr)
+	require.Equal(t, 200, r.code, string(r.body))
+	seg := h.store.Snapshot("o.hex").Segments[0]
+	require.Equal(t, 2, seg.Rows())
+	require.Equal(t, "5b8efff798038103d269b633813fc60c", seg.Column("trace_id").Str(0))
+	require.Equal(t, "eee19b7ec3c1b174", seg.Column("span_id").Str(0))
+	require.Equal(t, "", seg.Column("trace_id").Str(1))
+	require.Equal(t, int64(1773500400000000), seg.Column("timestamp").Int(1), "a numeric time keeps its digits")
 }
 
 func TestOTLPRepliesAndRefusals(t *testing.T) {

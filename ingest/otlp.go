@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -27,13 +29,17 @@ type OTLP struct {
 // severity_number, severity_text, trace_id and span_id (lower-case hex),
 // scope {name, version, attributes}, resource (its attributes), metadata
 // {type: "otel_log"}}. A record with neither a body nor a time is refused
-// (the export's partial_success counts it).
+// (the export's partial_success counts it). In JSON, trace and span ids are
+// hex, as OTLP/JSON writes them, not base64 as protobuf JSON writes bytes.
 func DecodeOTLP(body []byte, contentType string) (*OTLP, error) {
 	req := &collogs.ExportLogsServiceRequest{}
 	out := &OTLP{JSON: strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "application/json")}
 	var err error
 	if out.JSON {
-		err = protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(body, req)
+		body, err = hexIDsToBase64(body)
+		if err == nil {
+			err = protojson.UnmarshalOptions{DiscardUnknown: true}.Unmarshal(body, req)
+		}
 	} else {
 		err = proto.Unmarshal(body, req)
 	}
@@ -144,4 +150,56 @@ func OTLPResponse(asJSON bool, rejected int, firstReason string) ([]byte, string
 	}
 	b, _ := proto.Marshal(resp)
 	return b, "application/x-protobuf"
+}
+
+// hexIDsToBase64 rewrites the trace and span ids of an OTLP/JSON logs
+// request from hex, which OTLP/JSON prescribes for them, to the base64 that
+// protojson reads for every bytes field. An id that is not hex is left as
+// it is. Numbers keep their text (a time in nanoseconds may be past 2^53).
+func hexIDsToBase64(body []byte) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	changed := false
+	for _, rl := range arrayAt(doc, "resourceLogs", "resource_logs") {
+		for _, sl := range arrayAt(rl, "scopeLogs", "scope_logs") {
+			for _, lr := range arrayAt(sl, "logRecords", "log_records") {
+				rec, ok := lr.(map[string]any)
+				if !ok {
+					continue
+				}
+				for _, k := range []string{"traceId", "trace_id", "spanId", "span_id"} {
+					h, ok := rec[k].(string)
+					if !ok || h == "" {
+						continue
+					}
+					if raw, err := hex.DecodeString(h); err == nil {
+						rec[k] = base64.StdEncoding.EncodeToString(raw)
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	if !changed {
+		return body, nil
+	}
+	return json.Marshal(doc)
+}
+
+// arrayAt returns the array under the first of keys that o, an object, has.
+func arrayAt(o any, keys ...string) []any {
+	m, ok := o.(map[string]any)
+	if !ok {
+		return nil
+	}
+	for _, k := range keys {
+		if a, ok := m[k].([]any); ok {
+			return a
+		}
+	}
+	return nil
 }

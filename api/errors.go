@@ -81,8 +81,8 @@ type errorItem struct {
 // when to come back (Retry-After), here, so every path that refuses for load
 // or readiness says it.
 func writeError(w http.ResponseWriter, e *apiError) {
-	if e.Code == http.StatusTooManyRequests || e.Code == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", "1")
+	if (e.Code == http.StatusTooManyRequests || e.Code == http.StatusServiceUnavailable) && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "1") // a caller may have said longer
 	}
 	body := errorBody{Error: errorDetail{Code: e.Code, Status: statusWords[e.Code], Message: e.Message,
 		Errors: []errorItem{{Reason: e.Reason, Location: e.Location, Message: e.Message}}}}

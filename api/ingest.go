@@ -120,7 +120,8 @@ func (s *Server) storeEvents(w http.ResponseWriter, r *http.Request, source, for
 // ?collection=), X-Source (or X-Collection); logq also reads an
 // X-Source-Name header, and the body's "source" (fromBody) last. A
 // name is checked (printable, at most MaxSourceName bytes) and created on
-// first use; a UUID must name a source that exists (by its name-based UUID,
+// first use; ?source= and the rest take a UUID (400 otherwise), which
+// must name a source that exists (by its name-based UUID,
 // or a source named by that UUID), else 404: creating a source that no
 // endpoint reads would lose the events silently.
 func (s *Server) sourceOf(r *http.Request, fromBody string) (string, *apiError) {
@@ -138,7 +139,8 @@ func (s *Server) sourceOf(r *http.Request, fromBody string) (string, *apiError) 
 		return "", errorf(400, "missingParameter", "source_name", "say which source the events belong to: ?source_name=<name>, ?source=<uuid> or an X-Source header")
 	}
 	if !isUUID(id) {
-		return id, checkSourceName(id, "source")
+		// A mistyped UUID must not quietly become a new source name.
+		return "", errorf(400, "invalidParameter", "source", "?source=, X-Source and the body's \"source\" take a source UUID; got %q: send a source name as ?source_name=<name>", clip(id, 60))
 	}
 	id = strings.ToLower(id)
 	for _, name := range s.store.Names() {
@@ -160,6 +162,9 @@ func checkSourceName(name, param string) *apiError {
 		if !unicode.IsPrint(c) {
 			return errorf(400, "invalidParameter", param, "a source name must be printable; %q is not", c)
 		}
+	}
+	if strings.TrimSpace(name) != name {
+		return errorf(400, "invalidParameter", param, "a source name must not begin or end with a space; got %q", name)
 	}
 	return nil
 }

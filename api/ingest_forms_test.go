@@ -180,7 +180,14 @@ func TestIngestSourceChecks(t *testing.T) {
 	require.Contains(t, string(r.body), unknown)
 	r = h.do(http.MethodPost, "/logs/json", strings.NewReader(`[{}]`), map[string]string{"X-API-KEY": testKey, "X-Source": unknown})
 	requireError(t, r, 404, "NOT_FOUND", "source")
-	for _, bad := range []string{strings.Repeat("n", MaxSourceName+1), "tab\there", "nul\x00", "bell\a"} {
+	// A name where a UUID belongs is refused, not made a new source.
+	r = h.do(http.MethodPost, "/api/logs?source=not-a-uuid", strings.NewReader(`[{}]`), hdr)
+	requireError(t, r, 400, "INVALID_ARGUMENT", "source")
+	require.Contains(t, string(r.body), "source_name")
+	for _, s := range h.srv.store.Stats() {
+		require.NotEqual(t, "not-a-uuid", s.Name)
+	}
+	for _, bad := range []string{strings.Repeat("n", MaxSourceName+1), "tab\there", "nul\x00", "bell\a", " ", " padded"} {
 		r := h.do(http.MethodPost, "/api/logs?source_name="+url.QueryEscape(bad), strings.NewReader(`[{}]`), hdr)
 		requireError(t, r, 400, "INVALID_ARGUMENT", "source_name")
 	}

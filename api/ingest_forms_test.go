@@ -151,9 +151,15 @@ func TestPartialAcceptance(t *testing.T) {
 		{"array with a non-object", "/logs/json?source_name=p.src", `[{"event_message":"c"}, 7]`, 406, []string{"event 1: an event must be a JSON object"}, 3},
 		{"syslog with a bad line", "/logs/syslogs?source_name=p.src", "<14>1 2026-03-14T15:00:00Z h a - - - ok\nnot syslog\n", 406, []string{"event 1: a syslog line starts with <PRI>"}, 4},
 		{"cloud events with a non-object", "/logs/cloud-event?source_name=p.src", `[{"specversion":"1.0","id":"x1","type":"t"},7]`, 406, []string{"event 1: an event must be a JSON object"}, 5},
-		{"not JSON at all", "/api/logs?source_name=p.src", "hello\nworld\n", 400, nil, 5},
-		{"truncated array", "/api/logs?source_name=p.src", `[{"event_message":"x"}`, 400, nil, 5},
-		{"not syslog at all", "/logs/syslogs?source_name=p.src", "hello\n", 400, nil, 5},
+		{"batch with a non-object", "/api/logs?source_name=p.src", `{"batch":[{"event_message":"d"},"e"]}`, 406, []string{"event 1: an event must be a JSON object"}, 6},
+		{"cloudflare ndjson with a bad line", "/logs/cloudflare?source_name=p.src", "{\"event_message\":\"f\"}\n{oops\n", 406, []string{"event 1: line 2: invalid JSON"}, 7},
+		{"logplex with a bad frame", "/logs/logplex?source_name=p.src", frames("<14>1 2026-03-14T15:00:00Z h a - - - g", "not syslog"), 406, []string{"event 1: a syslog line starts with <PRI>"}, 8},
+		{"ndjson of JSON values that are not objects", "/api/logs?source_name=p.src", "1\n\"two\"\n", 406,
+			[]string{"event 0: line 1: an event must be a JSON object", "event 1: line 2: an event must be a JSON object"}, 8},
+		{"one JSON value that is not an object", "/api/logs?source_name=p.src", "42", 406, []string{"event 0: line 1: an event must be a JSON object"}, 8},
+		{"not JSON at all", "/api/logs?source_name=p.src", "hello\nworld\n", 400, nil, 8},
+		{"truncated array", "/api/logs?source_name=p.src", `[{"event_message":"x"}`, 400, nil, 8},
+		{"not syslog at all", "/logs/syslogs?source_name=p.src", "hello\n", 400, nil, 8},
 	} {
 		r := h.do(http.MethodPost, c.path, strings.NewReader(c.body), hdr)
 		require.Equal(t, c.code, r.code, "%s: %s", c.name, r.body)

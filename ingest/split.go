@@ -141,10 +141,8 @@ func splitJSON(body []byte) (*Batch, error) {
 			b.add(i, ev)
 		}
 		return b, nil
-	case body[0] != '{':
-		return nil, &BodyError{"the body must be JSON: an array of events, {\"batch\": [...]}, one event, or one event per line"}
 	}
-	if json.Valid(body) {
+	if body[0] == '{' && json.Valid(body) {
 		var obj struct {
 			Batch  json.RawMessage `json:"batch"`
 			Source json.RawMessage `json:"source"`
@@ -165,25 +163,30 @@ func splitJSON(body []byte) (*Batch, error) {
 		b.add(0, body)
 		return b, nil
 	}
-	// NDJSON: every non-empty line is an event; a bad line is refused alone.
-	i := 0
+	// NDJSON (one JSON value, not an object, is a line of its own): every
+	// non-empty line is an event, and a bad line is refused alone, as a bad
+	// element of an array is. Only a body none of whose lines is JSON is
+	// not JSON at all.
+	i, valid := 0, 0
 	for n, line := range bytes.Split(body, []byte("\n")) {
 		line = bytes.TrimSpace(line)
 		if len(line) == 0 {
 			continue
 		}
 		switch {
-		case line[0] != '{':
-			b.refuse(i, "line %d: an event must be a JSON object", n+1)
 		case !json.Valid(line):
 			b.refuse(i, "line %d: %v", n+1, jsonError(line))
+		case line[0] != '{':
+			valid++
+			b.refuse(i, "line %d: an event must be a JSON object", n+1)
 		default:
+			valid++
 			b.add(i, line)
 		}
 		i++
 	}
-	if len(b.Events) == 0 {
-		return nil, &BodyError{"the body must be JSON: an array of events, {\"batch\": [...]}, one event, or one event per line; no line is a JSON object"}
+	if valid == 0 {
+		return nil, &BodyError{"the body must be JSON: an array of events, {\"batch\": [...]}, one event, or one event per line; no line is JSON"}
 	}
 	return b, nil
 }

@@ -94,6 +94,9 @@ func TestHelpListsEveryFlag(t *testing.T) {
 		for _, f := range flags {
 			require.Regexp(t, `(?m)^\s+-`+f+`(\s|$)`, out.String()+errb.String(), "%s --help lists --%s", cmd, f)
 		}
+		// An "unset" sentinel must not show as a default (it once read
+		// "(default 5s) (default -1ns)").
+		require.NotRegexp(t, `\(default -|\(default .*\(default `, out.String()+errb.String(), cmd)
 	}
 }
 

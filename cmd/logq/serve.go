@@ -97,8 +97,8 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	var queryMemory string
 	fs.StringVar(&queryMemory, "query-memory", "", "memory budget of one query's joins, sorts and aggregates, e.g. 256MiB (env LOGQ_QUERY_MEMORY; default a quarter of --memory-limit)")
 	fs.BoolVar(&c.sandboxLogsAll, "sandbox-logs-all", false, "let callers of the built-in logs.all send their own SELECT in sql=, as Supabase Studio does (env LOGQ_SANDBOX_LOGS_ALL=true)")
-	fs.DurationVar(&c.queryTimeout, "query-timeout", -1, "time limit of one query; past it the query gets 504 (env LOGQ_QUERY_TIMEOUT; default 30s)")
-	fs.DurationVar(&c.drain, "drain-delay", -1, "on SIGTERM, answer /ready with 503 this long before closing the listener (env LOGQ_DRAIN_DELAY; default 5s)")
+	queryTimeout := fs.String("query-timeout", "", "time limit of one query; past it the query gets 504 (env LOGQ_QUERY_TIMEOUT; default 30s)")
+	drain := fs.String("drain-delay", "", "on SIGTERM, answer /ready with 503 this long before closing the listener (env LOGQ_DRAIN_DELAY; default 5s)")
 	fs.StringVar(&c.logLevel, "log-level", "", "debug, info, warn or error (env LOGQ_LOG_LEVEL; default info)")
 	fs.StringVar(&c.logFormat, "log-format", "", "text or json (env LOGQ_LOG_FORMAT; default json)")
 	if err := fs.Parse(args); err != nil {
@@ -107,27 +107,12 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	if _, err := newLogger(c, env, io.Discard); err != nil {
 		return nil, err
 	}
-	if c.queryTimeout < 0 {
-		c.queryTimeout = 30 * time.Second
-		if v := env("LOGQ_QUERY_TIMEOUT"); v != "" {
-			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
-				return nil, fmt.Errorf("invalid LOGQ_QUERY_TIMEOUT %q: want a positive duration such as 30s", v)
-			}
-			c.queryTimeout = d
-		}
-	} else if c.queryTimeout == 0 {
-		return nil, fmt.Errorf("invalid --query-timeout 0: want a positive duration such as 30s")
+	var err error
+	if c.queryTimeout, err = durationSetting(*queryTimeout, "query-timeout", env, 30*time.Second, false); err != nil {
+		return nil, err
 	}
-	if c.drain < 0 {
-		c.drain = 5 * time.Second
-		if v := env("LOGQ_DRAIN_DELAY"); v != "" {
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 {
-				return nil, fmt.Errorf("invalid LOGQ_DRAIN_DELAY %q: want a duration such as 5s", v)
-			}
-			c.drain = d
-		}
+	if c.drain, err = durationSetting(*drain, "drain-delay", env, 5*time.Second, true); err != nil {
+		return nil, err
 	}
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("serve takes no arguments, got %q", fs.Args())
@@ -446,4 +431,27 @@ func printDemoHints(w io.Writer, addr, key string) {
 	}
 	fmt.Fprintf(w, "try:\n  curl -H 'X-API-KEY: %s' 'http://%s/api/endpoints/query/functions.invocation-stats?project=%s&interval=1day'\n",
 		key, host, fixtures.ProjectRef(0))
+}
+
+// durationSetting reads a duration given as --name, else as the environment
+// variable LOGQ_NAME, else def. Zero is allowed only when zeroOK; a negative
+// duration never is.
+func durationSetting(flagValue, name string, env func(string) string, def time.Duration, zeroOK bool) (time.Duration, error) {
+	v, from := flagValue, "--"+name
+	if v == "" {
+		from = "LOGQ_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		v = env(from)
+	}
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || d == 0 && !zeroOK {
+		want := "a positive duration"
+		if zeroOK {
+			want = "a duration"
+		}
+		return 0, fmt.Errorf("invalid %s %q: want %s such as %s", from, v, want, def)
+	}
+	return d, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -188,17 +189,26 @@ func TestServeGracefulShutdown(t *testing.T) {
 	addr := freePort(t)
 	cmd := exec.Command(os.Args[0], "serve", "--addr", addr, "--api-key", "k1", "--drain-delay", "3s", "--data-dir", t.TempDir())
 	cmd.Env = append(os.Environ(), "LOGQ_TEST_MAIN=1")
-	stdout, err := cmd.StdoutPipe()
+	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
-	cmd.Stderr = io.Discard
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
 	start := time.Now()
 	require.NoError(t, cmd.Start())
 	defer cmd.Process.Kill()
-	sc := bufio.NewScanner(stdout)
-	require.True(t, sc.Scan())
-	require.Contains(t, sc.Text(), "data directory")
-	require.True(t, sc.Scan())
-	require.Contains(t, sc.Text(), "listening on")
+	// The server's life is logged (JSON by default), nothing else printed.
+	sc := bufio.NewScanner(stderr)
+	var msgs []string
+	nextMsg := func() string {
+		require.True(t, sc.Scan())
+		var line struct{ Msg string }
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &line), "a JSON log line: %s", sc.Text())
+		msgs = append(msgs, line.Msg)
+		return line.Msg
+	}
+	for nextMsg() != "listening" { // background work (the scrub) may log too
+	}
+	require.Contains(t, msgs, "data directory opened")
 	base := "http://" + addr
 	var ready bool
 	for i := 0; i < 100 && !ready; i++ {
@@ -223,9 +233,17 @@ func TestServeGracefulShutdown(t *testing.T) {
 	require.Equal(t, 200, resp.StatusCode)
 
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	rest := make(chan []string)
 	go func() {
+		var m []string
 		for sc.Scan() {
+			var line struct{ Msg string }
+			if json.Unmarshal(sc.Bytes(), &line) != nil {
+				line.Msg = "not JSON: " + sc.Text()
+			}
+			m = append(m, line.Msg)
 		}
+		rest <- m
 	}()
 	// During the drain delay /ready says 503 (with Retry-After) while the
 	// API still answers, so a load balancer stops sending first.
@@ -246,8 +264,14 @@ func TestServeGracefulShutdown(t *testing.T) {
 	require.NoError(t, err)
 	resp.Body.Close()
 	require.Equal(t, 200, resp.StatusCode, "requests are still served while draining")
+	msgs = append(msgs, <-rest...)
 	err = cmd.Wait()
 	require.NoError(t, err, "exit status 0 after SIGTERM")
+	require.Subset(t, msgs, []string{"draining", "stopped"})
+	for _, m := range msgs {
+		require.NotContains(t, m, "not JSON")
+	}
+	require.Empty(t, stdout.String(), "without --demo nothing is printed")
 	require.Equal(t, 1, run([]string{"healthcheck", "--url", base}, io.Discard, io.Discard), "no longer serving")
 }
 

@@ -307,6 +307,8 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "logq serve:", err)
 		return 2
 	}
+	// From here on what the server does is logged (--log-format); stdout
+	// keeps only --demo's key and hints, which are for a person.
 	log, _ := newLogger(cfg, os.Getenv, stderr) // checked by parseServe
 	budget := budgetFor(cfg.memLimit)
 	debug.SetMemoryLimit(budget.goLimit)
@@ -316,18 +318,18 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if !cfg.inMemory {
 		start := time.Now()
 		if store, err = logstore.Open(cfg.dataDir, opts); err != nil {
-			fmt.Fprintln(stderr, "logq serve:", err)
+			log.Error("cannot open the data directory", "dir", cfg.dataDir, "err", err)
 			return 1
 		}
 		rec := store.Recovery()
-		fmt.Fprintf(stdout, "logq: data directory %s: %d events replayed in %s\n", cfg.dataDir, rec.Replayed, time.Since(start).Round(time.Millisecond))
+		log.Info("data directory opened", "dir", cfg.dataDir, "replayed", rec.Replayed, "duration_ms", ms(time.Since(start)))
 		store.EnforceRetention()
 	}
 	// Closed last (defers run in reverse): after the HTTP server has finished
 	// every request, so no acknowledged event is still being written.
 	defer func() {
 		if err := store.Close(); err != nil {
-			fmt.Fprintln(stderr, "logq serve: closing the data directory:", err)
+			log.Error("closing the data directory", "err", err)
 		}
 	}()
 	over := watchMemory(budget.limit)
@@ -336,18 +338,18 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
-		fmt.Fprintln(stderr, "logq serve:", err)
+		log.Error("cannot listen", "addr", cfg.addr, "err", err)
 		return 1
 	}
 	httpSrv := srv.HTTPServer()
 	served := make(chan error, 1)
 	go func() { served <- httpSrv.Serve(ln) }()
-	fmt.Fprintf(stdout, "logq: listening on %s with %d endpoints\n", ln.Addr(), len(eps))
+	log.Info("listening", "addr", ln.Addr().String(), "endpoints", len(eps))
 
 	if cfg.demo {
 		start := time.Now()
 		loadDemo(store, cfg.demoSize)
-		fmt.Fprintf(stdout, "logq: demo data loaded (%d events per source) in %s\n", cfg.demoSize, time.Since(start).Round(time.Millisecond))
+		log.Info("demo data loaded", "events_per_source", cfg.demoSize, "duration_ms", ms(time.Since(start)))
 		printDemoHints(stdout, ln.Addr().String(), cfg.keys[0])
 	}
 	srv.SetReady(true)
@@ -368,7 +370,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 	select {
 	case err := <-served:
-		fmt.Fprintln(stderr, "logq serve:", err)
+		log.Error("serving stopped", "err", err)
 		return 1
 	case <-ctx.Done():
 	}
@@ -376,16 +378,16 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	// served (load balancers need that long to notice), then the listener
 	// closes, in-flight requests finish, and the process exits 0.
 	srv.Drain()
-	fmt.Fprintf(stdout, "logq: draining for %s\n", cfg.drain)
+	log.Info("draining", "delay", cfg.drain.String())
 	time.Sleep(cfg.drain)
 	srv.SetReady(false)
 	shutdown, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := httpSrv.Shutdown(shutdown); err != nil {
-		fmt.Fprintln(stderr, "logq serve: shutdown:", err)
+		log.Error("shutdown", "err", err)
 		return 1
 	}
-	fmt.Fprintln(stdout, "logq: stopped")
+	log.Info("stopped")
 	return 0
 }
 
@@ -455,3 +457,6 @@ func durationSetting(flagValue, name string, env func(string) string, def time.D
 	}
 	return d, nil
 }
+
+// ms is a duration in milliseconds, as the request log writes durations.
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

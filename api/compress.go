@@ -78,6 +78,10 @@ type compressWriter struct {
 	out     flushCloser
 }
 
+// Unwrap gives the writer under the compression (http.ResponseController
+// and recorderIn use it).
+func (c *compressWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
 func (c *compressWriter) WriteHeader(code int) {
 	if c.status == 0 {
 		c.status = code

@@ -81,6 +81,9 @@ type errorItem struct {
 // when to come back (Retry-After), here, so every path that refuses for load
 // or readiness says it.
 func writeError(w http.ResponseWriter, e *apiError) {
+	if rec := recorderIn(w); rec != nil {
+		rec.err = e.Message
+	}
 	if (e.Code == http.StatusTooManyRequests || e.Code == http.StatusServiceUnavailable) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "1") // a caller may have said longer
 	}

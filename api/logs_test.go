@@ -70,6 +70,29 @@ func TestLogLines(t *testing.T) {
 	require.Regexp(t, `^127\.0\.0\.1:\d+$`, ingest["client"])
 }
 
+// A refused request's line says why and for whom, through the compressing
+// writer as well.
+func TestLogLinesOfFailures(t *testing.T) {
+	var buf lockedBuffer
+	h := newHarness(t, func(c *Config) { c.Logger = slog.New(slog.NewJSONHandler(&buf, nil)) })
+	h.ingest("bad.src", []byte(`not json`), nil)
+	h.do("GET", "/api/endpoints/query/logs.all?project_tier=FREE", nil, map[string]string{"X-API-KEY": testKey, "Accept-Encoding": "gzip"})
+	var lines []map[string]any
+	for _, l := range buf.lines(t) {
+		if l["msg"] == "request" {
+			lines = append(lines, l)
+		}
+	}
+	require.Len(t, lines, 2)
+	require.Equal(t, float64(400), lines[0]["status"])
+	require.Contains(t, lines[0]["error"], "the body must be JSON")
+	require.Equal(t, "bad.src", lines[0]["source"])
+	require.Regexp(t, `^127\.0\.0\.1:\d+$`, lines[0]["client"])
+	require.Equal(t, float64(400), lines[1]["status"])
+	require.Contains(t, lines[1]["error"], "project")
+	require.Equal(t, "logs.all", lines[1]["endpoint"])
+}
+
 func TestResultRows(t *testing.T) {
 	for body, n := range map[string]int{
 		`{"result":[]}`:        0,

@@ -141,6 +141,22 @@ type recorder struct {
 	rows     int    // rows answered by a successful query
 	endpoint string
 	cache    string
+	err      string // the message of an error answer (writeError)
+}
+
+// recorderIn finds the recorder under a response writer that wraps it
+// (compressWriter), nil if there is none.
+func recorderIn(w http.ResponseWriter) *recorder {
+	for {
+		switch x := w.(type) {
+		case *recorder:
+			return x
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
+	}
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -193,6 +209,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			}
 			if rec.cache != "" {
 				attrs = append(attrs, "cache", rec.cache, "rows", rec.rows)
+			}
+			if rec.err != "" {
+				// Why it failed, and for whom: a refused ingest or a bad
+				// query is otherwise a bare status in the log.
+				attrs = append(attrs, "error", rec.err, "client", r.RemoteAddr)
+				if src := r.URL.Query().Get("source_name"); src != "" {
+					attrs = append(attrs, "source", clip(src, MaxSourceName))
+				}
 			}
 			s.log.Info("request", attrs...)
 		}()

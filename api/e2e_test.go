@@ -263,7 +263,7 @@ func TestKeysAndRoutes(t *testing.T) {
 	r := h.do(http.MethodOptions, q, nil, map[string]string{"Origin": "https://studio", "Access-Control-Request-Method": "GET"})
 	require.Equal(t, 204, r.code)
 	require.Equal(t, "*", r.header.Get("Access-Control-Allow-Origin"))
-	for _, hd := range []string{"Authorization", "Content-Type", "X-API-Key"} {
+	for _, hd := range []string{"Authorization", "Content-Type", "X-API-Key", "X-Source", "X-Source-Name", "X-Collection", "ce-specversion", "ce-type"} {
 		require.Contains(t, r.header.Get("Access-Control-Allow-Headers"), hd)
 	}
 	// GET's Content-Type is ignored; POST takes a JSON object of strings.

@@ -34,9 +34,9 @@ func TestRoutingStatuses(t *testing.T) {
 		{"DELETE", "/api/endpoints/query/x/y/z", withKey, 404, "NOT_FOUND", ""},
 		{"GET", "/api/logs", withKey, 405, "METHOD_NOT_ALLOWED", "POST, OPTIONS"},
 		{"PUT", "/logs", nil, 405, "METHOD_NOT_ALLOWED", "POST, OPTIONS"},
-		{"DELETE", "/api/endpoints/query/logs.all", withKey, 405, "METHOD_NOT_ALLOWED", "GET, POST, OPTIONS"},
+		{"DELETE", "/api/endpoints/query/logs.all", withKey, 405, "METHOD_NOT_ALLOWED", "GET, POST, HEAD, OPTIONS"},
 		{"POST", "/health", nil, 405, "METHOD_NOT_ALLOWED", "GET, HEAD, OPTIONS"},
-		{"POST", "/metrics", nil, 405, "METHOD_NOT_ALLOWED", "GET, OPTIONS"},
+		{"POST", "/metrics", nil, 405, "METHOD_NOT_ALLOWED", "GET, HEAD, OPTIONS"},
 	} {
 		t.Run(c.method+" "+c.path, func(t *testing.T) {
 			r := h.do(c.method, c.path, nil, c.header)
@@ -44,6 +44,12 @@ func TestRoutingStatuses(t *testing.T) {
 			require.Equal(t, c.allow, r.header.Get("Allow"))
 			require.Equal(t, "*", r.header.Get("Access-Control-Allow-Origin"))
 		})
+	}
+	// HEAD answers wherever GET does, with GET's status and no body.
+	for _, p := range []string{"/metrics", "/health", "/api/sources"} {
+		r := h.do(http.MethodHead, p, nil, withKey)
+		require.Equal(t, 200, r.code, p)
+		require.Empty(t, r.body, p)
 	}
 	r := h.do(http.MethodOptions, "/api/logs", nil, map[string]string{"Access-Control-Request-Method": "POST"})
 	require.Equal(t, 204, r.code)

@@ -30,8 +30,8 @@ func (s *Server) routeTable() []route {
 		{"/endpoints/query/{id}", rw, query},
 		{"/api/endpoints", []string{http.MethodGet}, s.authed(s.handleListEndpoints)},
 		{"/api/sources", []string{http.MethodGet}, s.authed(s.handleListSources)},
-		{"/health", []string{http.MethodGet, http.MethodHead}, http.HandlerFunc(s.handleHealth)},
-		{"/ready", []string{http.MethodGet, http.MethodHead}, http.HandlerFunc(s.handleReady)},
+		{"/health", []string{http.MethodGet}, http.HandlerFunc(s.handleHealth)},
+		{"/ready", []string{http.MethodGet}, http.HandlerFunc(s.handleReady)},
 		{"/metrics", []string{http.MethodGet}, http.HandlerFunc(s.handleMetrics)},
 		{"/v1/logs", []string{http.MethodPost}, s.authed(s.handleOTLPLogs)},
 		{"/v1/traces", []string{http.MethodPost}, http.HandlerFunc(handleOTLPOther)},
@@ -69,6 +69,10 @@ func (s *Server) routes() http.Handler {
 }
 
 func dispatch(rt route) http.Handler {
+	if slices.Contains(rt.methods, http.MethodGet) {
+		// HEAD is GET without the body (net/http drops it), as HTTP says.
+		rt.methods = append(slices.Clone(rt.methods), http.MethodHead)
+	}
 	allow := strings.Join(append(slices.Clone(rt.methods), http.MethodOptions), ", ")
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		recorderOf(req).route = rt.template

@@ -120,6 +120,13 @@ func (s *Server) Close() { s.cache.close() }
 // Handler returns the HTTP handler.
 func (s *Server) Handler() http.Handler { return s.router }
 
+// corsHeaders are the request headers a browser may send: the key, the
+// body's type and encoding, every source header the ingest routes read
+// (sourceOf), and a binary-mode CloudEvent's ce-* attributes (the spec's
+// own and its common extensions).
+const corsHeaders = "Authorization, Content-Type, X-API-Key, X-Source, X-Source-Name, X-Collection, Content-Encoding, " +
+	"ce-specversion, ce-id, ce-source, ce-type, ce-time, ce-subject, ce-datacontenttype, ce-dataschema, ce-traceparent, ce-tracestate"
+
 // cors answers every request with the CORS headers of CONTRACT.md §2.
 func cors(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -127,7 +134,7 @@ func cors(next http.Handler) http.Handler {
 		h.Set("Access-Control-Allow-Origin", "*")
 		h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
 		h.Set("Access-Control-Expose-Headers", "Logq-Cache, Retry-After")
-		h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-API-Key, X-Source, Content-Encoding")
+		h.Set("Access-Control-Allow-Headers", corsHeaders)
 		h.Set("Access-Control-Max-Age", "86400")
 		next.ServeHTTP(w, r)
 	})

@@ -19,8 +19,7 @@ import (
 // /api/sources of a server (--url), or in-process (built-in endpoints plus
 // --endpoints DIR; sources loaded from --file), printed as a table or JSON.
 func catalog(what string, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet(what, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet(what, stderr)
 	var files stringList
 	asJSON := fs.Bool("json", false, "print the JSON response instead of a table")
 	base := fs.String("url", "", "server base URL, e.g. http://127.0.0.1:4000 (env LOGQ_URL)")

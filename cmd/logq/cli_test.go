@@ -76,6 +76,9 @@ func TestVersionLine(t *testing.T) {
 		require.Equal(t, 0, run(args, &out, io.Discard))
 		require.Regexp(t, `^logq \S+ \(revision \S+, built \S+, go1\.\d+`, out.String())
 	}
+	var out bytes.Buffer
+	require.Equal(t, 0, run([]string{"version", "--help"}, &out, io.Discard))
+	require.Contains(t, out.String(), "usage:\n  logq version\n")
 }
 
 // Every --help exits 0 and lists every flag of its command.
@@ -94,6 +97,7 @@ func TestHelpListsEveryFlag(t *testing.T) {
 		for _, f := range flags {
 			require.Regexp(t, `(?m)^\s+-`+f+`(\s|$)`, out.String()+errb.String(), "%s --help lists --%s", cmd, f)
 		}
+		require.Contains(t, errb.String(), "usage:\n  logq "+cmd, "%s --help starts with its arguments", cmd)
 		// An "unset" sentinel must not show as a default (it once read
 		// "(default 5s) (default -1ns)").
 		require.NotRegexp(t, `\(default -|\(default .*\(default `, out.String()+errb.String(), cmd)

@@ -17,8 +17,7 @@ import (
 // generate writes the demo records of one source as NDJSON, the input of
 // `logq query --file SOURCE=PATH` (the same generator --demo uses).
 func generate(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("generate", stderr)
 	source := fs.String("source", "cloudflare.logs.prod", "source to generate: "+strings.Join(fixtures.Sources, ", "))
 	n := fs.Int("events", 1000, "number of events, spread over the 7 days before now")
 	out := fs.String("out", "-", "file to write; - is standard output")

@@ -9,11 +9,13 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"strings"
 )
 
 // version and buildTime may be set at build time with
@@ -87,6 +89,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "generate":
 		return generate(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
+		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help" || args[1] == "-help") {
+			fmt.Fprint(stdout, "usage:\n  logq version\n\nprints the version, the VCS revision, the build time and the Go version.\n")
+			return 0
+		}
 		fmt.Fprintln(stdout, versionLine())
 		return 0
 	case "help", "--help", "-h":
@@ -95,4 +101,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "logq: unknown command %q\n%s", args[0], usage)
 	return 2
+}
+
+// newFlagSet makes a command's flag set whose --help shows the command's
+// lines of usage (its arguments) before its flags.
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage:")
+		for _, l := range strings.Split(usage, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(l), "logq "+name+" ") || strings.TrimSpace(l) == "logq "+name {
+				fmt.Fprintln(stderr, l)
+			}
+		}
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	return fs
 }

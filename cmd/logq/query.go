@@ -24,8 +24,7 @@ import (
 // query runs an endpoint against a server (--url) or in-process over NDJSON
 // files (--file SOURCE=PATH), printing a table or, with --json, the body.
 func query(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("query", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("query", stderr)
 	var files stringList
 	asJSON := fs.Bool("json", false, "print the JSON response instead of a table")
 	base := fs.String("url", "", "server base URL, e.g. http://127.0.0.1:4000 (env LOGQ_URL)")
@@ -335,8 +334,7 @@ func orderedObject(raw json.RawMessage) ([]string, []string) {
 }
 
 func healthcheck(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("healthcheck", stderr)
 	base := fs.String("url", "", "server base URL (default: from --addr)")
 	addr := fs.String("addr", "", "the server's listen address, as given to serve (env LOGQ_ADDR; default :4000)")
 	if err := fs.Parse(args); err != nil {

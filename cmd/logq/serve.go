@@ -78,8 +78,7 @@ func parseAge(v string) (time.Duration, error) {
 
 // parseServe reads flags, then environment for what flags left unset.
 func parseServe(args []string, env func(string) string, stderr io.Writer) (*serveConfig, error) {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("serve", stderr)
 	c := &serveConfig{}
 	var keys stringList
 	fs.StringVar(&c.addr, "addr", "", "listen address (env LOGQ_ADDR; default :4000)")

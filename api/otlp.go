@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"mime"
 	"net/http"
 
 	"logq/ingest"
@@ -13,6 +14,15 @@ import (
 func (s *Server) handleOTLPLogs(w http.ResponseWriter, r *http.Request) {
 	rec := recorderOf(r)
 	rec.endpoint = "ingest"
+	// OTLP/HTTP: a Content-Type other than protobuf or JSON is a 415.
+	// None at all is read as protobuf, the exporters' default.
+	switch ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); ct {
+	case "", "application/x-protobuf", "application/protobuf", "application/json":
+	default:
+		writeError(w, errorf(415, "unsupportedMediaType", "Content-Type",
+			"OTLP logs are application/x-protobuf or application/json; got %q", clip(r.Header.Get("Content-Type"), 100)))
+		return
+	}
 	body, aerr := readBody(r)
 	if aerr != nil {
 		writeError(w, aerr)

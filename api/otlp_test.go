@@ -125,6 +125,9 @@ func TestOTLPRepliesAndRefusals(t *testing.T) {
 	require.Nil(t, resp.PartialSuccess)
 	requireError(t, h.do(http.MethodPost, "/v1/logs?source_name=o.pb", strings.NewReader("\xff\xff garbage"), map[string]string{"X-API-KEY": testKey, "Content-Type": "application/x-protobuf"}), 400, "INVALID_ARGUMENT", "")
 	requireError(t, h.do(http.MethodPost, "/v1/logs?source_name=x", bytes.NewReader(pb), nil), 401, "UNAUTHENTICATED", "")
+	// Neither protobuf nor JSON: 415, as OTLP/HTTP asks.
+	requireError(t, h.do(http.MethodPost, "/v1/logs?source_name=o.pb", bytes.NewReader(pb), map[string]string{"X-API-KEY": testKey, "Content-Type": "text/plain"}), 415, "UNSUPPORTED_MEDIA_TYPE", "Content-Type")
+	require.Equal(t, 200, h.do(http.MethodPost, "/v1/logs?source_name=o.pb", bytes.NewReader(pb), map[string]string{"X-API-KEY": testKey, "Content-Type": "application/x-protobuf; charset=binary"}).code)
 	for _, p := range []string{"/v1/traces", "/v1/metrics"} {
 		requireError(t, h.do(http.MethodPost, p, bytes.NewReader(pb), hdr), 501, "UNIMPLEMENTED", "")
 	}

@@ -247,3 +247,45 @@ func TestCompressedStringsRoundTrip(t *testing.T) {
 	require.Equal(t, want, got)
 	require.Less(t, col.bytes(), int64(len(want)*20), "compressed well below the raw size")
 }
+
+// MatchCode finds the rows holding a value, in sealed segments (8- and
+// 16-bit codes) and the open one (32-bit), skipping NULLs, over any row
+// range: the same rows a plain comparison of each row's value finds.
+func TestMatchCodeAgreesWithValues(t *testing.T) {
+	st, err := Open(t.TempDir(), Options{SegmentRows: 1000, noMerge: true})
+	require.NoError(t, err)
+	defer st.Close()
+	var evs [][]byte
+	for i := 0; i < 2600; i++ {
+		ev := fmt.Sprintf(`{"event_message":"m","s":"v%d","t":"w%d"}`, i%3, (i*7)%300)
+		if i%11 == 0 {
+			ev = `{"event_message":"no s or t"}`
+		}
+		evs = append(evs, []byte(ev))
+	}
+	_, rej, err := st.Ingest("src", evs)
+	require.NoError(t, err)
+	require.Empty(t, rej)
+	st.sealer.wait() // the sealed segments are read from their files
+	widths := map[string]bool{}
+	for _, seg := range st.Snapshot("src").Segments {
+		for _, c := range []struct{ path, value string }{{"s", "v1"}, {"t", "w21"}, {"t", "w0"}} {
+			col := seg.Column(c.path)
+			require.True(t, col.IsDict(), c.path)
+			widths[fmt.Sprint(col.codes8 != nil, col.codes16 != nil)] = true
+			code, ok := col.FindCode(c.value)
+			require.True(t, ok)
+			for _, rng := range [][2]int{{0, seg.Rows()}, {3, seg.Rows() - 5}, {7, 8}} {
+				var want []int32
+				for r := rng[0]; r < rng[1]; r++ {
+					if !col.IsNull(r) && col.Str(r) == c.value {
+						want = append(want, int32(r))
+					}
+				}
+				got := append([]int32(nil), col.MatchCode(rng[0], rng[1], code, nil)...)
+				require.Equal(t, want, got, "%s=%s rows %v", c.path, c.value, rng)
+			}
+		}
+	}
+	require.Len(t, widths, 3, "8-bit, 16-bit and 32-bit codes were all met")
+}

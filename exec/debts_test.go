@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sort"
 	"testing"
 	"time"
 
@@ -240,5 +241,58 @@ func TestGroupByIntKeyWithLateNulls(t *testing.T) {
 			fmt.Sprint("NULL=", want["NULL"]), fmt.Sprint("0=", want["0"]),
 			fmt.Sprint("1=", want["1"]), fmt.Sprint("2=", want["2"]),
 		}, got, "segment rows %d", segRows)
+	}
+}
+
+// A STRING key read from dictionary columns is grouped by its codes, per
+// segment (grouper.assignCodes): a value has another code in every segment
+// here, and one code means another value in the next, with NULLs, through a
+// filter (gathered vectors keep their codes), GROUP BY and a window's
+// partitions, serially and by parallel workers.
+func TestGroupByDictionaryCodes(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	const n = 3000
+	key := func(i int) string {
+		if i%17 == 0 {
+			return ""
+		}
+		return fmt.Sprintf("k%d", (i*7+i/100)%13)
+	}
+	mk := func(i int) string {
+		if key(i) == "" {
+			return fmt.Sprintf(`"n":%d`, i)
+		}
+		return fmt.Sprintf(`"n":%d,"s":%q`, i, key(i))
+	}
+	count, newest := map[string]int{}, map[string]int{}
+	for i := 0; i < n; i++ {
+		if i%2 == 0 {
+			count[key(i)]++
+			newest[key(i)] = i
+		}
+	}
+	var want, wantNewest []string
+	for k, c := range count {
+		want = append(want, fmt.Sprintf("%s=%d", k, c))
+		wantNewest = append(wantNewest, fmt.Sprintf("%s=%d", k, newest[k]))
+	}
+	sort.Strings(want)
+	sort.Strings(wantNewest)
+	for _, segRows := range []int{2 * n, 100} {
+		st := logstore.New(logstore.Options{SegmentRows: segRows})
+		numbered(t, st, "src", n, mk)
+		for sql, w := range map[string][]string{
+			"select coalesce(s, '') as s, count(*) as c from src where mod(n, 2) = 0 group by s":                                              want,
+			"select coalesce(s, '') as s, n as c from src where mod(n, 2) = 0 qualify row_number() over (partition by s order by n desc) = 1": wantNewest,
+		} {
+			res, err := runSQL(t, st, sql, 0)
+			require.NoError(t, err, sql)
+			var got []string
+			for _, r := range res.Rows {
+				got = append(got, fmt.Sprintf("%s=%d", r[0].S, r[1].I))
+			}
+			sort.Strings(got)
+			require.Equal(t, w, got, "segment rows %d: %s", segRows, sql)
+		}
 	}
 }

@@ -1,5 +1,7 @@
 package exec
 
+import "logq/logstore"
+
 // grouper numbers the distinct key tuples it is shown, 0, 1, 2, … in order
 // of first appearance. GROUP BY and DISTINCT (aggOp, and the merge of its
 // parallel partials) and window partitions (windowOp) use it, so a key value
@@ -19,6 +21,11 @@ type grouper struct {
 	lastK int64
 	lastG int32 // the group of lastK, -1 until set
 	buf   []byte
+	// The group of each code of the dictionary column a single STRING key
+	// was last read from (Vector.dict), -1 until met: a segment's rows
+	// hash each distinct value once.
+	dict  *logstore.Column
+	dictG []int32
 }
 
 func newGrouper() *grouper {
@@ -51,6 +58,9 @@ func (gr *grouper) assign(keys []*Vector, n int, g, fresh []int32) ([]int32, []i
 			}
 			return g, fresh
 		case inStrings:
+			if k.dict != nil {
+				return gr.assignCodes(k, n, g, fresh)
+			}
 			for r, s := range k.S[:n] {
 				if k.isNull(r) {
 					g[r], fresh = gr.null(r, fresh)
@@ -77,6 +87,34 @@ func (gr *grouper) assign(keys []*Vector, n int, g, fresh []int32) ([]int32, []i
 			id = gr.next()
 			gr.bytes[string(gr.buf)] = id
 			fresh = append(fresh, int32(r))
+		}
+		g[r] = id
+	}
+	return g, fresh
+}
+
+// assignCodes is assign for one STRING key read from a dictionary column.
+func (gr *grouper) assignCodes(k *Vector, n int, g, fresh []int32) ([]int32, []int32) {
+	if gr.dict != k.dict {
+		gr.dict, gr.dictG = k.dict, gr.dictG[:0]
+	}
+	for r, c := range k.codes[:n] {
+		if k.isNull(r) {
+			g[r], fresh = gr.null(r, fresh)
+			continue
+		}
+		for int(c) >= len(gr.dictG) {
+			gr.dictG = append(gr.dictG, -1)
+		}
+		id := gr.dictG[c]
+		if id < 0 {
+			var ok bool
+			if id, ok = gr.bytes[k.S[r]]; !ok {
+				id = gr.next()
+				gr.bytes[k.S[r]] = id
+				fresh = append(fresh, int32(r))
+			}
+			gr.dictG[c] = id
 		}
 		g[r] = id
 	}

@@ -354,6 +354,11 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 				col.GatherFloats(rows, v.F)
 			case inStrings:
 				col.GatherStrings(rows, v.S)
+				if col.IsDict() {
+					v.codes = grow(v.codes, n)
+					col.GatherCodes(rows, v.codes)
+					v.dict = col
+				}
 			case inValues:
 				for k, r := range rows {
 					v.V[k] = col.Value(int(r), f.T)

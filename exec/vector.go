@@ -23,6 +23,13 @@ type Vector struct {
 	// nullBuf keeps NULL-flag storage across batches; Null is nil when no
 	// row is NULL, so the spare cannot live in Null itself.
 	nullBuf []bool
+	// dict, when set, is the dictionary column the scan read S from, and
+	// codes its code of each row that is not NULL: a consumer may work on
+	// the codes (grouper numbers a segment's distinct codes, not every
+	// row's string). Only the scan sets it; resize clears it, so a vector
+	// whose S is written anew never keeps stale codes.
+	dict  *logstore.Column
+	codes []uint32
 }
 
 // lazyField assembles a nested record from storage on demand.
@@ -47,6 +54,7 @@ func newVector(t types.Type, n int) *Vector {
 
 // resize makes the vector hold n rows, reusing its storage.
 func (v *Vector) resize(n int) {
+	v.dict = nil
 	switch v.storage() {
 	case inInts:
 		v.I = grow(v.I, n)
@@ -171,6 +179,13 @@ func gather(src *Vector, idx []int32, dst *Vector) *Vector {
 	case inStrings:
 		for k, i := range idx {
 			dst.S[k] = src.S[i]
+		}
+		if src.dict != nil {
+			dst.codes = grow(dst.codes, n)
+			for k, i := range idx {
+				dst.codes[k] = src.codes[i]
+			}
+			dst.dict = src.dict
 		}
 	case inValues:
 		for k, i := range idx {

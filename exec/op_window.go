@@ -172,6 +172,7 @@ type topPerPartition struct {
 	ce      callExprs
 	groups  *grouper
 	parts   []*topK[topRow] // by partition number
+	best    []topRow        // by partition number, when first(): its first row (at -1: none yet)
 	gid     []int32         // the batch's partition numbers
 	seen    []int           // by partition number: the last batch that renumbered it
 	batches int
@@ -237,6 +238,90 @@ func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
 	t.lost = grow(t.lost, vb.N)
 	clear(t.lost)
 	var keep []int32
+	if t.first() {
+		keep = t.admitFirst(vb, base)
+	} else {
+		keep = t.admitHeaps(vb, base)
+	}
+	// The batch's rows still kept get the store rows they will have.
+	n := 0
+	for _, r := range keep {
+		if !t.lost[r] {
+			keep[n] = r
+			n++
+		}
+	}
+	keep = keep[:n]
+	t.renum = grow(t.renum, vb.N)
+	for i, r := range keep {
+		t.renum[r] = int32(base + i)
+	}
+	if t.first() {
+		// Each row of the batch still kept is its partition's first.
+		for _, r := range keep {
+			t.best[t.gid[r]].at = t.renum[r]
+		}
+		return keep
+	}
+	for _, r := range keep {
+		g := t.gid[r]
+		if t.seen[g] == t.batches {
+			continue
+		}
+		t.seen[g] = t.batches
+		h := t.parts[g]
+		for i := range h.rows {
+			if at := h.rows[i].at; at >= int32(base) {
+				h.rows[i].at = t.renum[int(at)-base]
+			}
+		}
+	}
+	return keep
+}
+
+// first reports whether only each partition's first row is kept, by one
+// integer-like key (the "newest row per path" shape): a slot per partition
+// then does what a heap of one would, without the heap's indirect calls.
+func (t *topPerPartition) first() bool { return t.n == 1 && t.intKey }
+
+// admitFirst is admit's loop when first holds.
+func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
+	v := vb.Cols[t.ce.order[0]]
+	var keep []int32
+	for r := 0; r < vb.N; r++ {
+		g := int(t.gid[r])
+		for g >= len(t.best) {
+			t.best = append(t.best, topRow{at: -1})
+		}
+		row := topRow{at: int32(base + r)}
+		switch {
+		case v.isNull(r):
+			row.inull = true
+		case v.Lazy != nil:
+			row.ik = v.Value(r).I
+		default:
+			row.ik = v.I[r]
+		}
+		cur := &t.best[g]
+		if cur.at >= 0 {
+			if !t.before(row, *cur) {
+				continue
+			}
+			if cur.at >= int32(base) {
+				t.lost[int(cur.at)-base] = true
+			} else {
+				t.drop(cur.at)
+			}
+		}
+		*cur = row
+		keep = append(keep, int32(r))
+	}
+	return keep
+}
+
+// admitHeaps is admit's loop with a heap of the first n rows per partition.
+func (t *topPerPartition) admitHeaps(vb *Batch, base int) []int32 {
+	var keep []int32
 	for r := 0; r < vb.N; r++ {
 		g := int(t.gid[r])
 		for g >= len(t.parts) {
@@ -283,32 +368,6 @@ func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
 		}
 		keep = append(keep, int32(r))
 	}
-	// The batch's rows still kept get the store rows they will have.
-	n := 0
-	for _, r := range keep {
-		if !t.lost[r] {
-			keep[n] = r
-			n++
-		}
-	}
-	keep = keep[:n]
-	t.renum = grow(t.renum, vb.N)
-	for i, r := range keep {
-		t.renum[r] = int32(base + i)
-	}
-	for _, r := range keep {
-		g := t.gid[r]
-		if t.seen[g] == t.batches {
-			continue
-		}
-		t.seen[g] = t.batches
-		h := t.parts[g]
-		for i := range h.rows {
-			if at := h.rows[i].at; at >= int32(base) {
-				h.rows[i].at = t.renum[int(at)-base]
-			}
-		}
-	}
 	return keep
 }
 
@@ -347,6 +406,11 @@ func (o *windowOp) compact(t *topPerPartition) {
 	for _, h := range t.parts {
 		for i := range h.rows {
 			h.rows[i].at = renum[h.rows[i].at]
+		}
+	}
+	for i := range t.best {
+		if t.best[i].at >= 0 {
+			t.best[i].at = renum[t.best[i].at]
 		}
 	}
 	t.gone, t.dead = t.gone[:0], 0

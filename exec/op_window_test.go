@@ -287,3 +287,25 @@ func TestWindowTopNNullsAndLateStrings(t *testing.T) {
 		}
 	}
 }
+
+// Many partitions, each displaced in every batch: the dropped rows pile up
+// past what compact waits for, so the stores are compacted while rows are
+// still being read, and the kept rows' store numbers must follow (the
+// first-row slots and the heaps alike).
+func TestWindowTopNCompactsWhileReading(t *testing.T) {
+	const n, parts = 24000, 3000
+	for _, segRows := range []int{2 * n, 2000} {
+		st := logstore.New(logstore.Options{SegmentRows: segRows})
+		numbered(t, st, "src", n, func(i int) string { return fmt.Sprintf(`"g":%d,"v":%d`, i%parts, i) })
+		for _, k := range []int{1, 2} {
+			res, err := runSQL(t, st, fmt.Sprintf("select g, v, row_number() over (partition by g order by v desc) as rn from src qualify rn <= %d order by g, rn", k), 0)
+			require.NoError(t, err)
+			require.Len(t, res.Rows, parts*k)
+			for j, r := range res.Rows {
+				g, rn := j/k, j%k
+				last := n - parts + g // the newest i with i % parts == g
+				require.Equal(t, []int64{int64(g), int64(last - rn*parts), int64(rn + 1)}, []int64{r[0].I, r[1].I, r[2].I}, "segment rows %d, k %d", segRows, k)
+			}
+		}
+	}
+}

@@ -128,9 +128,11 @@ func (o *windowOp) consume(ctx context.Context) error {
 			}
 			vb.Cols[i] = v
 		}
-		keep := seq(b.N)
+		var keep []int32
 		if top != nil {
 			keep = top.admit(vb, o.rows.n)
+		} else {
+			keep = seq(b.N)
 		}
 		o.rows.appendRows(b, keep)
 		o.vals.appendRows(vb, keep)
@@ -185,6 +187,7 @@ type topPerPartition struct {
 	// kept in topRow.ik and compared as an integer.
 	intKey bool
 	renum  []int32 // by batch row: the store row it will have
+	keep   []int32 // admit's result, reused: read before the next batch
 }
 
 func newTopPerPartition(n int64, call *planner.WindowCall, ce callExprs) *topPerPartition {
@@ -287,7 +290,7 @@ func (t *topPerPartition) first() bool { return t.n == 1 && t.intKey }
 // admitFirst is admit's loop when first holds.
 func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 	v := vb.Cols[t.ce.order[0]]
-	var keep []int32
+	keep := t.keep[:0]
 	for r := 0; r < vb.N; r++ {
 		g := int(t.gid[r])
 		for g >= len(t.best) {
@@ -316,12 +319,13 @@ func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 		*cur = row
 		keep = append(keep, int32(r))
 	}
+	t.keep = keep
 	return keep
 }
 
 // admitHeaps is admit's loop with a heap of the first n rows per partition.
 func (t *topPerPartition) admitHeaps(vb *Batch, base int) []int32 {
-	var keep []int32
+	keep := t.keep[:0]
 	for r := 0; r < vb.N; r++ {
 		g := int(t.gid[r])
 		for g >= len(t.parts) {
@@ -368,6 +372,7 @@ func (t *topPerPartition) admitHeaps(vb *Batch, base int) []int32 {
 		}
 		keep = append(keep, int32(r))
 	}
+	t.keep = keep
 	return keep
 }
 

@@ -131,6 +131,9 @@ func (o *windowOp) consume(ctx context.Context) error {
 		var keep []int32
 		if top != nil {
 			keep = top.admit(vb, o.rows.n)
+			if top.first() {
+				keep = o.keepFirst(b, vb, keep, top)
+			}
 		} else {
 			keep = seq(b.N)
 		}
@@ -175,6 +178,7 @@ type topPerPartition struct {
 	groups  *grouper
 	parts   []*topK[topRow] // by partition number
 	best    []topRow        // by partition number, when first(): its first row (at -1: none yet)
+	slot    []int32         // by partition number, when first(): its store row (-1: none yet)
 	gid     []int32         // the batch's partition numbers
 	seen    []int           // by partition number: the last batch that renumbered it
 	batches int
@@ -260,11 +264,7 @@ func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
 		t.renum[r] = int32(base + i)
 	}
 	if t.first() {
-		// Each row of the batch still kept is its partition's first.
-		for _, r := range keep {
-			t.best[t.gid[r]].at = t.renum[r]
-		}
-		return keep
+		return keep // keepFirst places them
 	}
 	for _, r := range keep {
 		g := t.gid[r]
@@ -280,6 +280,31 @@ func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
 		}
 	}
 	return keep
+}
+
+// keepFirst places the batch rows that became their partition's first row
+// (admit with first): a partition seen before has its store row overwritten,
+// so the stores hold one row per partition and nothing is dropped or
+// compacted. It returns the rows of partitions new to the stores, which the
+// caller appends.
+func (o *windowOp) keepFirst(b, vb *Batch, keep []int32, t *topPerPartition) []int32 {
+	fresh := keep[:0] // written behind the reads
+	for _, r := range keep {
+		g := t.gid[r]
+		for int(g) >= len(t.slot) {
+			t.slot = append(t.slot, -1)
+		}
+		if at := t.slot[g]; at >= 0 {
+			o.rows.setRow(int(at), b, int(r))
+			o.vals.setRow(int(at), vb, int(r))
+			t.best[g].at = at
+			continue
+		}
+		t.slot[g] = int32(o.rows.n + len(fresh))
+		t.best[g].at = t.slot[g]
+		fresh = append(fresh, r)
+	}
+	return fresh
 }
 
 // first reports whether only each partition's first row is kept, by one
@@ -312,9 +337,7 @@ func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 			}
 			if cur.at >= int32(base) {
 				t.lost[int(cur.at)-base] = true
-			} else {
-				t.drop(cur.at)
-			}
+			} // else keepFirst overwrites its store row
 		}
 		*cur = row
 		keep = append(keep, int32(r))
@@ -411,11 +434,6 @@ func (o *windowOp) compact(t *topPerPartition) {
 	for _, h := range t.parts {
 		for i := range h.rows {
 			h.rows[i].at = renum[h.rows[i].at]
-		}
-	}
-	for i := range t.best {
-		if t.best[i].at >= 0 {
-			t.best[i].at = renum[t.best[i].at]
 		}
 	}
 	t.gone, t.dead = t.gone[:0], 0

@@ -309,3 +309,34 @@ func TestWindowTopNCompactsWhileReading(t *testing.T) {
 		}
 	}
 }
+
+// The first row per partition over a UNION of two sources whose nested
+// records are references each with its own resolver: a partition's row is
+// overwritten by one from the other source (rowStore.setRow keeps values
+// then), and each kept record is the newest row's.
+func TestWindowFirstRowOverwritesAcrossSources(t *testing.T) {
+	st := logstore.New(logstore.Options{SegmentRows: 50})
+	for _, src := range []string{"a", "b"} {
+		numbered(t, st, src, 400, func(i int) string {
+			n := 2 * i
+			if src == "b" {
+				n++
+			}
+			return fmt.Sprintf(`"g":%d,"n":%d,"metadata":{"who":%q,"n":%d}`, i%5, n, src, n)
+		})
+	}
+	res, err := runSQL(t, st, `select g, m[offset(0)].who as who, m[offset(0)].n as mn from (
+  select g, n, metadata as m from a union all select g, n, metadata as m from b)
+qualify row_number() over (partition by g order by n desc) = 1 order by g`, 0)
+	require.NoError(t, err)
+	var got []string
+	for _, r := range res.Rows {
+		got = append(got, fmt.Sprintf("%d %s %d", r[0].I, r[1].S, r[2].I))
+	}
+	// The newest of g is i = 395+g in b (n = 2i+1).
+	var want []string
+	for g := 0; g < 5; g++ {
+		want = append(want, fmt.Sprintf("%d b %d", g, 2*(395+g)+1))
+	}
+	require.Equal(t, want, got)
+}

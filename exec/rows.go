@@ -95,6 +95,36 @@ func (s *rowStore) appendRows(b *Batch, idx []int32) {
 	s.n += len(idx)
 }
 
+// setRow overwrites row at of the store with row r of b.
+func (s *rowStore) setRow(at int, b *Batch, r int) {
+	for c, v := range b.Cols {
+		dst := s.cols[c]
+		if v.Lazy != dst.Lazy {
+			// References from another scan, or values over references:
+			// the store keeps values (as appendRows does).
+			dst.materialize(s.n)
+			v = dense(gather(v, []int32{int32(r)}, nil), 1)
+			r = 0
+		}
+		switch v.storage() {
+		case inInts:
+			dst.I[at] = v.I[r]
+		case inFloats:
+			dst.F[at] = v.F[r]
+		case inStrings:
+			dst.S[at] = v.S[r]
+		case inValues:
+			dst.V[at] = v.V[r]
+		}
+		switch {
+		case v.isNull(r):
+			dst.setNull(at, s.n)
+		case dst.Null != nil:
+			dst.Null[at] = false
+		}
+	}
+}
+
 // batch returns rows idx of the store as a batch.
 func (s *rowStore) batch(idx []int32) *Batch {
 	out := &Batch{N: len(idx), Cols: make([]*Vector, len(s.cols))}

@@ -296,3 +296,36 @@ func TestGroupByDictionaryCodes(t *testing.T) {
 		}
 	}
 }
+
+// Integer keys on both sides of grouper's small-integer table (negative,
+// small, at its bound, large) and NULL, in every batch, serially and in
+// parallel: one group per value.
+func TestGroupByIntKeysSmallAndLarge(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	vals := []int64{-5, 0, 7, 4095, 4096, 1 << 40, 7}
+	for _, segRows := range []int{20000, 700} {
+		st := logstore.New(logstore.Options{SegmentRows: segRows})
+		want := map[string]int{}
+		numbered(t, st, "src", 9000, func(i int) string {
+			if i%13 == 0 {
+				want["NULL"]++
+				return `"x":1`
+			}
+			v := vals[i%len(vals)]
+			want[fmt.Sprint(v)]++
+			return fmt.Sprintf(`"k":%d`, v)
+		})
+		res, err := runSQL(t, st, "select k, count(*) as n from src group by k", 0)
+		require.NoError(t, err)
+		got := map[string]int{}
+		for _, r := range res.Rows {
+			k := fmt.Sprint(r[0].I)
+			if r[0].Null {
+				k = "NULL"
+			}
+			require.NotContains(t, got, k, "one group per value")
+			got[k] = int(r[1].I)
+		}
+		require.Equal(t, want, got, "segment rows %d", segRows)
+	}
+}

@@ -26,7 +26,11 @@ type grouper struct {
 	// hash each distinct value once.
 	dict  *logstore.Column
 	dictG []int32
+	small []int32 // by value, for integer keys below smallInts: the group, -1 until met
 }
+
+// smallInts bounds the integer keys grouper numbers through a table.
+const smallInts = 1 << 12
 
 func newGrouper() *grouper {
 	return &grouper{bytes: map[string]int32{}, ints: map[int64]int32{}, nullG: -1, lastG: -1}
@@ -45,6 +49,18 @@ func (gr *grouper) assign(keys []*Vector, n int, g, fresh []int32) ([]int32, []i
 					g[r], fresh = gr.null(r, fresh)
 				case v == gr.lastK && gr.lastG >= 0:
 					g[r] = gr.lastG
+				case uint64(v) < smallInts:
+					// A small integer (a status code, an hour): a table.
+					for int(v) >= len(gr.small) {
+						gr.small = append(gr.small, -1)
+					}
+					id := gr.small[v]
+					if id < 0 {
+						id = gr.next()
+						gr.small[v] = id
+						fresh = append(fresh, int32(r))
+					}
+					g[r] = id
 				default:
 					id, ok := gr.ints[v]
 					if !ok {

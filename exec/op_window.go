@@ -315,6 +315,7 @@ func (t *topPerPartition) first() bool { return t.n == 1 && t.intKey }
 // admitFirst is admit's loop when first holds.
 func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 	v := vb.Cols[t.ce.order[0]]
+	desc, nullsFirst := t.call.Order[0].Desc, t.call.Order[0].NullsFirst
 	keep := t.keep[:0]
 	for r := 0; r < vb.N; r++ {
 		g := int(t.gid[r])
@@ -332,7 +333,19 @@ func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 		}
 		cur := &t.best[g]
 		if cur.at >= 0 {
-			if !t.before(row, *cur) {
+			// before(row, *cur), inline: row comes later in the input
+			// than cur, so a tie keeps cur.
+			var first bool
+			switch {
+			case row.inull != cur.inull:
+				first = row.inull == nullsFirst
+			case row.inull:
+			case desc:
+				first = row.ik > cur.ik
+			default:
+				first = row.ik < cur.ik
+			}
+			if !first {
 				continue
 			}
 			if cur.at >= int32(base) {

@@ -340,3 +340,25 @@ qualify row_number() over (partition by g order by n desc) = 1 order by g`, 0)
 	}
 	require.Equal(t, want, got)
 }
+
+// Read serially, rows that tie in the window's order keep input order: the
+// first row per partition is the earliest of the tied ones, NULLs included.
+func TestWindowFirstRowTiesKeepInputOrder(t *testing.T) {
+	st := logstore.New(logstore.Options{SegmentRows: 10000})
+	numbered(t, st, "src", 5000, func(i int) string {
+		if i%2 == 1 && i < 10 {
+			return fmt.Sprintf(`"g":%d,"i":%d`, i%2, i) // v NULL in g 1 up to i 9
+		}
+		return fmt.Sprintf(`"g":%d,"i":%d,"v":%d`, i%2, i, i/1000) // ties in runs of 1000
+	})
+	for order, want := range map[string][]int64{
+		"v desc":             {4000, 4001},
+		"v":                  {0, 1},
+		"v desc nulls first": {4000, 1},
+	} {
+		res, err := runSQL(t, st, "select g, i from src qualify row_number() over (partition by g order by "+order+") = 1 order by g", 0)
+		require.NoError(t, err)
+		require.Len(t, res.Rows, 2)
+		require.Equal(t, want, []int64{res.Rows[0][1].I, res.Rows[1][1].I}, order)
+	}
+}

@@ -39,7 +39,18 @@
 // each partition: numbering and navigation directly, aggregates with the
 // aggregate states above (one group per partition for the whole-partition
 // frame, fed row by row for frames starting at UNBOUNDED PRECEDING,
-// recomputed per row otherwise).
+// recomputed per row otherwise). A Window marked TopN (the first k rows per
+// partition) keeps only those while it reads: a row displaced by a later row
+// of its own batch never reaches the stores, and for k = 1 by one integer key
+// each partition has one store row, overwritten in place. Over a linear scan
+// chain it is fed by parallel workers that each keep their share's first rows
+// (op_window_parallel.go).
+//
+// Grouping keys (GROUP BY, DISTINCT, window partitions) are numbered by one
+// grouper (grouper.go): a STRING key read from a dictionary column by its
+// per-segment codes (Vector.dict), small integers through a table, other
+// single integers and strings through a map, anything else by its encoded
+// bytes.
 //
 // Subqueries in expressions (op_subquery.go) are uncorrelated: each runs
 // once per query before the plan's operators are built, and is replaced by

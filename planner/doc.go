@@ -42,7 +42,10 @@
 // lazy binding), predicate pushdown through projections and joins (a LEFT JOIN
 // whose right side is filtered by WHERE becomes inner), equi-join keys for
 // hash joins, column pruning, ORDER BY + LIMIT as top-k with projections moved
-// above it, and time-range and equality predicates pushed into scans.
+// above it, time-range and equality predicates pushed into scans, a Window
+// that a filter keeps the first k rows of marked TopN (windowTopN), and the
+// STRING fields a top-k right above a scan only carries marked Late
+// (lateFields: read for the kept rows only).
 // Explain prints a plan for tests and debugging. Every plan node implements
 // Children/WithChildren (plan.go), so Inputs, mapInputs and the rewrite
 // passes built on them need no per-node type switch.

@@ -502,4 +502,40 @@ limit 100`}}.Encode())
 		"  cross join unnest(m.response) as response\n  cross join unnest(m.request) as request where (`function_id` = '" + fid + "')"}}.Encode())
 	require.Equal(t, 200, r.code, string(r.body))
 	require.Equal(t, []string{"1"}, column(t, r, "count"))
+
+	// Studio's edge-function report by region (Reports, self-hosted) reads
+	// the x_sb_edge_region response header, which the sample lacks. The
+	// function_edge_logs CTE unnests metadata itself (to filter on
+	// project_ref); merged as a view, its metadata stays a stored path and
+	// the missing header is NULL, as for any stored object. Before, the CTE
+	// was a plan, metadata a STRUCT value and the report a 400.
+	r = h.get("/api/endpoints/query/logs.all?" + url.Values{"project": {"default"}, "sql": {`
+select
+  h.x_sb_edge_region as region,
+  h.server as server,
+  count(*) as count
+from
+  function_edge_logs
+  cross join unnest(metadata) as m
+  cross join unnest(m.response) as r
+  cross join unnest(r.headers) as h
+group by
+  region, server`}}.Encode())
+	require.Equal(t, 200, r.code, string(r.body))
+	require.Equal(t, []string{"<nil>"}, column(t, r, "region"))
+	require.Equal(t, []string{meta(want["function_edge_logs"], "response", "headers", "server")}, column(t, r, "server"))
+	require.Equal(t, []string{"1"}, column(t, r, "count"))
+	// The same CTE inside a derived table on one side of a LEFT JOIN (the
+	// unified log list's shape) is merged within that derived table.
+	r = h.get("/api/endpoints/query/logs.all?" + url.Values{"project": {"default"}, "sql": {`
+select e.id, f.n
+from edge_logs as e
+left join (
+  select fm.function_id, count(*) as n
+  from function_logs as fl cross join unnest(fl.metadata) as fm
+  where fm.request_id is null
+  group by fm.function_id
+) as f on true`}}.Encode())
+	require.Equal(t, 200, r.code, string(r.body))
+	require.Equal(t, []string{"1"}, column(t, r, "n"))
 }

@@ -168,6 +168,11 @@ func (e *cteEnv) lookup(name string) *cteDef {
 // query binds a full query. CTEs are bound only when read (dead-CTE
 // elimination), so a CTE nobody reads is never planned or run.
 func (b *binder) query(q *sqlparse.Query, env *cteEnv) Node {
+	// A query's FROM and WHERE are its own: an outer join around it (a
+	// derived table on one side) does not stop CTEs inside from merging.
+	outerJoins := b.outerJoins
+	b.outerJoins = 0
+	defer func() { b.outerJoins = outerJoins }()
 	if len(q.With) > 0 {
 		env = b.withEnv(q.With, env)
 		if b.checkAll {

@@ -15,7 +15,11 @@ import (
 //	select t.timestamp, t.id, t.event_message, t.metadata
 //	from retention, `cloudflare.logs.prod` as t where t.project = @project …
 //
-// is bound into the query that reads it rather than as a plan of its own:
+// (or that also unnests the source's stored nested objects, as logs.all's
+// function_edge_logs filters on `m.project_ref` through
+// `CROSS JOIN UNNEST(t.metadata) AS m`: a path with a presence filter, which
+// adds no rows) is bound into the query that reads it rather than as a plan
+// of its own:
 // its source becomes a scan of that query, its WHERE joins that query's
 // WHERE, and the name the query gives it (rvView) shows exactly the CTE's
 // columns, read from the scan. A caller's
@@ -60,6 +64,11 @@ func mergeableCTE(def *cteDef) (cols []string, ok bool) {
 				return false
 			}
 			return walk(f.Left) && walk(f.Right)
+		case *sqlparse.UnnestRef:
+			// A stored nested object (`CROSS JOIN UNNEST(t.metadata) AS m`)
+			// binds as a path with a presence filter, adding no rows of its
+			// own; anything else makes mergeCTE give up once bound.
+			return !f.WithOffset
 		}
 		return false
 	}
@@ -108,13 +117,18 @@ func (b *binder) mergeCTE(def *cteDef, cols []string, alias string, sc *scope, w
 		switch rv.kind {
 		case rvScan:
 			scanRV = rv
-		case rvConst:
+		case rvConst, rvPath:
 		default:
 			return nil, false // a CTE with rows of its own: not merged
 		}
 	}
 	if scanRV == nil || tree == nil || tree.rv != scanRV {
 		return nil, false
+	}
+	for _, rv := range own.vars {
+		if rv.kind == rvPath && rv.scanRV != scanRV {
+			return nil, false
+		}
 	}
 	if sel.Where != nil {
 		conds = append(conds, splitAnd(b.boolExpr(sel.Where, &exprCtx{sc: own}, "WHERE"))...)

@@ -329,3 +329,39 @@ func TestGroupByIntKeysSmallAndLarge(t *testing.T) {
 		require.Equal(t, want, got, "segment rows %d", segRows)
 	}
 }
+
+// A CTE merged into the query that reads it (planner/bind_view.go) gives
+// the rows the same CTE gives as a plan of its own (a LIMIT keeps it from
+// merging), on either side of every kind of join: merged on a preserved
+// side, kept as a plan on a side that is padded with NULLs.
+func TestMergedCTEsMatchPlannedOnes(t *testing.T) {
+	st := logstore.New(logstore.Options{SegmentRows: 40})
+	numbered(t, st, "a", 120, func(i int) string {
+		return fmt.Sprintf(`"k":%d,"p":"p%d","metadata":{"tag":"t%d"}`, i%9, i%3, i%4)
+	})
+	numbered(t, st, "b", 60, func(i int) string { return fmt.Sprintf(`"k":%d,"q":%d`, i%12, i) })
+	cte := func(limit string) string {
+		return `with ca as (select t.k, t.p, t.metadata from a as t cross join unnest(t.metadata) as m where t.p != 'p1' and m.tag != 't2'` + limit + `),
+  cb as (select t.k, t.q from b as t where t.q < 50` + limit + `) `
+	}
+	for _, body := range []string{
+		"select ca.k, ca.p, cb.q from ca left join cb on ca.k = cb.k",
+		"select ca.k, ca.p, cb.q from ca right join cb on ca.k = cb.k",
+		"select ca.k, ca.p, cb.q from ca full join cb on ca.k = cb.k",
+		"select ca.k, ca.p, cb.q from cb left join ca on ca.k = cb.k",
+		"select ca.k, mm.tag, cb.q from ca cross join unnest(ca.metadata) as mm left join cb on ca.k = cb.k",
+		"select x.k, x.n from cb left join (select ca.k, count(*) as n from ca group by ca.k) as x on x.k = cb.k",
+	} {
+		var got [2][]string
+		for i, limit := range []string{"", " limit 100000"} {
+			res, err := runSQL(t, st, cte(limit)+body, 0)
+			require.NoError(t, err, body)
+			for _, r := range res.Rows {
+				got[i] = append(got[i], fmt.Sprint(r))
+			}
+			sort.Strings(got[i])
+		}
+		require.NotEmpty(t, got[0], body)
+		require.Equal(t, got[1], got[0], body)
+	}
+}

@@ -56,17 +56,17 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 	case *sqlparse.UnnestRef:
 		return b.unnestItem(f, nil, false, sc, where)
 	case *sqlparse.Join:
-		if f.Kind == sqlparse.JoinLeft || f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull {
-			b.outerJoins++ // no CTE on either side is merged (bind_view.go)
-			defer func() { b.outerJoins-- }()
-		}
+		// A CTE on a side an outer join NULL-extends is not merged: its
+		// WHERE, joining the query's, would then filter the join's result
+		// (bind_view.go). On the preserved side it may: a filter of only
+		// that side's rows commutes with the join.
 		start := len(sc.vars)
-		left := b.from(f.Left, env, sc, where)
+		left := b.outerSide(f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull, func() *fromTree { return b.from(f.Left, env, sc, where) })
 		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
 			return b.unnestJoin(f, u, left, sc, where)
 		}
 		mid := len(sc.vars)
-		right := b.from(f.Right, env, sc, where)
+		right := b.outerSide(f.Kind == sqlparse.JoinLeft || f.Kind == sqlparse.JoinFull, func() *fromTree { return b.from(f.Right, env, sc, where) })
 		var on Expr
 		if len(f.Using) > 0 {
 			on = b.using(f, sc, start, mid) // bind_using.go
@@ -77,6 +77,16 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 	}
 	b.fail(f.Pos(), "unsupported FROM item")
 	return nil
+}
+
+// outerSide binds one side of a join; nullExtended says the join may pad it
+// with NULLs, so no CTE within it is merged.
+func (b *binder) outerSide(nullExtended bool, bind func() *fromTree) *fromTree {
+	if nullExtended {
+		b.outerJoins++
+		defer func() { b.outerJoins-- }()
+	}
+	return bind()
 }
 
 func (b *binder) join(f *sqlparse.Join, left, right *fromTree, on Expr, where *[]Expr) *fromTree {

@@ -35,14 +35,23 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 	if v := os.Getenv("LOGQ_BENCH_MEMORY_LIMIT"); v != "" {
 		limit = v
 	}
+	// LOGQ_BENCH_RELAY=1 loads as many relay events after the edge ones, as
+	// the bench kit's 10M + 10M does.
+	sources := []string{"cloudflare.logs.prod"}
+	if os.Getenv("LOGQ_BENCH_RELAY") == "1" {
+		sources = append(sources, "deno-relay-logs")
+	}
 	for i := 0; i < b.N; i++ {
 		dir := b.TempDir()
 		eps := filepath.Join(dir, "endpoints")
 		if err := os.MkdirAll(eps, 0o755); err != nil {
 			b.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(eps, "count.yaml"), []byte("id: 22222222-2222-4222-8222-222222222222\nname: bench.count\nquery: |\n  select count(*) as n, count(distinct id) as ids from `cloudflare.logs.prod` where starts_with(id, @prefix)\n"), 0o644); err != nil {
-			b.Fatal(err)
+		for i, src := range sources {
+			yaml := fmt.Sprintf("id: 22222222-2222-4222-8222-22222222222%d\nname: bench.count.%d\nquery: |\n  select count(*) as n, count(distinct id) as ids from `%s` where starts_with(id, @prefix)\n", i, i, src)
+			if err := os.WriteFile(filepath.Join(eps, fmt.Sprintf("count%d.yaml", i)), []byte(yaml), 0o644); err != nil {
+				b.Fatal(err)
+			}
 		}
 		c := startChildB(b, "--data-dir", filepath.Join(dir, "data"), "--memory-limit", limit, "--endpoints", eps)
 		var maxRSS atomic.Int64
@@ -63,7 +72,11 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 				}
 			}
 		}()
-		bodies := make(chan []byte, 8)
+		type upload struct {
+			source string
+			events []byte
+		}
+		bodies := make(chan upload, 8)
 		var wg sync.WaitGroup
 		var retries atomic.Int64
 		for w := 0; w < 4; w++ {
@@ -72,7 +85,7 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 				defer wg.Done()
 				for body := range bodies {
 					for {
-						code, err := post(http.DefaultClient, c.base, "cloudflare.logs.prod", string(body))
+						code, err := post(http.DefaultClient, c.base, body.source, string(body.events))
 						if err != nil {
 							b.Error(err)
 							return
@@ -92,51 +105,60 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 		}
 		start := time.Now()
 		spec := fixtures.DefaultSpec(events, time.Now().UTC())
-		fixtures.GenerateBatches(spec, "cloudflare.logs.prod", 500, func(evs [][]byte) {
-			bodies <- append(append([]byte("["), bytes.Join(evs, []byte(","))...), ']')
-		})
+		for _, src := range sources {
+			fixtures.GenerateBatches(spec, src, 500, func(evs [][]byte) {
+				bodies <- upload{src, append(append([]byte("["), bytes.Join(evs, []byte(","))...), ']')}
+			})
+		}
 		close(bodies)
 		wg.Wait()
 		elapsed := time.Since(start)
-		b.Logf("loaded %d events in %s, max RssAnon so far %d MiB", events, elapsed, maxRSS.Load()>>20)
-		n, ids := countEvents(b, c.base, events)
+		b.Logf("loaded %d events per source (%d sources) in %s, max RssAnon so far %d MiB", events, len(sources), elapsed, maxRSS.Load()>>20)
+		checkCounts := func(when string) {
+			for i := range sources {
+				if n, ids := countEvents(b, c.base, i, events); n != int64(events) || ids != int64(events) {
+					b.Fatalf("%s: %s holds %d events (%d ids), sent %d", when, sources[i], n, ids, events)
+				}
+			}
+		}
+		checkCounts("after the load")
+		// Every shape of the three endpoints answers, and how long it takes.
+		p := "?project=" + fixtures.ProjectRef(0)
 		for _, q := range []string{
-			"functions.invocation-stats?project=" + fixtures.ProjectRef(0) + "&interval=7day",
-			"usage.api-counts?project=" + fixtures.ProjectRef(0) + "&interval=daily",
-			"logs.all?project=" + fixtures.ProjectRef(0) + "&project_tier=PRO",
+			"functions.invocation-stats" + p + "&interval=1day", "functions.invocation-stats" + p + "&interval=7day",
+			"functions.invocation-stats" + p + "&interval=1hr", "usage.api-counts" + p + "&interval=daily",
+			"usage.api-counts" + p + "&interval=hourly", "usage.api-counts" + p + "&interval=minutely",
+			"logs.all" + p + "&project_tier=PRO", "logs.all" + p + "&project_tier=FREE", "logs.all" + p + "&project_tier=ENTERPRISE",
 		} {
+			t := time.Now()
 			getJSON(b, c.base+"/api/endpoints/query/"+q)
+			b.Logf("%s: %s", q, time.Since(t).Round(100*time.Microsecond))
 		}
 		close(stop)
 		<-sampled
 		c.kill()
-		if n != int64(events) || ids != int64(events) {
-			b.Fatalf("stored %d events (%d ids), sent %d", n, ids, events)
-		}
 		// Killed (as by the OOM killer), then started again on the same
 		// directory: how long until /ready, and every event is still there.
 		restart := time.Now()
 		c = startChildB(b, "--data-dir", filepath.Join(dir, "data"), "--memory-limit", limit, "--endpoints", eps)
 		ready := time.Since(restart)
-		n, ids = countEvents(b, c.base, events)
+		checkCounts("after a restart")
 		firstQuery := time.Since(restart) - ready
 		c.kill()
-		if n != int64(events) || ids != int64(events) {
-			b.Fatalf("after a restart: %d events (%d ids), sent %d", n, ids, events)
-		}
 		b.ReportMetric(ready.Seconds(), "restart-s")
 		b.ReportMetric(float64(firstQuery.Milliseconds()), "firstCountAfterRestart-ms")
-		b.ReportMetric(float64(events)/elapsed.Seconds(), "events/s")
+		b.ReportMetric(float64(events*len(sources))/elapsed.Seconds(), "events/s")
 		b.ReportMetric(float64(maxRSS.Load())/(1<<20), "maxRssAnonMiB")
 		b.ReportMetric(float64(retries.Load()), "retries")
 	}
 }
 
-// countEvents counts the stored events and their distinct ids. Past 2M
+// countEvents counts the stored events of sources[source] and their
+// distinct ids (endpoint bench.count.<source>). Past 2M
 // events the distinct ids do not fit one query's memory under a 1 GiB
 // limit, so they are counted in 16 disjoint shards by the ids' first hex
 // digit (the generator's ids are hex UUIDs).
-func countEvents(b *testing.B, base string, events int) (n, ids int64) {
+func countEvents(b *testing.B, base string, source, events int) (n, ids int64) {
 	shards := []string{""}
 	if events > 2_000_000 {
 		shards = strings.Split("0123456789abcdef", "")
@@ -148,7 +170,7 @@ func countEvents(b *testing.B, base string, events int) (n, ids int64) {
 				IDs int64 `json:"ids"`
 			} `json:"result"`
 		}
-		body := getJSON(b, base+"/api/endpoints/query/bench.count?prefix="+p)
+		body := getJSON(b, fmt.Sprintf("%s/api/endpoints/query/bench.count.%d?prefix=%s", base, source, p))
 		if err := json.Unmarshal(body, &res); err != nil || len(res.Result) != 1 {
 			b.Fatalf("count: %s", body)
 		}

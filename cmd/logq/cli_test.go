@@ -74,7 +74,7 @@ func TestVersionLine(t *testing.T) {
 	for _, args := range [][]string{{"version"}, {"--version"}} {
 		var out bytes.Buffer
 		require.Equal(t, 0, run(args, &out, io.Discard))
-		require.Regexp(t, `^logq \S+ \(revision \S+, built \S+, go1\.\d+`, out.String())
+		require.Regexp(t, `^logq \S+ \(revision \S+, (built|committed) \S+, go1\.\d+`, out.String())
 	}
 	var out bytes.Buffer
 	require.Equal(t, 0, run([]string{"version", "--help"}, &out, io.Discard))

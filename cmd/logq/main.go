@@ -24,9 +24,11 @@ import (
 var version, buildTime string
 
 // versionLine is what `logq version` prints: version, VCS revision (with
-// "+dirty" for a modified tree) and build time, from the build info.
+// "+dirty" for a modified tree) and time: the build time when the build set
+// it (the Dockerfile does), else the commit time the build info records,
+// each labelled as what it is.
 func versionLine() string {
-	v, rev, at := version, "unknown", buildTime
+	v, rev, at, when := version, "unknown", buildTime, "built"
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		if v == "" && bi.Main.Version != "" {
 			v = bi.Main.Version
@@ -38,7 +40,7 @@ func versionLine() string {
 				rev = s.Value
 			case "vcs.time":
 				if at == "" {
-					at = s.Value
+					at, when = s.Value, "committed"
 				}
 			case "vcs.modified":
 				dirty = s.Value == "true"
@@ -54,7 +56,7 @@ func versionLine() string {
 	if at == "" {
 		at = "unknown"
 	}
-	return fmt.Sprintf("logq %s (revision %s, built %s, %s)", v, rev, at, runtime.Version())
+	return fmt.Sprintf("logq %s (revision %s, %s %s, %s)", v, rev, when, at, runtime.Version())
 }
 
 func main() {

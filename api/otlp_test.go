@@ -103,6 +103,9 @@ func TestOTLPJSONHexIDs(t *testing.T) {
 	require.Equal(t, "eee19b7ec3c1b174", seg.Column("span_id").Str(0))
 	require.Equal(t, "", seg.Column("trace_id").Str(1))
 	require.Equal(t, int64(1773500400000000), seg.Column("timestamp").Int(1), "a numeric time keeps its digits")
+	// Rewriting the ids must not drop what protojson would refuse.
+	bad := `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1","traceId":"5b8efff798038103d269b633813fc60c"}]}]}]} trailing`
+	requireError(t, h.do(http.MethodPost, "/v1/logs?source_name=o.hex", strings.NewReader(bad), hdr), 400, "INVALID_ARGUMENT", "")
 }
 
 func TestOTLPRepliesAndRefusals(t *testing.T) {

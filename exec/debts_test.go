@@ -365,3 +365,43 @@ func TestMergedCTEsMatchPlannedOnes(t *testing.T) {
 		require.Equal(t, got[1], got[0], body)
 	}
 }
+
+// A CTE that unnests its source's object and names a field of it
+// unqualified is not merged as a view (a view column is read from the
+// source's top level): it gives the field's values, as a plan does.
+func TestCTEWithUnqualifiedUnnestField(t *testing.T) {
+	st := logstore.New(logstore.Options{})
+	numbered(t, st, "src", 6, func(i int) string {
+		return fmt.Sprintf(`"id":"a%d","metadata":{"project_ref":"p%d"}`, i, i%2)
+	})
+	res, err := runSQL(t, st, "with e as (select t.id, project_ref from `src` t cross join unnest(t.metadata) as m) select id, project_ref from e order by id", 0)
+	require.NoError(t, err)
+	var got []string
+	for _, r := range res.Rows {
+		got = append(got, r[0].S+"="+r[1].S)
+	}
+	require.Equal(t, []string{"a0=p0", "a1=p1", "a2=p0", "a3=p1", "a4=p0", "a5=p1"}, got)
+}
+
+// One STRING key whose rows come as late references from one side of a
+// UNION (under a top-k: planner lateFields) and as plain strings from the
+// other is one group per value, for GROUP BY, DISTINCT and a window.
+func TestGroupByLateAndPlainStrings(t *testing.T) {
+	st := logstore.New(logstore.Options{})
+	numbered(t, st, "a", 10, func(i int) string { return fmt.Sprintf(`"s":"k%d","n":%d`, i%2, i) })
+	numbered(t, st, "b", 10, func(i int) string { return fmt.Sprintf(`"s":"k%d","n":%d`, i%2, 100+i) })
+	in := "(select s, n from (select s, n from a order by n limit 4) union all select s, n from b)"
+	for sql, want := range map[string][]string{
+		"select s, count(*) as c from " + in + " group by s order by s":                                         {"k0 7", "k1 7"},
+		"select distinct s, 0 as c from " + in + " order by s":                                                  {"k0 0", "k1 0"},
+		"select s, n as c from " + in + " qualify row_number() over (partition by s order by n) = 1 order by s": {"k0 0", "k1 1"},
+	} {
+		res, err := runSQL(t, st, sql, 0)
+		require.NoError(t, err, sql)
+		var got []string
+		for _, r := range res.Rows {
+			got = append(got, fmt.Sprintf("%s %d", r[0].S, r[1].I))
+		}
+		require.Equal(t, want, got, sql)
+	}
+}

@@ -1,6 +1,9 @@
 package exec
 
-import "logq/logstore"
+import (
+	"logq/logstore"
+	"logq/types"
+)
 
 // grouper numbers the distinct key tuples it is shown, 0, 1, 2, … in order
 // of first appearance. GROUP BY and DISTINCT (aggOp, and the merge of its
@@ -11,8 +14,11 @@ import "logq/logstore"
 // key (a time bucket, a status code), kept in an integer map that also
 // remembers the last key since rows mostly arrive in time order, and one
 // STRING key (a path, a name), whose value is itself the map key. For both,
-// NULL is a group of its own. A key's shape never changes within a query, so
-// a value is always looked up in the same map.
+// NULL is a group of its own. One STRING key is looked up by its value in
+// the same map whether its rows come as dictionary codes, plain strings or
+// late references (a UNION may mix them); a key of any other shape is
+// encoded, and a query's key has one type, so a value always meets the same
+// map entry.
 type grouper struct {
 	n     int // groups numbered so far
 	bytes map[string]int32
@@ -40,6 +46,26 @@ func newGrouper() *grouper {
 // g, grown to n, and appends to fresh the rows that opened a new group.
 func (gr *grouper) assign(keys []*Vector, n int, g, fresh []int32) ([]int32, []int32) {
 	g = grow(g, n)
+	if k := keys[0]; len(keys) == 1 && k.Lazy != nil && (k.T.Kind == types.KindString || k.T.Kind == types.KindBytes) {
+		// Late STRING references (planner.ScanField.Late) meet plain strings
+		// of the same key from elsewhere (a UNION): the value is the map key
+		// either way.
+		for r := 0; r < n; r++ {
+			if k.isNull(r) {
+				g[r], fresh = gr.null(r, fresh)
+				continue
+			}
+			s := k.Value(r).S
+			id, ok := gr.bytes[s]
+			if !ok {
+				id = gr.next()
+				gr.bytes[s] = id
+				fresh = append(fresh, int32(r))
+			}
+			g[r] = id
+		}
+		return g, fresh
+	}
 	if len(keys) == 1 && keys[0].Lazy == nil {
 		switch k := keys[0]; k.storage() {
 		case inInts:

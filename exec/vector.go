@@ -26,8 +26,8 @@ type Vector struct {
 	// dict, when set, is the dictionary column the scan read S from, and
 	// codes its code of each row that is not NULL: a consumer may work on
 	// the codes (grouper numbers a segment's distinct codes, not every
-	// row's string). Only the scan sets it; resize clears it, so a vector
-	// whose S is written anew never keeps stale codes.
+	// row's string). The scan sets it and gather carries it over; resize
+	// clears it, so a vector whose S is written anew never keeps stale codes.
 	dict  *logstore.Column
 	codes []uint32
 }

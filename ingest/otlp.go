@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -162,6 +163,9 @@ func hexIDsToBase64(body []byte) ([]byte, error) {
 	var doc map[string]any
 	if err := dec.Decode(&doc); err != nil {
 		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("more than one JSON value in the body")
 	}
 	changed := false
 	for _, rl := range arrayAt(doc, "resourceLogs", "resource_logs") {

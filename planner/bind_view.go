@@ -18,8 +18,8 @@ import (
 // (or that also unnests the source's stored nested objects, as logs.all's
 // function_edge_logs filters on `m.project_ref` through
 // `CROSS JOIN UNNEST(t.metadata) AS m`: a path with a presence filter, which
-// adds no rows) is bound into the query that reads it rather than as a plan
-// of its own:
+// adds no rows; its columns must then be qualified by the source's alias) is
+// bound into the query that reads it rather than as a plan of its own:
 // its source becomes a scan of that query, its WHERE joins that query's
 // WHERE, and the name the query gives it (rvView) shows exactly the CTE's
 // columns, read from the scan. A caller's
@@ -46,7 +46,7 @@ func mergeableCTE(def *cteDef) (cols []string, ok bool) {
 	// FROM: one source, beside CTEs (constant ones, like retention, are all
 	// this accepts: checked once bound), by commas or CROSS JOIN.
 	var alias string
-	sources := 0
+	sources, unnests := 0, 0
 	var walk func(f sqlparse.FromItem) bool
 	walk = func(f sqlparse.FromItem) bool {
 		switch f := f.(type) {
@@ -66,9 +66,8 @@ func mergeableCTE(def *cteDef) (cols []string, ok bool) {
 			}
 			return walk(f.Left) && walk(f.Right)
 		case *sqlparse.UnnestRef:
-			// A stored nested object (`CROSS JOIN UNNEST(t.metadata) AS m`)
-			// binds as a path with a presence filter, adding no rows of its
-			// own; anything else makes mergeCTE give up once bound.
+			// mergeCTE gives up once bound unless it is a stored object.
+			unnests++
 			return !f.WithOffset
 		}
 		return false
@@ -85,6 +84,11 @@ func mergeableCTE(def *cteDef) (cols []string, ok bool) {
 		parts := id.Parts
 		if len(parts) == 2 && strings.EqualFold(parts[0], alias) {
 			parts = parts[1:]
+		} else if unnests > 0 {
+			// Beside an UNNEST an unqualified name may be a field of the
+			// unnested object (m.project_ref as project_ref), which a view
+			// column, read from the source's top level, is not.
+			return nil, false
 		}
 		if len(parts) != 1 || (it.Alias != "" && !strings.EqualFold(it.Alias, parts[0])) {
 			return nil, false

@@ -134,13 +134,20 @@ func (s *Server) sourceOf(r *http.Request, fromBody string) (string, *apiError) 
 	if name := r.Header.Get("X-Source-Name"); name != "" {
 		return name, checkSourceName(name, "X-Source-Name")
 	}
-	id := firstOf(q.Get("source"), q.Get("collection"), r.Header.Get("X-Source"), r.Header.Get("X-Collection"), fromBody)
+	var id, from string
+	for _, c := range [][2]string{{"source", q.Get("source")}, {"collection", q.Get("collection")},
+		{"X-Source", r.Header.Get("X-Source")}, {"X-Collection", r.Header.Get("X-Collection")}, {"source", fromBody}} {
+		if c[1] != "" {
+			from, id = c[0], c[1]
+			break
+		}
+	}
 	if id == "" {
 		return "", errorf(400, "missingParameter", "source_name", "say which source the events belong to: ?source_name=<name>, ?source=<uuid> or an X-Source header")
 	}
 	if !isUUID(id) {
 		// A mistyped UUID must not quietly become a new source name.
-		return "", errorf(400, "invalidParameter", "source", "?source=, X-Source and the body's \"source\" take a source UUID; got %q: send a source name as ?source_name=<name>", clip(id, 60))
+		return "", errorf(400, "invalidParameter", from, "%s takes a source UUID (as ?source=, ?collection=, X-Source, X-Collection and the body's \"source\" do); got %q: send a source name as ?source_name=<name>", from, clip(id, 60))
 	}
 	id = strings.ToLower(id)
 	for _, name := range s.store.Names() {
@@ -246,14 +253,4 @@ func bodyError(err error) *apiError {
 		return errorf(413, "payloadTooLarge", "", "the request body is larger than %d bytes", MaxBody)
 	}
 	return errorf(400, "invalidBody", "", "could not read the request body: %v", err)
-}
-
-// firstOf returns the first non-empty string.
-func firstOf(vs ...string) string {
-	for _, v := range vs {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -190,6 +190,8 @@ func TestIngestSourceChecks(t *testing.T) {
 	r = h.do(http.MethodPost, "/api/logs?source=not-a-uuid", strings.NewReader(`[{}]`), hdr)
 	requireError(t, r, 400, "INVALID_ARGUMENT", "source")
 	require.Contains(t, string(r.body), "source_name")
+	r = h.do(http.MethodPost, "/logs/json", strings.NewReader(`[{}]`), map[string]string{"X-API-KEY": testKey, "X-Source": "not-a-uuid"})
+	requireError(t, r, 400, "INVALID_ARGUMENT", "X-Source")
 	for _, s := range h.srv.store.Stats() {
 		require.NotEqual(t, "not-a-uuid", s.Name)
 	}

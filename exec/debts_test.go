@@ -405,3 +405,28 @@ func TestGroupByLateAndPlainStrings(t *testing.T) {
 		require.Equal(t, want, got, sql)
 	}
 }
+
+// DISTINCT aggregates other than COUNT merge their workers' distinct rows,
+// not their results: every value recurs in every segment, and each counts
+// once, grouped, ungrouped and over window partitions; each distinct value
+// is charged to the memory budget.
+func TestDistinctAggregatesInParallel(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	st := logstore.New(logstore.Options{SegmentRows: 100})
+	numbered(t, st, "src", 2000, func(i int) string { return fmt.Sprintf(`"g":%d,"v":%d`, i%2, i%50) })
+	// g 0 holds the even v of 0..48, g 1 the odd ones.
+	res, err := runSQL(t, st, "select g, sum(distinct v) as s, array_length(array_agg(distinct v)) as n, string_agg(distinct cast(v as string), ',' order by cast(v as string) limit 3) as first3 from src group by g order by g", 0)
+	require.NoError(t, err)
+	require.Len(t, res.Rows, 2)
+	require.Equal(t, []any{int64(600), int64(25), "0,10,12"}, []any{res.Rows[0][1].I, res.Rows[0][2].I, res.Rows[0][3].S})
+	require.Equal(t, []any{int64(625), int64(25), "1,11,13"}, []any{res.Rows[1][1].I, res.Rows[1][2].I, res.Rows[1][3].S})
+	res, err = runSQL(t, st, "select sum(distinct v) as s, avg(distinct v) as a from src", 0)
+	require.NoError(t, err)
+	require.Equal(t, int64(1225), res.Rows[0][0].I)
+	require.Equal(t, 24.5, res.Rows[0][1].F)
+	res, err = runSQL(t, st, "select distinct g, sum(distinct v) over (partition by g) as s from src order by g", 0)
+	require.NoError(t, err)
+	require.Equal(t, [][2]int64{{0, 600}, {1, 625}}, [][2]int64{{res.Rows[0][0].I, res.Rows[0][1].I}, {res.Rows[1][0].I, res.Rows[1][1].I}})
+	_, err = runSQL(t, st, "select sum(distinct i) from (select n * 10000 + v as i from src, unnest([1, 2, 3, 4, 5, 6, 7, 8]) as n)", 1<<10)
+	require.ErrorContains(t, err, "(in a SUM(DISTINCT))")
+}

@@ -225,6 +225,9 @@ func newBudgetedAggState(a planner.AggCall, mem *memBudget) aggState {
 }
 
 func newAggState(a planner.AggCall) aggState {
+	if a.Distinct && a.Fn != "count" {
+		return newDistinctArgs(a) // op_agg_distinct.go
+	}
 	switch a.Fn {
 	case "count":
 		if a.Distinct {

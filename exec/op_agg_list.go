@@ -28,6 +28,9 @@ type listState struct {
 	err    error
 }
 
+// errArrayAggNull is ARRAY_AGG meeting a NULL without IGNORE NULLS.
+var errArrayAggNull = &Error{Kind: KindEvaluation, Msg: "ARRAY_AGG: an array cannot contain NULL (filter the NULLs out with WHERE, or use IGNORE NULLS)"}
+
 type listItem struct {
 	v    types.Value
 	keys []types.Value
@@ -62,7 +65,7 @@ func (s *listState) update(g []int32, args []*Vector, n int) {
 		s.seen[gi] = true
 		if x.Null {
 			if s.array && !s.ignore && s.err == nil {
-				s.err = &Error{Kind: KindEvaluation, Msg: "ARRAY_AGG: an array cannot contain NULL (filter the NULLs out with WHERE, or use IGNORE NULLS)"}
+				s.err = errArrayAggNull
 			}
 			continue
 		}

@@ -58,6 +58,9 @@ func (b *binder) aggModifiers(e *sqlparse.Call, name string, call *AggCall, inne
 		if t := k.Type(); t.Kind == types.KindArray || t.Kind == types.KindStruct {
 			b.fail(o.Expr.Pos(), "ORDER BY inside %s cannot order %s", strings.ToUpper(name), t)
 		}
+		if call.Distinct && k.String() != call.Args[0].String() {
+			b.fail(o.Expr.Pos(), "with DISTINCT, ORDER BY inside %s must order by the aggregated expression", strings.ToUpper(name))
+		}
 		sk := sortKey(o, k)
 		call.Args = append(call.Args, k)
 		call.Order = append(call.Order, AggOrder{Desc: sk.Desc, NullsFirst: sk.NullsFirst})

@@ -418,8 +418,8 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall 
 		}
 		call.Args = append(call.Args, b.expr(a, inner))
 	}
-	if e.Distinct && name != "count" {
-		b.fail(e.At, "DISTINCT is supported only in COUNT")
+	if e.Distinct && !distinctAggs[name] {
+		b.fail(e.At, "DISTINCT is not supported in %s (COUNT, SUM, AVG, MIN, MAX, ARRAY_AGG and STRING_AGG take it)", strings.ToUpper(name))
 	}
 	var argT types.Type
 	if len(call.Args) > 0 {
@@ -497,6 +497,10 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall 
 	b.aggModifiers(e, name, &call, inner) // bind_aggmods.go
 	return call
 }
+
+// distinctAggs are the aggregates that take DISTINCT (each distinct value
+// of the argument is aggregated once), as in BigQuery.
+var distinctAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "array_agg": true, "string_agg": true}
 
 func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 	c := &Case{}

@@ -1,0 +1,109 @@
+package exec
+
+import (
+	"strings"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// distinctArgs computes an aggregate with DISTINCT other than COUNT
+// (SUM, AVG, MIN, MAX, ARRAY_AGG, STRING_AGG): each group keeps the
+// arguments of the first row of each distinct value of the first argument,
+// and the aggregate itself is computed over those rows once all have
+// arrived. Parallel partial aggregates merge their distinct rows, never
+// their results, so a value two workers met counts once. Each distinct value
+// is charged to the query's memory budget. (COUNT(DISTINCT) keeps only the
+// set: distinctState.)
+type distinctArgs struct {
+	call  planner.AggCall // without DISTINCT: what runs over the rows kept
+	seen  []map[string]bool
+	rows  [][][]types.Value // by group: the kept rows' arguments
+	inner aggState          // built by the first result
+	mem   *memBudget
+	err   error
+	buf   []byte
+}
+
+func newDistinctArgs(a planner.AggCall) *distinctArgs {
+	a.Distinct = false
+	return &distinctArgs{call: a}
+}
+
+func (s *distinctArgs) setBudget(m *memBudget) { s.mem = m }
+
+func (s *distinctArgs) failed() error { return s.err }
+
+func (s *distinctArgs) grow(n int) {
+	for len(s.seen) < n {
+		s.seen = append(s.seen, map[string]bool{})
+		s.rows = append(s.rows, nil)
+	}
+}
+
+func (s *distinctArgs) update(g []int32, args []*Vector, n int) {
+	for r, gi := range g[:n] {
+		row := make([]types.Value, len(args))
+		for i, a := range args {
+			row[i] = a.Value(r)
+		}
+		s.add(gi, row)
+	}
+}
+
+// add keeps row in group g unless its value was seen there.
+func (s *distinctArgs) add(g int32, row []types.Value) {
+	if s.err != nil {
+		return
+	}
+	if row[0].Null && s.call.Fn == "array_agg" && !s.call.IgnoreNulls {
+		s.err = errArrayAggNull
+		return
+	}
+	s.buf = appendKey(s.buf[:0], row[0])
+	if s.seen[g][string(s.buf)] {
+		return
+	}
+	s.seen[g][string(s.buf)] = true
+	s.rows[g] = append(s.rows[g], row)
+	if s.mem != nil {
+		s.err = s.mem.charge(strings.ToUpper(s.call.Fn)+"(DISTINCT)", 1, len(row))
+	}
+}
+
+func (s *distinctArgs) merge(target []int32, other aggState) {
+	o := other.(*distinctArgs)
+	for g, t := range target {
+		for _, row := range o.rows[g] {
+			s.add(t, row)
+		}
+	}
+	if s.err == nil {
+		s.err = o.err
+	}
+}
+
+func (s *distinctArgs) result(g int) types.Value {
+	if s.inner == nil {
+		s.inner = newAggState(s.call)
+		s.inner.grow(len(s.rows))
+		for gi, rows := range s.rows {
+			if len(rows) == 0 {
+				continue
+			}
+			args := make([]*Vector, len(s.call.Args))
+			for i, a := range s.call.Args {
+				args[i] = newVector(a.Type(), len(rows))
+				for r, row := range rows {
+					args[i].set(r, row[i], len(rows))
+				}
+			}
+			groups := make([]int32, len(rows))
+			for r := range groups {
+				groups[r] = int32(gi)
+			}
+			s.inner.update(groups, args, len(rows))
+		}
+	}
+	return s.inner.result(g)
+}

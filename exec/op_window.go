@@ -177,7 +177,7 @@ type topPerPartition struct {
 	ce      callExprs
 	groups  *grouper
 	parts   []*topK[topRow] // by partition number
-	best    []topRow        // by partition number, when first(): its first row (at -1: none yet)
+	best    []firstRow      // by partition number, when first(): its first row (at -1: none yet)
 	slot    []int32         // by partition number, when first(): its store row (-1: none yet)
 	gid     []int32         // the batch's partition numbers
 	seen    []int           // by partition number: the last batch that renumbered it
@@ -198,6 +198,14 @@ func newTopPerPartition(n int64, call *planner.WindowCall, ce callExprs) *topPer
 	t := &topPerPartition{n: n, call: call, ce: ce, groups: newGrouper()}
 	t.intKey = len(call.Order) == 1 && (&Vector{T: call.Order[0].Expr.Type()}).storage() == inInts
 	return t
+}
+
+// firstRow is a partition's first row in first() mode: no pointers, so
+// replacing it (once per input row, in time-ordered input) is a plain store.
+type firstRow struct {
+	ik    int64
+	at    int32
+	inull bool
 }
 
 type topRow struct {
@@ -320,9 +328,9 @@ func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 	for r := 0; r < vb.N; r++ {
 		g := int(t.gid[r])
 		for g >= len(t.best) {
-			t.best = append(t.best, topRow{at: -1})
+			t.best = append(t.best, firstRow{at: -1})
 		}
-		row := topRow{at: int32(base + r)}
+		row := firstRow{at: int32(base + r)}
 		switch {
 		case v.isNull(r):
 			row.inull = true

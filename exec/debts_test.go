@@ -430,3 +430,48 @@ func TestDistinctAggregatesInParallel(t *testing.T) {
 	_, err = runSQL(t, st, "select sum(distinct i) from (select n * 10000 + v as i from src, unnest([1, 2, 3, 4, 5, 6, 7, 8]) as n)", 1<<10)
 	require.ErrorContains(t, err, "(in a SUM(DISTINCT))")
 }
+
+// A correlated scalar aggregate (decorrelated into a keyed lookup) against
+// a plain-Go reference, over many segments of both sources (parallel
+// workers on each side), keys missing on either side and NULL keys.
+func TestCorrelatedScalarAggregateMatchesReference(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	st := logstore.New(logstore.Options{SegmentRows: 150})
+	user := func(i int) string {
+		if i%29 == 0 {
+			return ""
+		}
+		return fmt.Sprintf("u%d", i%37)
+	}
+	numbered(t, st, "events", 2000, func(i int) string {
+		if user(i) == "" {
+			return fmt.Sprintf(`"i":%d`, i)
+		}
+		return fmt.Sprintf(`"i":%d,"user":%q`, i, user(i))
+	})
+	count, sum := map[string]int64{}, map[string]int64{}
+	numbered(t, st, "people", 600, func(i int) string {
+		uid := fmt.Sprintf("u%d", i%41)
+		count[uid]++
+		if i%3 == 0 {
+			sum[uid] += int64(i)
+		}
+		return fmt.Sprintf(`"uid":%q,"score":%d`, uid, i)
+	})
+	res, err := runSQL(t, st, `select e.i,
+  (select count(*) from people p where p.uid = e.user) as n,
+  (select sum(p.score) from people p where p.uid = e.user and mod(p.score, 3) = 0) as s
+from events e order by e.i`, 0)
+	require.NoError(t, err)
+	require.Len(t, res.Rows, 2000)
+	for i, r := range res.Rows {
+		u := user(i)
+		require.Equal(t, int64(i), r[0].I)
+		require.Equal(t, count[u], r[1].I, "row %d", i)
+		if s, ok := sum[u]; ok {
+			require.Equal(t, s, r[2].I, "row %d", i)
+		} else {
+			require.True(t, r[2].Null, "row %d", i)
+		}
+	}
+}

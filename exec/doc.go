@@ -55,7 +55,8 @@
 // Subqueries in expressions (op_subquery.go) are uncorrelated: each runs
 // once per query before the plan's operators are built, and is replaced by
 // its value, or for IN by a hash set (inSet) with BigQuery's three-valued
-// logic.
+// logic, or for a decorrelated scalar aggregate (planner.SubKeyed) by a map
+// from key to value (keyedValue).
 //
 // Memory: Request.MemoryBudget bounds the rows that joins, sorts,
 // aggregates, windows and IN/ARRAY subqueries keep (budget.go; an estimate, shared by a query's workers); past

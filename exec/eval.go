@@ -62,6 +62,8 @@ func (ev *evaluator) eval(e planner.Expr, b *Batch) (*Vector, error) {
 		return ev.caseExpr(x, b)
 	case *inSet:
 		return ev.evalInSet(x, b)
+	case *keyedValue:
+		return ev.evalKeyed(x, b)
 	case *planner.Call:
 		if v, ok, err := ev.kernel(x, b); ok || err != nil {
 			return v, err

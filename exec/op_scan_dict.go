@@ -74,6 +74,8 @@ func colsRead(e planner.Expr, used map[int]bool) {
 		colsRead(x.Else, used)
 	case *inSet:
 		colsRead(x.x, used)
+	case *keyedValue:
+		colsRead(x.x, used)
 	}
 }
 

@@ -30,8 +30,9 @@ type subqueries struct {
 }
 
 type subResult struct {
-	value types.Value // scalar, EXISTS, ARRAY
-	set   *valueSet   // IN
+	value types.Value            // scalar, EXISTS, ARRAY
+	set   *valueSet              // IN
+	keyed map[string]types.Value // keyed: the value by appendKey of the key
 }
 
 // valueSet is the distinct non-NULL values of an IN subquery, by appendKey
@@ -68,8 +69,11 @@ func (r *subqueries) resolve(n planner.Node) error {
 			err = rerr
 			return e
 		}
-		if s.Kind == planner.SubIn {
+		switch s.Kind {
+		case planner.SubIn:
 			return &inSet{x: s.X, set: res.set}
+		case planner.SubKeyed:
+			return &keyedValue{x: s.X, vals: res.keyed, def: s.Default}
 		}
 		return &planner.Const{V: res.value}
 	})
@@ -133,6 +137,17 @@ read:
 				}
 				vals = append(vals, v)
 			}
+		case planner.SubKeyed:
+			if err := r.mem.charge("correlated subquery", b.N, 2); err != nil {
+				return nil, err
+			}
+			if res.keyed == nil {
+				res.keyed = map[string]types.Value{}
+			}
+			for i := 0; i < b.N; i++ {
+				key = appendKey(key[:0], b.Cols[0].Value(i))
+				res.keyed[string(key)] = b.Cols[1].Value(i)
+			}
 		case planner.SubIn:
 			if err := r.mem.charge("subquery of IN", b.N, 1); err != nil {
 				return nil, err
@@ -167,6 +182,41 @@ read:
 	}
 	r.done[s.Plan] = res
 	return res, nil
+}
+
+// keyedValue is a decorrelated scalar subquery (planner.SubKeyed) once its
+// values are known: the value for x's key, else def (also for a NULL x,
+// which equals no key).
+type keyedValue struct {
+	x    planner.Expr
+	vals map[string]types.Value
+	def  types.Value
+}
+
+func (e *keyedValue) Type() types.Type { return e.def.T }
+func (e *keyedValue) String() string {
+	return fmt.Sprintf("keyed(%s, %d values)", e.x, len(e.vals))
+}
+
+func (ev *evaluator) evalKeyed(e *keyedValue, b *Batch) (*Vector, error) {
+	x, err := ev.eval(e.x, b)
+	if err != nil {
+		return nil, err
+	}
+	out := ev.out(e, e.def.T, b.N)
+	var key []byte
+	for r := 0; r < b.N; r++ {
+		v, found := e.def, false
+		if k := x.Value(r); !k.Null {
+			key = appendKey(key[:0], k)
+			v, found = e.vals[string(key)]
+		}
+		if !found {
+			v = e.def
+		}
+		out.set(r, v, b.N)
+	}
+	return out, nil
 }
 
 // inSet is x IN (subquery) once the subquery's values are known.

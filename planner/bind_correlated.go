@@ -7,8 +7,8 @@ import (
 	"logq/types"
 )
 
-// Correlated EXISTS with one equality: the one correlated shape that is run,
-// by decorrelation into an uncorrelated IN.
+// Correlated EXISTS with one equality, decorrelated into an uncorrelated IN
+// (and a scalar aggregate with one equality, into a keyed lookup: below).
 //
 //	EXISTS (SELECT … FROM f WHERE inner = outer AND p)
 //	  = COALESCE(outer IN (SELECT inner FROM f WHERE inner IS NOT NULL AND p), FALSE)
@@ -83,6 +83,22 @@ func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 	if !ok {
 		b.fail(ref.pos, "%s", ref.msg)
 	}
+	inner, outer := b.correlatedEquality(f, ref, e.At)
+	keys := &Project{In: f, Exprs: []Expr{inner}, Cols: []Column{{Name: "$key", T: inner.Type()}}}
+	if r := findOuterRef(keys); r != nil {
+		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, a nested subquery)
+	}
+	s := b.newSubquery(SubIn, b.optimizeSubplan(keys), e.At)
+	s.X, s.T = outer, types.Bool
+	return b.call(e.At, "coalesce", []Expr{s, &Const{V: types.BoolValue(false)}})
+}
+
+// correlatedEquality takes the one correlated conjunct of f, `inner = outer`
+// (inner reading only the subquery's row, outer only the enclosing row),
+// out of f's condition, keeps only rows whose inner is not NULL, and returns
+// inner and outer (its outerRefs replaced by their expressions over the
+// enclosing row). Any other use of the enclosing row is refused at ref.
+func (b *binder) correlatedEquality(f *Filter, ref *outerRef, pos int) (inner, outer Expr) {
 	conjs := splitAnd(f.Cond)
 	eqAt := -1
 	for i, c := range conjs {
@@ -100,7 +116,6 @@ func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 	if !ok || eq.Fn != "=" {
 		b.fail(ref.pos, "%s", ref.msg)
 	}
-	var inner, outer Expr
 	switch l, r := eq.Args[0], eq.Args[1]; {
 	case onlyOuter(l) && findOuterRefExpr(r) == nil:
 		outer, inner = l, r
@@ -110,21 +125,61 @@ func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 		b.fail(ref.pos, "%s", ref.msg)
 	}
 	rest := append(append([]Expr(nil), conjs[:eqAt]...), conjs[eqAt+1:]...)
-	rest = append(rest, b.call(e.At, "not", []Expr{b.call(e.At, "is_null", []Expr{inner})}))
+	rest = append(rest, b.call(pos, "not", []Expr{b.call(pos, "is_null", []Expr{inner})}))
 	f.Cond = joinAnd(rest)
-	keys := &Project{In: f, Exprs: []Expr{inner}, Cols: []Column{{Name: "$key", T: inner.Type()}}}
-	if r := findOuterRef(keys); r != nil {
-		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, a nested subquery)
-	}
-	x := mapExpr(outer, func(e Expr) Expr {
+	outer = mapExpr(outer, func(e Expr) Expr {
 		if o, ok := e.(*outerRef); ok {
 			return o.x
 		}
 		return e
 	})
-	s := b.newSubquery(SubIn, b.optimizeSubplan(keys), e.At)
-	s.X, s.T = x, types.Bool
-	return b.call(e.At, "coalesce", []Expr{s, &Const{V: types.BoolValue(false)}})
+	return inner, outer
+}
+
+// Correlated scalar aggregate with one equality, decorrelated into a keyed
+// lookup (SubKeyed):
+//
+//	(SELECT agg(…) FROM f WHERE inner = outer AND p)
+//	  = the value for key outer of
+//	    (SELECT inner, agg(…) FROM f WHERE p AND inner IS NOT NULL GROUP BY inner),
+//	    else agg over no rows (0 for COUNT and COUNTIF, NULL otherwise)
+//
+// An aggregate without GROUP BY has exactly one row for each value of outer:
+// the rows of f whose inner equals it, or none (a NULL or unmatched outer).
+// The select list must be that one aggregate; anything else is refused with
+// the usual message.
+func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) Expr {
+	p, ok := plan.(*Project)
+	var a *Aggregate
+	var f *Filter
+	if ok && len(p.Exprs) == 1 {
+		a, ok = p.In.(*Aggregate)
+	}
+	if ok && len(a.Keys) == 0 && len(a.Aggs) == 1 {
+		c, isCol := p.Exprs[0].(*ColRef)
+		ok = isCol && c.Idx == 0
+	} else {
+		ok = false
+	}
+	if ok {
+		f, ok = a.In.(*Filter)
+	}
+	if !ok {
+		b.fail(ref.pos, "%s", ref.msg)
+	}
+	inner, outer := b.correlatedEquality(f, ref, e.At)
+	call := a.Aggs[0]
+	keyed := &Aggregate{In: f, Keys: []Expr{inner}, Aggs: []AggCall{call},
+		Cols: []Column{{Name: "$key", T: inner.Type()}, {Name: "$value", T: call.T}}}
+	if r := findOuterRef(keyed); r != nil {
+		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the aggregate's arguments)
+	}
+	s := b.newSubquery(SubKeyed, b.optimizeSubplan(keyed), e.At)
+	s.X, s.T, s.Default = outer, call.T, types.NullOf(call.T)
+	if call.Fn == "count" || call.Fn == "countif" {
+		s.Default = types.IntValue(0)
+	}
+	return s
 }
 
 // onlyOuter reports whether e reads the enclosing row and nothing of the

@@ -35,7 +35,16 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 	if kind == SubExists {
 		return b.existsSubquery(e, ctx) // bind_correlated.go
 	}
+	saved := b.collect
+	b.collect = nil
+	if kind == SubScalar && ctx.sc != nil {
+		b.collect = &collector{level: len(b.outer)}
+	}
 	plan, row := b.subqueryPlan(e.Query, ctx)
+	b.collect = saved
+	if ref := findOuterRef(plan); ref != nil {
+		return b.scalarCorrelated(e, plan, ref) // bind_correlated.go
+	}
 	cols := plan.Columns()
 	s := b.newSubquery(kind, plan, e.At)
 	switch kind {

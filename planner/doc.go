@@ -57,9 +57,10 @@
 // of the enclosing plan see only IN's left operand as a sub-expression, and
 // column pruning cannot drop what the subquery reads). A constant one-row
 // subquery folds. Names of an enclosing query are refused as correlated
-// references (binder.outer), except columns of an inlined constant row and
-// EXISTS correlated by one equality, which is decorrelated into an IN
-// (bind_correlated.go).
+// references (binder.outer), except columns of an inlined constant row,
+// EXISTS correlated by one equality, which is decorrelated into an IN, and a
+// scalar aggregate correlated by one equality, decorrelated into a keyed
+// lookup of the aggregate grouped by its key (SubKeyed; bind_correlated.go).
 // MapExprs reaches the expressions of any node by reflection, so the
 // executor can replace subqueries by their values in node types added later.
 //

@@ -24,9 +24,14 @@ const (
 	// X, TRUE when X is among the values, else NULL when a value is NULL,
 	// else FALSE. NOT IN is not(SubIn).
 	SubIn
+	// SubKeyed is a correlated scalar aggregate, decorrelated
+	// (bind_correlated.go): Plan gives (key, value) rows, one per distinct
+	// non-NULL key, and the subquery's value is the one for X's key, else
+	// Default (the aggregate over no rows).
+	SubKeyed
 )
 
-var subqueryNames = [...]string{"scalar", "exists", "array", "in"}
+var subqueryNames = [...]string{"scalar", "exists", "array", "in", "keyed"}
 
 func (k SubqueryKind) String() string { return subqueryNames[k] }
 
@@ -43,8 +48,10 @@ func (k SubqueryKind) String() string { return subqueryNames[k] }
 type Subquery struct {
 	Kind SubqueryKind
 	Plan Node
-	X    Expr // SubIn only
+	X    Expr // SubIn, SubKeyed
 	T    types.Type
+	// Default is SubKeyed's value for a key with no row.
+	Default types.Value
 	// Line and Col place the subquery in the query text, for the errors
 	// it raises at run time (a scalar subquery with more than one row).
 	Line, Col int
@@ -58,8 +65,11 @@ func (e *Subquery) String() string {
 		lines[i] = strings.TrimSpace(l)
 	}
 	body := "subquery{" + strings.Join(lines, "; ") + "}"
-	if e.Kind == SubIn {
+	switch e.Kind {
+	case SubIn:
 		return "in(" + e.X.String() + ", " + body + ")"
+	case SubKeyed:
+		return "keyed(" + e.X.String() + ", " + body + ")"
 	}
 	return e.Kind.String() + "(" + body + ")"
 }

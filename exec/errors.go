@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 
 	"logq/logstore"
 	"logq/planner"
@@ -62,6 +63,28 @@ func safely(f func() error) (err error) {
 		}
 	}()
 	return f()
+}
+
+// onAll runs task(0) … task(n-1) each on a goroutine of its own (safely) and
+// returns the first error by index once all have ended: the workers of a
+// parallel aggregate or first-rows window.
+func onAll(n int, task func(i int) error) error {
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = safely(func() error { return task(i) })
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // classify wraps any error from planning or running into an *Error.

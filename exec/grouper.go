@@ -55,14 +55,7 @@ func (gr *grouper) assign(keys []*Vector, n int, g, fresh []int32) ([]int32, []i
 				g[r], fresh = gr.null(r, fresh)
 				continue
 			}
-			s := k.Value(r).S
-			id, ok := gr.bytes[s]
-			if !ok {
-				id = gr.next()
-				gr.bytes[s] = id
-				fresh = append(fresh, int32(r))
-			}
-			g[r] = id
+			g[r], fresh = gr.ofString(k.Value(r).S, r, fresh)
 		}
 		return g, fresh
 	}
@@ -108,13 +101,7 @@ func (gr *grouper) assign(keys []*Vector, n int, g, fresh []int32) ([]int32, []i
 					g[r], fresh = gr.null(r, fresh)
 					continue
 				}
-				id, ok := gr.bytes[s]
-				if !ok {
-					id = gr.next()
-					gr.bytes[s] = id
-					fresh = append(fresh, int32(r))
-				}
-				g[r] = id
+				g[r], fresh = gr.ofString(s, r, fresh)
 			}
 			return g, fresh
 		}
@@ -150,17 +137,23 @@ func (gr *grouper) assignCodes(k *Vector, n int, g, fresh []int32) ([]int32, []i
 		}
 		id := gr.dictG[c]
 		if id < 0 {
-			var ok bool
-			if id, ok = gr.bytes[k.S[r]]; !ok {
-				id = gr.next()
-				gr.bytes[k.S[r]] = id
-				fresh = append(fresh, int32(r))
-			}
+			id, fresh = gr.ofString(k.S[r], r, fresh)
 			gr.dictG[c] = id
 		}
 		g[r] = id
 	}
 	return g, fresh
+}
+
+// ofString is the group of a single STRING key's value s, at row r.
+func (gr *grouper) ofString(s string, r int, fresh []int32) (int32, []int32) {
+	id, ok := gr.bytes[s]
+	if !ok {
+		id = gr.next()
+		gr.bytes[s] = id
+		fresh = append(fresh, int32(r))
+	}
+	return id, fresh
 }
 
 func (gr *grouper) next() int32 {

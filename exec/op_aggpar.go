@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"runtime"
-	"sync"
 
 	"logq/logstore"
 	"logq/planner"
@@ -80,20 +79,8 @@ func (pa *parallelAgg) Close() {
 func (pa *parallelAgg) Next(ctx context.Context) (*Batch, error) {
 	if !pa.done {
 		pa.done = true
-		errs := make([]error, len(pa.parts))
-		var wg sync.WaitGroup
-		for i, p := range pa.parts {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				errs[i] = safely(func() error { return p.accumulate(ctx) })
-			}()
-		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
-			}
+		if err := onAll(len(pa.parts), func(i int) error { return pa.parts[i].accumulate(ctx) }); err != nil {
+			return nil, err
 		}
 		for _, p := range pa.parts {
 			pa.final.merge(p)

@@ -331,14 +331,7 @@ func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 			t.best = append(t.best, firstRow{at: -1})
 		}
 		row := firstRow{at: int32(base + r)}
-		switch {
-		case v.isNull(r):
-			row.inull = true
-		case v.Lazy != nil:
-			row.ik = v.Value(r).I
-		default:
-			row.ik = v.I[r]
-		}
+		row.ik, row.inull = intKeyOf(v, r)
 		cur := &t.best[g]
 		if cur.at >= 0 {
 			// before(row, *cur), inline: row comes later in the input
@@ -379,15 +372,7 @@ func (t *topPerPartition) admitHeaps(vb *Batch, base int) []int32 {
 		h := t.parts[g]
 		row := topRow{at: int32(base + r)}
 		if t.intKey {
-			v := vb.Cols[t.ce.order[0]]
-			switch {
-			case v.isNull(r):
-				row.inull = true
-			case v.Lazy != nil:
-				row.ik = v.Value(r).I
-			default:
-				row.ik = v.I[r]
-			}
+			row.ik, row.inull = intKeyOf(vb.Cols[t.ce.order[0]], r)
 			if !h.admits(row) {
 				continue
 			}
@@ -418,6 +403,17 @@ func (t *topPerPartition) admitHeaps(vb *Batch, base int) []int32 {
 	}
 	t.keep = keep
 	return keep
+}
+
+// intKeyOf reads row r of an integer-like order key, and whether it is NULL.
+func intKeyOf(v *Vector, r int) (int64, bool) {
+	switch {
+	case v.isNull(r):
+		return 0, true
+	case v.Lazy != nil:
+		return v.Value(r).I, false
+	}
+	return v.I[r], false
 }
 
 // keysFor copies a row's keys into the storage of a displaced row's, if any.

@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"runtime"
-	"sync"
 
 	"logq/logstore"
 	"logq/planner"
@@ -59,29 +58,19 @@ func (g *gatherOp) Next(ctx context.Context) (*Batch, error) {
 	if !g.done {
 		g.done = true
 		outs := make([][]*Batch, len(g.parts))
-		errs := make([]error, len(g.parts))
-		var wg sync.WaitGroup
-		for i, p := range g.parts {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				errs[i] = safely(func() error {
-					for {
-						b, err := p.Next(ctx)
-						if b == nil || err != nil {
-							return err
-						}
-						outs[i] = append(outs[i], b)
-					}
-				})
-			}()
-		}
-		wg.Wait()
-		for i, err := range errs {
-			if err != nil {
-				return nil, err
+		if err := onAll(len(g.parts), func(i int) error {
+			for {
+				b, err := g.parts[i].Next(ctx)
+				if b == nil || err != nil {
+					return err
+				}
+				outs[i] = append(outs[i], b)
 			}
-			g.out = append(g.out, outs[i]...)
+		}); err != nil {
+			return nil, err
+		}
+		for _, o := range outs {
+			g.out = append(g.out, o...)
 		}
 	}
 	if len(g.out) == 0 {

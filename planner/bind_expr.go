@@ -573,7 +573,7 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 	}
 	// An unqualified column of exactly one FROM item.
 	var found []Expr
-	for _, rv := range ctx.sc.vars {
+	for _, rv := range ctx.sc.localFirst(func(rv *rangeVar) bool { return b.columnOf(rv, parts[0]) != nil }) {
 		if x := b.columnOf(rv, parts[0]); x != nil {
 			found = append(found, x)
 		}

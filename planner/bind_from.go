@@ -60,23 +60,59 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		// WHERE, joining the query's, would then filter the join's result
 		// (bind_view.go). On the preserved side it may: a filter of only
 		// that side's rows commutes with the join.
+		//
+		// Likewise the conditions a padded side's own FROM puts in WHERE (the
+		// presence filter of `CROSS JOIN UNNEST(b.metadata)` inside
+		// `LEFT JOIN (b CROSS JOIN UNNEST(…))`) filter that side's rows
+		// only: they join the ON instead (padded, so for a LEFT JOIN's
+		// right side the same rows), and a FULL JOIN, where they would
+		// not, refuses them.
+		padL, padR := f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull, f.Kind == sqlparse.JoinLeft || f.Kind == sqlparse.JoinFull
+		var own []Expr
+		sideWhere := func(padded bool) *[]Expr {
+			if padded {
+				return &own
+			}
+			return where
+		}
 		start := len(sc.vars)
-		left := b.outerSide(f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull, func() *fromTree { return b.from(f.Left, env, sc, where) })
+		left := b.outerSide(padL, func() *fromTree { return b.from(f.Left, env, sc, sideWhere(padL)) })
 		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
+			b.padConds(f, own, nil)
 			return b.unnestJoin(f, u, left, sc, where)
 		}
 		mid := len(sc.vars)
-		right := b.outerSide(f.Kind == sqlparse.JoinLeft || f.Kind == sqlparse.JoinFull, func() *fromTree { return b.from(f.Right, env, sc, where) })
+		right := b.outerSide(padR, func() *fromTree {
+			if _, nested := f.Right.(*sqlparse.Join); nested {
+				// A parenthesized join: its names first (scope.localFirst).
+				inner := sc.inner
+				sc.inner = mid
+				defer func() { sc.inner = inner }()
+			}
+			return b.from(f.Right, env, sc, sideWhere(padR))
+		})
 		var on Expr
 		if len(f.Using) > 0 {
 			on = b.using(f, sc, start, mid) // bind_using.go
 		} else if f.On != nil {
 			on = b.boolExpr(f.On, &exprCtx{sc: sc}, "ON")
 		}
-		return b.join(f, left, right, on, where)
+		return b.join(f, left, right, b.padConds(f, own, on), where)
 	}
 	b.fail(f.Pos(), "unsupported FROM item")
 	return nil
+}
+
+// padConds adds to a join's ON the conditions its NULL-padded side's own
+// FROM set on that side's rows (see from); a FULL JOIN refuses them.
+func (b *binder) padConds(f *sqlparse.Join, own []Expr, on Expr) Expr {
+	if len(own) == 0 {
+		return on
+	}
+	if f.Kind == sqlparse.JoinFull || on == nil {
+		b.fail(f.At, "%s of a side whose FROM filters its own rows (a CROSS JOIN UNNEST of a stored object, an inner join ON …) is not supported; move that side into a subquery", f.Kind)
+	}
+	return joinAnd(append(splitAnd(on), own...))
 }
 
 // outerSide binds one side of a join; nullExtended says the join may pad it
@@ -236,7 +272,7 @@ func (b *binder) objectPath(e sqlparse.Expr, sc *scope) (*rangeVar, string, bool
 			return nil, "", false
 		}
 		var owner *rangeVar
-		for _, rv := range sc.vars {
+		for _, rv := range sc.localFirst(func(rv *rangeVar) bool { return b.columnOf(rv, id.Parts[0]) != nil }) {
 			if b.columnOf(rv, id.Parts[0]) != nil {
 				if owner != nil {
 					return nil, "", false // ambiguous: the binder says so
@@ -287,9 +323,15 @@ func (b *binder) layout(t *fromTree) Node {
 	if t == nil {
 		return &Values{Rows: [][]Expr{{}}}
 	}
+	// Expressions are resolved against the whole FROM row, whose columns
+	// are numbered from the left; a join or UNNEST nested on the right
+	// (`a LEFT JOIN (b CROSS JOIN UNNEST(…))`) evaluates them over its own
+	// row, which starts at base: they are shifted by it.
 	next := 0
+	base := map[Node]int{}
 	var build func(t *fromTree) Node
 	build = func(t *fromTree) Node {
+		start := next
 		switch {
 		case t.left != nil:
 			l := build(t.left)
@@ -298,6 +340,7 @@ func (b *binder) layout(t *fromTree) Node {
 			if t.on != nil {
 				j.Cond = t.on // resolved by the caller with every offset known
 			}
+			base[j] = start
 			return j
 		case t.unnest != nil || t.in != nil:
 			var in Node = &Values{Rows: [][]Expr{{}}}
@@ -312,7 +355,9 @@ func (b *binder) layout(t *fromTree) Node {
 				next++
 				cols = append(cols, Column{Name: t.offsetRV.cols[0].Name, T: types.Int64})
 			}
-			return &Unnest{In: in, Expr: t.unnest, Left: t.unnestLeft, WithOffset: t.offsetRV != nil, Cols: cols}
+			u := &Unnest{In: in, Expr: t.unnest, Left: t.unnestLeft, WithOffset: t.offsetRV != nil, Cols: cols}
+			base[u] = start
+			return u
 		case t.rv.kind == rvScan:
 			t.rv.offset = next
 			s := t.rv.scan
@@ -329,6 +374,20 @@ func (b *binder) layout(t *fromTree) Node {
 		}
 	}
 	plan := build(t)
+	local := func(e Expr, n Node) Expr {
+		e = resolveSyms(e)
+		if d := base[n]; d > 0 {
+			e = mapExpr(e, func(x Expr) Expr {
+				if c, ok := x.(*ColRef); ok {
+					shifted := *c
+					shifted.Idx -= d
+					return &shifted
+				}
+				return x
+			})
+		}
+		return e
+	}
 	var fix func(n Node)
 	fix = func(n Node) {
 		switch n := n.(type) {
@@ -336,11 +395,11 @@ func (b *binder) layout(t *fromTree) Node {
 			fix(n.Left)
 			fix(n.Right)
 			if n.Cond != nil {
-				n.Cond = resolveSyms(n.Cond)
+				n.Cond = local(n.Cond, n)
 			}
 		case *Unnest:
 			fix(n.In)
-			n.Expr = resolveSyms(n.Expr)
+			n.Expr = local(n.Expr, n)
 		}
 	}
 	fix(plan)

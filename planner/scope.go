@@ -46,9 +46,25 @@ func (s *sym) String() string   { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.i
 
 // scope is the set of range variables visible to expressions of a SELECT.
 type scope struct {
-	vars  []*rangeVar
+	vars []*rangeVar
+	// inner is the first of vars that a parenthesized join being bound
+	// added (0 outside one): an unqualified name inside it is looked up
+	// among its own FROM items first, as BigQuery does (localFirst).
+	inner int
 	using *usingScope // JOIN … USING columns (bind_using.go); nil when none
 	env   *cteEnv     // the CTEs visible to subqueries in its expressions
+}
+
+// localFirst returns the range variables an unqualified name is looked up
+// in: those of the innermost parenthesized join when one of them has it
+// (has reports that), else all.
+func (s *scope) localFirst(has func(*rangeVar) bool) []*rangeVar {
+	for _, rv := range s.vars[s.inner:] {
+		if has(rv) {
+			return s.vars[s.inner:]
+		}
+	}
+	return s.vars
 }
 
 func (s *scope) find(alias string) *rangeVar {

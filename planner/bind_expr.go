@@ -568,12 +568,12 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 		return b.member(rv, parts[1:], e.At)
 	}
 	// A column merged by JOIN … USING is not ambiguous (bind_using.go).
-	if u := ctx.sc.using.lookup(parts[0]); u != nil {
+	if u := ctx.sc.using.lookup(parts[0]); u != nil && u.first >= ctx.sc.inner {
 		return b.fields(u.expr, parts[1:], e.At)
 	}
 	// An unqualified column of exactly one FROM item.
 	var found []Expr
-	for _, rv := range ctx.sc.localFirst(func(rv *rangeVar) bool { return b.columnOf(rv, parts[0]) != nil }) {
+	for _, rv := range ctx.sc.visible() {
 		if x := b.columnOf(rv, parts[0]); x != nil {
 			found = append(found, x)
 		}
@@ -587,8 +587,11 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 	if x := b.outerName(e); x != nil { // bind_subquery.go
 		return x
 	}
+	if ctx.sc.outside(parts[0], func(rv *rangeVar) bool { return b.columnOf(rv, parts[0]) != nil }) {
+		b.fail(e.At, "%s is not visible inside a parenthesized join: only its own FROM items are (move the condition to the join's ON)", parts[0])
+	}
 	var scans []*rangeVar
-	for _, rv := range ctx.sc.vars {
+	for _, rv := range ctx.sc.visible() {
 		if rv.kind == rvScan {
 			scans = append(scans, rv)
 		}

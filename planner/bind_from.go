@@ -84,7 +84,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		mid := len(sc.vars)
 		right := b.outerSide(padR, func() *fromTree {
 			if _, nested := f.Right.(*sqlparse.Join); nested {
-				// A parenthesized join: its names first (scope.localFirst).
+				// A parenthesized join: only its own names (scope.inner).
 				inner := sc.inner
 				sc.inner = mid
 				defer func() { sc.inner = inner }()
@@ -272,7 +272,7 @@ func (b *binder) objectPath(e sqlparse.Expr, sc *scope) (*rangeVar, string, bool
 			return nil, "", false
 		}
 		var owner *rangeVar
-		for _, rv := range sc.localFirst(func(rv *rangeVar) bool { return b.columnOf(rv, id.Parts[0]) != nil }) {
+		for _, rv := range sc.visible() {
 			if b.columnOf(rv, id.Parts[0]) != nil {
 				if owner != nil {
 					return nil, "", false // ambiguous: the binder says so

@@ -48,27 +48,31 @@ func (s *sym) String() string   { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.i
 type scope struct {
 	vars []*rangeVar
 	// inner is the first of vars that a parenthesized join being bound
-	// added (0 outside one): an unqualified name inside it is looked up
-	// among its own FROM items first, as BigQuery does (localFirst).
+	// added (0 outside one): inside it only its own FROM items are visible,
+	// as in BigQuery (`a JOIN (b JOIN c ON c.x = a.x)` cannot read a).
 	inner int
 	using *usingScope // JOIN … USING columns (bind_using.go); nil when none
 	env   *cteEnv     // the CTEs visible to subqueries in its expressions
 }
 
-// localFirst returns the range variables an unqualified name is looked up
-// in: those of the innermost parenthesized join when one of them has it
-// (has reports that), else all.
-func (s *scope) localFirst(has func(*rangeVar) bool) []*rangeVar {
-	for _, rv := range s.vars[s.inner:] {
-		if has(rv) {
-			return s.vars[s.inner:]
+// visible returns the range variables a name may resolve to: inside a
+// parenthesized join, only its own.
+func (s *scope) visible() []*rangeVar { return s.vars[s.inner:] }
+
+// outside reports whether name is, outside the parenthesized join being
+// bound, a range variable's alias or (has) one of its columns: a reference
+// to it is refused rather than read as a field no event has yet.
+func (s *scope) outside(name string, has func(*rangeVar) bool) bool {
+	for _, rv := range s.vars[:s.inner] {
+		if rv.alias != "" && rv.alias == strings.ToLower(name) || has(rv) {
+			return true
 		}
 	}
-	return s.vars
+	return false
 }
 
 func (s *scope) find(alias string) *rangeVar {
-	for i := len(s.vars) - 1; i >= 0; i-- {
+	for i := len(s.vars) - 1; i >= s.inner; i-- {
 		if s.vars[i].alias != "" && s.vars[i].alias == strings.ToLower(alias) {
 			return s.vars[i]
 		}

@@ -679,6 +679,11 @@ func (b *binder) rowValue(rv *rangeVar, pos int) Expr {
 		args = append(args, it.expr)
 		fields = append(fields, types.Field{Name: it.name, Type: it.expr.Type()})
 	}
+	if len(args) == 0 && rv.kind == rvPath {
+		// A path with no field known yet (at load, before any data: an
+		// UNNEST of what may be an array): a field no event has, NULL.
+		return scanField(rv.scanRV, rv.prefix, types.Null, false)
+	}
 	return b.finish(pos, &Call{Fn: "make_struct", Args: args, T: types.StructOf(fields...)})
 }
 

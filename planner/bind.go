@@ -98,10 +98,7 @@ type binder struct {
 	src      string
 	opts     Options
 	symbolic bool // Check: parameters are unknown
-	// outerJoins counts the outer joins whose sides are being bound: a CTE
-	// read there is not merged (bind_view.go).
-	outerJoins int
-	checkAll   bool // Check: bind every CTE, read or not
+	checkAll bool // Check: bind every CTE, read or not
 	// caller is true while binding a sandboxed caller's own SQL, where a
 	// table name that is no CTE is refused instead of read as a log source.
 	caller bool
@@ -168,11 +165,6 @@ func (e *cteEnv) lookup(name string) *cteDef {
 // query binds a full query. CTEs are bound only when read (dead-CTE
 // elimination), so a CTE nobody reads is never planned or run.
 func (b *binder) query(q *sqlparse.Query, env *cteEnv) Node {
-	// A query's FROM and WHERE are its own: an outer join around it (a
-	// derived table on one side) does not stop CTEs inside from merging.
-	outerJoins := b.outerJoins
-	b.outerJoins = 0
-	defer func() { b.outerJoins = outerJoins }()
 	if len(q.With) > 0 {
 		env = b.withEnv(q.With, env)
 		if b.checkAll {

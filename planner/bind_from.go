@@ -18,6 +18,8 @@ type fromTree struct {
 	unnest      Expr
 	unnestLeft  bool
 	offsetRV    *rangeVar
+	sub         *fromTree // filtered: the rows of sub for which cond holds
+	cond        Expr
 }
 
 // from binds a FROM clause, adding range variables to sc. Conditions that
@@ -36,7 +38,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			alias = f.Name[strings.LastIndexByte(f.Name, '.')+1:]
 		}
 		if def := env.lookup(f.Name); def != nil {
-			if cols, ok := mergeableCTE(def); ok && b.outerJoins == 0 {
+			if cols, ok := mergeableCTE(def); ok {
 				if t, ok := b.mergeCTE(def, cols, alias, sc, where); ok {
 					return t
 				}
@@ -56,40 +58,27 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 	case *sqlparse.UnnestRef:
 		return b.unnestItem(f, nil, false, sc, where)
 	case *sqlparse.Join:
-		// A CTE on a side an outer join NULL-extends is not merged: its
-		// WHERE, joining the query's, would then filter the join's result
-		// (bind_view.go). On the preserved side it may: a filter of only
-		// that side's rows commutes with the join.
-		//
-		// Likewise the conditions a padded side's own FROM puts in WHERE (the
-		// presence filter of `CROSS JOIN UNNEST(b.metadata)` inside
-		// `LEFT JOIN (b CROSS JOIN UNNEST(…))`) filter that side's rows
-		// only: they join the ON instead (padded, so for a LEFT JOIN's
-		// right side the same rows), and a FULL JOIN, where they would
-		// not, refuses them.
+		// What a side's own FROM adds to WHERE (a merged CTE's WHERE, the
+		// presence test of `CROSS JOIN UNNEST(b.metadata)`) filters that
+		// side's rows. The query's WHERE is the place for it when the side
+		// is preserved (a filter of one side's rows commutes with the
+		// join); a side the join pads with NULLs is filtered on its own,
+		// before the join (padded).
 		padL, padR := f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull, f.Kind == sqlparse.JoinLeft || f.Kind == sqlparse.JoinFull
-		var own []Expr
-		sideWhere := func(padded bool) *[]Expr {
-			if padded {
-				return &own
-			}
-			return where
-		}
 		start := len(sc.vars)
-		left := b.outerSide(padL, func() *fromTree { return b.from(f.Left, env, sc, sideWhere(padL)) })
+		left := b.padded(f, padL, where, func(w *[]Expr) *fromTree { return b.from(f.Left, env, sc, w) })
 		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
-			b.padConds(f, own, nil)
 			return b.unnestJoin(f, u, left, sc, where)
 		}
 		mid := len(sc.vars)
-		right := b.outerSide(padR, func() *fromTree {
+		right := b.padded(f, padR, where, func(w *[]Expr) *fromTree {
 			if _, nested := f.Right.(*sqlparse.Join); nested {
 				// A parenthesized join: only its own names (scope.inner).
 				inner := sc.inner
 				sc.inner = mid
 				defer func() { sc.inner = inner }()
 			}
-			return b.from(f.Right, env, sc, sideWhere(padR))
+			return b.from(f.Right, env, sc, w)
 		})
 		var on Expr
 		if len(f.Using) > 0 {
@@ -97,32 +86,28 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		} else if f.On != nil {
 			on = b.boolExpr(f.On, &exprCtx{sc: sc}, "ON")
 		}
-		return b.join(f, left, right, b.padConds(f, own, on), where)
+		return b.join(f, left, right, on, where)
 	}
 	b.fail(f.Pos(), "unsupported FROM item")
 	return nil
 }
 
-// padConds adds to a join's ON the conditions its NULL-padded side's own
-// FROM set on that side's rows (see from); a FULL JOIN refuses them.
-func (b *binder) padConds(f *sqlparse.Join, own []Expr, on Expr) Expr {
+// padded binds one side of a join (bind, given where its own conditions
+// go). A side the join pads with NULLs keeps its own conditions: they
+// filter its rows before the join (see from).
+func (b *binder) padded(f *sqlparse.Join, pad bool, where *[]Expr, bind func(*[]Expr) *fromTree) *fromTree {
+	if !pad {
+		return bind(where)
+	}
+	var own []Expr
+	t := bind(&own)
 	if len(own) == 0 {
-		return on
+		return t
 	}
-	if f.Kind == sqlparse.JoinFull || on == nil {
-		b.fail(f.At, "%s of a side whose FROM filters its own rows (a CROSS JOIN UNNEST of a stored object, an inner join ON …) is not supported; move that side into a subquery", f.Kind)
+	if t == nil {
+		b.fail(f.At, "%s of a constant subquery that filters its rows is not supported", f.Kind)
 	}
-	return joinAnd(append(splitAnd(on), own...))
-}
-
-// outerSide binds one side of a join; nullExtended says the join may pad it
-// with NULLs, so no CTE within it is merged.
-func (b *binder) outerSide(nullExtended bool, bind func() *fromTree) *fromTree {
-	if nullExtended {
-		b.outerJoins++
-		defer func() { b.outerJoins-- }()
-	}
-	return bind()
+	return &fromTree{sub: t, cond: joinAnd(own)}
 }
 
 func (b *binder) join(f *sqlparse.Join, left, right *fromTree, on Expr, where *[]Expr) *fromTree {
@@ -342,6 +327,10 @@ func (b *binder) layout(t *fromTree) Node {
 			}
 			base[j] = start
 			return j
+		case t.sub != nil:
+			f := &Filter{In: build(t.sub), Cond: t.cond}
+			base[f] = start
+			return f
 		case t.unnest != nil || t.in != nil:
 			var in Node = &Values{Rows: [][]Expr{{}}}
 			if t.in != nil {
@@ -400,6 +389,9 @@ func (b *binder) layout(t *fromTree) Node {
 		case *Unnest:
 			fix(n.In)
 			n.Expr = local(n.Expr, n)
+		case *Filter:
+			fix(n.In)
+			n.Cond = local(n.Cond, n)
 		}
 	}
 	fix(plan)

@@ -20,17 +20,16 @@ import (
 // `CROSS JOIN UNNEST(t.metadata) AS m`: a path with a presence filter, which
 // adds no rows; its columns must then be qualified by the source's alias) is
 // bound into the query that reads it rather than as a plan of its own:
-// its source becomes a scan of that query, its WHERE joins that query's
-// WHERE, and the name the query gives it (rvView) shows exactly the CTE's
+// its source becomes a scan of that query, its WHERE joins the conditions
+// of the FROM item it stands in (the query's WHERE, or the filter of a side
+// an outer join pads with NULLs: bind_from.go), and the name the query gives it (rvView) shows exactly the CTE's
 // columns, read from the scan. A caller's
 // `CROSS JOIN UNNEST(t.metadata) AS m CROSS JOIN UNNEST(m.response) AS r`
 // then binds as stored paths (metadata.response.status_code), as it does
 // straight against a source, instead of materialising every row's whole
 // metadata STRUCT (400 ms against 0.8 ms at 200k events). The rows are the
 // same by construction: an inner or cross join with a filtered source is
-// the source filtered. A CTE read from a side that an outer join pads with
-// NULLs is not merged (its WHERE would then filter the join's result); one
-// on the preserved side is, as its filter commutes with the join.
+// the source filtered.
 
 // mergeableCTE returns the column names of a CTE that can be merged, and
 // the name of its one source, or ok false.

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -70,21 +71,28 @@ func TestMergedCTEShowsOnlyItsColumns(t *testing.T) {
 	}
 }
 
-// A CTE on a side of an outer join stays a plan of its own: its WHERE must
-// filter before the join.
-func TestCTEBesideAnOuterJoinIsNotMerged(t *testing.T) {
-	plan, err := planSandboxed(t, "select b.id from base b left join other o on b.id = o.id")
+// A CTE on a side of an outer join that pads it with NULLs: its WHERE must
+// filter before the join, on that side, never the join's result (which
+// would drop the unmatched rows of the other side).
+func TestCTEBesideAnOuterJoinFiltersItsSide(t *testing.T) {
+	plan, err := planSandboxed(t, "select o.id from other o left join base b on b.id = o.id")
 	require.NoError(t, err)
-	var projects int
+	var join *Join
 	var walk func(Node)
 	walk = func(n Node) {
-		if _, ok := n.(*Project); ok {
-			projects++
+		if j, ok := n.(*Join); ok && join == nil {
+			join = j
 		}
 		for _, in := range Inputs(n) {
 			walk(in)
 		}
 	}
 	walk(plan)
-	require.GreaterOrEqual(t, projects, 2, "each side keeps the CTE's own projection")
+	require.NotNil(t, join)
+	require.Equal(t, JoinLeft, join.Kind, "the WHERE of base did not make the join inner")
+	require.Contains(t, Explain(join.Right), `project="p"`, "base's WHERE filters base")
+	require.NotContains(t, Explain(join.Left), "project")
+	full := Explain(plan)
+	above := full[:strings.Index(full, "LeftJoin")]
+	require.NotContains(t, above, "project", "nothing above the join filters on it")
 }

@@ -43,28 +43,37 @@ func (s *distinctArgs) grow(n int) {
 
 func (s *distinctArgs) update(g []int32, args []*Vector, n int) {
 	for r, gi := range g[:n] {
+		if !s.first(gi, args[0].Value(r)) {
+			continue
+		}
 		row := make([]types.Value, len(args))
 		for i, a := range args {
 			row[i] = a.Value(r)
 		}
-		s.add(gi, row)
+		s.keep(gi, row)
 	}
 }
 
-// add keeps row in group g unless its value was seen there.
-func (s *distinctArgs) add(g int32, row []types.Value) {
+// first reports whether v is the first of its value in group g (and marks
+// it seen); a duplicate's row is never built.
+func (s *distinctArgs) first(g int32, v types.Value) bool {
 	if s.err != nil {
-		return
+		return false
 	}
-	if row[0].Null && s.call.Fn == "array_agg" && !s.call.IgnoreNulls {
+	if v.Null && s.call.Fn == "array_agg" && !s.call.IgnoreNulls {
 		s.err = errArrayAggNull
-		return
+		return false
 	}
-	s.buf = appendKey(s.buf[:0], row[0])
+	s.buf = appendKey(s.buf[:0], v)
 	if s.seen[g][string(s.buf)] {
-		return
+		return false
 	}
 	s.seen[g][string(s.buf)] = true
+	return true
+}
+
+// keep adds the row of a first value to group g, charged to the budget.
+func (s *distinctArgs) keep(g int32, row []types.Value) {
 	s.rows[g] = append(s.rows[g], row)
 	if s.mem != nil {
 		s.err = s.mem.charge(strings.ToUpper(s.call.Fn)+"(DISTINCT)", 1, len(row))
@@ -75,7 +84,9 @@ func (s *distinctArgs) merge(target []int32, other aggState) {
 	o := other.(*distinctArgs)
 	for g, t := range target {
 		for _, row := range o.rows[g] {
-			s.add(t, row)
+			if s.first(t, row[0]) {
+				s.keep(t, row)
+			}
 		}
 	}
 	if s.err == nil {

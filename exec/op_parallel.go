@@ -38,7 +38,7 @@ func newParallelScan(p *planner.Scan, snap logstore.Snapshot, workers int) Opera
 		return newScan(p, snap, newEvaluator())
 	}
 	ps := &parallelScan{ch: make(chan scanResult, 2*workers)}
-	lazy := newScan(p, snap, nil).lazy
+	_, lazy := scanFields(p, snap)
 	ps.start = func(ctx context.Context) {
 		ctx, ps.cancel = context.WithCancel(ctx)
 		for w := 0; w < workers; w++ {

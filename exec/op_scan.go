@@ -56,6 +56,24 @@ type eqCheck struct {
 	str  string
 }
 
+// scanFields looks up a scan's fields in the snapshot's schema and makes a
+// resolver for each one read as row references (nested records, late
+// fields). Parallel workers of one scan share its resolvers, so references
+// from any of them compare equal.
+func scanFields(p *planner.Scan, snap logstore.Snapshot) ([]*logstore.Field, []*lazyField) {
+	fields := make([]*logstore.Field, len(p.Fields))
+	lazy := make([]*lazyField, len(p.Fields))
+	for i, f := range p.Fields {
+		if lf, ok := snap.Schema.Lookup(f.Path); ok {
+			fields[i] = lf
+			if lf.Object || f.Late {
+				lazy[i] = &lazyField{segs: snap.Segments, field: lf}
+			}
+		}
+	}
+	return fields, lazy
+}
+
 func newScan(p *planner.Scan, snap logstore.Snapshot, ev *evaluator) *scanOp {
 	if snap.NotBefore > p.TimeLo {
 		// Retention: rows past it are never returned, as if the query's
@@ -65,16 +83,7 @@ func newScan(p *planner.Scan, snap logstore.Snapshot, ev *evaluator) *scanOp {
 		p = &clamped
 	}
 	s := &scanOp{plan: p, snap: snap, ev: ev, seg: -1, pos: -1}
-	s.fields = make([]*logstore.Field, len(p.Fields))
-	s.lazy = make([]*lazyField, len(p.Fields))
-	for i, f := range p.Fields {
-		if lf, ok := snap.Schema.Lookup(f.Path); ok {
-			s.fields[i] = lf
-			if lf.Object || f.Late {
-				s.lazy[i] = &lazyField{segs: snap.Segments, field: lf}
-			}
-		}
-	}
+	s.fields, s.lazy = scanFields(p, snap)
 	s.out.Cols = make([]*Vector, len(p.Fields))
 	for i := range s.out.Cols {
 		s.out.Cols[i] = &Vector{}

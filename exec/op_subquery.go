@@ -206,13 +206,12 @@ func (ev *evaluator) evalKeyed(e *keyedValue, b *Batch) (*Vector, error) {
 	out := ev.out(e, e.def.T, b.N)
 	var key []byte
 	for r := 0; r < b.N; r++ {
-		v, found := e.def, false
+		v := e.def
 		if k := x.Value(r); !k.Null {
 			key = appendKey(key[:0], k)
-			v, found = e.vals[string(key)]
-		}
-		if !found {
-			v = e.def
+			if kv, ok := e.vals[string(key)]; ok {
+				v = kv
+			}
 		}
 		out.set(r, v, b.N)
 	}

@@ -267,12 +267,12 @@ func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
 		}
 	}
 	keep = keep[:n]
+	if t.first() {
+		return keep // keepFirst places them
+	}
 	t.renum = grow(t.renum, vb.N)
 	for i, r := range keep {
 		t.renum[r] = int32(base + i)
-	}
-	if t.first() {
-		return keep // keepFirst places them
 	}
 	for _, r := range keep {
 		g := t.gid[r]

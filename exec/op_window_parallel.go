@@ -26,7 +26,7 @@ func newParallelTopN(p *planner.Window, snap logstore.Snapshot, ev *evaluator) O
 		return nil
 	}
 	u := &gatherOp{}
-	lazy := newScan(scanPlan, snap, nil).lazy
+	_, lazy := scanFields(scanPlan, snap)
 	for w := 0; w < workers; w++ {
 		wev := newEvaluator()
 		wev.mem = ev.mem

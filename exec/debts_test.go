@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -332,14 +333,60 @@ func TestGroupByIntKeysSmallAndLarge(t *testing.T) {
 
 // A CTE merged into the query that reads it (planner/bind_view.go) gives
 // the rows the same CTE gives as a plan of its own (a LIMIT keeps it from
-// merging), on either side of every kind of join: merged on a preserved
-// side, kept as a plan on a side that is padded with NULLs.
+// merging), on either side of every kind of join, and for the plain join
+// kinds the rows a plain-Go join of the same data gives.
 func TestMergedCTEsMatchPlannedOnes(t *testing.T) {
 	st := logstore.New(logstore.Options{SegmentRows: 40})
 	numbered(t, st, "a", 120, func(i int) string {
 		return fmt.Sprintf(`"k":%d,"p":"p%d","metadata":{"tag":"t%d"}`, i%9, i%3, i%4)
 	})
 	numbered(t, st, "b", 60, func(i int) string { return fmt.Sprintf(`"k":%d,"q":%d`, i%12, i) })
+	// The join kinds computed in plain Go, rows printed as the engine's
+	// rows print ([k p q], NULL as NULL), so that merged and planned CTEs
+	// are not only equal to each other.
+	type arow struct {
+		k int
+		p string
+	}
+	var ca []arow
+	for i := 0; i < 120; i++ {
+		if p, tag := fmt.Sprintf("p%d", i%3), fmt.Sprintf("t%d", i%4); p != "p1" && tag != "t2" {
+			ca = append(ca, arow{i % 9, p})
+		}
+	}
+	var cb [][2]int // k, q
+	for i := 0; i < 50; i++ {
+		cb = append(cb, [2]int{i % 12, i})
+	}
+	row := func(k, p, q string) string { return "[" + k + " " + p + " " + q + "]" }
+	var left, right, unmatchedB []string
+	matchedB := map[int]bool{}
+	for _, a := range ca {
+		found := false
+		for j, b := range cb {
+			if a.k == b[0] {
+				found, matchedB[j] = true, true
+				left = append(left, row(fmt.Sprint(a.k), a.p, fmt.Sprint(b[1])))
+				right = append(right, row(fmt.Sprint(a.k), a.p, fmt.Sprint(b[1])))
+			}
+		}
+		if !found {
+			left = append(left, row(fmt.Sprint(a.k), a.p, "NULL"))
+		}
+	}
+	for j, b := range cb {
+		if !matchedB[j] {
+			unmatchedB = append(unmatchedB, row("NULL", "NULL", fmt.Sprint(b[1])))
+		}
+	}
+	right = append(right, unmatchedB...)
+	full := append(slices.Clone(left), unmatchedB...)
+	want := map[string][]string{}
+	sorted := func(rs []string) []string { rs = slices.Clone(rs); sort.Strings(rs); return rs }
+	want["select ca.k, ca.p, cb.q from ca left join cb on ca.k = cb.k"] = sorted(left)
+	want["select ca.k, ca.p, cb.q from ca right join cb on ca.k = cb.k"] = sorted(right)
+	want["select ca.k, ca.p, cb.q from ca full join cb on ca.k = cb.k"] = sorted(full)
+	want["select ca.k, ca.p, cb.q from cb left join ca on ca.k = cb.k"] = sorted(right)
 	cte := func(limit string) string {
 		return `with ca as (select t.k, t.p, t.metadata from a as t cross join unnest(t.metadata) as m where t.p != 'p1' and m.tag != 't2'` + limit + `),
   cb as (select t.k, t.q from b as t where t.q < 50` + limit + `) `
@@ -363,6 +410,9 @@ func TestMergedCTEsMatchPlannedOnes(t *testing.T) {
 		}
 		require.NotEmpty(t, got[0], body)
 		require.Equal(t, got[1], got[0], body)
+		if w, ok := want[body]; ok {
+			require.Equal(t, w, got[0], "%s: against the plain-Go join", body)
+		}
 	}
 }
 

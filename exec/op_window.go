@@ -189,9 +189,10 @@ type topPerPartition struct {
 	lost    []bool          // by batch row: admitted, then displaced in the same batch
 	// intKey: the order is one integer-like key (a timestamp, a count),
 	// kept in topRow.ik and compared as an integer.
-	intKey bool
-	renum  []int32 // by batch row: the store row it will have
-	keep   []int32 // admit's result, reused: read before the next batch
+	intKey  bool
+	renum   []int32 // by batch row: the store row it will have
+	keep    []int32 // admit's result, reused: read before the next batch
+	touched []int32 // admitFirst's partitions taken by the batch, reused
 }
 
 func newTopPerPartition(n int64, call *planner.WindowCall, ce callExprs) *topPerPartition {
@@ -250,14 +251,12 @@ func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
 		}
 		t.gid, _ = t.groups.assign(keys, vb.N, t.gid, nil)
 	}
+	if t.first() {
+		return t.admitFirst(vb, base) // keepFirst places them
+	}
 	t.lost = grow(t.lost, vb.N)
 	clear(t.lost)
-	var keep []int32
-	if t.first() {
-		keep = t.admitFirst(vb, base)
-	} else {
-		keep = t.admitHeaps(vb, base)
-	}
+	keep := t.admitHeaps(vb, base)
 	// The batch's rows still kept get the store rows they will have.
 	n := 0
 	for _, r := range keep {
@@ -267,9 +266,6 @@ func (t *topPerPartition) admit(vb *Batch, base int) []int32 {
 		}
 	}
 	keep = keep[:n]
-	if t.first() {
-		return keep // keepFirst places them
-	}
 	t.renum = grow(t.renum, vb.N)
 	for i, r := range keep {
 		t.renum[r] = int32(base + i)
@@ -320,11 +316,15 @@ func (o *windowOp) keepFirst(b, vb *Batch, keep []int32, t *topPerPartition) []i
 // then does what a heap of one would, without the heap's indirect calls.
 func (t *topPerPartition) first() bool { return t.n == 1 && t.intKey }
 
-// admitFirst is admit's loop when first holds.
+// admitFirst is admit's loop when first holds. A row that beats its
+// partition's first row takes its slot at once; only the rows still holding
+// a slot when the batch ends are kept, so a row displaced within its own
+// batch (nearly every row, for input in time order read newest first) costs
+// one comparison and one store. The kept rows are returned in batch order.
 func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 	v := vb.Cols[t.ce.order[0]]
 	desc, nullsFirst := t.call.Order[0].Desc, t.call.Order[0].NullsFirst
-	keep := t.keep[:0]
+	touched := t.touched[:0] // partitions whose slot a row of this batch took
 	for r := 0; r < vb.N; r++ {
 		g := int(t.gid[r])
 		for g >= len(t.best) {
@@ -350,12 +350,19 @@ func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 				continue
 			}
 			if cur.at >= int32(base) {
-				t.lost[int(cur.at)-base] = true
-			} // else keepFirst overwrites its store row
+				*cur = row // its slot is already in touched
+				continue
+			}
 		}
 		*cur = row
-		keep = append(keep, int32(r))
+		touched = append(touched, int32(g))
 	}
+	t.touched = touched
+	keep := t.keep[:0]
+	for _, g := range touched {
+		keep = append(keep, t.best[g].at-int32(base))
+	}
+	slices.Sort(keep)
 	t.keep = keep
 	return keep
 }

@@ -99,9 +99,11 @@ func (s *rowStore) appendRows(b *Batch, idx []int32) {
 func (s *rowStore) setRow(at int, b *Batch, r int) {
 	for c, v := range b.Cols {
 		dst := s.cols[c]
+		r := r
 		if v.Lazy != dst.Lazy {
 			// References from another scan, or values over references:
-			// the store keeps values (as appendRows does).
+			// the store keeps values (as appendRows does). The row is
+			// then row 0 of this column's copy, and of no other column's.
 			dst.materialize(s.n)
 			v = dense(gather(v, []int32{int32(r)}, nil), 1)
 			r = 0

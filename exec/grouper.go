@@ -32,7 +32,9 @@ type grouper struct {
 	// hash each distinct value once.
 	dict  *logstore.Column
 	dictG []int32
-	small []int32 // by value, for integer keys below smallInts: the group, -1 until met
+	small []int32  // by value, for integer keys below smallInts: the group, -1 until met
+	strs  []string // late references resolved, reused
+	rows  []int32  // scratch for strs
 }
 
 // smallInts bounds the integer keys grouper numbers through a table.
@@ -49,13 +51,18 @@ func (gr *grouper) assign(keys []*Vector, n int, g, fresh []int32) ([]int32, []i
 	if k := keys[0]; len(keys) == 1 && k.Lazy != nil && (k.T.Kind == types.KindString || k.T.Kind == types.KindBytes) {
 		// Late STRING references (planner.ScanField.Late) meet plain strings
 		// of the same key from elsewhere (a UNION): the value is the map key
-		// either way.
-		for r := 0; r < n; r++ {
+		// either way. References into a dictionary column are grouped by
+		// their codes; others are resolved a segment's run at a time.
+		if k.dict != nil {
+			return gr.assignCodes(k, n, g, fresh)
+		}
+		gr.strs, gr.rows = k.Lazy.strings(k.I[:n], gr.strs, gr.rows)
+		for r, s := range gr.strs[:n] {
 			if k.isNull(r) {
 				g[r], fresh = gr.null(r, fresh)
 				continue
 			}
-			g[r], fresh = gr.ofString(k.Value(r).S, r, fresh)
+			g[r], fresh = gr.ofString(s, r, fresh)
 		}
 		return g, fresh
 	}
@@ -122,7 +129,8 @@ func (gr *grouper) assign(keys []*Vector, n int, g, fresh []int32) ([]int32, []i
 	return g, fresh
 }
 
-// assignCodes is assign for one STRING key read from a dictionary column.
+// assignCodes is assign for one STRING key read from a dictionary column,
+// as strings or as late references.
 func (gr *grouper) assignCodes(k *Vector, n int, g, fresh []int32) ([]int32, []int32) {
 	if gr.dict != k.dict {
 		gr.dict, gr.dictG = k.dict, gr.dictG[:0]
@@ -137,7 +145,7 @@ func (gr *grouper) assignCodes(k *Vector, n int, g, fresh []int32) ([]int32, []i
 		}
 		id := gr.dictG[c]
 		if id < 0 {
-			id, fresh = gr.ofString(k.S[r], r, fresh)
+			id, fresh = gr.ofString(k.dict.DictEntry(c), r, fresh)
 			gr.dictG[c] = id
 		}
 		g[r] = id

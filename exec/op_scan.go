@@ -336,7 +336,7 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 				v.I[k] = 1
 			}
 			markNulls(v, col, rows)
-		case col == nil || lf == nil || f.T.Kind == types.KindNull:
+		case lf == nil || f.T.Kind == types.KindNull || col == nil && !f.Late:
 			v.resize(n)
 			v.Null = make([]bool, n)
 			for k := range v.Null {
@@ -344,11 +344,19 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 			}
 		case s.lazy[i] != nil:
 			// Nested records always, and late fields (planner.ScanField),
-			// are read later and only for the rows kept.
+			// are read later and only for the rows kept. A late field
+			// absent from the segment is references too, all NULL, so
+			// that its rows meet the others' in a store as references.
 			v.Lazy = s.lazy[i]
 			v.resize(n)
 			for k, r := range rows {
 				v.I[k] = lazyRef(s.seg, int(r))
+			}
+			if f.Late && col != nil && col.IsDict() {
+				// A late key (a window's partition) is grouped by its codes.
+				v.codes = grow(v.codes, n)
+				col.GatherCodes(rows, v.codes)
+				v.dict = col
 			}
 			markNulls(v, col, rows)
 		default:

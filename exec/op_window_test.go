@@ -3,6 +3,7 @@ package exec
 import (
 	"fmt"
 	"math/rand"
+	"runtime"
 	"sort"
 	"testing"
 
@@ -368,3 +369,90 @@ func TestWindowFirstRowTiesKeepInputOrder(t *testing.T) {
 	}
 }
 
+// A bare partition key is read late (planner lateFields) and grouped by its
+// dictionary codes, or resolved a segment's run at a time where its column
+// is plain. Over segments of both encodings, segments without the field
+// (a NULL partition) and an open segment, serially and by parallel workers,
+// the first row per key is the one a plain-Go pass finds.
+func TestWindowLatePartitionKeyMatchesReference(t *testing.T) {
+	const n = 4250 // segments of 500 rows: 8 sealed, one open
+	st := logstore.New(logstore.Options{SegmentRows: 500})
+	keyOf := func(i int) (string, bool) {
+		switch seg := i / 500; {
+		case seg == 2 || seg == 3: // nearly unique values: a plain column
+			if i%50 == 0 {
+				return fmt.Sprintf("k%d", i%7), true
+			}
+			return fmt.Sprintf("unique-key-%06d-padding-to-make-it-long", i), true
+		case seg == 4 || seg == 5: // present on odd rows only
+			return fmt.Sprintf("k%d", i%7), i%2 == 1
+		case seg == 6: // absent from the whole segment
+			return "", false
+		}
+		return fmt.Sprintf("k%d", i%7), true
+	}
+	vOf := func(i int) int64 { return int64(i*7919) % 4253 } // distinct, unordered
+	numbered(t, st, "src", n, func(i int) string {
+		if k, ok := keyOf(i); ok {
+			return fmt.Sprintf(`"k":%q,"v":%d,"i":%d`, k, vOf(i), i)
+		}
+		return fmt.Sprintf(`"v":%d,"i":%d`, vOf(i), i)
+	})
+	// The data has what the test is about: dictionary and plain columns,
+	// segments without the field, an open segment.
+	snap := st.Snapshot("src")
+	var dict, plain, absent int
+	for _, seg := range snap.Segments {
+		switch c := seg.Column("k"); {
+		case c == nil:
+			absent++
+		case c.IsDict():
+			dict++
+		default:
+			plain++
+		}
+	}
+	require.Positive(t, dict)
+	require.Positive(t, plain)
+	require.Positive(t, absent)
+	require.Greater(t, len(snap.Segments), minParallelSegments)
+
+	best := map[string]int{} // key ("" for NULL) → i with the largest v
+	for i := 0; i < n; i++ {
+		k, ok := keyOf(i)
+		if !ok {
+			k = "NULL"
+		}
+		if b, seen := best[k]; !seen || vOf(i) > vOf(b) {
+			best[k] = i
+		}
+	}
+	var want []string
+	for k, i := range best {
+		want = append(want, fmt.Sprintf("%s %d", k, i))
+	}
+	sort.Strings(want)
+
+	sql := "select k, i from src qualify row_number() over (partition by k order by v desc) = 1"
+	q, err := Prepare(sql)
+	require.NoError(t, err)
+	plan, err := Explain(st, q, Request{Now: goldenNow})
+	require.NoError(t, err)
+	require.Contains(t, plan, "late(k)")
+	for _, procs := range []int{1, 2} {
+		prev := runtime.GOMAXPROCS(procs)
+		res, err := runSQL(t, st, sql, 0)
+		runtime.GOMAXPROCS(prev)
+		require.NoError(t, err)
+		var got []string
+		for _, r := range res.Rows {
+			k := r[0].S
+			if r[0].Null {
+				k = "NULL"
+			}
+			got = append(got, fmt.Sprintf("%s %d", k, r[1].I))
+		}
+		sort.Strings(got)
+		require.Equal(t, want, got, "GOMAXPROCS %d", procs)
+	}
+}

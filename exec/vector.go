@@ -23,11 +23,12 @@ type Vector struct {
 	// nullBuf keeps NULL-flag storage across batches; Null is nil when no
 	// row is NULL, so the spare cannot live in Null itself.
 	nullBuf []bool
-	// dict, when set, is the dictionary column the scan read S from, and
-	// codes its code of each row that is not NULL: a consumer may work on
-	// the codes (grouper numbers a segment's distinct codes, not every
-	// row's string). The scan sets it and gather carries it over; resize
-	// clears it, so a vector whose S is written anew never keeps stale codes.
+	// dict, when set, is the dictionary column the scan read S (or, for a
+	// late field, the references in I) from, and codes its code of each row
+	// that is not NULL: a consumer may work on the codes (grouper numbers a
+	// segment's distinct codes, not every row's string). The scan sets it
+	// and gather carries it over; resize clears it, so a vector whose S is
+	// written anew never keeps stale codes.
 	dict  *logstore.Column
 	codes []uint32
 }
@@ -39,6 +40,28 @@ type lazyField struct {
 }
 
 func lazyRef(seg, row int) int64 { return int64(seg)<<32 | int64(row) }
+
+// strings resolves references to a scalar STRING or BYTES field into dst, a
+// run of one segment's rows at a time, as the scan would have gathered them
+// (NULL rows read as ""). rows is scratch space, returned for reuse.
+func (l *lazyField) strings(refs []int64, dst []string, rows []int32) ([]string, []int32) {
+	dst = grow(dst, len(refs))
+	for i := 0; i < len(refs); {
+		seg := refs[i] >> 32
+		rows = rows[:0]
+		j := i
+		for ; j < len(refs) && refs[j]>>32 == seg; j++ {
+			rows = append(rows, int32(refs[j]))
+		}
+		if col := l.segs[seg].Column(l.field.Path); col != nil {
+			col.GatherStrings(rows, dst[i:j])
+		} else {
+			clear(dst[i:j])
+		}
+		i = j
+	}
+	return dst, rows
+}
 
 // Batch is a set of rows as column vectors, all of length N.
 type Batch struct {

@@ -378,7 +378,10 @@ func projectAboveTopK(s *Sort) Node {
 // carries: no sort key, window expression or scan filter reads them. Such a
 // field of a large input (a request id, a message) is then read for the few
 // rows kept instead of for every row; reading a compressed string block is
-// the costly part of such a scan.
+// the costly part of such a scan. A field the Window partitions by, as it
+// is, is late too: the executor groups its references by their dictionary
+// codes (or resolves a segment's run of them at once), and only the kept
+// rows' strings are ever made.
 func lateFields(n Node) Node {
 	mapInputs(n, lateFields)
 	var scan *Scan
@@ -398,7 +401,20 @@ func lateFields(n Node) Node {
 		}
 		scan, _ = x.In.(*Scan)
 		for i := range x.Calls {
-			x.Calls[i].mapExprs(func(e Expr) Expr { colsUsed(e, used); return e })
+			c := &x.Calls[i]
+			for _, e := range c.Partition {
+				if _, bare := e.(*ColRef); !bare {
+					colsUsed(e, used)
+				}
+			}
+			for _, es := range [][]Expr{c.Args, c.Agg.Args} {
+				for _, e := range es {
+					colsUsed(e, used)
+				}
+			}
+			for _, k := range c.Order {
+				colsUsed(k.Expr, used)
+			}
 		}
 	}
 	if scan == nil {

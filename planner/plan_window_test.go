@@ -32,9 +32,9 @@ func TestWindowTopNRule(t *testing.T) {
 	}
 }
 
-// lateFields: STRING fields that a top-k right above the scan only carries
-// are read late; those its keys, its window expressions or the scan's
-// filter read are not.
+// lateFields: STRING fields that a top-k right above the scan only carries,
+// or partitions by as they are, are read late; those its sort keys, its
+// other window expressions or the scan's filter read are not.
 func TestLateFieldsRule(t *testing.T) {
 	cases := []struct {
 		sql        string
@@ -43,8 +43,13 @@ func TestLateFieldsRule(t *testing.T) {
 		{"select id, event_message from t order by timestamp desc limit 10", []string{"id", "event_message"}, nil},
 		{"select id, event_message from t order by id limit 10", []string{"event_message"}, []string{"id"}},
 		{"select id, event_message from t where event_message like '%x%' order by timestamp desc limit 10", []string{"id"}, []string{"event_message"}},
-		{"select id, project from t qualify row_number() over (partition by project order by timestamp desc) = 1", []string{"id"}, []string{"project"}},
-		{"select id, project, event_message from t qualify row_number() over (partition by project order by event_message) <= 2", []string{"id"}, []string{"project", "event_message"}},
+		// A bare partition key is late (grouped by codes); one inside an
+		// expression, or also an order key, is read.
+		{"select id, project from t qualify row_number() over (partition by project order by timestamp desc) = 1", []string{"id", "project"}, nil},
+		{"select id, project from t qualify row_number() over (partition by lower(project) order by timestamp desc) = 1", []string{"id"}, []string{"project"}},
+		{"select id, project, event_message from t qualify row_number() over (partition by project order by event_message) <= 2", []string{"id", "project"}, []string{"event_message"}},
+		{"select id, project from t qualify row_number() over (partition by project order by project, timestamp) <= 2", []string{"id"}, []string{"project"}},
+		{"select id, project from t where project != 'x' qualify row_number() over (partition by project order by timestamp) = 1", []string{"id"}, []string{"project"}},
 		{"select id, event_message from t order by timestamp desc", nil, []string{"id", "event_message"}},
 		{"select id, row_number() over (partition by project order by timestamp desc) as rn from t", nil, []string{"id"}},
 	}

@@ -312,6 +312,17 @@ func (s *scanOp) matchCodes(chk eqCheck, rows []int32) []int32 {
 	return kept
 }
 
+// eqValue is the value an equality predicate (planner.Scan.Eq) holds
+// field i to, if one does.
+func (s *scanOp) eqValue(i int) (string, bool) {
+	for _, e := range s.plan.Eq {
+		if e.Field == i {
+			return e.Value, true
+		}
+	}
+	return "", false
+}
+
 // read gathers the scan's fields for rows and applies its residual filter.
 func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 	n := len(rows)
@@ -370,6 +381,14 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 			case inFloats:
 				col.GatherFloats(rows, v.F)
 			case inStrings:
+				if eq, ok := s.eqValue(i); ok && col.Kind() == types.KindString {
+					// Every row kept equals the predicate's value
+					// (project = @project): no per-row lookups.
+					for k := range v.S {
+						v.S[k] = eq
+					}
+					break
+				}
 				col.GatherStrings(rows, v.S)
 				if col.IsDict() {
 					v.codes = grow(v.codes, n)

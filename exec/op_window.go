@@ -320,7 +320,9 @@ func (t *topPerPartition) first() bool { return t.n == 1 && t.intKey }
 // partition's first row takes its slot at once; only the rows still holding
 // a slot when the batch ends are kept, so a row displaced within its own
 // batch (nearly every row, for input in time order read newest first) costs
-// one comparison and one store. The kept rows are returned in batch order.
+// one comparison and one store. The kept rows are returned in the order
+// their partitions were first taken in the batch (not sorted: in first mode
+// a tie is decided against the slot, never by store order).
 func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 	v := vb.Cols[t.ce.order[0]]
 	desc, nullsFirst := t.call.Order[0].Desc, t.call.Order[0].NullsFirst
@@ -362,7 +364,6 @@ func (t *topPerPartition) admitFirst(vb *Batch, base int) []int32 {
 	for _, g := range touched {
 		keep = append(keep, t.best[g].at-int32(base))
 	}
-	slices.Sort(keep)
 	t.keep = keep
 	return keep
 }

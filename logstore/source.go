@@ -54,9 +54,10 @@ func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.
 // ingest stores events; see Store.Ingest. A batch is cut into chunks that
 // each fit the open segment, so that every WAL file holds exactly one
 // segment's events. A chunk is written to the WAL and applied to memory under
-// the source lock (so replay sees chunks in the order queries did); the fsync
-// that makes them durable runs after the lock is released, shared with every
-// other request waiting for one.
+// the source lock (so replay sees chunks in the order queries did). It is
+// written first, and its fsync started, so that the disk works while the
+// chunk is applied; the reply waits for that fsync (or a later one: every
+// request waiting at that moment shares it) after the lock is released.
 func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []Reject, err error) {
 	var (
 		full []*Segment
@@ -77,25 +78,35 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		n := min(len(events)-start, s.opts.SegmentRows-s.open.rows)
 		b := walBatch{arrival: arrival.UnixMicro(), events: events[start : start+n]}
 		_, _ = rand.Read(b.seed[:])
-		// Applied first, then logged: the chunk may stop early at a wide
-		// event (see widePadCells), and the WAL file must hold exactly the
-		// events of its segment. Until the fsync below they are not
-		// acknowledged.
+		var p walPos
+		if s.wal != nil {
+			if p, err = s.wal.append(&b); err != nil {
+				break // nothing applied
+			}
+			go func() { _ = s.wal.sync(p) }() // its outcome is read by the sync below
+		}
 		rowsBefore, srcRowsBefore := s.open.rows, s.rows
 		acc, rej, stop := s.apply(&b, start, true)
 		if stop >= 0 {
+			// The chunk stopped at a wide event (see widePadCells), which
+			// starts the next segment: the record must hold only the
+			// events this segment took.
 			b.events, split = b.events[:stop], true
+			if s.wal != nil {
+				err = s.wal.retract(p)
+				if err == nil && len(b.events) > 0 {
+					p, err = s.wal.append(&b)
+				}
+				if err != nil {
+					// Not logged, so not kept in memory either: the segment
+					// file sealed from memory would otherwise keep them.
+					s.open.truncateRows(rowsBefore)
+					s.rows = srcRowsBefore
+					break
+				}
+			}
 		}
 		if s.wal != nil && len(b.events) > 0 {
-			p, werr := s.wal.append(&b)
-			if werr != nil {
-				// Not logged, so not kept in memory either: the segment
-				// file sealed from memory would otherwise keep them.
-				s.open.truncateRows(rowsBefore)
-				s.rows = srcRowsBefore
-				err = werr
-				break
-			}
 			pos = append(pos, p)
 		}
 		accepted += acc

@@ -215,10 +215,10 @@ type wal struct {
 // buffer per source would pin one large body's worth each).
 var walBufs = sync.Pool{New: func() any { return new([]byte) }}
 
-// walPos says where a record ended and in which generation.
+// walPos says where a record started and ended, and in which generation.
 type walPos struct {
-	end int64
-	gen uint64
+	start, end int64
+	gen        uint64
 }
 
 // append writes one record to the current file, creating the file if a
@@ -249,7 +249,36 @@ func (w *wal) append(b *walBatch) (walPos, error) {
 		return walPos{}, fmt.Errorf("wal %s: %w", w.f.Name(), err)
 	}
 	w.written += int64(len(buf))
-	return walPos{end: w.written, gen: w.gen}, nil
+	return walPos{start: w.written - int64(len(buf)), end: w.written, gen: w.gen}, nil
+}
+
+// retract takes back the record at p, the last one written: a chunk logged
+// before it was applied whose apply stopped early (a wide event starts a new
+// segment, and the WAL file must hold only its own segment's events). It
+// waits out an fsync in flight, so none counts the record durable after it
+// is gone, and cuts the file back; the next fsync makes the cut durable with
+// whatever follows it. A crash before that may replay the record, whose
+// events were not acknowledged.
+func (w *wal) retract(p walPos) error {
+	w.syncMu.Lock()
+	defer w.syncMu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.broken != nil {
+		return w.broken
+	}
+	if w.f == nil || p.gen != w.gen || w.written != p.end {
+		return errors.New("wal: the record to take back is no longer the last one")
+	}
+	w.cutBack(w.fileHead + (p.start - w.fileBase))
+	if w.broken != nil {
+		return w.broken
+	}
+	w.written = p.start
+	if w.synced.Load() > p.start {
+		w.synced.Store(p.start)
+	}
+	return nil
 }
 
 // cutBack truncates the current file to off and positions writes there.

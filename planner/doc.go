@@ -44,8 +44,9 @@
 // hash joins, column pruning, ORDER BY + LIMIT as top-k with projections moved
 // above it, time-range and equality predicates pushed into scans, a Window
 // that a filter keeps the first k rows of marked TopN (windowTopN), and the
-// STRING fields a top-k right above a scan only carries marked Late
-// (lateFields: read for the kept rows only).
+// STRING fields a top-k right above a scan only carries, or a first-rows
+// Window partitions by as they are, marked Late (lateFields: read for the
+// kept rows only; a partition key is grouped by its dictionary codes).
 // Explain prints a plan for tests and debugging. Every plan node implements
 // Children/WithChildren (plan.go), so Inputs, mapInputs and the rewrite
 // passes built on them need no per-node type switch.

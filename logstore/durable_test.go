@@ -770,3 +770,44 @@ func TestRetentionTrimsASegmentPinnedByTheFuture(t *testing.T) {
 	require.Zero(t, st.EnforceRetention())
 	require.Len(t, column(st, "s", "event_message"), 13)
 }
+
+// In a large segment, expired rows are reclaimed once they fill a time block,
+// well before they are a quarter of it; fewer than a block wait.
+func TestRetentionTrimsABlockOfExpiredRows(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
+	const rows = 8 * TimeBlock
+	opts := Options{SegmentRows: rows, Retention: 7 * 24 * time.Hour, Now: func() time.Time { return now }, noMerge: true}
+	st := openT(t, dir, opts)
+	defer st.Close()
+	expired := TimeBlock + TimeBlock/2 // more than a block, less than a quarter
+	base := now.Add(-8 * 24 * time.Hour)
+	var batch [][]byte
+	for i := 0; i < rows; i++ {
+		at := base.Add(time.Duration(i) * time.Second) // the first `expired` rows are past the cutoff...
+		if i >= expired {
+			at = now.Add(-time.Hour).Add(time.Duration(i) * time.Millisecond) // ...the rest fresh
+		}
+		batch = append(batch, []byte(fmt.Sprintf(`{"timestamp":%q,"event_message":"m%d"}`, at.Format(time.RFC3339Nano), i)))
+	}
+	_, rej := st.Append("s", batch)
+	require.Empty(t, rej)
+	require.NoError(t, st.Flush())
+	require.Len(t, st.Snapshot("s").Segments, 1)
+	require.Less(t, expired*trimShare, rows, "fewer than a quarter expired")
+
+	require.Equal(t, expired, st.EnforceRetention())
+	msgs := column(st, "s", "event_message")
+	require.Len(t, msgs, rows-expired)
+	require.Equal(t, fmt.Sprintf("m%d", expired), msgs[0])
+
+	// Half a block more expire: not worth a rewrite yet; a block: worth it.
+	fresh0 := now.Add(-time.Hour) // row i >= expired is at fresh0 + i ms
+	retention := 7 * 24 * time.Hour
+	now = fresh0.Add(retention).Add(time.Duration(expired+TimeBlock/2) * time.Millisecond)
+	require.Zero(t, st.EnforceRetention())
+	require.Len(t, column(st, "s", "event_message"), rows-expired)
+	now = fresh0.Add(retention).Add(time.Duration(expired+TimeBlock) * time.Millisecond)
+	require.Equal(t, TimeBlock, st.EnforceRetention())
+	require.Equal(t, fmt.Sprintf("m%d", expired+TimeBlock), column(st, "s", "event_message")[0])
+}

@@ -34,18 +34,26 @@ func (s *Store) EnforceRetention() int {
 	return dropped + s.enforceDisk()
 }
 
-// trimShare is the share of expired rows (1/trimShare) at which a sealed
-// segment that also holds newer rows is rewritten without them: each
-// rewrite drops at least that share, which bounds the rows rewritten, and a
-// segment kept by one late or future-dated event gives its expired rows'
-// space back.
+// A sealed segment that also holds newer rows is rewritten without its
+// expired ones once they fill a time block (TimeBlock rows) or a quarter of
+// the segment, whichever is fewer: a segment kept alive by a late or
+// future-dated event gives its expired rows' space back within one pass,
+// up to fewer than a block of them, and each rewrite drops at least that
+// many rows, which bounds how often a segment is rewritten (a full segment
+// at most SegmentRows/TimeBlock times) while the cutoff slides through it.
 const trimShare = 4
 
-// trimExpired rewrites the source's sealed segments in which at least
-// 1/trimShare of the rows are older than cutoff, and reports the rows
-// dropped. Rows of a sealed segment are in time order, so the expired ones
-// are its first rows. It skips the pass while a merge runs (they would write
-// the same file names); the next pass trims.
+// trimWorth reports whether dropping expired rows of a segment of rows is
+// worth its rewrite.
+func trimWorth(expired, rows int) bool {
+	return expired > 0 && (expired >= TimeBlock || expired*trimShare >= rows)
+}
+
+// trimExpired rewrites the source's sealed segments whose expired rows (older
+// than cutoff) are worth it (trimWorth), and reports the rows dropped. Rows
+// of a sealed segment are in time order, so the expired ones are its first
+// rows. It skips the pass while a merge runs (they would write the same file
+// names); the next pass trims.
 func (src *Source) trimExpired(cutoff int64) int {
 	if src.wal == nil || !src.merging.CompareAndSwap(false, true) {
 		return 0
@@ -62,7 +70,7 @@ func (src *Source) trimExpired(cutoff int64) int {
 	dropped := 0
 	for _, seg := range cands {
 		from := expiredRows(seg, cutoff)
-		if from == 0 || from*trimShare < seg.rows {
+		if !trimWorth(from, seg.rows) {
 			continue
 		}
 		if src.rewrite([]*Segment{seg}, []segRows{{seg: seg, from: from}}) {

@@ -33,6 +33,7 @@ type subResult struct {
 	value types.Value            // scalar, EXISTS, ARRAY
 	set   *valueSet              // IN
 	keyed map[string]types.Value // keyed: the value by appendKey of the key
+	dups  map[string]bool        // keyed: keys with more than one row
 }
 
 // valueSet is the distinct non-NULL values of an IN subquery, by appendKey
@@ -73,7 +74,7 @@ func (r *subqueries) resolve(n planner.Node) error {
 		case planner.SubIn:
 			return &inSet{x: s.X, set: res.set}
 		case planner.SubKeyed:
-			return &keyedValue{x: s.X, vals: res.keyed, def: s.Default}
+			return &keyedValue{x: s.X, vals: res.keyed, dups: res.dups, def: s.Default, line: s.Line, col: s.Col}
 		}
 		return &planner.Const{V: res.value}
 	})
@@ -121,8 +122,7 @@ read:
 			break read
 		case planner.SubScalar:
 			if rows > 1 {
-				msg := "Scalar subquery produced more than one element"
-				return nil, &Error{Kind: KindEvaluation, Msg: fmt.Sprintf("%d:%d: %s", s.Line, s.Col, msg), Line: s.Line, Col: s.Col, Reason: msg}
+				return nil, scalarRowsError(s.Line, s.Col)
 			}
 			vals = append(vals, b.Cols[0].Value(0))
 		case planner.SubArray:
@@ -146,6 +146,15 @@ read:
 			}
 			for i := 0; i < b.N; i++ {
 				key = appendKey(key[:0], b.Cols[0].Value(i))
+				if _, seen := res.keyed[string(key)]; seen {
+					if !s.FirstRow {
+						if res.dups == nil {
+							res.dups = map[string]bool{}
+						}
+						res.dups[string(key)] = true
+					}
+					continue
+				}
 				res.keyed[string(key)] = b.Cols[1].Value(i)
 			}
 		case planner.SubIn:
@@ -184,13 +193,22 @@ read:
 	return res, nil
 }
 
+// scalarRowsError is BigQuery's error for a scalar subquery of more than
+// one row, placed at the subquery.
+func scalarRowsError(line, col int) *Error {
+	msg := "Scalar subquery produced more than one element"
+	return &Error{Kind: KindEvaluation, Msg: fmt.Sprintf("%d:%d: %s", line, col, msg), Line: line, Col: col, Reason: msg}
+}
+
 // keyedValue is a decorrelated scalar subquery (planner.SubKeyed) once its
 // values are known: the value for x's key, else def (also for a NULL x,
-// which equals no key).
+// which equals no key); an error for a key in dups.
 type keyedValue struct {
-	x    planner.Expr
-	vals map[string]types.Value
-	def  types.Value
+	x         planner.Expr
+	vals      map[string]types.Value
+	dups      map[string]bool
+	def       types.Value
+	line, col int
 }
 
 func (e *keyedValue) Type() types.Type { return e.def.T }
@@ -211,6 +229,9 @@ func (ev *evaluator) evalKeyed(e *keyedValue, b *Batch) (*Vector, error) {
 			key = appendKey(key[:0], k)
 			if kv, ok := e.vals[string(key)]; ok {
 				v = kv
+			}
+			if e.dups[string(key)] {
+				return nil, scalarRowsError(e.line, e.col)
 			}
 		}
 		out.set(r, v, b.N)

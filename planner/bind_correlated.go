@@ -149,6 +149,9 @@ func (b *binder) correlatedEquality(f *Filter, ref *outerRef, pos int) (inner, o
 // The select list must be that one aggregate; anything else is refused with
 // the usual message.
 func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) Expr {
+	if s := b.scalarCorrelatedRow(e, plan, ref); s != nil {
+		return s
+	}
 	p, ok := plan.(*Project)
 	var a *Aggregate
 	var f *Filter
@@ -179,6 +182,43 @@ func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *oute
 	if call.Fn == "count" || call.Fn == "countif" {
 		s.Default = types.IntValue(0)
 	}
+	return s
+}
+
+// A correlated scalar subquery of one plain value with one equality is a
+// keyed lookup too, of the rows themselves:
+//
+//	(SELECT v FROM f WHERE inner = outer AND p [LIMIT 1])
+//	  = the v of the row of (SELECT inner, v FROM f WHERE p AND inner IS NOT NULL)
+//	    whose inner is outer's value, else NULL
+//
+// Without LIMIT 1, a key with two rows makes the subquery of an outer row
+// that reads it more than one row: an error then, as in BigQuery, and only
+// then. With LIMIT 1 any one of them is the value (no ORDER BY: which one is
+// unspecified, as in BigQuery). scalarCorrelatedRow returns nil when plan
+// is not this shape (then the aggregate shape is tried).
+func (b *binder) scalarCorrelatedRow(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) Expr {
+	first := false
+	if l, ok := plan.(*Limit); ok && l.N == 1 && l.Offset == 0 {
+		plan, first = l.In, true
+	}
+	p, ok := plan.(*Project)
+	if !ok || len(p.Exprs) != 1 {
+		return nil
+	}
+	f, ok := p.In.(*Filter)
+	if !ok {
+		return nil
+	}
+	inner, outer := b.correlatedEquality(f, ref, e.At)
+	v := p.Exprs[0]
+	keyed := &Project{In: f, Exprs: []Expr{inner, v},
+		Cols: []Column{{Name: "$key", T: inner.Type()}, {Name: "$value", T: v.Type()}}}
+	if r := findOuterRef(keyed); r != nil {
+		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the value)
+	}
+	s := b.newSubquery(SubKeyed, b.optimizeSubplan(keyed), e.At)
+	s.X, s.T, s.Default, s.FirstRow = outer, v.Type(), types.NullOf(v.Type()), first
 	return s
 }
 

@@ -60,8 +60,9 @@
 // subquery folds. Names of an enclosing query are refused as correlated
 // references (binder.outer), except columns of an inlined constant row,
 // EXISTS correlated by one equality, which is decorrelated into an IN, and a
-// scalar aggregate correlated by one equality, decorrelated into a keyed
-// lookup of the aggregate grouped by its key (SubKeyed; bind_correlated.go).
+// scalar aggregate or plain value correlated by one equality, decorrelated
+// into a keyed lookup of the aggregate grouped by its key or of the rows by
+// their key (SubKeyed; bind_correlated.go).
 // MapExprs reaches the expressions of any node by reflection, so the
 // executor can replace subqueries by their values in node types added later.
 //

@@ -24,10 +24,12 @@ const (
 	// X, TRUE when X is among the values, else NULL when a value is NULL,
 	// else FALSE. NOT IN is not(SubIn).
 	SubIn
-	// SubKeyed is a correlated scalar aggregate, decorrelated
-	// (bind_correlated.go): Plan gives (key, value) rows, one per distinct
-	// non-NULL key, and the subquery's value is the one for X's key, else
-	// Default (the aggregate over no rows).
+	// SubKeyed is a correlated scalar subquery, decorrelated
+	// (bind_correlated.go): Plan gives (key, value) rows for non-NULL keys,
+	// and the subquery's value is the one for X's key, else Default (the
+	// aggregate over no rows; NULL for a plain value). A key with two rows
+	// is an error when an outer row reads it (a scalar subquery of more
+	// than one row), unless FirstRow (LIMIT 1) takes any one of them.
 	SubKeyed
 )
 
@@ -52,6 +54,9 @@ type Subquery struct {
 	T    types.Type
 	// Default is SubKeyed's value for a key with no row.
 	Default types.Value
+	// FirstRow: SubKeyed keeps the first row of a key (the subquery had
+	// LIMIT 1), instead of failing on a second.
+	FirstRow bool
 	// Line and Col place the subquery in the query text, for the errors
 	// it raises at run time (a scalar subquery with more than one row).
 	Line, Col int

@@ -55,7 +55,7 @@
 // Subqueries in expressions (op_subquery.go) are uncorrelated: each runs
 // once per query before the plan's operators are built, and is replaced by
 // its value, or for IN by a hash set (inSet) with BigQuery's three-valued
-// logic, or for a decorrelated scalar subquery (planner.SubKeyed) by a map
+// logic (a set per key for a correlated IN), or for a decorrelated scalar subquery (planner.SubKeyed) by a map
 // from key to value (keyedValue; a key with two rows fails when read).
 //
 // Memory: Request.MemoryBudget bounds the rows that joins, sorts,

@@ -74,6 +74,9 @@ func colsRead(e planner.Expr, used map[int]bool) {
 		colsRead(x.Else, used)
 	case *inSet:
 		colsRead(x.x, used)
+		if x.key != nil {
+			colsRead(x.key, used)
+		}
 	case *keyedValue:
 		colsRead(x.x, used)
 	}

@@ -32,6 +32,7 @@ type subqueries struct {
 type subResult struct {
 	value types.Value            // scalar, EXISTS, ARRAY
 	set   *valueSet              // IN
+	sets  map[string]*valueSet   // correlated IN: the values by appendKey of the key
 	keyed map[string]types.Value // keyed: the value by appendKey of the key
 	dups  map[string]bool        // keyed: keys with more than one row
 }
@@ -72,7 +73,7 @@ func (r *subqueries) resolve(n planner.Node) error {
 		}
 		switch s.Kind {
 		case planner.SubIn:
-			return &inSet{x: s.X, set: res.set}
+			return &inSet{x: s.X, set: res.set, key: s.Key, sets: res.sets}
 		case planner.SubKeyed:
 			return &keyedValue{x: s.X, vals: res.keyed, dups: res.dups, def: s.Default, line: s.Line, col: s.Col}
 		}
@@ -158,21 +159,23 @@ read:
 				res.keyed[string(key)] = b.Cols[1].Value(i)
 			}
 		case planner.SubIn:
-			if err := r.mem.charge("subquery of IN", b.N, 1); err != nil {
+			if err := r.mem.charge("subquery of IN", b.N, len(b.Cols)); err != nil {
 				return nil, err
 			}
-			set.empty = false
-			col := b.Cols[0]
+			col := b.Cols[len(b.Cols)-1] // after the key of a correlated IN
 			for i := 0; i < b.N; i++ {
-				v := col.Value(i)
-				if v.Null {
-					set.hasNull = true
-					continue
+				to := set
+				if s.Key != nil {
+					key = appendKey(key[:0], b.Cols[0].Value(i))
+					if res.sets == nil {
+						res.sets = map[string]*valueSet{}
+					}
+					if to = res.sets[string(key)]; to == nil {
+						to = &valueSet{keys: map[string]struct{}{}, empty: true}
+						res.sets[string(key)] = to
+					}
 				}
-				key = appendKey(key[:0], v)
-				if _, ok := set.keys[string(key)]; !ok {
-					set.keys[string(key)] = struct{}{}
-				}
+				to.add(col.Value(i), &key)
 			}
 		}
 	}
@@ -239,46 +242,88 @@ func (ev *evaluator) evalKeyed(e *keyedValue, b *Batch) (*Vector, error) {
 	return out, nil
 }
 
-// inSet is x IN (subquery) once the subquery's values are known.
+// add puts one of the subquery's values into the set; key is scratch.
+func (s *valueSet) add(v types.Value, key *[]byte) {
+	s.empty = false
+	if v.Null {
+		s.hasNull = true
+		return
+	}
+	*key = appendKey((*key)[:0], v)
+	if _, ok := s.keys[string(*key)]; !ok {
+		s.keys[string(*key)] = struct{}{}
+	}
+}
+
+// test is BigQuery's x IN (the set's values): FALSE for an empty (or nil)
+// set; else NULL for a NULL x; TRUE when x is among the values; else NULL
+// if a value was NULL; else FALSE. NaN equals nothing. key is scratch.
+func (s *valueSet) test(v types.Value, key *[]byte) (in, null bool) {
+	if s == nil || s.empty {
+		return false, false
+	}
+	if v.Null {
+		return false, true
+	}
+	if !(v.T.Kind == types.KindFloat64 && math.IsNaN(v.F)) {
+		*key = appendKey((*key)[:0], v)
+		if _, found := s.keys[string(*key)]; found {
+			return true, false
+		}
+	}
+	return false, s.hasNull
+}
+
+// inSet is x IN (subquery) once the subquery's values are known: set, or
+// for a correlated IN the set of each value of key.
 type inSet struct {
-	x   planner.Expr
-	set *valueSet
+	x    planner.Expr
+	set  *valueSet
+	key  planner.Expr
+	sets map[string]*valueSet
 }
 
 func (e *inSet) Type() types.Type { return types.Bool }
 func (e *inSet) String() string {
+	if e.key != nil {
+		return fmt.Sprintf("in(%s, key %s, sets of %d keys)", e.x, e.key, len(e.sets))
+	}
 	return fmt.Sprintf("in(%s, set of %d values, null=%v)", e.x, len(e.set.keys), e.set.hasNull)
 }
 
-// evalInSet is BigQuery's IN over a subquery's values: FALSE when it had no
-// row; else NULL for a NULL x; TRUE when x is among the values; else NULL if
-// a value was NULL; else FALSE. NaN equals nothing.
+// evalInSet is BigQuery's IN over a subquery's values (valueSet.test), per
+// row over its key's values for a correlated IN.
 func (ev *evaluator) evalInSet(e *inSet, b *Batch) (*Vector, error) {
 	out := ev.out(e, types.Bool, b.N)
 	clear(out.I[:b.N])
-	if e.set.empty {
+	if e.key == nil && e.set.empty {
 		return out, nil
 	}
 	x, err := ev.eval(e.x, b)
 	if err != nil {
 		return nil, err
 	}
-	var key []byte
+	var keys *Vector
+	if e.key != nil {
+		if keys, err = ev.eval(e.key, b); err != nil {
+			return nil, err
+		}
+	}
+	var scratch []byte
 	for r := 0; r < b.N; r++ {
-		v := x.Value(r)
-		if v.Null {
-			out.setNull(r, b.N)
-			continue
+		set := e.set
+		if keys != nil {
+			set = nil // a NULL key equals no row's
+			if k := keys.Value(r); !k.Null {
+				scratch = appendKey(scratch[:0], k)
+				set = e.sets[string(scratch)]
+			}
 		}
-		found := false
-		if !(v.T.Kind == types.KindFloat64 && math.IsNaN(v.F)) {
-			key = appendKey(key[:0], v)
-			_, found = e.set.keys[string(key)]
-		}
+		in, null := set.test(x.Value(r), &scratch)
 		switch {
-		case found:
+		case in:
 			out.I[r] = 1
-		case e.set.hasNull:
+		case null:
 			out.setNull(r, b.N)
 		}
 	}

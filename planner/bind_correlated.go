@@ -222,6 +222,37 @@ func (b *binder) scalarCorrelatedRow(e *sqlparse.ExprSubquery, plan Node, ref *o
 	return s
 }
 
+// A correlated IN with one equality is decorrelated into a set per key:
+//
+//	x IN (SELECT y FROM f WHERE inner = outer AND p)
+//	  = x IN (the y of the rows of (SELECT inner, y FROM f WHERE p AND inner IS NOT NULL)
+//	          whose inner is outer's value)
+//
+// each outer row's subquery being exactly the rows of f whose inner equals
+// its outer value (none for a NULL outer: the IN is then FALSE). correlatedIn
+// returns the (key, value) plan and outer; any other shape is refused.
+func (b *binder) correlatedIn(plan Node, ref *outerRef, pos int) (Node, Expr) {
+	if l, ok := plan.(*Limit); ok && l.N > 0 && l.Offset == 0 {
+		b.fail(ref.pos, "%s", ref.msg) // which rows a LIMIT keeps per key is not defined here
+	}
+	p, ok := plan.(*Project)
+	var f *Filter
+	if ok && len(p.Exprs) == 1 {
+		f, ok = p.In.(*Filter)
+	}
+	if !ok {
+		b.fail(ref.pos, "%s", ref.msg)
+	}
+	inner, outer := b.correlatedEquality(f, ref, pos)
+	v := p.Exprs[0]
+	keyed := &Project{In: f, Exprs: []Expr{inner, v},
+		Cols: []Column{{Name: "$key", T: inner.Type()}, {Name: p.Cols[0].Name, T: v.Type()}}}
+	if r := findOuterRef(keyed); r != nil {
+		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the value)
+	}
+	return keyed, outer
+}
+
 // onlyOuter reports whether e reads the enclosing row and nothing of the
 // subquery's own.
 func onlyOuter(e Expr) bool {

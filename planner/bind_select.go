@@ -374,6 +374,9 @@ func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 		if x.X != nil {
 			s.X = b.toAggOutput(x.X, keys, pos)
 		}
+		if x.Key != nil {
+			s.Key = b.toAggOutput(x.Key, keys, pos)
+		}
 		return &s
 	}
 	return e

@@ -87,18 +87,29 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 		b.fail(e.At, "(a, b, …) IN (subquery) is not supported; compare one value, or join the subquery")
 	}
 	x := b.expr(e.X, ctx)
-	plan, row := b.subqueryPlan(e.Query, ctx)
-	cols := plan.Columns()
-	if len(cols) != 1 {
-		b.fail(e.Query.At, "the subquery of IN must have exactly one column, found %d", len(cols))
+	saved := b.collect
+	b.collect = nil
+	if ctx.sc != nil {
+		b.collect = &collector{level: len(b.outer)}
 	}
-	ct := cols[0].T
+	plan, row := b.subqueryPlan(e.Query, ctx)
+	b.collect = saved
+	var key Expr // the enclosing row's key, for a correlated IN
+	if ref := findOuterRef(plan); ref != nil {
+		plan, key = b.correlatedIn(plan, ref, e.At) // bind_correlated.go
+	}
+	cols := plan.Columns()
+	if want := map[bool]int{false: 1, true: 2}[key != nil]; len(cols) != want {
+		b.fail(e.Query.At, "the subquery of IN must have exactly one column, found %d", len(cols)-want+1)
+	}
+	ct := cols[len(cols)-1].T
 	if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct || ct.Kind == types.KindArray || ct.Kind == types.KindStruct {
 		b.fail(e.At, "IN (subquery) cannot compare %s with %s", x.Type(), ct)
 	}
 	// Type the comparison as `x = y` does (numbers mix, a constant string
 	// becomes a timestamp, …), keeping x as coerced.
-	probe := &Call{Fn: "=", Args: []Expr{x, &ColRef{T: ct, Name: cols[0].Name}}}
+	vcol := cols[len(cols)-1] // a correlated IN's plan has the key first
+	probe := &Call{Fn: "=", Args: []Expr{x, &ColRef{T: vcol.T, Name: vcol.Name}}}
 	if b.symbolic {
 		probe.Args = constStrings(probe.Args)
 	}
@@ -113,7 +124,7 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 		r = b.call(e.At, "=", []Expr{x, row[0]})
 	} else {
 		s := b.newSubquery(SubIn, b.optimizeSubplan(plan), e.At)
-		s.X, s.T = x, types.Bool
+		s.X, s.Key, s.T = x, key, types.Bool
 		r = s
 	}
 	if e.Not {

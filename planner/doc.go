@@ -59,10 +59,11 @@
 // column pruning cannot drop what the subquery reads). A constant one-row
 // subquery folds. Names of an enclosing query are refused as correlated
 // references (binder.outer), except columns of an inlined constant row,
-// EXISTS correlated by one equality, which is decorrelated into an IN, and a
-// scalar aggregate or plain value correlated by one equality, decorrelated
-// into a keyed lookup of the aggregate grouped by its key or of the rows by
-// their key (SubKeyed; bind_correlated.go).
+// EXISTS correlated by one equality, which is decorrelated into an IN, IN
+// correlated by one equality, into a set of values per key (Subquery.Key),
+// and a scalar aggregate or plain value correlated by one equality,
+// decorrelated into a keyed lookup of the aggregate grouped by its key or of
+// the rows by their key (SubKeyed; bind_correlated.go).
 // MapExprs reaches the expressions of any node by reflection, so the
 // executor can replace subqueries by their values in node types added later.
 //

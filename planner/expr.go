@@ -119,8 +119,12 @@ func children(e Expr) []Expr {
 		}
 		return append(out, e.Else)
 	case *Subquery:
-		if e.X != nil {
-			return []Expr{e.X} // the plan reads its own rows, not ours
+		// The plan reads its own rows, not ours; X and Key read ours.
+		switch {
+		case e.Key != nil:
+			return []Expr{e.X, e.Key}
+		case e.X != nil:
+			return []Expr{e.X}
 		}
 	}
 	return nil
@@ -146,6 +150,9 @@ func mapExpr(e Expr, f func(Expr) Expr) Expr {
 		s := *x
 		if x.X != nil {
 			s.X = mapExpr(x.X, f)
+		}
+		if x.Key != nil {
+			s.Key = mapExpr(x.Key, f)
 		}
 		return f(&s)
 	}

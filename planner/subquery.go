@@ -22,7 +22,10 @@ const (
 	// SubIn is X IN (SELECT x …) with BigQuery's three-valued logic: FALSE
 	// when the subquery has no row (even for a NULL X), else NULL for a NULL
 	// X, TRUE when X is among the values, else NULL when a value is NULL,
-	// else FALSE. NOT IN is not(SubIn).
+	// else FALSE. NOT IN is not(SubIn). With Key set it is correlated by one
+	// equality, decorrelated (bind_correlated.go): Plan gives (key, value)
+	// rows for non-NULL keys, and each row's subquery is the values of its
+	// Key's rows (none for a NULL Key).
 	SubIn
 	// SubKeyed is a correlated scalar subquery, decorrelated
 	// (bind_correlated.go): Plan gives (key, value) rows for non-NULL keys,
@@ -51,6 +54,7 @@ type Subquery struct {
 	Kind SubqueryKind
 	Plan Node
 	X    Expr // SubIn, SubKeyed
+	Key  Expr // SubIn correlated: the enclosing row's key
 	T    types.Type
 	// Default is SubKeyed's value for a key with no row.
 	Default types.Value
@@ -72,6 +76,9 @@ func (e *Subquery) String() string {
 	body := "subquery{" + strings.Join(lines, "; ") + "}"
 	switch e.Kind {
 	case SubIn:
+		if e.Key != nil {
+			return "in(" + e.X.String() + ", key " + e.Key.String() + ", " + body + ")"
+		}
 		return "in(" + e.X.String() + ", " + body + ")"
 	case SubKeyed:
 		return "keyed(" + e.X.String() + ", " + body + ")"

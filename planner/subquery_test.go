@@ -41,7 +41,12 @@ func TestSubqueryRefusals(t *testing.T) {
 		{"select id from a as x where exists (select 1 from b where b.id = x.id || b.id)", "1:66: correlated"},
 		{"select id from a as x where exists (select 1 from b where exists (select 1 from c where c.id = x.id))", "1:96: correlated"},
 		{"select id from a as x where exists (select 1 from b where b.id = x.id and b.id in (select id from c where c.project = x.project))", "1:119: correlated"},
-		{"select id from a as x where id in (select id from b where b.project = x.project)", "1:71: correlated"},
+		// IN correlated by one equality runs; with another condition on the
+		// outer row, or a LIMIT, it is refused.
+		{"select id from a as x where id in (select id from b where b.project = x.project)", ""},
+		{"select id from a as x where id in (select id from b where b.project = x.project and b.id != x.id)", "1:93: correlated"},
+		{"select id from a as x where id in (select id from b where b.project = x.project limit 3)", "1:71: correlated"},
+		{"select id from a as x where id in (select x.id from b where b.project = x.project)", "1:43: correlated"},
 		{"select id from a where exists (select 1 from b where b.id = project)", ""}, // project is b's own (the catalog knows it everywhere)
 		{"select id from a as x where exists (select x from b)", "1:44: correlated subqueries are not supported: x refers to outer table x"},
 		{"select id from a where id in (select id, project from b)", "1:31: the subquery of IN must have exactly one column, found 2"},

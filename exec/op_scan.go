@@ -40,7 +40,11 @@ type scanOp struct {
 	fresh       bool
 	newestFirst bool
 	floor       func() (int64, bool)
-	order       []int
+	// skipSeg, when set, reports that no row of a segment can matter any
+	// more (a first-rows window ordered newest first: op_window_newest.go).
+	skipSeg func(*logstore.Segment) bool
+	skipped int // segments skipSeg skipped
+	order   []int
 	// visit, when set, lists the segments this scan reads (a parallel
 	// worker's share); references to rows still index the whole snapshot.
 	visit []int
@@ -130,6 +134,10 @@ func (s *scanOp) nextSegment() bool {
 			if f, ok := s.floor(); ok && hi < f {
 				return false // newest first: every later segment is older still
 			}
+		}
+		if s.skipSeg != nil && s.skipSeg(seg) {
+			s.skipped++
+			continue
 		}
 		if !s.prepareEq(seg) {
 			continue

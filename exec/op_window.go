@@ -41,6 +41,10 @@ type windowOp struct {
 	// window (op_window_parallel.go): it keeps the first TopN rows of each
 	// partition of its input and emits them, without computing the calls.
 	partial bool
+	// top keeps each partition's first rows while consume reads, for a
+	// Window with TopN; a newest-first scan asks it which segments cannot
+	// matter any more (dominates, op_window_newest.go).
+	top *topPerPartition
 }
 
 // callExprs says where a call's expressions sit among vals' columns.
@@ -105,10 +109,10 @@ func (o *windowOp) consume(ctx context.Context) error {
 		vts = append(vts, e.Type())
 	}
 	o.rows, o.vals = newRowStore(ts), newRowStore(vts)
-	var top *topPerPartition
 	if o.plan.TopN > 0 {
-		top = newTopPerPartition(o.plan.TopN, &o.plan.Calls[0], o.exprs[0])
+		o.top = newTopPerPartition(o.plan.TopN, &o.plan.Calls[0], o.exprs[0])
 	}
+	top := o.top
 	for {
 		if err := ctx.Err(); err != nil {
 			return err

@@ -35,6 +35,9 @@ func newParallelTopN(p *planner.Window, snap logstore.Snapshot, ev *evaluator) O
 		scan.lazy = lazy
 		part := newWindowOp(buildChain(p.In, scan, wev), p, wev)
 		part.partial = true
+		if key, ok := newestFirstWindow(p); ok {
+			readNewestFirst(scan, part, key)
+		}
 		u.parts = append(u.parts, part)
 	}
 	return u

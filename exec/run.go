@@ -191,6 +191,13 @@ func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
 				return newWindowOp(in, x, ev), nil
 			}
 		}
+		if key, ok := newestFirstWindow(x); ok {
+			sp := x.In.(*planner.Scan)
+			scan := newScan(sp, cat.snapshot(sp.Source), ev)
+			w := newWindowOp(scan, x, ev)
+			readNewestFirst(scan, w, key)
+			return w, nil
+		}
 		in, err := build(x.In, cat, ev)
 		return newWindowOp(in, x, ev), err
 	case *planner.Join:

@@ -153,6 +153,23 @@ func (gr *grouper) assignCodes(k *Vector, n int, g, fresh []int32) ([]int32, []i
 	return g, fresh
 }
 
+// groupOf returns the group of a single key's value, if it has one: a
+// STRING (s) or an integer-like (i) key, as assign numbered it.
+func (gr *grouper) groupOf(s string, i int64, isString bool) (int32, bool) {
+	if isString {
+		g, ok := gr.bytes[s]
+		return g, ok
+	}
+	if uint64(i) < smallInts {
+		if int(i) < len(gr.small) && gr.small[i] >= 0 {
+			return gr.small[i], true
+		}
+		return 0, false
+	}
+	g, ok := gr.ints[i]
+	return g, ok
+}
+
 // ofString is the group of a single STRING key's value s, at row r.
 func (gr *grouper) ofString(s string, r int, fresh []int32) (int32, []int32) {
 	id, ok := gr.bytes[s]

@@ -12,17 +12,18 @@ import (
 // segments newest first, each one's rows newest first, and skips a segment
 // once every partition its rows can have already has a row newer than all
 // of the segment's: no row of it could come first. For a STRING partition
-// key the partitions a segment can have are its dictionary's entries (and
-// NULL where it has NULLs); a segment whose key column is plain, or a key of
-// another type, is read. Logs arrive roughly in time order, so segments
+// key the partitions a segment can have are its dictionary's entries, for
+// an INT64 key the distinct values of a column packed narrow (a status
+// code), and NULL where it has NULLs; a segment whose key column is plain
+// or wide, or a key of another type, is read. Logs arrive roughly in time order, so segments
 // cover successive spans of time and all but the newest one or two are
 // skipped.
 //
 // Rows that tie on the timestamp may be numbered in another order than an
 // oldest-first read gives, which BigQuery leaves unspecified too.
 
-// newestFirstKey returns, when p is such a Window over a scan, the path of
-// its partition key ("" for none) and true.
+// newestFirstWindow returns, when p is such a Window over a scan, the path
+// of its partition key ("" for none) and true.
 func newestFirstWindow(p *planner.Window) (string, bool) {
 	sp, ok := p.In.(*planner.Scan)
 	if !ok || p.TopN != 1 || len(p.Calls) != 1 || len(p.Calls[0].Partition) > 1 {
@@ -43,7 +44,7 @@ func newestFirstWindow(p *planner.Window) (string, bool) {
 		return "", false
 	}
 	f := sp.Fields[pc.Idx]
-	if f.T.Kind != types.KindString || f.Presence {
+	if f.T.Kind != types.KindString && f.T.Kind != types.KindInt64 || f.Presence {
 		return "", false
 	}
 	return f.Path, true
@@ -79,14 +80,23 @@ func (o *windowOp) dominates(seg *logstore.Segment, keyPath string) bool {
 	if col == nil {
 		return newer(t.groups.nullG) // every row's key is NULL
 	}
-	if !col.IsDict() || col.HasNulls() && !newer(t.groups.nullG) {
+	if col.HasNulls() && !newer(t.groups.nullG) {
 		return false
 	}
-	for c := 0; c < col.DictLen(); c++ {
-		g, ok := t.groups.bytes[col.DictEntry(uint32(c))]
-		if !ok || !newer(g) {
-			return false
+	if col.IsDict() {
+		for c := 0; c < col.DictLen(); c++ {
+			g, ok := t.groups.groupOf(col.DictEntry(uint32(c)), 0, true)
+			if !ok || !newer(g) {
+				return false
+			}
 		}
+		return true
 	}
-	return true
+	all := true
+	enumerated := col.DistinctInts(func(v int64) bool {
+		g, ok := t.groups.groupOf("", v, false)
+		all = ok && newer(g)
+		return all
+	})
+	return enumerated && all
 }

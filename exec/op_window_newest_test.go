@@ -13,8 +13,8 @@ import (
 	"logq/logstore"
 )
 
-// newestEvent is one event of the newest-first window tests: key "" is no
-// key at all (NULL), "<empty>" the empty string.
+// newestEvent is one event of the newest-first window tests: key is the
+// JSON of its k ("" for none: NULL).
 type newestEvent struct {
 	key, project string
 	ts           time.Time
@@ -35,20 +35,20 @@ func TestWindowNewestFirstSkipsSegmentsItCannotNeed(t *testing.T) {
 		// rows are older than the next segment's; keys of rows the filter
 		// drops.
 		"mixed": func(i int) newestEvent {
-			e := newestEvent{key: fmt.Sprintf("k%d", i%7), project: "p", ts: at(i)}
+			e := newestEvent{key: fmt.Sprintf(`"k%d"`, i%7), project: "p", ts: at(i)}
 			switch {
 			case i == 100:
-				e.key = "rare"
+				e.key = `"rare"`
 			case i >= 2500 && i < 3000 && i%13 == 0:
 				e.key = ""
 			case (i >= 4500 || i >= 1500 && i < 2000) && i%11 == 0:
-				e.key = "<empty>" // also in segment 3, read first for its late row
+				e.key = `""` // also in segment 3, read first for its late row
 			case i == 1700:
 				e.ts = at(6000) // k6's newest row, in segment 3
 			case i%5 == 0:
 				e.project = "other"
 				if i >= 3500 && i < 4000 {
-					e.key = "other-only"
+					e.key = `"other-only"`
 				}
 			}
 			return e
@@ -56,9 +56,24 @@ func TestWindowNewestFirstSkipsSegmentsItCannotNeed(t *testing.T) {
 		// A segment without the key's column at all holds the newest NULL
 		// partition rows.
 		"absent column": func(i int) newestEvent {
-			e := newestEvent{key: fmt.Sprintf("k%d", i%3), project: "p", ts: at(i)}
+			e := newestEvent{key: fmt.Sprintf(`"k%d"`, i%3), project: "p", ts: at(i)}
 			if i >= 3500 && i < 4000 {
 				e.key = ""
+			}
+			return e
+		},
+		// An integer key (a status code): a code only the oldest segment
+		// has, NULLs in one segment, and a segment whose values span too
+		// wide a range to list (read).
+		"integer key": func(i int) newestEvent {
+			e := newestEvent{key: fmt.Sprint([]int{200, 404, 500}[i%3]), project: "p", ts: at(i)}
+			switch {
+			case i == 100:
+				e.key = "418"
+			case i >= 2000 && i < 2500 && i%7 == 0:
+				e.key = ""
+			case i >= 3000 && i < 3500 && i%50 == 0:
+				e.key = fmt.Sprint(1 << 20) // one far value makes the segment's column wide
 			}
 			return e
 		},
@@ -71,18 +86,15 @@ func TestWindowNewestFirstSkipsSegmentsItCannotNeed(t *testing.T) {
 			for i := 0; i < n; i++ {
 				e := evOf(i)
 				key := ""
-				switch e.key {
-				case "":
-				case "<empty>":
-					key = `"k":"",`
-				default:
-					key = fmt.Sprintf(`"k":%q,`, e.key)
+				if e.key != "" {
+					key = `"k":` + e.key + ","
 				}
 				evs = append(evs, []byte(fmt.Sprintf(`{"timestamp":%q,%s"project":%q,"i":%d}`, e.ts.Format(time.RFC3339), key, e.project, i)))
 			}
 			got, rej := st.Append("src", evs)
 			require.Empty(t, rej)
 			require.Equal(t, n, got)
+			require.NoError(t, st.Flush()) // every segment sealed (packed), none still sealing
 
 			newest := map[string]int{}
 			for i := 0; i < n; i++ {
@@ -112,12 +124,12 @@ func TestWindowNewestFirstSkipsSegmentsItCannotNeed(t *testing.T) {
 				require.NoError(t, err)
 				var rows []string
 				for _, r := range res.Rows {
-					k := r[0].S
+					k := fmt.Sprintf("%q", r[0].S)
 					switch {
 					case r[0].Null:
 						k = "NULL"
-					case k == "":
-						k = "<empty>"
+					case name == "integer key":
+						k = fmt.Sprint(r[0].I)
 					}
 					rows = append(rows, fmt.Sprintf("%s %d", k, r[1].I))
 				}

@@ -311,6 +311,44 @@ func (c *Column) GatherCodes(rows []int32, dst []uint32) {
 	}
 }
 
+// DistinctInts calls f once for each distinct value of an INT64 column
+// sealed narrow (at most 2 bytes per row: status codes, hours), until f
+// returns false. A NULL row's placeholder, the base, counts as a value. It
+// reports false, calling nothing, for any other column: a wider one would
+// take a set as large as its rows.
+func (c *Column) DistinctInts(f func(int64) bool) bool {
+	if c.kind != types.KindInt64 || c.ints != nil {
+		return false
+	}
+	switch c.width {
+	case 0:
+		f(c.base)
+	case 1:
+		var seen [256]bool
+		for _, d := range c.ints8 {
+			if !seen[d] {
+				seen[d] = true
+				if !f(c.base + int64(d)) {
+					break
+				}
+			}
+		}
+	case 2:
+		seen := make([]uint64, 1<<16/64)
+		for _, d := range c.ints16 {
+			if seen[d>>6]&(1<<(d&63)) == 0 {
+				seen[d>>6] |= 1 << (d & 63)
+				if !f(c.base + int64(d)) {
+					break
+				}
+			}
+		}
+	default:
+		return false
+	}
+	return true
+}
+
 // text renders row i of a non-STRING scalar column as JSON text.
 func (c *Column) text(i int) string {
 	switch c.kind {

@@ -83,9 +83,9 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 			if p, err = s.wal.append(&b); err != nil {
 				break // nothing applied
 			}
-			go func() { _ = s.wal.sync(p) }() // its outcome is read by the sync below
+			go func(p walPos) { _ = s.wal.sync(p) }(p) // its outcome is read by the sync below
 		}
-		rowsBefore, srcRowsBefore := s.open.rows, s.rows
+		rowsBefore, srcRowsBefore, rawBefore := s.open.rows, s.rows, s.open.rawBytes
 		acc, rej, stop := s.apply(&b, start, true)
 		if stop >= 0 {
 			// The chunk stopped at a wide event (see widePadCells), which
@@ -101,7 +101,7 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 					// Not logged, so not kept in memory either: the segment
 					// file sealed from memory would otherwise keep them.
 					s.open.truncateRows(rowsBefore)
-					s.rows = srcRowsBefore
+					s.rows, s.open.rawBytes = srcRowsBefore, rawBefore
 					break
 				}
 			}

@@ -296,10 +296,13 @@ func (w *wal) cutBack(off int64) {
 // sync returns once the record ending at p is on disk, or an error when it
 // cannot be (then it must not be acknowledged).
 func (w *wal) sync(p walPos) error {
+	// synced is read before lost: a mark read afterwards could come from a
+	// later generation that reuses p's offsets after p was cut.
+	synced := w.synced.Load()
 	if err := w.lost(p); err != nil {
 		return err
 	}
-	if w.synced.Load() >= p.end {
+	if synced >= p.end {
 		return nil
 	}
 	w.syncMu.Lock()
@@ -328,6 +331,10 @@ func (w *wal) sync(p walPos) error {
 	if w.f == f && w.gen == gen {
 		synced := w.synced.Load()
 		w.cutBack(w.fileHead + max(0, synced-w.fileBase))
+		// The file now ends at synced: keep the logical offsets in step
+		// with it (append, retract and this cut map one to the other).
+		// Offsets of the ended generation are reused; lost tells them apart.
+		w.written = max(synced, w.fileBase)
 		w.genEnd[w.gen] = synced
 		if len(w.genEnd) > 1024 {
 			for g := range w.genEnd {

@@ -312,8 +312,14 @@ func (s *scanOp) matchCodes(chk eqCheck, rows []int32) []int32 {
 		}
 		return kept
 	}
+	text := chk.col.Str
+	if chk.col.Kind() != types.KindString {
+		// A field widened to STRING after this segment was written: its
+		// values compare as the text a query reads them as.
+		text = func(i int) string { return chk.col.Value(i, types.String).S }
+	}
 	for _, r := range rows {
-		if !chk.col.IsNull(int(r)) && chk.col.Str(int(r)) == chk.str {
+		if !chk.col.IsNull(int(r)) && text(int(r)) == chk.str {
 			kept = append(kept, r)
 		}
 	}

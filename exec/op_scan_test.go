@@ -40,3 +40,27 @@ func TestScanEqualityFieldReadsItsValue(t *testing.T) {
 		require.Equal(t, wantRows, got)
 	}
 }
+
+// An equality on a field that was INT64 in an older segment and STRING
+// later compares the older values as the text a query reads them as (found
+// by review: the INT64 column was read as strings, an internal error).
+func TestScanEqualityOnAWidenedField(t *testing.T) {
+	st := logstore.New(logstore.Options{SegmentRows: 10})
+	numbered(t, st, "src", 30, func(i int) string {
+		if i < 10 {
+			return fmt.Sprintf(`"k":%d,"i":%d`, i%3, i)
+		}
+		return fmt.Sprintf(`"k":"%d","i":%d`, i%3, i)
+	})
+	var want []string
+	for i := 1; i < 30; i += 3 {
+		want = append(want, fmt.Sprintf("1 %d", i))
+	}
+	res, err := runSQL(t, st, "select k, i from src where k = '1' order by i", 0)
+	require.NoError(t, err)
+	var got []string
+	for _, r := range res.Rows {
+		got = append(got, fmt.Sprintf("%s %d", r[0].S, r[1].I))
+	}
+	require.Equal(t, want, got)
+}

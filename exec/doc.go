@@ -44,7 +44,10 @@
 // of its own batch never reaches the stores, and for k = 1 by one integer key
 // each partition has one store row, overwritten in place. Over a linear scan
 // chain it is fed by parallel workers that each keep their share's first rows
-// (op_window_parallel.go).
+// (op_window_parallel.go). When k = 1 and the order is the scan's timestamp
+// DESC, its scans read segments newest first and skip a segment once every
+// partition it can hold (dictionary entries, a narrow integer column's
+// values) has a newer row (op_window_newest.go).
 //
 // Grouping keys (GROUP BY, DISTINCT, window partitions) are numbered by one
 // grouper (grouper.go): a STRING key read from a dictionary column by its

@@ -19,6 +19,12 @@ type joinOp struct {
 	table       map[string][]int32
 	all         []int32
 	outer       outerRight // RIGHT and FULL: unmatched right rows (op_join_outer.go)
+	// The left batch being joined: its keys, the next row and match to
+	// pair, and which of its rows have a match (pairs).
+	lb    *Batch
+	lkeys []string
+	r, m  int
+	hit   []bool
 }
 
 func (o *joinOp) Close() { o.left.Close(); o.right.Close() }
@@ -107,55 +113,97 @@ func (o *joinOp) Next(ctx context.Context) (*Batch, error) {
 		}
 	}
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if o.outer.started {
 			return o.outer.next(o)
 		}
-		lb, err := o.left.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if lb == nil {
-			return o.outer.next(o)
-		}
-		var keys []string
-		if len(o.plan.LeftKeys) > 0 {
-			if keys, err = o.keys(o.plan.LeftKeys, lb); err != nil {
+		if o.lb == nil || o.r >= o.lb.N {
+			lb, err := o.left.Next(ctx)
+			if err != nil {
 				return nil, err
 			}
-		}
-		var li, ri []int32
-		var unmatched []int32
-		for r := 0; r < lb.N; r++ {
-			matches := o.all
-			if keys != nil {
-				matches = o.table[keys[r]]
-				if keys[r] == "" {
-					matches = nil
+			if lb == nil {
+				return o.outer.next(o)
+			}
+			o.lb, o.r, o.m = lb, 0, 0
+			o.lkeys = nil
+			if len(o.plan.LeftKeys) > 0 {
+				if o.lkeys, err = o.keys(o.plan.LeftKeys, lb); err != nil {
+					return nil, err
 				}
 			}
-			for _, m := range matches {
-				li = append(li, int32(r))
-				ri = append(ri, m)
-			}
-			if len(matches) == 0 && o.keepsLeft() {
-				unmatched = append(unmatched, int32(r))
-			}
+			o.hit = grow(o.hit, lb.N)
+			clear(o.hit)
 		}
-		out := o.combine(lb, li, ri)
-		if o.plan.Cond != nil && out.N > 0 {
-			if out, err = o.applyCond(lb, out, li, ri, &unmatched); err != nil {
-				return nil, err
-			}
-		} else {
-			o.outer.mark(ri)
-		}
-		if len(unmatched) > 0 {
-			out = appendBatch(out, o.nullExtended(lb, unmatched))
+		out, err := o.pairs()
+		if err != nil {
+			return nil, err
 		}
 		if out.N > 0 {
 			return out, nil
 		}
 	}
+}
+
+// pairs joins the current left batch's rows, from row r's match m on, with
+// their matches, at most BatchSize pairs at a time (a cross join of two
+// inputs of 20,000 rows makes 400 million: they are produced a batch at a
+// time, so the query's time limit and its consumers' memory budget hold),
+// and NULL-extends the rows it finished without a match where the join
+// keeps them.
+func (o *joinOp) pairs() (*Batch, error) {
+	lb := o.lb
+	var li, ri []int32
+	from := o.r
+	for o.r < lb.N && len(li) < BatchSize {
+		matches := o.all
+		if o.lkeys != nil {
+			matches = nil
+			if k := o.lkeys[o.r]; k != "" {
+				matches = o.table[k]
+			}
+		}
+		take := matches[o.m:]
+		if room := BatchSize - len(li); len(take) > room {
+			take = take[:room]
+		}
+		for _, m := range take {
+			li = append(li, int32(o.r))
+			ri = append(ri, m)
+		}
+		o.m += len(take)
+		if o.m < len(matches) {
+			break // the row goes on in the next batch
+		}
+		o.r, o.m = o.r+1, 0
+	}
+	out := o.combine(lb, li, ri)
+	if o.plan.Cond != nil && out.N > 0 {
+		var err error
+		if out, err = o.applyCond(out, li, ri); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, l := range li {
+			o.hit[l] = true
+		}
+		o.outer.mark(ri)
+	}
+	if o.keepsLeft() {
+		// Rows finished here (every match seen) that matched nothing.
+		var unmatched []int32
+		for l := from; l < o.r; l++ {
+			if !o.hit[l] {
+				unmatched = append(unmatched, int32(l))
+			}
+		}
+		if len(unmatched) > 0 {
+			out = appendBatch(out, o.nullExtended(lb, unmatched))
+		}
+	}
+	return out, nil
 }
 
 func (o *joinOp) combine(lb *Batch, li, ri []int32) *Batch {
@@ -168,30 +216,20 @@ func (o *joinOp) combine(lb *Batch, li, ri []int32) *Batch {
 	return out
 }
 
-// applyCond filters joined rows by the residual condition; for a LEFT or
-// FULL JOIN, left rows that lose every match are NULL-extended, and for a
-// RIGHT or FULL JOIN only the right rows of pairs that pass count as matched.
-func (o *joinOp) applyCond(lb, joined *Batch, li, ri []int32, unmatched *[]int32) (*Batch, error) {
+// applyCond filters joined rows by the residual condition, marking the left
+// rows (hit) and, for a RIGHT or FULL JOIN, the right rows of the pairs that
+// pass as matched.
+func (o *joinOp) applyCond(joined *Batch, li, ri []int32) (*Batch, error) {
 	c, err := o.ev.eval(o.plan.Cond, joined)
 	if err != nil {
 		return nil, err
 	}
 	var keep []int32
-	matched := make(map[int32]bool)
 	for i := 0; i < joined.N; i++ {
 		if c.I[i] != 0 && !c.isNull(i) {
 			keep = append(keep, int32(i))
-			matched[li[i]] = true
+			o.hit[li[i]] = true
 			o.outer.mark(ri[i : i+1])
-		}
-	}
-	if o.keepsLeft() {
-		seen := map[int32]bool{}
-		for _, l := range li {
-			if !matched[l] && !seen[l] {
-				seen[l] = true
-				*unmatched = append(*unmatched, l)
-			}
 		}
 	}
 	out := &Batch{N: len(keep)}

@@ -88,7 +88,10 @@ func calendarCheck(c *Call, allowed bool) (ok bool, err error) {
 // microseconds (a DATETIME, or a DATE's midnight).
 func addCalendar(us int64, unit types.DatePart, n int64) (int64, error) {
 	if unit == types.PartWeek {
-		return us + n*7*types.Day, nil
+		if n > 10000*53 || n < -10000*53 {
+			return 0, evalErr("date overflow: adding %d %s", n, unit)
+		}
+		return us + n*7*types.Day, nil // inRange checks the result
 	}
 	months := n
 	switch unit {

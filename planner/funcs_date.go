@@ -89,12 +89,16 @@ func registerDateFuncs() {
 		}, func(c *Call, a []types.Value) (types.Value, error) {
 			if isCalendarUnit(c.Unit) {
 				us, err := addCalendar(a[0].I*types.Day, c.Unit, sign*a[1].I)
-				return types.DateValue(us / types.Day), err
+				if err != nil {
+					return types.Value{}, err
+				}
+				return inRange(types.DateValue(us / types.Day))
 			}
 			if a[1].I%types.Day != 0 {
 				return types.Value{}, evalErr("%s takes an interval of whole days, not %s", strings.ToUpper(c.Fn), a[1])
 			}
-			return types.DateValue(a[0].I + sign*a[1].I/types.Day), nil
+			// Days fit an int64 many times over: no wrap-around here.
+			return inRange(types.DateValue(a[0].I + sign*a[1].I/types.Day))
 		}, false)
 	}
 	register("date_add", dateAddSub(1))

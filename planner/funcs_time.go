@@ -27,10 +27,14 @@ func registerTimeFuncs() {
 		return types.Timestamp, nil
 	}
 	register("timestamp_sub", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
-		return types.TimestampValue(a[0].I - a[1].I), nil
+		d, err := negate(types.KindTimestamp, a[1].I)
+		if err != nil {
+			return types.Value{}, err
+		}
+		return addMicros(types.KindTimestamp, a[0].I, d)
 	}, false))
 	register("timestamp_add", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
-		return types.TimestampValue(a[0].I + a[1].I), nil
+		return addMicros(types.KindTimestamp, a[0].I, a[1].I)
 	}, false))
 	register("timestamp_trunc", def(1, 1, func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()
@@ -119,6 +123,9 @@ func registerTimeFuncs() {
 	register("unix_seconds", def(1, 1, sig(types.KindTimestamp, types.KindInt64), unix(1_000_000), false))
 	fromUnix := func(mul int64) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
+			if a[0].I < minMicros/mul || a[0].I > maxMicros/mul {
+				return types.Value{}, rangeErr(types.KindTimestamp)
+			}
 			return types.TimestampValue(a[0].I * mul), nil
 		}
 	}
@@ -143,9 +150,19 @@ func registerTimeFuncs() {
 		}, func(c *Call, a []types.Value) (types.Value, error) {
 			if isCalendarUnit(c.Unit) {
 				us, err := addCalendar(a[0].I, c.Unit, sign*a[1].I)
-				return types.DatetimeValue(us), err
+				if err != nil {
+					return types.Value{}, err
+				}
+				return inRange(types.DatetimeValue(us))
 			}
-			return types.DatetimeValue(a[0].I + sign*a[1].I), nil
+			d := a[1].I
+			if sign < 0 {
+				var err error
+				if d, err = negate(types.KindDatetime, d); err != nil {
+					return types.Value{}, err
+				}
+			}
+			return addMicros(types.KindDatetime, a[0].I, d)
 		}, false)
 	}
 	register("datetime_add", dtAddSub(1))

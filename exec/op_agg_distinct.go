@@ -60,10 +60,6 @@ func (s *distinctArgs) first(g int32, v types.Value) bool {
 	if s.err != nil {
 		return false
 	}
-	if v.Null && s.call.Fn == "array_agg" && !s.call.IgnoreNulls {
-		s.err = errArrayAggNull
-		return false
-	}
 	s.buf = appendKey(s.buf[:0], v)
 	if s.seen[g][string(s.buf)] {
 		return false

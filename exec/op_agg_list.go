@@ -28,9 +28,6 @@ type listState struct {
 	err    error
 }
 
-// errArrayAggNull is ARRAY_AGG meeting a NULL without IGNORE NULLS.
-var errArrayAggNull = &Error{Kind: KindEvaluation, Msg: "ARRAY_AGG: an array cannot contain NULL (filter the NULLs out with WHERE, or use IGNORE NULLS)"}
-
 type listItem struct {
 	v    types.Value
 	keys []types.Value
@@ -63,11 +60,8 @@ func (s *listState) update(g []int32, args []*Vector, n int) {
 	for r, gi := range g {
 		x := v.Value(r)
 		s.seen[gi] = true
-		if x.Null {
-			if s.array && !s.ignore && s.err == nil {
-				s.err = errArrayAggNull
-			}
-			continue
+		if x.Null && (!s.array || s.ignore) {
+			continue // STRING_AGG skips NULLs; ARRAY_AGG keeps them (see nullInResult)
 		}
 		it := listItem{v: x}
 		if len(keyVecs) > 0 {

@@ -131,12 +131,7 @@ read:
 				return nil, err
 			}
 			for i := 0; i < b.N; i++ {
-				v := b.Cols[0].Value(i)
-				if v.Null {
-					msg := "an array cannot contain NULL (a row of the ARRAY subquery is NULL)"
-					return nil, &Error{Kind: KindEvaluation, Msg: fmt.Sprintf("%d:%d: %s", s.Line, s.Col, msg), Line: s.Line, Col: s.Col, Reason: msg}
-				}
-				vals = append(vals, v)
+				vals = append(vals, b.Cols[0].Value(i)) // a NULL too (see nullInResult)
 			}
 		case planner.SubKeyed:
 			if err := r.mem.charge("correlated subquery", b.N, 2); err != nil {

@@ -122,6 +122,12 @@ func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int, 
 	}
 	defer op.Close()
 	res := &Result{Columns: plan.Columns()}
+	arrays := map[int]bool{} // the result columns whose type holds an ARRAY
+	for c, col := range res.Columns {
+		if holdsArray(col.T) {
+			arrays[c] = true
+		}
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -140,6 +146,9 @@ func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int, 
 			row := make([]types.Value, len(b.Cols))
 			for c, v := range b.Cols {
 				row[c] = v.Value(r)
+				if arrays[c] && nullInResult(row[c]) {
+					return nil, &Error{Kind: KindEvaluation, Msg: "Array cannot have a null element; error in writing field " + res.Columns[c].Name}
+				}
 			}
 			res.Rows = append(res.Rows, row)
 		}
@@ -283,4 +292,45 @@ func newestFirstKey(s *planner.Sort, scan *planner.Scan) bool {
 	}
 	f := scan.Fields[c.Idx]
 	return f.Path == "timestamp" && !f.Presence
+}
+
+// An ARRAY may hold NULL elements inside a query (ARRAY_AGG without IGNORE
+// NULLS, [x, NULL], ARRAY(SELECT …)), but one that reaches the result is an
+// error, as in BigQuery: its result format has no NULL array element.
+
+// holdsArray reports whether values of type t can contain an ARRAY.
+func holdsArray(t types.Type) bool {
+	switch t.Kind {
+	case types.KindArray:
+		return true
+	case types.KindStruct:
+		for _, f := range t.Fields {
+			if holdsArray(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nullInResult reports whether v holds an ARRAY with a NULL element.
+func nullInResult(v types.Value) bool {
+	if v.Null {
+		return false
+	}
+	switch v.T.Kind {
+	case types.KindArray:
+		for _, e := range v.L {
+			if e.Null || nullInResult(e) {
+				return true
+			}
+		}
+	case types.KindStruct:
+		for _, f := range v.L {
+			if nullInResult(f) {
+				return true
+			}
+		}
+	}
+	return false
 }

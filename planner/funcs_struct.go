@@ -58,11 +58,8 @@ func registerStructuralFuncs() {
 		}
 		return types.ArrayOf(elem), nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		for _, v := range a {
-			if v.Null {
-				return types.Value{}, evalErr("an array cannot contain NULL")
-			}
-		}
+		// NULL elements are allowed inside a query, as in BigQuery; one
+		// that reaches the result is an error (exec's nullInResult).
 		return types.ArrayValue(*c.T.Elem, append([]types.Value(nil), a...)), nil
 	}, true))
 	// make_struct's type (with field names) is set by the binder.

@@ -228,27 +228,44 @@ func newAggState(a planner.AggCall) aggState {
 	if a.Distinct && a.Fn != "count" {
 		return newDistinctArgs(a) // op_agg_distinct.go
 	}
-	switch a.Fn {
-	case "count":
+	mk := aggStates[a.Fn]
+	if mk == nil {
+		// The binder only makes calls of planner.AggregateNames, each of
+		// which has a state (TestEveryFunctionIsDefinedAndTested).
+		panic("exec: no state for aggregate " + a.Fn)
+	}
+	return mk(a)
+}
+
+// aggStates makes the state of each aggregate the planner registers, by
+// name: the one place an aggregate's evaluation is chosen.
+var aggStates = map[string]func(a planner.AggCall) aggState{
+	// Exact; the binder writes it as COUNT(DISTINCT) already.
+	"approx_count_distinct": func(planner.AggCall) aggState { return &distinctState{} },
+	"count": func(a planner.AggCall) aggState {
 		if a.Distinct {
 			return &distinctState{}
 		}
 		return &countState{star: a.Star}
-	case "countif":
-		return &countState{cond: true}
-	case "sum", "avg":
-		return &sumState{avg: a.Fn == "avg", float: a.Args[0].Type().Kind == types.KindFloat64}
-	case "min", "max", "any_value":
-		return &extremeState{fn: a.Fn, t: a.T}
-	case "logical_and", "logical_or":
-		return &logicalState{and: a.Fn == "logical_and"}
-	case "string_agg", "array_agg":
-		return newListState(a)
-	case "approx_top_count":
-		return newTopCountState(a)
-	case "variance", "var_samp", "var_pop", "stddev", "stddev_samp", "stddev_pop":
-		return newVarState(a)
-	case "approx_quantiles":
+	},
+	"countif":          func(planner.AggCall) aggState { return &countState{cond: true} },
+	"sum":              newSumState,
+	"avg":              newSumState,
+	"min":              newExtremeState,
+	"max":              newExtremeState,
+	"any_value":        newExtremeState,
+	"logical_and":      newLogicalState,
+	"logical_or":       newLogicalState,
+	"string_agg":       func(a planner.AggCall) aggState { return newListState(a) },
+	"array_agg":        func(a planner.AggCall) aggState { return newListState(a) },
+	"approx_top_count": func(a planner.AggCall) aggState { return newTopCountState(a) },
+	"variance":         newVarAgg,
+	"var_samp":         newVarAgg,
+	"var_pop":          newVarAgg,
+	"stddev":           newVarAgg,
+	"stddev_samp":      newVarAgg,
+	"stddev_pop":       newVarAgg,
+	"approx_quantiles": func(a planner.AggCall) aggState {
 		n := int(a.Args[1].(*planner.Const).V.I)
 		ranks := a.Ranks
 		if ranks == nil {
@@ -257,9 +274,17 @@ func newAggState(a planner.AggCall) aggState {
 			}
 		}
 		return &quantAgg{n: n, ranks: ranks, elem: *a.T.Elem}
-	}
-	return &countState{star: true}
+	},
 }
+
+func newSumState(a planner.AggCall) aggState {
+	return &sumState{avg: a.Fn == "avg", float: a.Args[0].Type().Kind == types.KindFloat64}
+}
+func newExtremeState(a planner.AggCall) aggState { return &extremeState{fn: a.Fn, t: a.T} }
+func newLogicalState(a planner.AggCall) aggState {
+	return &logicalState{and: a.Fn == "logical_and"}
+}
+func newVarAgg(a planner.AggCall) aggState { return newVarState(a) }
 
 type countState struct {
 	star, cond bool

@@ -86,6 +86,15 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 		f := planner.LookupFunc(name)
 		require.True(t, f != nil && f.Name == name, "kernel for unregistered %s", name)
 	}
+	// Every aggregate has its state, and every state an aggregate.
+	aggs := map[string]bool{}
+	for _, name := range planner.AggregateNames() {
+		aggs[name] = true
+		require.NotNil(t, aggStates[name], "aggregate %s has no state", name)
+	}
+	for name := range aggStates {
+		require.True(t, aggs[name], "state for %s, which is not an aggregate", name)
+	}
 	t.Logf("%d functions, vectorised: %s", len(sorted), strings.Join(vec, " "))
 
 }

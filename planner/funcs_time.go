@@ -104,13 +104,51 @@ func registerTimeFuncs() {
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.Cast(a[0], types.Timestamp)
 	}, false))
-	register("date", def(1, 1, func(c *Call) (types.Type, error) {
+	// DATE(x), DATE(timestamp, time_zone) and DATE(year, month, day).
+	register("date", def(1, 3, func(c *Call) (types.Type, error) {
+		switch len(c.Args) {
+		case 3:
+			for i := range c.Args {
+				a, err := coerceTo(c.Args[i], types.Int64)
+				if err != nil {
+					return types.Type{}, fmt.Errorf("argument %d of DATE(year, month, day): %w", i+1, err)
+				}
+				c.Args[i] = a
+			}
+			return types.Date, nil
+		case 2:
+			if k := c.Args[0].Type().Kind; k != types.KindTimestamp && k != types.KindNull {
+				return types.Type{}, fmt.Errorf("DATE(x, time_zone) needs a TIMESTAMP, not %s", c.Args[0].Type())
+			}
+			tz, err := coerceTo(c.Args[1], types.String)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("time zone of DATE: %w", err)
+			}
+			c.Args[1] = tz
+			return types.Date, nil
+		}
 		switch c.Args[0].Type().Kind {
 		case types.KindString, types.KindDatetime, types.KindDate, types.KindTimestamp, types.KindNull:
 			return types.Date, nil
 		}
 		return types.Type{}, fmt.Errorf("DATE needs a TIMESTAMP, DATETIME or STRING, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
+		switch len(a) {
+		case 3:
+			y, m, d := a[0].I, a[1].I, a[2].I
+			t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+			if y < 1 || y > 9999 || m < 1 || m > 12 || d < 1 || int64(t.Day()) != d {
+				return types.Value{}, evalErr("DATE(%d, %d, %d) is not a valid date", y, m, d)
+			}
+			return types.DateValue(floorDiv(t.UnixMicro(), types.Day)), nil
+		case 2:
+			loc, err := types.LoadLocation(a[1].S)
+			if err != nil {
+				return types.Value{}, evalErr("%v", err)
+			}
+			y, m, d := types.ToTime(a[0].I).In(loc).Date()
+			return types.DateValue(floorDiv(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).UnixMicro(), types.Day)), nil
+		}
 		return types.Cast(a[0], types.Date)
 	}, false))
 	unix := func(div int64) func(c *Call, a []types.Value) (types.Value, error) {

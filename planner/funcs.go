@@ -55,6 +55,7 @@ var internal = map[string]bool{
 	"offset": true, "safe_offset": true, "ordinal": true, "safe_ordinal": true,
 	"field": true, "make_array": true, "make_struct": true,
 	"extract_dayofweek": true, "extract_dayofyear": true, "extract_isoweek": true, "extract_isoyear": true,
+	"extract_date": true,
 }
 
 // aliases maps a second name to a registered function (IFNULL → COALESCE).

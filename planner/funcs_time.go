@@ -290,6 +290,24 @@ func registerTimeFuncs() {
 	register("extract_dayofyear", part(func(t time.Time) int { return t.YearDay() }))
 	register("extract_isoweek", part(func(t time.Time) int { _, w := t.ISOWeek(); return w }))
 	register("extract_isoyear", part(func(t time.Time) int { y, _ := t.ISOWeek(); return y }))
+	// EXTRACT(DATE FROM x [AT TIME ZONE tz]): the date of x (in tz).
+	register("extract_date", def(1, 2, func(c *Call) (types.Type, error) {
+		if err := extractZone(c); err != nil {
+			return types.Type{}, err
+		}
+		switch c.Args[0].Type().Kind {
+		case types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindNull:
+			return types.Date, nil
+		}
+		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		t, err := extractTime(a)
+		if err != nil {
+			return types.Value{}, err
+		}
+		y, m, d := t.Date()
+		return types.DateValue(floorDiv(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).UnixMicro(), types.Day)), nil
+	}, false))
 	register("generate_timestamp_array", def(3, 3, func(c *Call) (types.Type, error) {
 		for i := 0; i < 2; i++ {
 			a, err := coerceTo(c.Args[i], types.Timestamp)

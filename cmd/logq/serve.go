@@ -190,7 +190,9 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	if c.segRows <= 0 {
 		return nil, fmt.Errorf("invalid --segment-rows %d: must be positive", c.segRows)
 	}
-	if !c.sandboxLogsAll {
+	explicit := map[string]bool{} // flags given on the command line win over the environment
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if !explicit["sandbox-logs-all"] {
 		if v := env("LOGQ_SANDBOX_LOGS_ALL"); v != "" {
 			on, err := strconv.ParseBool(v)
 			if err != nil {

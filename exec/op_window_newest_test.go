@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"sort"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"logq/logstore"
+	"logq/types"
 )
 
 // newestEvent is one event of the newest-first window tests: key is the
@@ -110,32 +110,13 @@ func TestWindowNewestFirstSkipsSegmentsItCannotNeed(t *testing.T) {
 					newest[k] = i
 				}
 			}
-			var want []string
-			for k, i := range newest {
-				want = append(want, fmt.Sprintf("%s %d", k, i))
-			}
-			sort.Strings(want)
-
 			sql := "select k, i from src where project = 'p' qualify row_number() over (partition by k order by timestamp desc) = 1"
-			for _, procs := range []int{1, 2} {
-				prev := runtime.GOMAXPROCS(procs)
-				res, err := runSQL(t, st, sql, 0)
-				runtime.GOMAXPROCS(prev)
-				require.NoError(t, err)
-				var rows []string
-				for _, r := range res.Rows {
-					k := fmt.Sprintf("%q", r[0].S)
-					switch {
-					case r[0].Null:
-						k = "NULL"
-					case name == "integer key":
-						k = fmt.Sprint(r[0].I)
-					}
-					rows = append(rows, fmt.Sprintf("%s %d", k, r[1].I))
+			requireKeyRows(t, st, sql, newest, func(v types.Value) string {
+				if name == "integer key" {
+					return fmt.Sprint(v.I)
 				}
-				sort.Strings(rows)
-				require.Equal(t, want, rows, "GOMAXPROCS %d", procs)
-			}
+				return fmt.Sprintf("%q", v.S)
+			})
 
 			q, err := Prepare(sql)
 			require.NoError(t, err)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"logq/logstore"
+	"logq/types"
 )
 
 // Window frames against a naive reference: for every row, the frame's rows
@@ -427,18 +428,24 @@ func TestWindowLatePartitionKeyMatchesReference(t *testing.T) {
 			best[k] = i
 		}
 	}
-	var want []string
-	for k, i := range best {
-		want = append(want, fmt.Sprintf("%s %d", k, i))
-	}
-	sort.Strings(want)
-
 	sql := "select k, i from src qualify row_number() over (partition by k order by v desc) = 1"
 	q, err := Prepare(sql)
 	require.NoError(t, err)
 	plan, err := Explain(st, q, Request{Now: goldenNow})
 	require.NoError(t, err)
 	require.Contains(t, plan, "late(k)")
+	requireKeyRows(t, st, sql, best, func(v types.Value) string { return v.S })
+}
+
+// requireKeyRows runs sql, which selects a key and an INT64 i, serially and
+// with two workers, and requires the rows of both to be want's (key → i;
+// "NULL" for a NULL key), keys written by text.
+func requireKeyRows(t *testing.T, st *logstore.Store, sql string, want map[string]int, text func(types.Value) string) {
+	var wantRows []string
+	for k, i := range want {
+		wantRows = append(wantRows, fmt.Sprintf("%s %d", k, i))
+	}
+	sort.Strings(wantRows)
 	for _, procs := range []int{1, 2} {
 		prev := runtime.GOMAXPROCS(procs)
 		res, err := runSQL(t, st, sql, 0)
@@ -446,13 +453,13 @@ func TestWindowLatePartitionKeyMatchesReference(t *testing.T) {
 		require.NoError(t, err)
 		var got []string
 		for _, r := range res.Rows {
-			k := r[0].S
-			if r[0].Null {
-				k = "NULL"
+			k := "NULL"
+			if !r[0].Null {
+				k = text(r[0])
 			}
 			got = append(got, fmt.Sprintf("%s %d", k, r[1].I))
 		}
 		sort.Strings(got)
-		require.Equal(t, want, got, "GOMAXPROCS %d", procs)
+		require.Equal(t, wantRows, got, "GOMAXPROCS %d", procs)
 	}
 }

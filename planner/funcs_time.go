@@ -140,14 +140,13 @@ func registerTimeFuncs() {
 			if y < 1 || y > 9999 || m < 1 || m > 12 || d < 1 || int64(t.Day()) != d {
 				return types.Value{}, evalErr("DATE(%d, %d, %d) is not a valid date", y, m, d)
 			}
-			return types.DateValue(floorDiv(t.UnixMicro(), types.Day)), nil
+			return dateOf(t), nil
 		case 2:
 			loc, err := types.LoadLocation(a[1].S)
 			if err != nil {
 				return types.Value{}, evalErr("%v", err)
 			}
-			y, m, d := types.ToTime(a[0].I).In(loc).Date()
-			return types.DateValue(floorDiv(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).UnixMicro(), types.Day)), nil
+			return dateOf(types.ToTime(a[0].I).In(loc)), nil
 		}
 		return types.Cast(a[0], types.Date)
 	}, false))
@@ -267,47 +266,35 @@ func registerTimeFuncs() {
 		}
 		return types.IntValue(int64(v)), nil
 	}, false))
-	// Date parts that are no unit (nothing truncates to them): EXTRACT only.
-	part := func(f func(t time.Time) int) *Func {
+	// Date parts that are no unit (nothing truncates to them): EXTRACT only,
+	// of type t, f giving the part of x's time (in the AT TIME ZONE zone).
+	part := func(t types.Type, f func(x time.Time) types.Value) *Func {
 		return def(1, 2, func(c *Call) (types.Type, error) {
 			if err := extractZone(c); err != nil {
 				return types.Type{}, err
 			}
 			switch c.Args[0].Type().Kind {
 			case types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindNull:
-				return types.Int64, nil
+				return t, nil
 			}
 			return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
 		}, func(c *Call, a []types.Value) (types.Value, error) {
-			t, err := extractTime(a)
+			x, err := extractTime(a)
 			if err != nil {
 				return types.Value{}, err
 			}
-			return types.IntValue(int64(f(t))), nil
+			return f(x), nil
 		}, false)
 	}
-	register("extract_dayofweek", part(func(t time.Time) int { return int(t.Weekday()) + 1 })) // Sunday = 1
-	register("extract_dayofyear", part(func(t time.Time) int { return t.YearDay() }))
-	register("extract_isoweek", part(func(t time.Time) int { _, w := t.ISOWeek(); return w }))
-	register("extract_isoyear", part(func(t time.Time) int { y, _ := t.ISOWeek(); return y }))
+	intPart := func(f func(x time.Time) int) *Func {
+		return part(types.Int64, func(x time.Time) types.Value { return types.IntValue(int64(f(x))) })
+	}
+	register("extract_dayofweek", intPart(func(t time.Time) int { return int(t.Weekday()) + 1 })) // Sunday = 1
+	register("extract_dayofyear", intPart(func(t time.Time) int { return t.YearDay() }))
+	register("extract_isoweek", intPart(func(t time.Time) int { _, w := t.ISOWeek(); return w }))
+	register("extract_isoyear", intPart(func(t time.Time) int { y, _ := t.ISOWeek(); return y }))
 	// EXTRACT(DATE FROM x [AT TIME ZONE tz]): the date of x (in tz).
-	register("extract_date", def(1, 2, func(c *Call) (types.Type, error) {
-		if err := extractZone(c); err != nil {
-			return types.Type{}, err
-		}
-		switch c.Args[0].Type().Kind {
-		case types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindNull:
-			return types.Date, nil
-		}
-		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
-	}, func(c *Call, a []types.Value) (types.Value, error) {
-		t, err := extractTime(a)
-		if err != nil {
-			return types.Value{}, err
-		}
-		y, m, d := t.Date()
-		return types.DateValue(floorDiv(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).UnixMicro(), types.Day)), nil
-	}, false))
+	register("extract_date", part(types.Date, dateOf))
 	register("generate_timestamp_array", def(3, 3, func(c *Call) (types.Type, error) {
 		for i := 0; i < 2; i++ {
 			a, err := coerceTo(c.Args[i], types.Timestamp)
@@ -421,4 +408,10 @@ func extractTime(a []types.Value) (time.Time, error) {
 		t = t.In(loc)
 	}
 	return t, nil
+}
+
+// dateOf is the DATE of t's calendar day (in t's own location).
+func dateOf(t time.Time) types.Value {
+	y, m, d := t.Date()
+	return types.DateValue(floorDiv(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).UnixMicro(), types.Day))
 }

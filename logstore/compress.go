@@ -2,7 +2,9 @@ package logstore
 
 import (
 	"encoding/binary"
+	"errors"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -25,23 +27,8 @@ var (
 type zstrings struct {
 	data   []byte
 	starts []uint32                // block b is data[starts[b]:starts[b+1]]
+	n      int                     // rows
 	last   atomic.Pointer[decoded] // the last block decoded, for point reads
-}
-
-// dataBytes and startBytes are the two parts a segment file stores (nil for
-// a column that is not compressed).
-func (z *zstrings) dataBytes() []byte {
-	if z == nil {
-		return nil
-	}
-	return z.data
-}
-
-func (z *zstrings) startBytes() []byte {
-	if z == nil {
-		return nil
-	}
-	return asBytes(z.starts)
 }
 
 type decoded struct {
@@ -50,31 +37,64 @@ type decoded struct {
 	offs  []uint32 // len rows+1
 }
 
-// compressPlain compresses c's plain bytes when that saves enough; it
-// reports whether it did.
-func (c *Column) compressPlain() bool {
-	raw := len(c.data) + 4*len(c.offs)
+// compress returns the values compressed, or nil when that would not save
+// enough.
+func (p *plainStrings) compress() *zstrings {
+	raw := len(p.data) + 4*len(p.offs)
 	if raw < 64<<10 {
-		return false // too small to matter
+		return nil // too small to matter
 	}
-	z := &zstrings{starts: []uint32{0}}
+	n := len(p.offs) - 1
+	z := &zstrings{starts: []uint32{0}, n: n}
 	var buf, out []byte
-	for start := 0; start < c.n; start += blockRows {
-		end := min(start+blockRows, c.n)
+	for start := 0; start < n; start += blockRows {
+		end := min(start+blockRows, n)
 		buf = binary.AppendUvarint(buf[:0], uint64(end-start))
 		for i := start; i < end; i++ {
-			buf = binary.AppendUvarint(buf, uint64(c.offs[i+1]-c.offs[i]))
+			buf = binary.AppendUvarint(buf, uint64(p.offs[i+1]-p.offs[i]))
 		}
-		buf = append(buf, c.data[c.offs[start]:c.offs[end]]...)
+		buf = append(buf, p.data[p.offs[start]:p.offs[end]]...)
 		out = zenc.EncodeAll(buf, out)
 		z.starts = append(z.starts, uint32(len(out)))
 	}
 	if (len(out)+4*len(z.starts))*3 > raw*2 {
-		return false
+		return nil
 	}
 	z.data = append(make([]byte, 0, len(out)), out...)
-	c.z, c.data, c.offs = z, nil, nil
-	return true
+	return z
+}
+
+func (z *zstrings) str(i int) string { return z.block(i / blockRows).str(i % blockRows) }
+
+// gather decodes each block the rows touch once (rows ascend within a
+// batch), into memory the returned strings keep alive.
+func (z *zstrings) gather(rows []int32, dst []string) {
+	var d *decoded
+	for k, r := range rows {
+		b := int(r) / blockRows
+		if d == nil || d.block != b {
+			d = z.decode(b)
+		}
+		lo, hi := d.offs[int(r)%blockRows], d.offs[int(r)%blockRows+1]
+		dst[k] = unsafe.String(unsafe.SliceData(d.data[lo:hi]), int(hi-lo))
+	}
+}
+
+func (z *zstrings) write(m *colMeta, w *segWriter) {
+	m.plain = true
+	m.parts[partZData] = w.blob(z.data)
+	m.parts[partZStarts] = w.blob(asBytes(z.starts))
+}
+
+func loadZStrings(r *partReader) *zstrings {
+	return &zstrings{data: readPart[byte](r, partZData), starts: readPart[uint32](r, partZStarts), n: r.m.n}
+}
+
+func (z *zstrings) validate(int, *nullMask) error {
+	if !monotone(z.starts, len(z.data)) || len(z.starts) != (z.n+blockRows-1)/blockRows+1 {
+		return errors.New("compressed blocks out of range")
+	}
+	return nil
 }
 
 // block returns decoded block b, from the one-entry cache when it holds it.

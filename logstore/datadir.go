@@ -306,7 +306,7 @@ func (src *Source) load(dir string, st *Store) error {
 		}
 		src.open.seq, src.seq = seq, max(src.seq, seq)
 		for _, b := range scan.batches {
-			acc, _, _ := src.apply(&b, 0, false)
+			acc, _ := src.apply(&b, 0)
 			st.recovery.Replayed += acc
 			src.events += int64(acc)
 		}

@@ -23,15 +23,24 @@
 // the first value is kept.
 //
 // Segments. Append writes into one open segment per source. At SegmentRows
-// rows (or its memory budget, or before an event whose new columns would pad
-// too many NULLs: widePadCells) it is retired and sealed outside the source lock, on a background
-// goroutine when one of two slots is free (a read-only view stands in
-// meanwhile): immutable from then on, so queries read it without
-// locks. Each segment records its minimum and maximum timestamp (queries skip
-// segments outside their time range). Strings are a dictionary with 8-, 16- or
-// 32-bit codes while values repeat, else plain bytes, which sealing compresses
-// with zstd in blocks of 1024 values when that saves a third; integers are a
-// base plus 0-, 1-, 2-, 4- or 8-byte deltas; NULLs a bitmap.
+// rows (or its memory budget) it is retired and sealed outside the source
+// lock, on a background goroutine when one of two slots is free (a read-only
+// view stands in meanwhile): immutable from then on, so queries read it
+// without locks. Each segment records its minimum and maximum timestamp
+// (queries skip segments outside their time range).
+//
+// Columns and encodings (column.go, column_open.go). A column's values are
+// in one encoding, each its own type with its own reader, its own writer of
+// segment-file parts and its own loader, so the in-memory and on-disk forms
+// are one: integers (enc_ints.go) are eight bytes a value while open, then a
+// base plus 0-, 1-, 2- or 4-byte deltas; strings (enc_dict.go, enc_plain.go,
+// compress.go) a dictionary while values repeat, else plain bytes, which
+// sealing compresses with zstd in blocks of 1024 values when that saves a
+// third; floats and arrays (enc_other.go) as they are. NULLs are a mask
+// beside them (nulls.go). A field first seen at row r of an open segment
+// stores nothing for the r rows before it, so one event with hundreds of new
+// keys costs its own values; a row that lacks an existing field stores a
+// NULL in it (bounded by the field cap and the segment's memory budget).
 //
 // Visibility. Snapshot takes the source lock only long enough to copy slice
 // headers of the open segment; appends never overwrite rows a snapshot can see

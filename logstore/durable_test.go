@@ -534,7 +534,7 @@ func FuzzScanWAL(f *testing.F) {
 		src.mu.Lock()
 		defer src.mu.Unlock()
 		for i := range s.batches {
-			src.apply(&s.batches[i], 0, false)
+			src.apply(&s.batches[i], 0)
 		}
 	})
 }

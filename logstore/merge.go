@@ -210,7 +210,7 @@ func concatSegments(parts []segRows) *Segment {
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		c := &Column{Path: p, kind: kinds[p]}
+		c := newColumn(p, kinds[p], 0)
 		for _, part := range parts {
 			src := part.seg.Column(p)
 			if src == nil {
@@ -223,40 +223,19 @@ func concatSegments(parts []segRows) *Segment {
 				c.appendFrom(src, i)
 			}
 		}
-		if c.nulls == c.n && p != "timestamp" && p != "id" {
+		if c.nulls.count == c.n && p != "timestamp" && p != "id" {
 			continue
 		}
 		out.cols[p] = c
 		out.order = append(out.order, c)
 	}
 	if ts := out.cols["timestamp"]; ts != nil {
-		for _, v := range ts.ints[:ts.n] {
+		for i := range ts.n {
+			v := ts.Int(i)
 			out.minTS, out.maxTS = min(out.minTS, v), max(out.maxTS, v)
 		}
 	}
 	return out
-}
-
-// appendFrom appends row i of src, converted to c's kind as reads convert.
-func (c *Column) appendFrom(src *Column, i int) {
-	if src.IsNull(i) {
-		c.appendNull()
-		return
-	}
-	switch {
-	case c.kind == types.KindString && src.kind == types.KindString:
-		c.appendString([]byte(src.Str(i)))
-	case c.kind == types.KindString:
-		c.appendString([]byte(src.text(i)))
-	case c.kind == types.KindFloat64 && src.kind == types.KindFloat64:
-		c.appendFloat(src.floats[i])
-	case c.kind == types.KindFloat64:
-		c.appendFloat(float64(src.Int(i)))
-	case c.kind == types.KindArray:
-		c.appendValue(src.vals[i])
-	default:
-		c.appendInt(src.Int(i))
-	}
 }
 
 // columnPaths lists a segment's column paths, in memory or on disk.

@@ -162,35 +162,16 @@ func writeSegmentFileAs(fs fileSystem, dir, final string, seg *Segment, tree []b
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	var vb []byte
 	for _, p := range paths {
 		c := seg.cols[p]
-		m := colMeta{path: p, kind: c.kind, n: c.n, nulls: c.nulls, width: c.width, base: c.base, plain: c.plain}
+		fe, ok := c.enc.(fileEncoding)
+		if !ok || c.lo != 0 {
+			return fail(fmt.Errorf("column %s is not sealed", p))
+		}
+		m := colMeta{path: p, kind: c.kind, n: c.n, nulls: c.nulls.count}
 		w.crc = 0
-		m.parts[partNullBits] = w.blob(asBytes(c.nullBits))
-		m.parts[partInts] = w.blob(asBytes(c.ints))
-		m.parts[partInts8] = w.blob(c.ints8)
-		m.parts[partInts16] = w.blob(asBytes(c.ints16))
-		m.parts[partInts32] = w.blob(asBytes(c.ints32))
-		m.parts[partFloats] = w.blob(asBytes(c.floats))
-		m.parts[partDictData] = w.blob(c.dictData)
-		m.parts[partDictOffs] = w.blob(asBytes(c.dictOffs))
-		m.parts[partCodes] = w.blob(asBytes(c.codes))
-		m.parts[partCodes8] = w.blob(c.codes8)
-		m.parts[partCodes16] = w.blob(asBytes(c.codes16))
-		m.parts[partData] = w.blob(c.data)
-		m.parts[partOffs] = w.blob(asBytes(c.offs))
-		if c.z != nil {
-			m.parts[partZData] = w.blob(c.z.data)
-			m.parts[partZStarts] = w.blob(asBytes(c.z.starts))
-		}
-		if c.vals != nil {
-			vb = vb[:0]
-			for _, v := range c.vals {
-				vb = encodeValue(vb, v)
-			}
-			m.parts[partVals] = w.blob(vb)
-		}
+		m.parts[partNullBits] = w.blob(asBytes(c.nulls.bits))
+		fe.write(&m, w)
 		m.crc = w.crc
 		meta.cols = append(meta.cols, m)
 	}
@@ -423,108 +404,75 @@ func (c *colMeta) check() error {
 	return nil
 }
 
-// readPart reads part p of a column into a new slice of its element type
-// (nil when the part is empty or an earlier read failed).
-func readPart[T any](f fileReader, m *colMeta, p int, err *error) []T {
-	n := int(m.parts[p].len) / partSize[p]
-	if n == 0 || *err != nil {
+// partReader reads a column's parts from a segment file, in part order,
+// checksumming them as the writer did; its first error stops the rest.
+type partReader struct {
+	f   fileReader
+	m   *colMeta
+	crc uint32
+	err error
+}
+
+// readPart reads part p into a new slice of its element type (nil when the
+// part is empty or an earlier read failed).
+func readPart[T any](r *partReader, p int) []T {
+	n := int(r.m.parts[p].len) / partSize[p]
+	if n == 0 || r.err != nil {
 		return nil
 	}
 	out := make([]T, n)
-	_, *err = f.ReadAt(asBytes(out), m.parts[p].off)
+	_, r.err = r.f.ReadAt(asBytes(out), r.m.parts[p].off)
+	r.crc = crc32.Update(r.crc, crcTable, asBytes(out))
 	return out
 }
 
-// partsCRC is the checksum of a loaded column's parts, as the writer
-// computed it.
-func partsCRC(c *Column, vals []byte) uint32 {
-	var crc uint32
-	for _, b := range [][]byte{asBytes(c.nullBits), asBytes(c.ints), c.ints8, asBytes(c.ints16), asBytes(c.ints32),
-		asBytes(c.floats), c.dictData, asBytes(c.dictOffs), asBytes(c.codes), c.codes8, asBytes(c.codes16),
-		c.data, asBytes(c.offs), c.z.dataBytes(), c.z.startBytes(), vals} {
-		crc = crc32.Update(crc, crcTable, b)
-	}
-	return crc
-}
-
-// loadColumn reads one column's parts from the file into memory.
+// loadColumn reads one column from the file into memory: its NULL bitmap,
+// then its encoding's parts (which the meta's kind, width and plain flag
+// name), checked against the column's checksum and then for what indexing
+// relies on.
 func loadColumn(f fileReader, m *colMeta) (*Column, error) {
-	c := &Column{Path: m.path, kind: m.kind, n: m.n, nulls: m.nulls, width: m.width, base: m.base, plain: m.plain}
-	var err error
-	c.nullBits = readPart[uint64](f, m, partNullBits, &err)
-	c.ints = readPart[int64](f, m, partInts, &err)
-	c.ints8 = readPart[uint8](f, m, partInts8, &err)
-	c.ints16 = readPart[uint16](f, m, partInts16, &err)
-	c.ints32 = readPart[uint32](f, m, partInts32, &err)
-	c.floats = readPart[float64](f, m, partFloats, &err)
-	c.codes = readPart[uint32](f, m, partCodes, &err)
-	c.codes8 = readPart[uint8](f, m, partCodes8, &err)
-	c.codes16 = readPart[uint16](f, m, partCodes16, &err)
-	c.dictData = readPart[byte](f, m, partDictData, &err)
-	c.dictOffs = readPart[uint32](f, m, partDictOffs, &err)
-	c.data = readPart[byte](f, m, partData, &err)
-	c.offs = readPart[uint32](f, m, partOffs, &err)
-	if m.parts[partZData].len > 0 {
-		c.z = &zstrings{data: readPart[byte](f, m, partZData, &err), starts: readPart[uint32](f, m, partZStarts, &err)}
+	r := &partReader{f: f, m: m}
+	c := &Column{Path: m.path, kind: m.kind, n: m.n}
+	c.nulls = loadNulls(r)
+	var (
+		enc encoding
+		vb  []byte
+	)
+	switch {
+	case isInt(m.kind):
+		enc = loadInts(r)
+	case m.kind == types.KindFloat64:
+		enc = loadFloats(r)
+	case m.kind == types.KindString && !m.plain:
+		enc = loadDictionary(r)
+	case m.kind == types.KindString && m.parts[partZData].len > 0:
+		enc = loadZStrings(r)
+	case m.kind == types.KindString:
+		enc = loadPlain(r)
+	case m.kind == types.KindArray:
+		vb = readPart[byte](r, partVals)
+	default:
+		return nil, fmt.Errorf("segment file %s, column %s: %w: a column of kind %v", f.Name(), m.path, errSegFile, m.kind)
 	}
-	vb := readPart[byte](f, m, partVals, &err)
-	if err != nil {
-		return nil, fmt.Errorf("segment file %s, column %s: %w", f.Name(), m.path, err)
+	if r.err != nil {
+		return nil, fmt.Errorf("segment file %s, column %s: %w", f.Name(), m.path, r.err)
 	}
-	if partsCRC(c, vb) != m.crc {
+	if r.crc != m.crc {
 		return nil, fmt.Errorf("segment file %s, column %s: %w: checksum mismatch", f.Name(), m.path, errSegFile)
 	}
-	if vb != nil {
-		r := &metaReader{p: vb}
-		for i := 0; i < m.n && r.err == nil; i++ {
-			c.vals = append(c.vals, r.value(0))
+	if m.kind == types.KindArray {
+		var err error
+		if enc, err = decodeArrays(vb, m.n); err != nil {
+			return nil, fmt.Errorf("segment file %s, column %s: %w", f.Name(), m.path, err)
 		}
-		err = r.err
 	}
-	if err != nil {
-		return nil, fmt.Errorf("segment file %s, column %s: %w", f.Name(), m.path, err)
-	}
-	if err := c.validate(); err != nil {
-		return nil, fmt.Errorf("segment file %s: %w", f.Name(), err)
+	c.setEnc(enc)
+	if v, ok := enc.(validator); ok {
+		if err := v.validate(m.n, &c.nulls); err != nil {
+			return nil, fmt.Errorf("segment file %s: column %s: %w", f.Name(), m.path, err)
+		}
 	}
 	return c, nil
-}
-
-// validate checks what indexing into a loaded column relies on: offsets
-// within their data, codes within their dictionary.
-func (c *Column) validate() error {
-	bad := func(what string) error { return fmt.Errorf("column %s: %s", c.Path, what) }
-	monotone := func(offs []uint32, limit int) bool {
-		for i := 1; i < len(offs); i++ {
-			if offs[i] < offs[i-1] {
-				return false
-			}
-		}
-		return len(offs) == 0 || (offs[0] == 0 && int(offs[len(offs)-1]) <= limit)
-	}
-	if c.dictOffs != nil {
-		if !monotone(c.dictOffs, len(c.dictData)) {
-			return bad("dictionary offsets out of range")
-		}
-		entries := uint32(len(c.dictOffs) - 1)
-		for i := 0; i < c.n; i++ {
-			if c.Code(i) >= entries && !c.IsNull(i) {
-				return bad("code outside the dictionary")
-			}
-		}
-	}
-	if c.offs != nil && !monotone(c.offs, len(c.data)) {
-		return bad("string offsets out of range")
-	}
-	if c.z != nil {
-		if !monotone(c.z.starts, len(c.z.data)) || len(c.z.starts) != (c.n+blockRows-1)/blockRows+1 {
-			return bad("compressed blocks out of range")
-		}
-	}
-	if c.kind == types.KindArray && len(c.vals) != c.n {
-		return bad("array values do not match the rows")
-	}
-	return nil
 }
 
 func boolByte(b bool) byte {

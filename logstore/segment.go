@@ -48,13 +48,12 @@ func (s *Segment) Column(path string) *Column {
 // Bytes is the memory the segment holds, estimated.
 func (s *Segment) Bytes() int64 { return s.bytes }
 
-// column returns the open segment's column for path, creating it (with a NULL
-// for every earlier row) when it is new.
+// column returns the open segment's column for path, creating it when it is
+// new: its rows start at this one (the earlier ones are NULL, unstored).
 func (s *Segment) column(path string, kind types.Kind) *Column {
 	c := s.cols[path]
 	if c == nil {
-		c = &Column{Path: path, kind: kind}
-		c.padNulls(s.rows)
+		c = newColumn(path, kind, s.rows)
 		s.cols[path] = c
 		s.order = append(s.order, c)
 	}
@@ -71,35 +70,6 @@ func (s *Segment) finishRow(ts int64) {
 	}
 	s.minTS = min(s.minTS, ts)
 	s.maxTS = max(s.maxTS, ts)
-}
-
-// truncateRows rolls the open segment back to its first n rows (a chunk
-// that could not be logged).
-func (s *Segment) truncateRows(n int) {
-	if n >= s.rows {
-		return
-	}
-	for _, c := range s.order {
-		if c.n > n {
-			c.truncate(n)
-		}
-	}
-	s.rows = n
-	s.minTS, s.maxTS = math.MaxInt64, math.MinInt64
-	if ts := s.cols["timestamp"]; ts != nil {
-		for _, v := range ts.ints[:n] {
-			s.minTS, s.maxTS = min(s.minTS, v), max(s.maxTS, v)
-		}
-	}
-}
-
-// dropColumnsFrom forgets the columns made after the first k (all NULL: an
-// event that stopped before its row was written made them).
-func (s *Segment) dropColumnsFrom(k int) {
-	for _, c := range s.order[k:] {
-		delete(s.cols, c.Path)
-	}
-	s.order = s.order[:k]
 }
 
 // abandonRow rolls back a partly written event.
@@ -124,11 +94,15 @@ func (s *Segment) BlockTimeRange(b int) (lo, hi int64, ok bool) {
 }
 
 func (s *Segment) seal() {
+	for _, c := range s.order {
+		c.densify()
+	}
 	s.sortByTime()
 	if ts := s.cols["timestamp"]; ts != nil {
+		times := ts.enc.(*int64s).v
 		for start := 0; start < s.rows; start += TimeBlock {
-			lo, hi := ts.ints[start], ts.ints[start]
-			for _, v := range ts.ints[start:min(start+TimeBlock, s.rows)] {
+			lo, hi := times[start], times[start]
+			for _, v := range times[start:min(start+TimeBlock, s.rows)] {
 				lo, hi = min(lo, v), max(hi, v)
 			}
 			s.blockMin, s.blockMax = append(s.blockMin, lo), append(s.blockMax, hi)
@@ -148,36 +122,11 @@ func (s *Segment) seal() {
 func (s *Segment) view() *Segment {
 	v := &Segment{rows: s.rows, minTS: s.minTS, maxTS: s.maxTS, cols: make(map[string]*Column, len(s.cols)), retiredFrom: s, seq: s.seq}
 	for p, c := range s.cols {
-		v.cols[p] = c.view(s.rows)
-	}
-	return v
-}
-
-// truncate drops rows from n on. Only the writer calls it, on rows no
-// snapshot has seen.
-func (c *Column) truncate(n int) {
-	for i := n; i < c.n; i++ {
-		if c.nullBytes != nil && c.nullBytes[i] {
-			c.nulls--
+		if cv := c.view(s.rows); cv != nil {
+			v.cols[p] = cv
 		}
 	}
-	if c.nullBytes != nil {
-		c.nullBytes = c.nullBytes[:n]
-	}
-	switch {
-	case c.kind == types.KindFloat64:
-		c.floats = c.floats[:n]
-	case c.kind == types.KindArray:
-		c.vals = c.vals[:n]
-	case c.kind == types.KindString && c.plain:
-		c.offs = c.offs[:n+1]
-		c.data = c.data[:c.offs[n]]
-	case c.kind == types.KindString:
-		c.codes = c.codes[:n]
-	default:
-		c.ints = c.ints[:n]
-	}
-	c.n = n
+	return v
 }
 
 // Value assembles the value of field f in row as SQL sees it: a nested object

@@ -1,10 +1,6 @@
 package logstore
 
-import (
-	"slices"
-
-	"logq/types"
-)
+import "slices"
 
 // Rows of a sealed segment are ordered by timestamp (stable: events of one
 // time keep their arrival order). Events usually arrive nearly in order and
@@ -20,7 +16,7 @@ func (s *Segment) sortByTime() {
 	if ts == nil || s.rows < 2 {
 		return
 	}
-	times := ts.ints[:s.rows]
+	times := ts.enc.(*int64s).v[:s.rows] // dense: seal densified it
 	if slices.IsSorted(times) {
 		return
 	}
@@ -40,38 +36,4 @@ func (s *Segment) sortByTime() {
 	for _, c := range s.cols {
 		c.permute(perm)
 	}
-}
-
-// permute replaces an open column's rows by rows perm[0], perm[1], … into
-// fresh slices.
-func (c *Column) permute(perm []int32) {
-	if c.nullBytes != nil {
-		c.nullBytes = gather(c.nullBytes, perm)
-	}
-	switch {
-	case c.kind == types.KindFloat64:
-		c.floats = gather(c.floats, perm)
-	case c.kind == types.KindArray:
-		c.vals = gather(c.vals, perm)
-	case c.kind == types.KindString && c.plain:
-		data := make([]byte, 0, len(c.data))
-		offs := make([]uint32, 1, len(perm)+1)
-		for _, r := range perm {
-			data = append(data, c.data[c.offs[r]:c.offs[r+1]]...)
-			offs = append(offs, uint32(len(data)))
-		}
-		c.data, c.offs = data, offs
-	case c.kind == types.KindString:
-		c.codes = gather(c.codes, perm)
-	default:
-		c.ints = gather(c.ints, perm)
-	}
-}
-
-func gather[T any](src []T, perm []int32) []T {
-	out := make([]T, len(perm))
-	for i, r := range perm {
-		out[i] = src[r]
-	}
-	return out
 }

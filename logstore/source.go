@@ -2,7 +2,6 @@ package logstore
 
 import (
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -64,10 +63,8 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		pos  []walPos // one per chunk written
 	)
 	s.mu.Lock()
-	split := false // the last chunk stopped at an event that needs a new segment
 	for start := 0; start < len(events); {
-		if split || s.open.rows >= s.opts.SegmentRows || s.overBudget() {
-			split = false
+		if s.open.rows >= s.opts.SegmentRows || s.overBudget() {
 			seg, rerr := s.retire()
 			full = append(full, seg)
 			if rerr != nil {
@@ -85,28 +82,8 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 			}
 			go func(p walPos) { _ = s.wal.sync(p) }(p) // its outcome is read by the sync below
 		}
-		rowsBefore, srcRowsBefore, rawBefore := s.open.rows, s.rows, s.open.rawBytes
-		acc, rej, stop := s.apply(&b, start, true)
-		if stop >= 0 {
-			// The chunk stopped at a wide event (see widePadCells), which
-			// starts the next segment: the record must hold only the
-			// events this segment took.
-			b.events, split = b.events[:stop], true
-			if s.wal != nil {
-				err = s.wal.retract(p)
-				if err == nil && len(b.events) > 0 {
-					p, err = s.wal.append(&b)
-				}
-				if err != nil {
-					// Not logged, so not kept in memory either: the segment
-					// file sealed from memory would otherwise keep them.
-					s.open.truncateRows(rowsBefore)
-					s.rows, s.open.rawBytes = srcRowsBefore, rawBefore
-					break
-				}
-			}
-		}
-		if s.wal != nil && len(b.events) > 0 {
+		acc, rej := s.apply(&b, start)
+		if s.wal != nil {
 			pos = append(pos, p)
 		}
 		accepted += acc
@@ -153,41 +130,21 @@ func (s *Source) overBudget() bool {
 }
 
 // apply writes one chunk's events into the open segment; rejects are
-// numbered from base. With mayStop, it stops before an event that would add
-// many columns to a segment already holding many rows, and returns its
-// index in stop (else -1): that event goes first into a new segment. Replay
-// never stops, so that each WAL file replays into its own segment. Called
-// with mu held.
-func (s *Source) apply(b *walBatch, base int, mayStop bool) (accepted int, rejects []Reject, stop int) {
-	w := writer{src: s, arrival: b.arrival, seed: b.seed, mayStop: mayStop}
+// numbered from base. Called with mu held.
+func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []Reject) {
+	w := writer{src: s, arrival: b.arrival, seed: b.seed}
 	for i, ev := range b.events {
 		w.index = uint64(i)
-		cols := len(s.open.order)
 		if err := w.event(ev); err != nil {
 			s.open.abandonRow()
-			if err == errWideEvent {
-				s.open.dropColumnsFrom(cols) // the ones it made before it stopped
-				return accepted, rejects, i
-			}
 			rejects = append(rejects, Reject{Index: base + i, Reason: err.Error()})
 			continue
 		}
 		s.open.rawBytes += int64(len(ev))
 		accepted++
 	}
-	return accepted, rejects, -1
+	return accepted, rejects
 }
-
-// widePadCells bounds the NULLs one event may make an open segment write
-// for the rows before it: a column that first appears at row r of a segment
-// is filled with r NULLs (a value slot and a flag each). An event whose new
-// columns would cost more starts a new segment instead, where its columns
-// start at row 0, so a single event with hundreds of new keys costs its own
-// bytes, not hundreds of times the segment's rows (about 2 MiB at most).
-const widePadCells = 1 << 18
-
-// errWideEvent stops an event that is to start a new segment (apply).
-var errWideEvent = errors.New("the event starts a new segment")
 
 // retire retires the open segment and, for a durable source, starts the WAL
 // file of the next one. The retired segment is returned even on error.
@@ -272,11 +229,6 @@ type writer struct {
 	index   uint64
 	sc      ingest.Scanner
 	ovf     []byte // the current object's keys past the field cap, as JSON members
-	// mayStop lets an event that would pad more than widePadCells NULLs
-	// stop with errWideEvent (stop), to be written into a new segment.
-	mayStop  bool
-	padCells int
-	stop     error
 }
 
 func (w *writer) event(ev []byte) error {
@@ -287,7 +239,6 @@ func (w *writer) event(ev []byte) error {
 	defer func() { s.scratch = w.sc.Buffer()[:0] }()
 	sc := &w.sc
 	w.ovf = w.ovf[:0]
-	w.padCells, w.stop = 0, nil
 	if sc.Peek() != '{' {
 		return fmt.Errorf("an event must be a JSON object")
 	}
@@ -354,18 +305,12 @@ func (w *writer) event(ev []byte) error {
 		if err := w.value(child, row, 1); err != nil {
 			return err
 		}
-		if w.stop != nil {
-			return w.stop
-		}
 	}
 	if sc.Peek() != 0 {
 		return sc.Fail("the end of the event")
 	}
 	if err := w.flushOverflow(s.root, row); err != nil {
 		return err
-	}
-	if w.stop != nil {
-		return w.stop
 	}
 	if !haveTS {
 		ts = w.arrival
@@ -385,11 +330,7 @@ func (w *writer) event(ev []byte) error {
 	w.put(s.root.child("timestamp"), types.KindTimestamp, row).appendInt(ts)
 	w.put(s.root.child("id"), types.KindString, row).appendString([]byte(id))
 	if haveMsg && !ingest.IsNull(msg) {
-		col := w.put(s.root.child("event_message"), types.KindString, row)
-		if col == nil {
-			return w.stop // a new column too many (every row has the other two)
-		}
-		col.appendString([]byte(ingest.ScalarText(msg)))
+		w.put(s.root.child("event_message"), types.KindString, row).appendString([]byte(ingest.ScalarText(msg)))
 	}
 	seg.finishRow(ts)
 	s.rows++
@@ -418,15 +359,6 @@ func (w *writer) put(n *node, k types.Kind, row int) *Column {
 	}
 	c := n.col
 	if n.colSeg != seg || c == nil {
-		if w.stop != nil {
-			return nil
-		}
-		if w.mayStop && row > 0 && seg.cols[n.path] == nil {
-			if w.padCells += row; w.padCells > widePadCells {
-				w.stop = errWideEvent
-				return nil
-			}
-		}
 		c = seg.column(n.path, n.kind)
 		n.col, n.colSeg = c, seg
 	}

@@ -235,7 +235,7 @@ func TestCompressedStringsRoundTrip(t *testing.T) {
 	snap := st.Snapshot("s")
 	seg := snap.Segments[0]
 	col := seg.Column("m")
-	require.NotNil(t, col.z, "nearly unique text is compressed when sealed")
+	require.IsType(t, &zstrings{}, col.enc, "nearly unique text is compressed when sealed")
 	f, _ := snap.Schema.Lookup("m")
 	rows := make([]int32, 0, 5000)
 	for i := 0; i < 5000; i++ {
@@ -272,7 +272,7 @@ func TestMatchCodeAgreesWithValues(t *testing.T) {
 		for _, c := range []struct{ path, value string }{{"s", "v1"}, {"t", "w21"}, {"t", "w0"}} {
 			col := seg.Column(c.path)
 			require.True(t, col.IsDict(), c.path)
-			widths[fmt.Sprint(col.codes8 != nil, col.codes16 != nil)] = true
+			widths[fmt.Sprintf("%T", col.enc)] = true
 			code, ok := col.FindCode(c.value)
 			require.True(t, ok)
 			for _, rng := range [][2]int{{0, seg.Rows()}, {3, seg.Rows() - 5}, {7, 8}} {

@@ -252,35 +252,6 @@ func (w *wal) append(b *walBatch) (walPos, error) {
 	return walPos{start: w.written - int64(len(buf)), end: w.written, gen: w.gen}, nil
 }
 
-// retract takes back the record at p, the last one written: a chunk logged
-// before it was applied whose apply stopped early (a wide event starts a new
-// segment, and the WAL file must hold only its own segment's events). It
-// waits out an fsync in flight, so none counts the record durable after it
-// is gone, and cuts the file back; the next fsync makes the cut durable with
-// whatever follows it. A crash before that may replay the record, whose
-// events were not acknowledged.
-func (w *wal) retract(p walPos) error {
-	w.syncMu.Lock()
-	defer w.syncMu.Unlock()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.broken != nil {
-		return w.broken
-	}
-	if w.f == nil || p.gen != w.gen || w.written != p.end {
-		return errors.New("wal: the record to take back is no longer the last one")
-	}
-	w.cutBack(w.fileHead + (p.start - w.fileBase))
-	if w.broken != nil {
-		return w.broken
-	}
-	w.written = p.start
-	if w.synced.Load() > p.start {
-		w.synced.Store(p.start)
-	}
-	return nil
-}
-
 // cutBack truncates the current file to off and positions writes there.
 // Called with mu held.
 func (w *wal) cutBack(off int64) {
@@ -332,7 +303,7 @@ func (w *wal) sync(p walPos) error {
 		synced := w.synced.Load()
 		w.cutBack(w.fileHead + max(0, synced-w.fileBase))
 		// The file now ends at synced: keep the logical offsets in step
-		// with it (append, retract and this cut map one to the other).
+		// with it (append and this cut map one to the other).
 		// Offsets of the ended generation are reused; lost tells them apart.
 		w.written = max(synced, w.fileBase)
 		w.genEnd[w.gen] = synced

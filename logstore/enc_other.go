@@ -1,0 +1,89 @@
+package logstore
+
+import (
+	"errors"
+	"unsafe"
+
+	"logq/types"
+)
+
+// float64s is FLOAT64 values, eight bytes each, in an open column and in a
+// sealed one alike.
+type float64s struct{ v []float64 }
+
+func (e *float64s) gather(rows []int32, dst []float64) {
+	v := e.v
+	for k, r := range rows {
+		dst[k] = v[r]
+	}
+}
+
+func (e *float64s) bytes() int64 { return 8 * int64(len(e.v)) }
+
+func (e *float64s) write(m *colMeta, w *segWriter) { m.parts[partFloats] = w.blob(asBytes(e.v)) }
+
+func loadFloats(r *partReader) *float64s { return &float64s{v: readPart[float64](r, partFloats)} }
+
+// arrayValues is ARRAY values, boxed, in an open column and in a sealed one
+// alike; a segment file stores them in the meta's value encoding
+// (encodeValue).
+type arrayValues struct{ v []types.Value }
+
+func (e *arrayValues) bytes() int64 {
+	b := int64(len(e.v)) * int64(unsafe.Sizeof(types.Value{}))
+	for _, v := range e.v {
+		b += valueBytes(v)
+	}
+	return b
+}
+
+func valueBytes(v types.Value) int64 {
+	b := int64(len(v.S)) + int64(len(v.L))*int64(unsafe.Sizeof(types.Value{}))
+	for _, e := range v.L {
+		b += valueBytes(e)
+	}
+	return b
+}
+
+func (e *arrayValues) write(m *colMeta, w *segWriter) {
+	var vb []byte
+	for _, v := range e.v {
+		vb = encodeValue(vb, v)
+	}
+	m.parts[partVals] = w.blob(vb)
+}
+
+// decodeArrays decodes n values of a segment file's array part, after its
+// checksum has been checked.
+func decodeArrays(vb []byte, n int) (*arrayValues, error) {
+	e := &arrayValues{v: make([]types.Value, 0, n)}
+	if vb == nil {
+		return e, nil
+	}
+	mr := &metaReader{p: vb}
+	for i := 0; i < n && mr.err == nil; i++ {
+		e.v = append(e.v, mr.value(0))
+	}
+	return e, mr.err
+}
+
+func (e *arrayValues) validate(n int, _ *nullMask) error {
+	if len(e.v) != n {
+		return errors.New("array values do not match the rows")
+	}
+	return nil
+}
+
+func (e *arrayValues) truncate(n int)       { e.v = e.v[:n] }
+func (e *arrayValues) permute(perm []int32) { e.v = gather(e.v, perm) }
+func (e *arrayValues) padFront(lead int) {
+	e.v = append(make([]types.Value, lead, lead+len(e.v)), e.v...)
+}
+func (e *arrayValues) view(n int) encoding { return &arrayValues{v: e.v[:n]} }
+
+func (e *float64s) truncate(n int)       { e.v = e.v[:n] }
+func (e *float64s) permute(perm []int32) { e.v = gather(e.v, perm) }
+func (e *float64s) padFront(lead int) {
+	e.v = append(make([]float64, lead, lead+len(e.v)), e.v...)
+}
+func (e *float64s) view(n int) encoding { return &float64s{v: e.v[:n]} }

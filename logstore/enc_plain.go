@@ -1,0 +1,93 @@
+package logstore
+
+import (
+	"errors"
+	"unsafe"
+)
+
+// plainStrings is string values as bytes back to back with an offset per
+// row: an open column's form once its values look nearly unique, and a
+// sealed one's when compressing would not save enough.
+type plainStrings struct {
+	data []byte
+	offs []uint32 // row i is data[offs[i]:offs[i+1]]
+}
+
+func (p *plainStrings) str(i int) string {
+	a, b := p.offs[i], p.offs[i+1]
+	if a == b {
+		return ""
+	}
+	return unsafe.String(&p.data[a], int(b-a))
+}
+
+func (p *plainStrings) gather(rows []int32, dst []string) {
+	for k, r := range rows {
+		dst[k] = p.str(int(r))
+	}
+}
+
+func (p *plainStrings) bytes() int64 { return int64(len(p.data)) + 4*int64(len(p.offs)) }
+
+// append stores s (copied).
+func (p *plainStrings) append(s string) {
+	p.data = append(p.data, s...)
+	p.offs = append(p.offs, uint32(len(p.data)))
+}
+
+func (p *plainStrings) truncate(n int) {
+	p.offs = p.offs[:n+1]
+	p.data = p.data[:p.offs[n]]
+}
+
+func (p *plainStrings) permute(perm []int32) {
+	data := make([]byte, 0, len(p.data))
+	offs := make([]uint32, 1, len(perm)+1)
+	for _, r := range perm {
+		data = append(data, p.data[p.offs[r]:p.offs[r+1]]...)
+		offs = append(offs, uint32(len(data)))
+	}
+	p.data, p.offs = data, offs
+}
+
+func (p *plainStrings) padFront(lead int) {
+	offs := make([]uint32, lead, lead+len(p.offs))
+	p.offs = append(offs, p.offs...)
+}
+
+func (p *plainStrings) view(n int) encoding { return &plainStrings{data: p.data, offs: p.offs[:n+1]} }
+
+// seal trims the slices and compresses them when that saves enough.
+func (p *plainStrings) seal() stringValues {
+	if z := p.compress(); z != nil {
+		return z
+	}
+	return &plainStrings{data: trim(p.data), offs: trim(p.offs)}
+}
+
+func (p *plainStrings) write(m *colMeta, w *segWriter) {
+	m.plain = true
+	m.parts[partData] = w.blob(p.data)
+	m.parts[partOffs] = w.blob(asBytes(p.offs))
+}
+
+func loadPlain(r *partReader) *plainStrings {
+	return &plainStrings{data: readPart[byte](r, partData), offs: readPart[uint32](r, partOffs)}
+}
+
+func (p *plainStrings) validate(n int, _ *nullMask) error {
+	if len(p.offs) != n+1 || !monotone(p.offs, len(p.data)) {
+		return errors.New("string offsets out of range")
+	}
+	return nil
+}
+
+// monotone reports whether offs ascend from 0 and end within limit.
+func monotone(offs []uint32, limit int) bool {
+	for i := 1; i < len(offs); i++ {
+		if offs[i] < offs[i-1] {
+			return false
+		}
+	}
+	return len(offs) == 0 || (offs[0] == 0 && int(offs[len(offs)-1]) <= limit)
+}

@@ -65,6 +65,9 @@ func (ev *evaluator) eval(e planner.Expr, b *Batch) (*Vector, error) {
 	case *keyedValue:
 		return ev.evalKeyed(x, b)
 	case *planner.Call:
+		if x.Fn == "if" {
+			return ev.ifExpr(x, b)
+		}
 		if v, ok, err := ev.kernel(x, b); ok || err != nil {
 			return v, err
 		}
@@ -119,31 +122,113 @@ func paramError(c *planner.Call, err error) error {
 
 func quote(s string) string { return "\"" + s + "\"" }
 
+// evalFor evaluates e for the rows of b where need is true; other rows of
+// the result are NULL or whatever e gave them. BigQuery evaluates a CASE
+// branch (and its WHEN), an IF arm and a COALESCE or IFNULL argument only
+// for the rows that need it, so an error raised by another row (a division
+// by zero the branch guards against, a subquery key no taken branch reads)
+// is not the query's. e is evaluated on the whole batch first, which is
+// cheapest when nothing fails; only when that fails is it evaluated again on
+// the rows that need it alone, and that error, if any, is the query's.
+func (ev *evaluator) evalFor(e planner.Expr, b *Batch, need []bool) (*Vector, error) {
+	v, err := ev.eval(e, b)
+	if err == nil {
+		return v, nil
+	}
+	var rows []int32
+	for r := 0; r < b.N; r++ {
+		if need[r] {
+			rows = append(rows, int32(r))
+		}
+	}
+	if len(rows) == b.N {
+		return nil, err
+	}
+	out := newVector(e.Type(), b.N)
+	for r := 0; r < b.N; r++ {
+		if !need[r] {
+			out.setNull(r, b.N)
+		}
+	}
+	if len(rows) == 0 {
+		return out, nil
+	}
+	sub := &Batch{N: len(rows), Cols: make([]*Vector, len(b.Cols))}
+	for i, c := range b.Cols {
+		sub.Cols[i] = gather(c, rows, nil)
+	}
+	sv, err := ev.eval(e, sub)
+	if err != nil {
+		return nil, err
+	}
+	for k, r := range rows {
+		out.set(int(r), sv.Value(k), b.N)
+	}
+	return out, nil
+}
+
 func (ev *evaluator) caseExpr(c *planner.Case, b *Batch) (*Vector, error) {
 	out := newVector(c.T, b.N)
-	done := make([]bool, b.N)
+	open := make([]bool, b.N) // rows no WHEN has taken yet
+	for r := range open {
+		open[r] = true
+	}
+	take := make([]bool, b.N)
 	for _, w := range c.Whens {
-		cond, err := ev.eval(w.Cond, b)
-		if err != nil {
-			return nil, err
-		}
-		then, err := ev.eval(w.Then, b)
+		cond, err := ev.evalFor(w.Cond, b, open)
 		if err != nil {
 			return nil, err
 		}
 		for r := 0; r < b.N; r++ {
-			if !done[r] && !cond.isNull(r) && cond.I[r] != 0 {
-				done[r] = true
+			take[r] = open[r] && !cond.isNull(r) && cond.I[r] != 0
+		}
+		then, err := ev.evalFor(w.Then, b, take)
+		if err != nil {
+			return nil, err
+		}
+		for r := 0; r < b.N; r++ {
+			if take[r] {
+				open[r] = false
 				out.set(r, then.Value(r), b.N)
 			}
 		}
 	}
-	els, err := ev.eval(c.Else, b)
+	els, err := ev.evalFor(c.Else, b, open)
 	if err != nil {
 		return nil, err
 	}
 	for r := 0; r < b.N; r++ {
-		if !done[r] {
+		if open[r] {
+			out.set(r, els.Value(r), b.N)
+		}
+	}
+	return out, nil
+}
+
+// ifExpr is IF(cond, then, else): each arm for the rows that take it.
+func (ev *evaluator) ifExpr(c *planner.Call, b *Batch) (*Vector, error) {
+	cond, err := ev.eval(c.Args[0], b)
+	if err != nil {
+		return nil, err
+	}
+	yes, no := make([]bool, b.N), make([]bool, b.N)
+	for r := 0; r < b.N; r++ {
+		yes[r] = !cond.isNull(r) && cond.I[r] != 0
+		no[r] = !yes[r]
+	}
+	then, err := ev.evalFor(c.Args[1], b, yes)
+	if err != nil {
+		return nil, err
+	}
+	els, err := ev.evalFor(c.Args[2], b, no)
+	if err != nil {
+		return nil, err
+	}
+	out := newVector(c.T, b.N)
+	for r := 0; r < b.N; r++ {
+		if yes[r] {
+			out.set(r, then.Value(r), b.N)
+		} else {
 			out.set(r, els.Value(r), b.N)
 		}
 	}

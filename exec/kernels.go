@@ -168,26 +168,28 @@ func init() {
 		return nil, false, nil
 	}, "datetime")
 
+	// COALESCE (and IFNULL) evaluates an argument only for the rows every
+	// earlier one left NULL (evalFor).
 	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
-		args := make([]*Vector, len(c.Args))
-		for i, a := range c.Args {
-			v, err := ev.eval(a, b)
+		out := newVector(c.T, b.N)
+		open := make([]bool, b.N) // rows still NULL
+		for r := range open {
+			open[r] = true
+		}
+		for _, a := range c.Args {
+			v, err := ev.evalFor(a, b, open)
 			if err != nil {
 				return nil, true, err
 			}
-			args[i] = v
-		}
-		out := newVector(c.T, b.N)
-		for r := 0; r < b.N; r++ {
-			picked := false
-			for _, a := range args {
-				if !a.isNull(r) {
-					out.set(r, a.Value(r), b.N)
-					picked = true
-					break
+			for r := 0; r < b.N; r++ {
+				if open[r] && !v.isNull(r) {
+					out.set(r, v.Value(r), b.N)
+					open[r] = false
 				}
 			}
-			if !picked {
+		}
+		for r := 0; r < b.N; r++ {
+			if open[r] {
 				out.setNull(r, b.N)
 			}
 		}

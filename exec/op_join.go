@@ -87,10 +87,10 @@ func (o *joinOp) keys(exprs []planner.Expr, b *Batch) ([]string, error) {
 	var buf []byte
 	for r := 0; r < b.N; r++ {
 		buf = buf[:0]
-		null := false
+		null := false // a key that matches nothing
 		for _, v := range vecs {
 			x := v.Value(r)
-			if x.Null {
+			if matchesNothing(x) {
 				null = true
 				break
 			}

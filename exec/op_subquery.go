@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"logq/planner"
 	"logq/types"
@@ -223,7 +222,7 @@ func (ev *evaluator) evalKeyed(e *keyedValue, b *Batch) (*Vector, error) {
 	var key []byte
 	for r := 0; r < b.N; r++ {
 		v := e.def
-		if k := x.Value(r); !k.Null {
+		if k := x.Value(r); !matchesNothing(k) {
 			key = appendKey(key[:0], k)
 			if kv, ok := e.vals[string(key)]; ok {
 				v = kv
@@ -260,7 +259,7 @@ func (s *valueSet) test(v types.Value, key *[]byte) (in, null bool) {
 	if v.Null {
 		return false, true
 	}
-	if !(v.T.Kind == types.KindFloat64 && math.IsNaN(v.F)) {
+	if !matchesNothing(v) {
 		*key = appendKey((*key)[:0], v)
 		if _, found := s.keys[string(*key)]; found {
 			return true, false
@@ -308,8 +307,8 @@ func (ev *evaluator) evalInSet(e *inSet, b *Batch) (*Vector, error) {
 	for r := 0; r < b.N; r++ {
 		set := e.set
 		if keys != nil {
-			set = nil // a NULL key equals no row's
-			if k := keys.Value(r); !k.Null {
+			set = nil // a NULL or NaN key equals no row's
+			if k := keys.Value(r); !matchesNothing(k) {
 				scratch = appendKey(scratch[:0], k)
 				set = e.sets[string(scratch)]
 			}

@@ -36,6 +36,13 @@ func appendKey(dst []byte, v types.Value) []byte {
 	return binary.LittleEndian.AppendUint64(append(dst, 2), uint64(v.I))
 }
 
+// matchesNothing reports whether an equality key can equal no other value:
+// NULL, or a NaN (in BigQuery NaN = NaN is FALSE, though GROUP BY and
+// DISTINCT put NaNs together, which appendKey does).
+func matchesNothing(v types.Value) bool {
+	return v.Null || (v.T.Kind == types.KindFloat64 && math.IsNaN(v.F))
+}
+
 // rowStore keeps copies of rows from batches, column by column.
 type rowStore struct {
 	cols []*Vector

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -173,6 +174,9 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		if k.V.Null {
 			return &Const{V: types.NullOf(types.Interval)}
 		}
+		if m := unit.FixedMicros(); k.V.I > math.MaxInt64/m || k.V.I < math.MinInt64/m {
+			b.fail(e.At, "INTERVAL value %d is out of range", k.V.I)
+		}
 		return &Const{V: types.IntervalValue(k.V.I * unit.FixedMicros())}
 	case *sqlparse.ArrayLit:
 		args := make([]Expr, len(e.Elems))
@@ -228,6 +232,9 @@ func (b *binder) literal(e *sqlparse.Literal) Expr {
 	case sqlparse.LitTyped:
 		t, _ := types.ParseTypeName(e.TypeName)
 		v, err := types.Cast(types.StringValue(e.Value), t)
+		if err == nil {
+			v, err = inRange(v)
+		}
 		if err != nil {
 			b.fail(e.At, "%v", err)
 		}

@@ -367,6 +367,9 @@ func init() {
 		}, true),
 		"cast": def(1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
 			v, err := types.Cast(a[0], c.T)
+			if err == nil {
+				v, err = inRange(v) // '9999-12-31 23:30:00-01:00' is past 9999 in UTC
+			}
 			if err != nil && c.Safe {
 				return types.NullOf(c.T), nil
 			}

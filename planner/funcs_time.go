@@ -56,7 +56,7 @@ func registerTimeFuncs() {
 		}
 		return t, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		return types.Value{T: c.T, I: types.TruncMicros(a[0].I, c.Unit)}, nil
+		return inRange(types.Value{T: c.T, I: types.TruncMicros(a[0].I, c.Unit)}) // a WEEK can start in year 0
 	}, false))
 	alias("datetime_trunc", "timestamp_trunc")
 	register("datetime", def(1, 2, func(c *Call) (types.Type, error) {
@@ -93,7 +93,7 @@ func registerTimeFuncs() {
 				us += int64(off) * types.Second
 			}
 		}
-		return types.DatetimeValue(us), nil
+		return inRange(types.DatetimeValue(us))
 	}, false))
 	register("timestamp", def(1, 2, func(c *Call) (types.Type, error) {
 		switch c.Args[0].Type().Kind {
@@ -146,7 +146,7 @@ func registerTimeFuncs() {
 			if err != nil {
 				return types.Value{}, evalErr("%v", err)
 			}
-			return dateOf(types.ToTime(a[0].I).In(loc)), nil
+			return inRange(dateOf(types.ToTime(a[0].I).In(loc)))
 		}
 		return types.Cast(a[0], types.Date)
 	}, false))
@@ -283,7 +283,7 @@ func registerTimeFuncs() {
 			if err != nil {
 				return types.Value{}, err
 			}
-			return f(x), nil
+			return inRange(f(x)) // EXTRACT(DATE ... AT TIME ZONE) can pass year 9999
 		}, false)
 	}
 	intPart := func(f func(x time.Time) int) *Func {

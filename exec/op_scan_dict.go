@@ -126,9 +126,18 @@ func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 			rowPreds = append(rowPreds[:len(rowPreds):len(rowPreds)], p.expr)
 			continue
 		}
+		// A predicate that fails on a value (a correlated scalar subquery
+		// whose key has two rows, a cast that fails) may fail on a value no
+		// row that reaches the filter holds (an expired row's, an entry
+		// another conjunct excludes): it is left to the row filter, where
+		// only the rows themselves can fail it.
+		rowWise := func() {
+			rowPreds = append(rowPreds[:len(rowPreds):len(rowPreds)], p.expr)
+		}
 		nullKeep, err := s.evalOnValues(p, nil, true)
 		if err != nil {
-			return false, err
+			rowWise()
+			continue
 		}
 		if col == nil { // every row NULL
 			if !nullKeep[0] {
@@ -142,7 +151,8 @@ func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 		}
 		keep, err := s.evalOnValues(p, entries, false)
 		if err != nil {
-			return false, err
+			rowWise()
+			continue
 		}
 		any := nullKeep[0]
 		for _, k := range keep {

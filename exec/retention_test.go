@@ -69,3 +69,46 @@ func sorted(s []string) []string {
 	}
 	return out
 }
+
+// A WHERE conjunct answered per dictionary entry must not fail on an entry
+// that only an expired row holds: here a correlated scalar subquery whose
+// key has two rows, which no row of the table reads (found by review).
+func TestValuePredicateFailsOnlyForRowsThatReachIt(t *testing.T) {
+	now := time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC)
+	st := logstore.New(logstore.Options{SegmentRows: 3, Retention: 7 * 24 * time.Hour, Now: func() time.Time { return now }})
+	ev := func(age time.Duration, body string) []byte {
+		return []byte(fmt.Sprintf(`{"timestamp":%q,%s}`, now.Add(-age).Format(time.RFC3339), body))
+	}
+	day := 24 * time.Hour
+	_, rej := st.Append("events", [][]byte{
+		ev(30*day, `"id":"e0","tag":"u2"`), // expired: not in the table
+		ev(day, `"id":"e1","tag":"u1"`),
+		ev(day, `"id":"e2","tag":"u1"`),
+	})
+	require.Empty(t, rej)
+	_, rej = st.Append("people", [][]byte{
+		ev(day, `"uid":"u1","score":1`),
+		ev(day, `"uid":"u2","score":2`),
+		ev(day, `"uid":"u2","score":3`),
+	})
+	require.Empty(t, rej)
+	ids := func(sql string) ([]string, error) {
+		res, err := Run(context.Background(), st, mustPrepare(t, sql), Request{Now: now})
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, r := range res.Rows {
+			out = append(out, r[0].S)
+		}
+		return out, nil
+	}
+	got, err := ids("select id from events as e where (select p.score from people as p where p.uid = e.tag) = 1 order by id")
+	require.NoError(t, err)
+	require.Equal(t, []string{"e1", "e2"}, got)
+	// Once a live row reads the duplicated key, the query fails.
+	_, rej = st.Append("events", [][]byte{ev(day, `"id":"e3","tag":"u2"`)})
+	require.Empty(t, rej)
+	_, err = ids("select id from events as e where (select p.score from people as p where p.uid = e.tag) = 1 order by id")
+	require.ErrorContains(t, err, "more than one element")
+}

@@ -24,7 +24,7 @@ type listState struct {
 	ignore bool  // IGNORE NULLS
 	nv     int   // arguments before the ORDER BY keys
 	vals   [][]listItem
-	seen   []bool // ARRAY_AGG: the group had a row (NULL elements fail)
+	seen   []bool // ARRAY_AGG: the group had a row (a NULL element fails only if it reaches the result)
 	err    error
 }
 

@@ -273,8 +273,10 @@ func registerTimeFuncs() {
 			if err := extractZone(c); err != nil {
 				return types.Type{}, err
 			}
-			switch c.Args[0].Type().Kind {
-			case types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindNull:
+			switch k := c.Args[0].Type().Kind; {
+			case k == types.KindDate && t.Kind == types.KindDate:
+				return types.Type{}, fmt.Errorf("EXTRACT(DATE FROM ...) needs a TIMESTAMP or DATETIME, not DATE")
+			case k == types.KindTimestamp, k == types.KindDatetime, k == types.KindDate, k == types.KindNull:
 				return t, nil
 			}
 			return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())

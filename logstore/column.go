@@ -2,6 +2,7 @@ package logstore
 
 import (
 	"strconv"
+	"sync"
 
 	"logq/types"
 )
@@ -13,17 +14,19 @@ import (
 // The values are in one encoding (enc_*.go, compress.go): each is its own
 // type, read the same way whether it was built in memory or loaded from a
 // segment file, and each writes and reads its own parts of that file. NULL
-// flags are a nullMask beside them. A field first seen at row lo of an open
-// segment stores nothing for the rows before it (they are NULL): a late
-// field costs its own values, not the segment's rows. Sealing stores every
-// row (lo becomes 0), so readers of sealed columns index directly.
+// flags are a nullMask beside them. Only the rows [lo, hi) are stored; the
+// others are NULL. A field first seen at row lo of an open segment stores
+// nothing for the rows before it, and sealing keeps only the span from a
+// column's first value to its last, so a late or rare field costs its own
+// values, not the segment's rows. Most columns span every row (lo 0, hi n),
+// and their readers index the encoding directly.
 type Column struct {
-	Path  string
-	kind  types.Kind
-	n     int // rows, the lo unstored ones included
-	lo    int
-	nulls nullMask // of the stored rows
-	enc   encoding
+	Path   string
+	kind   types.Kind
+	n      int      // rows, the unstored ones included
+	lo, hi int      // the stored rows
+	nulls  nullMask // of the stored rows
+	enc    encoding
 
 	// The same value as enc, as the reading interface of its kind (one is
 	// set), so that reads make no type assertion.
@@ -45,9 +48,8 @@ type encoding interface {
 type openEncoding interface {
 	encoding
 	truncate(n int)
-	permute(perm []int32)
-	padFront(lead int)
-	view(n int) encoding // the first n rows, sharing memory
+	permute(perm []int32) // rows perm[0], perm[1], … into new slices
+	view(n int) encoding  // the first n rows, sharing memory
 }
 
 // fileEncoding is a sealed encoding as a segment file stores it: it writes
@@ -63,7 +65,7 @@ type validator interface {
 
 // newColumn makes an open column whose first stored row will be row lo.
 func newColumn(path string, kind types.Kind, lo int) *Column {
-	c := &Column{Path: path, kind: kind, n: lo, lo: lo}
+	c := &Column{Path: path, kind: kind, n: lo, lo: lo, hi: lo}
 	switch kind {
 	case types.KindFloat64:
 		c.setEnc(&float64s{})
@@ -99,10 +101,17 @@ func (c *Column) Kind() types.Kind { return c.kind }
 func (c *Column) Len() int { return c.n }
 
 // HasNulls reports whether any row is NULL.
-func (c *Column) HasNulls() bool { return c.lo > 0 || c.nulls.count > 0 }
+func (c *Column) HasNulls() bool { return !c.full() || c.nulls.count > 0 }
 
 // IsNull reports whether row i is NULL.
-func (c *Column) IsNull(i int) bool { return i < c.lo || c.nulls.has(i-c.lo) }
+func (c *Column) IsNull(i int) bool { return c.out(i) || c.nulls.has(i-c.lo) }
+
+// full reports whether every row is stored: readers then index the
+// encoding directly, else row by row.
+func (c *Column) full() bool { return c.lo == 0 && c.hi == c.n }
+
+// out reports whether row i is not stored (so NULL).
+func (c *Column) out(i int) bool { return i < c.lo || i >= c.hi }
 
 // IsDict reports whether a STRING column is dictionary-encoded.
 func (c *Column) IsDict() bool { return c.dict != nil }
@@ -115,7 +124,7 @@ func (c *Column) DictEntry(code uint32) string { return c.dict.entry(code) }
 
 // Code returns the dictionary code of row i (of a NULL row: any entry's).
 func (c *Column) Code(i int) uint32 {
-	if i < c.lo {
+	if c.out(i) {
 		return 0
 	}
 	return c.dict.code(i - c.lo)
@@ -124,7 +133,7 @@ func (c *Column) Code(i int) uint32 {
 // Str returns row i of a STRING column (undefined for NULL rows). The string
 // shares the segment's memory.
 func (c *Column) Str(i int) string {
-	if i < c.lo {
+	if c.out(i) {
 		return ""
 	}
 	return c.strs.str(i - c.lo)
@@ -132,21 +141,21 @@ func (c *Column) Str(i int) string {
 
 // Int returns row i of an INT64, BOOL or TIMESTAMP column.
 func (c *Column) Int(i int) int64 {
-	if i < c.lo {
+	if c.out(i) {
 		return 0
 	}
 	return c.ints.at(i - c.lo)
 }
 
 func (c *Column) float(i int) float64 {
-	if i < c.lo {
+	if c.out(i) {
 		return 0
 	}
 	return c.floats.v[i-c.lo]
 }
 
 func (c *Column) array(i int) types.Value {
-	if i < c.lo {
+	if c.out(i) {
 		return types.Value{}
 	}
 	return c.arrays.v[i-c.lo]
@@ -167,18 +176,51 @@ func (c *Column) GatherNulls(rows []int32, dst []bool) bool {
 	return any
 }
 
-// sparse copies row values of a column with unstored leading rows, one row
-// at a time (open segments only; rows need not ascend).
-func sparse[T any](rows []int32, dst []T, at func(int) T) {
+// rowByRow copies row values of a column that does not store every row,
+// one row at a time (rows need not ascend).
+func rowByRow[T any](rows []int32, dst []T, at func(int) T) {
 	for k, r := range rows {
 		dst[k] = at(int(r))
 	}
 }
 
+// spanRows holds the stored-span indexes of a batch's rows (inSpan).
+var spanRows = sync.Pool{New: func() any { return new([]int32) }}
+
+// inSpan gathers rows of a column that does not store every row through
+// its encoding's gather, as indexes into the stored span, when every row
+// of the batch is stored (most batches of a column that spans most of its
+// segment), and reports whether it could; else the caller goes row by row.
+func inSpan[T any](c *Column, rows []int32, dst []T, gather func([]int32, []T)) bool {
+	if c.lo == 0 {
+		for _, r := range rows {
+			if int(r) >= c.hi {
+				return false
+			}
+		}
+		gather(rows, dst)
+		return true
+	}
+	buf := spanRows.Get().(*[]int32)
+	defer spanRows.Put(buf)
+	local := (*buf)[:0]
+	for _, r := range rows {
+		if c.out(int(r)) {
+			return false
+		}
+		local = append(local, r-int32(c.lo))
+	}
+	*buf = local
+	gather(local, dst)
+	return true
+}
+
 // GatherInts copies INT64, BOOL or TIMESTAMP values of rows into dst.
 func (c *Column) GatherInts(rows []int32, dst []int64) {
-	if c.lo > 0 {
-		sparse(rows, dst, c.Int)
+	if !c.full() {
+		if !inSpan(c, rows, dst, c.ints.gather) {
+			rowByRow(rows, dst, c.Int)
+		}
 		return
 	}
 	c.ints.gather(rows, dst)
@@ -188,9 +230,11 @@ func (c *Column) GatherInts(rows []int32, dst []int64) {
 func (c *Column) GatherFloats(rows []int32, dst []float64) {
 	switch {
 	case c.kind != types.KindFloat64:
-		sparse(rows, dst, func(i int) float64 { return float64(c.Int(i)) })
-	case c.lo > 0:
-		sparse(rows, dst, c.float)
+		rowByRow(rows, dst, func(i int) float64 { return float64(c.Int(i)) })
+	case !c.full():
+		if !inSpan(c, rows, dst, c.floats.gather) {
+			rowByRow(rows, dst, c.float)
+		}
 	default:
 		c.floats.gather(rows, dst)
 	}
@@ -202,9 +246,11 @@ func (c *Column) GatherFloats(rows []int32, dst []float64) {
 func (c *Column) GatherStrings(rows []int32, dst []string) {
 	switch {
 	case c.kind != types.KindString:
-		sparse(rows, dst, c.text)
-	case c.lo > 0:
-		sparse(rows, dst, c.Str)
+		rowByRow(rows, dst, c.text)
+	case !c.full():
+		if !inSpan(c, rows, dst, c.strs.gather) {
+			rowByRow(rows, dst, c.Str)
+		}
 	default:
 		c.strs.gather(rows, dst)
 	}
@@ -212,8 +258,10 @@ func (c *Column) GatherStrings(rows []int32, dst []string) {
 
 // GatherCodes copies dictionary codes of rows into dst.
 func (c *Column) GatherCodes(rows []int32, dst []uint32) {
-	if c.lo > 0 {
-		sparse(rows, dst, c.Code)
+	if !c.full() {
+		if !inSpan(c, rows, dst, c.dict.gatherCodes) {
+			rowByRow(rows, dst, c.Code)
+		}
 		return
 	}
 	c.dict.gatherCodes(rows, dst)
@@ -222,7 +270,7 @@ func (c *Column) GatherCodes(rows []int32, dst []uint32) {
 // MatchCode appends to out the rows of [start, end) whose dictionary code is
 // code (and that are not NULL).
 func (c *Column) MatchCode(start, end int, code uint32, out []int32) []int32 {
-	start = max(start, c.lo)
+	start, end = max(start, c.lo), min(end, c.hi)
 	if start >= end {
 		return out
 	}
@@ -247,11 +295,12 @@ func (c *Column) MatchCode(start, end int, code uint32, out []int32) []int32 {
 
 // DistinctInts calls f once for each distinct value of an INT64 column
 // sealed narrow (at most 2 bytes per row: status codes, hours), until f
-// returns false. A NULL row's placeholder, the base, counts as a value. It
+// returns false. A stored NULL row's placeholder, the base, counts as a
+// value (unstored rows are NULL: HasNulls says so). It
 // reports false, calling nothing, for any other column: a wider one would
 // take a set as large as its rows.
 func (c *Column) DistinctInts(f func(int64) bool) bool {
-	return c.kind == types.KindInt64 && c.lo == 0 && c.ints.distinct(f)
+	return c.kind == types.KindInt64 && c.ints.distinct(f)
 }
 
 // text renders row i of a non-STRING scalar column as JSON text.

@@ -8,12 +8,13 @@ import (
 
 // Writing an open column. Each append adds the next row, after the ones
 // stored; the writer (source.go) pads a NULL into every column an event did
-// not set, so every column of an open segment ends at its last row.
+// not set, so every column of an open segment ends at its last row (hi is n).
 
 // added records the NULL flag of the row just appended.
 func (c *Column) added(isNull bool) {
 	c.nulls.add(isNull, c.n-c.lo)
 	c.n++
+	c.hi = c.n
 }
 
 func (c *Column) appendNull() {
@@ -111,7 +112,7 @@ func (c *Column) truncate(n int) {
 		c.nulls.truncate(n - c.lo)
 		c.enc.(openEncoding).truncate(n - c.lo)
 	}
-	c.n = n
+	c.n, c.hi = n, n
 }
 
 // view returns a read-only copy of the column limited to its first n rows,
@@ -120,38 +121,78 @@ func (c *Column) view(n int) *Column {
 	if n <= c.lo {
 		return nil
 	}
-	v := &Column{Path: c.Path, kind: c.kind, n: n, lo: c.lo, nulls: c.nulls.view(n - c.lo)}
+	v := &Column{Path: c.Path, kind: c.kind, n: n, lo: c.lo, hi: n, nulls: c.nulls.view(n - c.lo)}
 	v.setEnc(c.enc.(openEncoding).view(n - c.lo))
 	return v
 }
 
-// densify stores the unstored leading rows as NULLs (before sorting and
-// sealing, which need every row).
-func (c *Column) densify() {
-	if c.lo == 0 {
-		return
+// seal freezes the open column into its sealed encoding (the narrowest
+// integers, a packed dictionary or plain, maybe compressed, bytes; NULLs as
+// a bitmap), its rows reordered as perm says when it is not nil (row k of
+// the sealed column is row perm[k]). Only the span from its first value to
+// its last is stored. It reports false when the column holds no value at
+// all (every row NULL: the segment drops it).
+func (c *Column) seal(perm []int32) bool {
+	old := func(k int) int {
+		if perm == nil {
+			return k
+		}
+		return int(perm[k])
 	}
-	c.nulls = c.nulls.padFront(c.lo, c.n-c.lo)
-	c.enc.(openEncoding).padFront(c.lo)
-	c.lo = 0
-}
-
-// permute reorders a dense open column's rows as perm says, into new slices
-// (a view standing in for the segment while it is sealed reads the old ones).
-func (c *Column) permute(perm []int32) {
-	c.nulls.permute(perm)
-	c.enc.(openEncoding).permute(perm)
-}
-
-// seal freezes a dense column into its sealed encoding: the narrowest
-// integers, a packed dictionary or plain (maybe compressed) bytes, NULLs as
-// a bitmap, capacity trimmed.
-func (c *Column) seal() {
-	c.densify()
-	c.nulls.seal(c.n)
+	has := func(o int) bool { return !c.out(o) && !c.nulls.has(o-c.lo) }
+	first, last := -1, -1
+	if perm == nil { // stored rows stay in order: look from each end
+		for o := c.lo; o < c.hi && first < 0; o++ {
+			if has(o) {
+				first = o
+			}
+		}
+		for o := c.hi - 1; o >= c.lo && last < 0; o-- {
+			if has(o) {
+				last = o
+			}
+		}
+	} else {
+		for k := range c.n {
+			if has(old(k)) {
+				if first < 0 {
+					first = k
+				}
+				last = k
+			}
+		}
+	}
+	if first < 0 {
+		return false
+	}
+	enc := c.enc.(openEncoding)
+	if perm != nil || first != c.lo || last != c.hi-1 {
+		// Gather the span's rows by their stored index; an unstored row
+		// takes the first value's slot as its placeholder (it is NULL).
+		sub := make([]int32, last-first+1)
+		flags := make([]bool, len(sub))
+		nulls := 0
+		for k := range sub {
+			o := old(first + k)
+			if has(o) {
+				sub[k] = int32(o - c.lo)
+				continue
+			}
+			sub[k], flags[k] = int32(old(first)-c.lo), true
+			nulls++
+		}
+		enc.permute(sub)
+		c.nulls = nullMask{count: nulls}
+		if nulls > 0 {
+			c.nulls.flags = flags
+		}
+	}
+	c.lo, c.hi = first, last+1
+	stored := c.hi - c.lo
+	c.nulls.seal(stored)
 	switch e := c.enc.(type) {
 	case *int64s:
-		c.setEnc(packInts(e.v[:c.n], &c.nulls))
+		c.setEnc(packInts(e.v[:stored], &c.nulls))
 	case *float64s:
 		c.setEnc(&float64s{v: trim(e.v)})
 	case *arrayValues:
@@ -161,4 +202,5 @@ func (c *Column) seal() {
 	case *plainStrings:
 		c.setEnc(e.seal())
 	}
+	return true
 }

@@ -87,7 +87,7 @@ func (z *zstrings) write(m *colMeta, w *segWriter) {
 }
 
 func loadZStrings(r *partReader) *zstrings {
-	return &zstrings{data: readPart[byte](r, partZData), starts: readPart[uint32](r, partZStarts), n: r.m.n}
+	return &zstrings{data: readPart[byte](r, partZData), starts: readPart[uint32](r, partZStarts), n: r.m.stored()}
 }
 
 func (z *zstrings) validate(int, *nullMask) error {
@@ -109,16 +109,32 @@ func (z *zstrings) block(b int) *decoded {
 }
 
 func (z *zstrings) decode(b int) *decoded {
+	// Only our own encoder wrote the block, and the column's checksum
+	// passed; a block that still does not decode to its rows is damage the
+	// checksum missed, which fails the query (exec recovers the panic)
+	// rather than indexing past the data.
+	corrupt := func(why string) { panic("logstore: corrupt compressed block: " + why) }
 	out, err := zdec.DecodeAll(z.data[z.starts[b]:z.starts[b+1]], nil)
 	if err != nil {
-		panic("logstore: corrupt compressed block: " + err.Error()) // only our own encoder wrote it
+		corrupt(err.Error())
 	}
 	count, pos := binary.Uvarint(out)
+	if pos <= 0 || count != uint64(min(blockRows, z.n-b*blockRows)) {
+		corrupt("wrong row count")
+	}
 	d := &decoded{block: b, offs: make([]uint32, 1, count+1)}
+	var total uint64
 	for i := uint64(0); i < count; i++ {
 		n, k := binary.Uvarint(out[pos:])
+		if k <= 0 {
+			corrupt("bad length")
+		}
 		pos += k
+		total += n
 		d.offs = append(d.offs, d.offs[i]+uint32(n))
+	}
+	if total != uint64(len(out)-pos) {
+		corrupt("lengths do not match the data")
 	}
 	d.data = out[pos:]
 	return d

@@ -155,13 +155,6 @@ func (d *openDict) plain() *plainStrings {
 func (d *openDict) truncate(n int)       { d.codes = d.codes[:n] }
 func (d *openDict) permute(perm []int32) { d.codes = gather(d.codes, perm) }
 
-func (d *openDict) padFront(lead int) {
-	if len(d.dict) == 0 {
-		d.codeOf("") // code 0 must be an entry
-	}
-	d.codes = append(make([]uint32, lead, lead+len(d.codes)), d.codes...)
-}
-
 func (d *openDict) view(n int) encoding {
 	return &openDict{dict: d.dict, codes: d.codes[:n]}
 }

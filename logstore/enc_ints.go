@@ -38,7 +38,6 @@ func (e *int64s) gather(rows []int32, dst []int64) {
 func (e *int64s) distinct(func(int64) bool) bool { return false }
 func (e *int64s) truncate(n int)                 { e.v = e.v[:n] }
 func (e *int64s) permute(perm []int32)           { e.v = gather(e.v, perm) }
-func (e *int64s) padFront(lead int)              { e.v = append(make([]int64, lead, lead+len(e.v)), e.v...) }
 func (e *int64s) view(n int) encoding            { return &int64s{v: e.v[:n]} }
 func (e *int64s) bytes() int64                   { return 8 * int64(len(e.v)) }
 

@@ -56,7 +56,7 @@ func (e *arrayValues) write(m *colMeta, w *segWriter) {
 // decodeArrays decodes n values of a segment file's array part, after its
 // checksum has been checked.
 func decodeArrays(vb []byte, n int) (*arrayValues, error) {
-	e := &arrayValues{v: make([]types.Value, 0, n)}
+	e := &arrayValues{v: make([]types.Value, 0, min(n, len(vb)))} // a value takes a byte at least: a crafted count allocates no more than the data
 	if vb == nil {
 		return e, nil
 	}
@@ -76,14 +76,8 @@ func (e *arrayValues) validate(n int, _ *nullMask) error {
 
 func (e *arrayValues) truncate(n int)       { e.v = e.v[:n] }
 func (e *arrayValues) permute(perm []int32) { e.v = gather(e.v, perm) }
-func (e *arrayValues) padFront(lead int) {
-	e.v = append(make([]types.Value, lead, lead+len(e.v)), e.v...)
-}
-func (e *arrayValues) view(n int) encoding { return &arrayValues{v: e.v[:n]} }
+func (e *arrayValues) view(n int) encoding  { return &arrayValues{v: e.v[:n]} }
 
 func (e *float64s) truncate(n int)       { e.v = e.v[:n] }
 func (e *float64s) permute(perm []int32) { e.v = gather(e.v, perm) }
-func (e *float64s) padFront(lead int) {
-	e.v = append(make([]float64, lead, lead+len(e.v)), e.v...)
-}
-func (e *float64s) view(n int) encoding { return &float64s{v: e.v[:n]} }
+func (e *float64s) view(n int) encoding  { return &float64s{v: e.v[:n]} }

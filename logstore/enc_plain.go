@@ -50,11 +50,6 @@ func (p *plainStrings) permute(perm []int32) {
 	p.data, p.offs = data, offs
 }
 
-func (p *plainStrings) padFront(lead int) {
-	offs := make([]uint32, lead, lead+len(p.offs))
-	p.offs = append(offs, p.offs...)
-}
-
 func (p *plainStrings) view(n int) encoding { return &plainStrings{data: p.data, offs: p.offs[:n+1]} }
 
 // seal trims the slices and compresses them when that saves enough.

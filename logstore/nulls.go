@@ -62,28 +62,6 @@ func (m *nullMask) view(n int) nullMask {
 	return v
 }
 
-// padFront returns the open mask with lead NULL rows before its n rows.
-func (m *nullMask) padFront(lead, n int) nullMask {
-	if lead == 0 {
-		return *m
-	}
-	flags := make([]bool, lead+n)
-	for i := range lead {
-		flags[i] = true
-	}
-	if m.flags != nil {
-		copy(flags[lead:], m.flags[:n])
-	}
-	return nullMask{count: m.count + lead, flags: flags}
-}
-
-// permute reorders an open mask's rows as perm says, into a new slice.
-func (m *nullMask) permute(perm []int32) {
-	if m.flags != nil {
-		m.flags = gather(m.flags, perm)
-	}
-}
-
 // seal turns the open flags of n rows into a bitmap.
 func (m *nullMask) seal(n int) {
 	if m.count > 0 {

@@ -31,10 +31,15 @@ import (
 // every file in the background after a start (scrub.go). A file that fails
 // either is moved aside.
 //
-// Version 1 (a whole-file checksum, checked at every start) was never
-// released; this build refuses it like any other unknown version.
+// Version 3 stores each column's span of stored rows (lo, hi); version 2
+// files (every row stored) are read as before. Version 1 (a whole-file
+// checksum, checked at every start) was never released; this build refuses
+// it like any other unknown version.
 
-const segVersion = 2
+const (
+	segVersion    = 3
+	segVersionMin = 2 // the oldest this build reads
+)
 
 var (
 	segMagic    = [8]byte{'L', 'Q', 'S', 'E', 'G', 0, 0, segVersion}
@@ -89,17 +94,21 @@ type blobRef struct{ off, len int64 }
 
 // colMeta describes one column of a segment file.
 type colMeta struct {
-	path  string
-	kind  types.Kind
-	n     int
-	nulls int
-	width uint8
-	base  int64
-	plain bool
-	parts [numParts]blobRef
-	crc   uint32 // CRC-32C of the parts' bytes, in part order
-	crcAt int    // where crc is in the meta (fuzzing rewrites it)
+	path   string
+	kind   types.Kind
+	n      int
+	lo, hi int // the stored rows (version 2: every row)
+	nulls  int // among the stored rows
+	width  uint8
+	base   int64
+	plain  bool
+	parts  [numParts]blobRef
+	crc    uint32 // CRC-32C of the parts' bytes, in part order
+	crcAt  int    // where crc is in the meta (fuzzing rewrites it)
 }
+
+// stored is the number of rows the column's parts hold.
+func (m *colMeta) stored() int { return m.hi - m.lo }
 
 // bytes is what the column takes in memory once loaded.
 func (m *colMeta) bytes() int64 {
@@ -143,6 +152,9 @@ func writeSegmentFileAs(fs fileSystem, dir, final string, seg *Segment, tree []b
 	if !littleEndAt {
 		return errors.New("segment files need a little-endian machine")
 	}
+	if !seg.sealed {
+		return errors.New("segment file: the segment is not sealed")
+	}
 	tmp := final + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -165,10 +177,10 @@ func writeSegmentFileAs(fs fileSystem, dir, final string, seg *Segment, tree []b
 	for _, p := range paths {
 		c := seg.cols[p]
 		fe, ok := c.enc.(fileEncoding)
-		if !ok || c.lo != 0 {
-			return fail(fmt.Errorf("column %s is not sealed", p))
+		if !ok {
+			return fail(fmt.Errorf("column %s is not in a sealed encoding", p))
 		}
-		m := colMeta{path: p, kind: c.kind, n: c.n, nulls: c.nulls.count}
+		m := colMeta{path: p, kind: c.kind, n: c.n, lo: c.lo, hi: c.hi, nulls: c.nulls.count}
 		w.crc = 0
 		m.parts[partNullBits] = w.blob(asBytes(c.nulls.bits))
 		fe.write(&m, w)
@@ -262,8 +274,8 @@ func readSegmentMeta(f fileReader, size int64) (*segMeta, error) {
 	if string(head[:5]) != string(segMagic[:5]) || string(t[segTrailerLen-8:]) != string(segTrailer[:]) {
 		return nil, fmt.Errorf("%w: missing header or trailer", errSegFile)
 	}
-	if head[7] != segVersion || head[5] != 0 || head[6] != 0 {
-		return nil, fmt.Errorf("%w %d (this build reads %d)", errSegVer, head[7], segVersion)
+	if head[7] < segVersionMin || head[7] > segVersion || head[5] != 0 || head[6] != 0 {
+		return nil, fmt.Errorf("%w %d (this build reads %d to %d)", errSegVer, head[7], segVersionMin, segVersion)
 	}
 	metaOff, metaLen := binary.LittleEndian.Uint64(t[:]), binary.LittleEndian.Uint64(t[8:])
 	body := uint64(size - segTrailerLen)
@@ -277,7 +289,7 @@ func readSegmentMeta(f fileReader, size int64) (*segMeta, error) {
 	if crc32.Checksum(p, crcTable) != binary.LittleEndian.Uint32(t[16:]) {
 		return nil, fmt.Errorf("%w: meta checksum mismatch", errSegFile)
 	}
-	m, err := decodeMeta(p, int(metaOff))
+	m, err := decodeMeta(p, int(metaOff), head[7])
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errSegFile, err)
 	}
@@ -304,6 +316,8 @@ func encodeMeta(dst []byte, m *segMeta, tree []byte) []byte {
 		dst = binary.AppendUvarint(dst, uint64(c.n))
 		dst = binary.AppendUvarint(dst, uint64(c.nulls))
 		dst = binary.AppendVarint(dst, c.base)
+		dst = binary.AppendUvarint(dst, uint64(c.lo))
+		dst = binary.AppendUvarint(dst, uint64(c.hi))
 		for _, p := range c.parts {
 			dst = appendRef(dst, p)
 		}
@@ -314,7 +328,7 @@ func encodeMeta(dst []byte, m *segMeta, tree []byte) []byte {
 
 // decodeMeta reads a segment file's meta; blobs is where the meta starts,
 // which every blob must end before.
-func decodeMeta(p []byte, blobs int) (*segMeta, error) {
+func decodeMeta(p []byte, blobs int, version byte) (*segMeta, error) {
 	r := &metaReader{p: p}
 	m := &segMeta{seq: r.uvarint(), first: r.uvarint(), rows: r.count(maxSegmentRows), minTS: r.varint(), maxTS: r.varint()}
 	if m.first > m.seq {
@@ -338,6 +352,13 @@ func decodeMeta(p []byte, blobs int) (*segMeta, error) {
 	for i := 0; i < ncols && r.err == nil; i++ {
 		c := colMeta{path: r.string(), kind: types.Kind(r.byte()), width: r.byte(), plain: r.byte() != 0,
 			n: r.count(m.rows), nulls: r.count(m.rows), base: r.varint()}
+		c.hi = c.n
+		if version >= 3 {
+			c.lo, c.hi = r.count(m.rows), r.count(m.rows)
+			if c.lo > c.hi {
+				r.fail(fmt.Sprintf("column %s stores rows %d to %d", c.path, c.lo, c.hi))
+			}
+		}
 		for j := range c.parts {
 			c.parts[j] = r.ref(blobs)
 			if c.parts[j].len%int64(partSize[j]) != 0 {
@@ -368,38 +389,42 @@ func (c *colMeta) check() error {
 	if c.kind > types.KindStruct || c.n < 0 {
 		return errors.New("bad column kind")
 	}
-	if c.nulls > 0 && count(partNullBits) != (c.n+63)/64 {
+	n := c.stored()
+	if c.hi > c.n || c.nulls > n {
+		return fmt.Errorf("column %s: stored rows out of range", c.path)
+	}
+	if c.nulls > 0 && count(partNullBits) != (n+63)/64 {
 		return fmt.Errorf("column %s: null bitmap of the wrong size", c.path)
 	}
 	ok := true
 	switch c.kind {
 	case types.KindFloat64:
-		ok = count(partFloats) == c.n
+		ok = count(partFloats) == n
 	case types.KindArray:
-		ok = c.parts[partVals].len > 0 || c.n == 0
+		ok = c.parts[partVals].len > 0 || n == 0
 	case types.KindString:
 		if c.plain {
-			ok = c.parts[partZData].len > 0 || count(partOffs) == c.n+1
+			ok = c.parts[partZData].len > 0 || count(partOffs) == n+1
 		} else {
-			ok = count(partCodes)+count(partCodes8)+count(partCodes16) == c.n && count(partDictOffs) >= 1
+			ok = count(partCodes)+count(partCodes8)+count(partCodes16) == n && count(partDictOffs) >= 1
 		}
 	default:
 		switch c.width {
 		case 0:
 		case 1:
-			ok = count(partInts8) == c.n
+			ok = count(partInts8) == n
 		case 2:
-			ok = count(partInts16) == c.n
+			ok = count(partInts16) == n
 		case 4:
-			ok = count(partInts32) == c.n
+			ok = count(partInts32) == n
 		case 8:
-			ok = count(partInts) == c.n
+			ok = count(partInts) == n
 		default:
 			ok = false
 		}
 	}
 	if !ok {
-		return fmt.Errorf("column %s: parts do not match %d rows", c.path, c.n)
+		return fmt.Errorf("column %s: parts do not match %d rows", c.path, n)
 	}
 	return nil
 }
@@ -432,7 +457,7 @@ func readPart[T any](r *partReader, p int) []T {
 // relies on.
 func loadColumn(f fileReader, m *colMeta) (*Column, error) {
 	r := &partReader{f: f, m: m}
-	c := &Column{Path: m.path, kind: m.kind, n: m.n}
+	c := &Column{Path: m.path, kind: m.kind, n: m.n, lo: m.lo, hi: m.hi}
 	c.nulls = loadNulls(r)
 	var (
 		enc encoding
@@ -462,13 +487,13 @@ func loadColumn(f fileReader, m *colMeta) (*Column, error) {
 	}
 	if m.kind == types.KindArray {
 		var err error
-		if enc, err = decodeArrays(vb, m.n); err != nil {
+		if enc, err = decodeArrays(vb, m.stored()); err != nil {
 			return nil, fmt.Errorf("segment file %s, column %s: %w", f.Name(), m.path, err)
 		}
 	}
 	c.setEnc(enc)
 	if v, ok := enc.(validator); ok {
-		if err := v.validate(m.n, &c.nulls); err != nil {
+		if err := v.validate(m.stored(), &c.nulls); err != nil {
 			return nil, fmt.Errorf("segment file %s: column %s: %w", f.Name(), m.path, err)
 		}
 	}
@@ -618,10 +643,14 @@ func (r *metaReader) count(limit int) int {
 }
 
 func (r *metaReader) string() string {
-	n := r.count(len(r.p) - r.i)
+	v := r.uvarint() // before the bound: reading it moves r.i
+	if r.err == nil && v > uint64(len(r.p)-r.i) {
+		r.fail("string past the end")
+	}
 	if r.err != nil {
 		return ""
 	}
+	n := int(v)
 	s := string(r.p[r.i : r.i+n])
 	r.i += n
 	return s

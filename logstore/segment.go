@@ -93,24 +93,24 @@ func (s *Segment) BlockTimeRange(b int) (lo, hi int64, ok bool) {
 	return s.blockMin[b], s.blockMax[b], true
 }
 
+// seal freezes a retired segment: rows ordered by time, each column in its
+// sealed encoding, per-block time ranges computed. A column with no value
+// left (every row NULL) is dropped.
 func (s *Segment) seal() {
-	for _, c := range s.order {
-		c.densify()
-	}
-	s.sortByTime()
-	if ts := s.cols["timestamp"]; ts != nil {
-		times := ts.enc.(*int64s).v
-		for start := 0; start < s.rows; start += TimeBlock {
-			lo, hi := times[start], times[start]
-			for _, v := range times[start:min(start+TimeBlock, s.rows)] {
-				lo, hi = min(lo, v), max(hi, v)
-			}
-			s.blockMin, s.blockMax = append(s.blockMin, lo), append(s.blockMax, hi)
+	perm, times := s.timeOrder()
+	for start := 0; start < len(times); start += TimeBlock {
+		lo, hi := times[start], times[start]
+		for _, v := range times[start:min(start+TimeBlock, len(times))] {
+			lo, hi = min(lo, v), max(hi, v)
 		}
+		s.blockMin, s.blockMax = append(s.blockMin, lo), append(s.blockMax, hi)
 	}
 	var b int64
 	for _, c := range s.order {
-		c.seal()
+		if !c.seal(perm) {
+			delete(s.cols, c.Path)
+			continue
+		}
 		b += c.bytes()
 	}
 	s.bytes = b + int64(len(s.cols))*64 + 16*int64(len(s.blockMin))

@@ -8,19 +8,23 @@ import "slices"
 // skewed clocks), the per-block time ranges that seal computes stay tight,
 // so a query's time window still skips most of each segment.
 
-// sortByTime reorders an open segment's rows by timestamp before sealing. It
-// builds new slices: a view standing in for the segment while it is sealed
-// still reads the old ones.
-func (s *Segment) sortByTime() {
+// timeOrder returns the order that sorts an open segment's rows by time
+// (perm[k] is the row that goes k-th; nil when they are in order already)
+// and the sorted times. Sealing builds new slices in that order: a view
+// standing in for the segment meanwhile still reads the old ones.
+func (s *Segment) timeOrder() (perm []int32, times []int64) {
 	ts := s.cols["timestamp"]
-	if ts == nil || s.rows < 2 {
-		return
+	if ts == nil {
+		return nil, nil
 	}
-	times := ts.enc.(*int64s).v[:s.rows] // dense: seal densified it
+	times = make([]int64, s.rows)
+	for i := range times {
+		times[i] = ts.Int(i)
+	}
 	if slices.IsSorted(times) {
-		return
+		return nil, times
 	}
-	perm := make([]int32, s.rows)
+	perm = make([]int32, s.rows)
 	for i := range perm {
 		perm[i] = int32(i)
 	}
@@ -33,7 +37,9 @@ func (s *Segment) sortByTime() {
 		}
 		return 0
 	})
-	for _, c := range s.cols {
-		c.permute(perm)
+	sorted := make([]int64, s.rows)
+	for k, r := range perm {
+		sorted[k] = times[r]
 	}
+	return perm, sorted
 }

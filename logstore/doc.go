@@ -37,10 +37,13 @@
 // compress.go) a dictionary while values repeat, else plain bytes, which
 // sealing compresses with zstd in blocks of 1024 values when that saves a
 // third; floats and arrays (enc_other.go) as they are. NULLs are a mask
-// beside them (nulls.go). A field first seen at row r of an open segment
-// stores nothing for the r rows before it, so one event with hundreds of new
-// keys costs its own values; a row that lacks an existing field stores a
-// NULL in it (bounded by the field cap and the segment's memory budget).
+// beside them (nulls.go). A column stores only its rows [lo, hi) and reads
+// the others as NULL: a field first seen at row r of an open segment stores
+// nothing for the r rows before it, and sealing keeps only the span from a
+// column's first value to its last, so one event with hundreds of new keys
+// costs its own values, open and sealed. Within the span, a row that lacks
+// the field stores a NULL in it (bounded by the field cap and the segment's
+// memory budget).
 //
 // Visibility. Snapshot takes the source lock only long enough to copy slice
 // headers of the open segment; appends never overwrite rows a snapshot can see

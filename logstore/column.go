@@ -295,8 +295,9 @@ func (c *Column) MatchCode(start, end int, code uint32, out []int32) []int32 {
 
 // DistinctInts calls f once for each distinct value of an INT64 column
 // sealed narrow (at most 2 bytes per row: status codes, hours), until f
-// returns false. A stored NULL row's placeholder, the base, counts as a
-// value (unstored rows are NULL: HasNulls says so). It
+// returns false. A stored NULL row's placeholder (any value of the column,
+// or the base) may count as a value, which only adds to the set; unstored
+// rows are NULL, which HasNulls says. It
 // reports false, calling nothing, for any other column: a wider one would
 // take a set as large as its rows.
 func (c *Column) DistinctInts(f func(int64) bool) bool {

@@ -188,8 +188,10 @@ type segRows struct {
 }
 
 // concatSegments builds an open segment holding the rows parts select, in
-// order; each column takes the widest physical kind any of them has, and a
-// column left with only NULLs is not kept.
+// order; each column takes the widest physical kind any of them has, and
+// stores only the span of rows its parts store (a late field of one part
+// costs its own rows, not the merged segment's); a column that stores no
+// row is not kept. Sealing the result trims each span to its values.
 func concatSegments(parts []segRows) *Segment {
 	out := newSegment()
 	kinds := map[string]types.Kind{}
@@ -209,23 +211,36 @@ func concatSegments(parts []segRows) *Segment {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
+	type piece struct {
+		src      *Column
+		from, to int // the part's rows the column stores
+		at       int // where the part's row from lands in the merged segment
+	}
 	for _, p := range paths {
-		c := newColumn(p, kinds[p], 0)
+		var pieces []piece
+		at := 0
 		for _, part := range parts {
-			src := part.seg.Column(p)
-			if src == nil {
-				for i := part.from; i < part.seg.rows; i++ {
-					c.appendNull()
+			if src := part.seg.Column(p); src != nil {
+				from, to := max(part.from, src.lo), min(part.seg.rows, src.hi)
+				if from < to {
+					pieces = append(pieces, piece{src, from, to, at + from - part.from})
 				}
-				continue
 			}
-			for i := part.from; i < part.seg.rows; i++ {
-				c.appendFrom(src, i)
-			}
+			at += part.seg.rows - part.from
 		}
-		if c.nulls.count == c.n && p != "timestamp" && p != "id" {
+		if len(pieces) == 0 {
 			continue
 		}
+		c := newColumn(p, kinds[p], pieces[0].at)
+		for _, pc := range pieces {
+			for c.n < pc.at { // rows between two parts' spans
+				c.appendNull()
+			}
+			for i := pc.from; i < pc.to; i++ {
+				c.appendFrom(pc.src, i)
+			}
+		}
+		c.n = out.rows // rows from hi on are NULL, unstored
 		out.cols[p] = c
 		out.order = append(out.order, c)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -144,4 +145,47 @@ func TestMergeWhileReading(t *testing.T) {
 	close(stop)
 	wg.Wait()
 	require.Len(t, rows(st, "s"), 240)
+}
+
+// Merging two small segments, one of which holds a late wide event, stores
+// only the wide event's own values for its columns (found by review: the
+// merge filled every row of every late column before sealing trimmed it).
+func TestMergeOfALateWideEventIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	st := openT(t, dir, Options{})
+	defer st.Close()
+	part := func(from int) [][]byte {
+		var b [][]byte
+		for i := from; i < from+12000; i++ {
+			b = append(b, []byte(fmt.Sprintf(`{"event_message":"m%d","timestamp":%d}`, i, 1_700_000_000_000_000+int64(i))))
+		}
+		return b
+	}
+	st.Append("s", part(0))
+	require.NoError(t, st.Flush())
+	st.sealer.wait()
+	var wide strings.Builder
+	wide.WriteString(`{"event_message":"wide","timestamp":1700000000030000`)
+	for k := 0; k < 400; k++ {
+		fmt.Fprintf(&wide, `,"k%03d":%d.5`, k, k)
+	}
+	wide.WriteString(`}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	st.Append("s", append(part(12000), []byte(wide.String())))
+	require.NoError(t, st.Flush())
+	st.sealer.wait()
+	st.bg.Wait() // the merge the seal started
+	runtime.ReadMemStats(&after)
+	require.Equal(t, int64(1), st.MergeStats().Merges, "the two small segments were merged")
+	segs := st.Snapshot("s").Segments
+	require.Len(t, segs, 1)
+	require.Equal(t, 24001, segs[0].Rows())
+	// 24,001 rows × 400 float columns would be 77 MB of placeholders.
+	require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(32<<20))
+	snap := st.Snapshot("s")
+	f, ok := snap.Schema.Lookup("k007")
+	require.True(t, ok)
+	require.Equal(t, "7.5", segs[0].Value(f, 24000).String())
+	require.True(t, segs[0].Value(f, 23999).Null)
 }

@@ -390,7 +390,8 @@ func (c *colMeta) check() error {
 		return errors.New("bad column kind")
 	}
 	n := c.stored()
-	if c.hi > c.n || c.nulls > n {
+	if c.hi > c.n || c.nulls > n || (n == 0 && c.n > 0) {
+		// (The writer drops a column that stores no row.)
 		return fmt.Errorf("column %s: stored rows out of range", c.path)
 	}
 	if c.nulls > 0 && count(partNullBits) != (n+63)/64 {

@@ -3,6 +3,7 @@ package logstore
 import (
 	"crypto/rand"
 	"fmt"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -35,6 +36,10 @@ type Source struct {
 	warned     bool
 	merging    atomic.Bool // a merge pass runs (merge.go)
 	seq        uint64      // the open segment's number (its WAL file's)
+	// walGen is the WAL generation the open segment matches; a failed fsync
+	// starts a new one, and the open segment is then rebuilt from its file
+	// (dropUndone).
+	walGen uint64
 
 	scratch []byte
 }
@@ -92,9 +97,12 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		start += len(b.events)
 	}
 	if err == nil && (s.open.rows >= s.opts.SegmentRows || s.overBudget()) {
-		seg, rerr := s.retire()
+		// This request's events are in the segment retired here, made
+		// durable (or dropped) by retire's fsync: their fate is read from
+		// their own WAL positions below. A failed rotation only leaves the
+		// next append to make the new file.
+		seg, _ := s.retire()
 		full = append(full, seg)
-		err = rerr
 	}
 	s.mu.Unlock()
 	// Sealing (narrowing, compressing) takes milliseconds per segment: do it
@@ -112,8 +120,60 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 				err = s.wal.lost(p)
 			}
 		}
+		if err != nil {
+			s.dropUndone()
+		}
 	}
 	return accepted, rejects, err
+}
+
+// dropUndone makes the open segment hold what its WAL file holds again
+// after a failed fsync cut that file back to what was durable: the events
+// of the requests that fsync refused leave memory too, so that a client's
+// retry does not store them twice and a later seal does not write them to a
+// segment file. The segment is rebuilt by replaying the file, as a start
+// does (the records keep their arrival times and id seeds, so the rows come
+// back the same); snapshots taken before keep reading the old one. A
+// failure in an earlier segment's file (a rotation's fsync) is not undone
+// here. Several refused requests may call it for one failure: only the
+// first rebuilds.
+func (s *Source) dropUndone() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dropUndoneLocked()
+}
+
+// dropUndoneLocked is dropUndone with mu held.
+func (s *Source) dropUndoneLocked() {
+	w := s.wal
+	w.mu.Lock()
+	gen, seq, f := w.gen, w.seq, w.f
+	w.mu.Unlock()
+	if gen == s.walGen || seq != s.open.seq || f == nil {
+		return
+	}
+	data, err := os.ReadFile(f.Name())
+	var scan walScan
+	if err == nil {
+		scan, err = scanWAL(data)
+	}
+	if err != nil {
+		s.store.log().Error("wal: could not reread the open segment's file after a failed fsync", "file", f.Name(), "err", err)
+		return
+	}
+	old := s.open
+	s.open = newSegment()
+	s.open.seq = old.seq
+	var kept int
+	for i := range scan.batches {
+		acc, _ := s.apply(&scan.batches[i], 0)
+		kept += acc
+	}
+	s.rows += s.open.rows - old.rows
+	s.events -= int64(old.rows - s.open.rows)
+	s.changed = true
+	s.walGen = gen
+	s.store.log().Warn("wal: dropped events a failed fsync undid from memory", "source", s.name, "dropped", old.rows-s.open.rows, "kept", kept)
 }
 
 // overBudget reports whether the open segment holds more memory than its
@@ -150,11 +210,24 @@ func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []Reject) {
 // file of the next one. The retired segment is returned even on error.
 // Called with mu held.
 func (s *Source) retire() (*Segment, error) {
+	if s.wal != nil {
+		// What the segment holds must be durable before its file is
+		// closed, and no more than its file holds: a failed fsync (this
+		// one, or one since the segment last matched its file) cut the
+		// file back, and the segment drops what the cut took. A rotation's
+		// own fsync can then only fail with nothing in doubt.
+		_ = s.wal.syncAll()
+		s.dropUndoneLocked()
+	}
 	full := s.retireOpen()
 	if s.wal == nil {
 		return full, nil
 	}
-	return full, s.wal.rotate(s.open.seq)
+	err := s.wal.rotate(s.open.seq)
+	s.wal.mu.Lock()
+	s.walGen = s.wal.gen // the new file starts in the current generation
+	s.wal.mu.Unlock()
+	return full, err
 }
 
 // retireOpen replaces the open segment with a new one and returns the full

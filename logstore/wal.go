@@ -203,6 +203,7 @@ type wal struct {
 	written  int64  // logical end of what has been written
 	gen      uint64
 	genEnd   map[uint64]int64 // ended generation → bytes synced when it ended
+	failure  error            // the fsync error that ended the last generation
 	broken   error            // set when a file could not be restored after a failure
 
 	syncMu sync.Mutex   // one fsync at a time; waiters queue here
@@ -307,6 +308,7 @@ func (w *wal) sync(p walPos) error {
 		// Offsets of the ended generation are reused; lost tells them apart.
 		w.written = max(synced, w.fileBase)
 		w.genEnd[w.gen] = synced
+		w.failure = err
 		if len(w.genEnd) > 1024 {
 			for g := range w.genEnd {
 				if g+1024 < w.gen {
@@ -319,6 +321,15 @@ func (w *wal) sync(p walPos) error {
 	return fmt.Errorf("wal %s: fsync: %w", f.Name(), err)
 }
 
+// syncAll returns once everything written is on disk (sync of the last
+// record).
+func (w *wal) syncAll() error {
+	w.mu.Lock()
+	p := walPos{start: w.written, end: w.written, gen: w.gen}
+	w.mu.Unlock()
+	return w.sync(p)
+}
+
 // lost reports an error when p's generation ended before p was synced.
 func (w *wal) lost(p walPos) error {
 	w.mu.Lock()
@@ -328,6 +339,9 @@ func (w *wal) lost(p walPos) error {
 	}
 	if end, ok := w.genEnd[p.gen]; ok && p.end <= end {
 		return nil
+	}
+	if w.failure != nil {
+		return fmt.Errorf("wal: the write was undone after a failed fsync: %w", w.failure)
 	}
 	return errors.New("wal: the write was undone after a failed fsync")
 }
@@ -345,6 +359,7 @@ func (w *wal) rotate(seq uint64) error {
 			// What this file holds past the synced mark is in doubt; the
 			// rest is durable. Nothing more goes into it either way.
 			w.genEnd[w.gen] = w.synced.Load()
+			w.failure = err
 			w.gen++
 		} else {
 			w.synced.Store(w.written)

@@ -849,6 +849,7 @@ func TestFailedFsyncsKeepExactlyTheAcknowledged(t *testing.T) {
 	}
 	require.Less(t, len(acked), writers*each, "some requests were refused")
 	require.Equal(t, acked, sorted(st))
+	require.Equal(t, len(acked), st.Stats()[0].Events, "the source's event count")
 	require.NoError(t, st.Close())
 	again := openT(t, dir, Options{SegmentRows: 64})
 	defer again.Close()

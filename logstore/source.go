@@ -162,6 +162,9 @@ func (s *Source) dropUndoneLocked() {
 		return
 	}
 	old := s.open
+	// apply counts the replayed rows (and their overflowed keys) again.
+	s.rows -= old.rows
+	overflowed := s.overflowed
 	s.open = newSegment()
 	s.open.seq = old.seq
 	var kept int
@@ -169,7 +172,7 @@ func (s *Source) dropUndoneLocked() {
 		acc, _ := s.apply(&scan.batches[i], 0)
 		kept += acc
 	}
-	s.rows += s.open.rows - old.rows
+	s.overflowed = overflowed
 	s.events -= int64(old.rows - s.open.rows)
 	s.changed = true
 	s.walGen = gen

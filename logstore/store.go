@@ -140,8 +140,9 @@ func (s *Store) Source(name string, create bool) *Source {
 // reported; the others are stored. When Ingest returns without error, every
 // accepted event is visible to any snapshot taken afterwards and, for a store
 // opened on a data directory, on disk (fsynced). An error means the events
-// could not be made durable and must not be acknowledged; some of them may
-// be visible until a restart.
+// could not be made durable and must not be acknowledged; they are not kept
+// (a failed fsync rebuilds the open segment from its WAL: Source.dropUndone),
+// except the earlier chunks of a request cut across a segment boundary.
 func (s *Store) Ingest(source string, events [][]byte) (accepted int, rejects []Reject, err error) {
 	return s.Source(source, true).ingest(events, s.opts.Now())
 }

@@ -107,7 +107,7 @@ func (c *Column) HasNulls() bool { return !c.full() || c.nulls.count > 0 }
 func (c *Column) IsNull(i int) bool { return c.out(i) || c.nulls.has(i-c.lo) }
 
 // full reports whether every row is stored: readers then index the
-// encoding directly, else row by row.
+// encoding directly (else spanGather).
 func (c *Column) full() bool { return c.lo == 0 && c.hi == c.n }
 
 // out reports whether row i is not stored (so NULL).
@@ -184,43 +184,38 @@ func rowByRow[T any](rows []int32, dst []T, at func(int) T) {
 	}
 }
 
-// spanRows holds the stored-span indexes of a batch's rows (inSpan).
+// spanRows holds the stored-span indexes of a batch's rows (spanGather).
 var spanRows = sync.Pool{New: func() any { return new([]int32) }}
 
-// inSpan gathers rows of a column that does not store every row through
-// its encoding's gather, as indexes into the stored span, when every row
-// of the batch is stored (most batches of a column that spans most of its
-// segment), and reports whether it could; else the caller goes row by row.
-func inSpan[T any](c *Column, rows []int32, dst []T, gather func([]int32, []T)) bool {
-	if c.lo == 0 {
-		for _, r := range rows {
-			if int(r) >= c.hi {
-				return false
-			}
+// spanGather copies row values of a column that does not store every row:
+// through its encoding's gather, with rows shifted into the stored span,
+// when every row of the batch is stored (most batches of a column that
+// spans most of its segment); else one row at a time with at.
+func spanGather[T any](c *Column, rows []int32, dst []T, gather func([]int32, []T), at func(int) T) {
+	for _, r := range rows {
+		if c.out(int(r)) {
+			rowByRow(rows, dst, at)
+			return
 		}
+	}
+	if c.lo == 0 {
 		gather(rows, dst)
-		return true
+		return
 	}
 	buf := spanRows.Get().(*[]int32)
 	defer spanRows.Put(buf)
 	local := (*buf)[:0]
 	for _, r := range rows {
-		if c.out(int(r)) {
-			return false
-		}
 		local = append(local, r-int32(c.lo))
 	}
 	*buf = local
 	gather(local, dst)
-	return true
 }
 
 // GatherInts copies INT64, BOOL or TIMESTAMP values of rows into dst.
 func (c *Column) GatherInts(rows []int32, dst []int64) {
 	if !c.full() {
-		if !inSpan(c, rows, dst, c.ints.gather) {
-			rowByRow(rows, dst, c.Int)
-		}
+		spanGather(c, rows, dst, c.ints.gather, c.Int)
 		return
 	}
 	c.ints.gather(rows, dst)
@@ -232,9 +227,7 @@ func (c *Column) GatherFloats(rows []int32, dst []float64) {
 	case c.kind != types.KindFloat64:
 		rowByRow(rows, dst, func(i int) float64 { return float64(c.Int(i)) })
 	case !c.full():
-		if !inSpan(c, rows, dst, c.floats.gather) {
-			rowByRow(rows, dst, c.float)
-		}
+		spanGather(c, rows, dst, c.floats.gather, c.float)
 	default:
 		c.floats.gather(rows, dst)
 	}
@@ -248,9 +241,7 @@ func (c *Column) GatherStrings(rows []int32, dst []string) {
 	case c.kind != types.KindString:
 		rowByRow(rows, dst, c.text)
 	case !c.full():
-		if !inSpan(c, rows, dst, c.strs.gather) {
-			rowByRow(rows, dst, c.Str)
-		}
+		spanGather(c, rows, dst, c.strs.gather, c.Str)
 	default:
 		c.strs.gather(rows, dst)
 	}
@@ -259,9 +250,7 @@ func (c *Column) GatherStrings(rows []int32, dst []string) {
 // GatherCodes copies dictionary codes of rows into dst.
 func (c *Column) GatherCodes(rows []int32, dst []uint32) {
 	if !c.full() {
-		if !inSpan(c, rows, dst, c.dict.gatherCodes) {
-			rowByRow(rows, dst, c.Code)
-		}
+		spanGather(c, rows, dst, c.dict.gatherCodes, c.Code)
 		return
 	}
 	c.dict.gatherCodes(rows, dst)
@@ -297,9 +286,8 @@ func (c *Column) MatchCode(start, end int, code uint32, out []int32) []int32 {
 // sealed narrow (at most 2 bytes per row: status codes, hours), until f
 // returns false. A stored NULL row's placeholder (any value of the column,
 // or the base) may count as a value, which only adds to the set; unstored
-// rows are NULL, which HasNulls says. It
-// reports false, calling nothing, for any other column: a wider one would
-// take a set as large as its rows.
+// rows are NULL, which HasNulls says. It reports false, calling nothing, for
+// any other column: a wider one would take a set as large as its rows.
 func (c *Column) DistinctInts(f func(int64) bool) bool {
 	return c.kind == types.KindInt64 && c.ints.distinct(f)
 }

@@ -305,11 +305,7 @@ func (src *Source) load(dir string, st *Store) error {
 			full = append(full, src.retireOpen())
 		}
 		src.open.seq, src.seq = seq, max(src.seq, seq)
-		for _, b := range scan.batches {
-			acc, _ := src.apply(&b, 0)
-			st.recovery.Replayed += acc
-			src.events += int64(acc)
-		}
+		st.recovery.Replayed += src.replay(scan.batches)
 		if last {
 			f, err := os.OpenFile(name, os.O_WRONLY, 0o644)
 			if err != nil {

@@ -162,21 +162,28 @@ func (s *Source) dropUndoneLocked() {
 		return
 	}
 	old := s.open
-	// apply counts the replayed rows (and their overflowed keys) again.
+	// The replay counts its rows, events and overflowed keys again.
 	s.rows -= old.rows
+	s.events -= int64(old.rows)
 	overflowed := s.overflowed
 	s.open = newSegment()
 	s.open.seq = old.seq
-	var kept int
-	for i := range scan.batches {
-		acc, _ := s.apply(&scan.batches[i], 0)
+	kept := s.replay(scan.batches)
+	s.overflowed = overflowed
+	s.walGen = gen
+	s.store.log().Warn("wal: dropped events a failed fsync undid from memory", "source", s.name, "dropped", old.rows-kept, "kept", kept)
+}
+
+// replay applies WAL records to the open segment, as they were applied when
+// written (same arrival times and id seeds), and returns the events kept.
+// Called with mu held.
+func (s *Source) replay(batches []walBatch) (kept int) {
+	for i := range batches {
+		acc, _ := s.apply(&batches[i], 0)
 		kept += acc
 	}
-	s.overflowed = overflowed
-	s.events -= int64(old.rows - s.open.rows)
-	s.changed = true
-	s.walGen = gen
-	s.store.log().Warn("wal: dropped events a failed fsync undid from memory", "source", s.name, "dropped", old.rows-s.open.rows, "kept", kept)
+	s.events += int64(kept)
+	return kept
 }
 
 // overBudget reports whether the open segment holds more memory than its

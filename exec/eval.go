@@ -153,11 +153,7 @@ func (ev *evaluator) evalFor(e planner.Expr, b *Batch, need []bool) (*Vector, er
 	if len(rows) == 0 {
 		return out, nil
 	}
-	sub := &Batch{N: len(rows), Cols: make([]*Vector, len(b.Cols))}
-	for i, c := range b.Cols {
-		sub.Cols[i] = gather(c, rows, nil)
-	}
-	sv, err := ev.eval(e, sub)
+	sv, err := ev.eval(e, b.take(rows))
 	if err != nil {
 		return nil, err
 	}

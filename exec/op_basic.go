@@ -123,11 +123,7 @@ func slice(b *Batch, lo, hi int) *Batch {
 	for i := lo; i < hi; i++ {
 		idx = append(idx, int32(i))
 	}
-	out := &Batch{N: hi - lo, Cols: make([]*Vector, len(b.Cols))}
-	for i, v := range b.Cols {
-		out.Cols[i] = gather(v, idx, nil)
-	}
-	return out
+	return b.take(idx)
 }
 
 // unionOp concatenates its inputs.
@@ -200,10 +196,7 @@ func (o *unnestOp) Next(ctx context.Context) (*Batch, error) {
 		if len(idx) == 0 {
 			continue
 		}
-		out := &Batch{N: len(idx)}
-		for _, v := range b.Cols {
-			out.Cols = append(out.Cols, gather(v, idx, nil))
-		}
+		out := b.take(idx)
 		cols := o.plan.Cols
 		ev := newVector(cols[len(b.Cols)].T, len(idx))
 		for k, e := range elems {

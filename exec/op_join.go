@@ -232,18 +232,11 @@ func (o *joinOp) applyCond(joined *Batch, li, ri []int32) (*Batch, error) {
 			o.outer.mark(ri[i : i+1])
 		}
 	}
-	out := &Batch{N: len(keep)}
-	for _, v := range joined.Cols {
-		out.Cols = append(out.Cols, gather(v, keep, nil))
-	}
-	return out, nil
+	return joined.take(keep), nil
 }
 
 func (o *joinOp) nullExtended(lb *Batch, rows []int32) *Batch {
-	out := &Batch{N: len(rows)}
-	for _, v := range lb.Cols {
-		out.Cols = append(out.Cols, gather(v, rows, nil))
-	}
+	out := lb.take(rows)
 	for _, c := range o.plan.Right.Columns() {
 		out.Cols = append(out.Cols, constVector(types.NullOf(c.T), len(rows)))
 	}

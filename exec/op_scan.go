@@ -454,9 +454,5 @@ func filterBatch(ev *evaluator, cond planner.Expr, b *Batch, scratch *[]int32) (
 	if len(keep) == b.N {
 		return b, nil
 	}
-	out := &Batch{N: len(keep), Cols: make([]*Vector, len(b.Cols))}
-	for i, v := range b.Cols {
-		out.Cols[i] = gather(v, keep, nil)
-	}
-	return out, nil
+	return b.take(keep), nil
 }

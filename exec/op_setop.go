@@ -93,10 +93,6 @@ func (o *setOp) Next(ctx context.Context) (*Batch, error) {
 		if len(keep) == 0 {
 			continue
 		}
-		out := &Batch{N: len(keep)}
-		for _, v := range b.Cols {
-			out.Cols = append(out.Cols, gather(v, keep, nil))
-		}
-		return out, nil
+		return b.take(keep), nil
 	}
 }

@@ -69,6 +69,15 @@ type Batch struct {
 	Cols []*Vector
 }
 
+// take returns a batch of b's rows rows, in that order, in new vectors.
+func (b *Batch) take(rows []int32) *Batch {
+	out := &Batch{N: len(rows), Cols: make([]*Vector, len(b.Cols))}
+	for i, v := range b.Cols {
+		out.Cols[i] = gather(v, rows, nil)
+	}
+	return out
+}
+
 func newVector(t types.Type, n int) *Vector {
 	v := &Vector{T: t}
 	v.resize(n)

@@ -48,10 +48,14 @@ func inRange(v types.Value) (types.Value, error) {
 	return v, nil
 }
 
-// negate returns -n, or the range error for the one int64 without one.
-func negate(kind types.Kind, n int64) (int64, error) {
-	if n == math.MinInt64 {
-		return 0, rangeErr(kind)
+// shiftMicros returns us + sign·d µs (sign 1 or -1) as kind, or the range
+// error (the one int64 without a negation included).
+func shiftMicros(kind types.Kind, us, d, sign int64) (types.Value, error) {
+	if sign < 0 {
+		if d == math.MinInt64 {
+			return types.Value{}, rangeErr(kind)
+		}
+		d = -d
 	}
-	return -n, nil
+	return addMicros(kind, us, d)
 }

@@ -27,11 +27,7 @@ func registerTimeFuncs() {
 		return types.Timestamp, nil
 	}
 	register("timestamp_sub", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
-		d, err := negate(types.KindTimestamp, a[1].I)
-		if err != nil {
-			return types.Value{}, err
-		}
-		return addMicros(types.KindTimestamp, a[0].I, d)
+		return shiftMicros(types.KindTimestamp, a[0].I, a[1].I, -1)
 	}, false))
 	register("timestamp_add", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
 		return addMicros(types.KindTimestamp, a[0].I, a[1].I)
@@ -192,14 +188,7 @@ func registerTimeFuncs() {
 				}
 				return inRange(types.DatetimeValue(us))
 			}
-			d := a[1].I
-			if sign < 0 {
-				var err error
-				if d, err = negate(types.KindDatetime, d); err != nil {
-					return types.Value{}, err
-				}
-			}
-			return addMicros(types.KindDatetime, a[0].I, d)
+			return shiftMicros(types.KindDatetime, a[0].I, a[1].I, sign)
 		}, false)
 	}
 	register("datetime_add", dtAddSub(1))

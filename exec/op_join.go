@@ -207,12 +207,8 @@ func (o *joinOp) pairs() (*Batch, error) {
 }
 
 func (o *joinOp) combine(lb *Batch, li, ri []int32) *Batch {
-	out := &Batch{N: len(li)}
-	for _, v := range lb.Cols {
-		out.Cols = append(out.Cols, gather(v, li, nil))
-	}
-	rb := o.store.batch(ri)
-	out.Cols = append(out.Cols, rb.Cols...)
+	out := lb.take(li)
+	out.Cols = append(out.Cols, o.store.batch(ri).Cols...)
 	return out
 }
 

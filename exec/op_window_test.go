@@ -393,12 +393,18 @@ func TestWindowLatePartitionKeyMatchesReference(t *testing.T) {
 		return fmt.Sprintf("k%d", i%7), true
 	}
 	vOf := func(i int) int64 { return int64(i*7919) % 4253 } // distinct, unordered
-	numbered(t, st, "src", n, func(i int) string {
+	event := func(i int) string {
 		if k, ok := keyOf(i); ok {
 			return fmt.Sprintf(`"k":%q,"v":%d,"i":%d`, k, vOf(i), i)
 		}
 		return fmt.Sprintf(`"v":%d,"i":%d`, vOf(i), i)
-	})
+	}
+	// Segments seal in the background; Flush waits for the eight full ones
+	// (a snapshot taken mid-seal sees a segment still in its open form),
+	// then the last 250 rows stay in the open segment.
+	numberedRange(t, st, "src", 0, 4000, event)
+	require.NoError(t, st.Flush())
+	numberedRange(t, st, "src", 4000, n, event)
 	// The data has what the test is about: dictionary and plain columns,
 	// segments without the field, an open segment.
 	snap := st.Snapshot("src")

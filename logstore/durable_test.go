@@ -637,7 +637,8 @@ func TestMaxDiskHoldsDuringIngest(t *testing.T) {
 		}
 		_, _, err := st.Ingest("s", batch)
 		require.NoError(t, err)
-		st.bg.Wait() // let a triggered pass finish, so the check below is not a race
+		// Let the seal and the pass it starts finish, in that order: a
+		// seal adds to bg, and an Add must not race a Wait at zero.
 		st.sealer.wait()
 		st.bg.Wait()
 		require.LessOrEqual(t, st.segBytes.Load(), opts.MaxDiskBytes+20<<10, "within one segment of the budget")

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -436,6 +437,56 @@ func TestFullDisk(t *testing.T) {
 	}
 }
 
+// A chunk is applied while its WAL record is written; when the write fails
+// the chunk's rows leave the open segment before anyone sees them. The
+// refused request here brings new fields, widens a field's type, holds an
+// invalid event and spans more time than the others: queries see the rows of
+// a store that took the refused request, less that request's rows (fields
+// and widened types stay until a restart, which forgets them), and the
+// counts and time range of a store that never had it.
+func TestFailedWriteTakesItsChunkBack(t *testing.T) {
+	evs := variedEvents(300, 7) // "shifty" is an INT64 in a, widened in b and c
+	a, b, c := evs[:100], slices.Clone(evs[100:250]), evs[250:]
+	b[3] = []byte(`{"id":"bad",`)
+	b[7] = []byte(`{"id":"b7","timestamp":1,"only_in_b":{"x":[1,2]}}`)
+	b[9] = []byte(`{"id":"b9","timestamp":9000000000000000,"only_in_b":"s"}`)
+	const rejectedInB = 1
+
+	dir := t.TempDir()
+	st := openT(t, dir, Options{SegmentRows: 1000})
+	ffs := &faultFS{}
+	st.fs = ffs
+	_, _, err := st.Ingest("s", a)
+	require.NoError(t, err)
+	ffs.failWrite.Store(true)
+	_, _, err = st.Ingest("s", b)
+	require.ErrorIs(t, err, syscall.ENOSPC)
+	ffs.failWrite.Store(false)
+	_, _, err = st.Ingest("s", c)
+	require.NoError(t, err)
+
+	all := New(Options{SegmentRows: 1000}) // took every request
+	for _, batch := range [][][]byte{a, b, c} {
+		all.Append("s", batch)
+	}
+	allRows := rows(all, "s")
+	want := append(slices.Clone(allRows[:len(a)]), allRows[len(a)+len(b)-rejectedInB:]...)
+	require.Equal(t, want, rows(st, "s"))
+
+	acked := New(Options{SegmentRows: 1000}) // never had b
+	acked.Append("s", a)
+	acked.Append("s", c)
+	require.Equal(t, acked.Stats()[0].Events, st.Stats()[0].Events)
+	lo, hi := acked.Snapshot("s").Segments[0].TimeRange()
+	gotLo, gotHi := st.Snapshot("s").Segments[0].TimeRange()
+	require.Equal(t, []int64{lo, hi}, []int64{gotLo, gotHi})
+
+	require.NoError(t, st.Close())
+	st = openT(t, dir, Options{SegmentRows: 1000})
+	defer st.Close()
+	require.Equal(t, rows(acked, "s"), rows(st, "s"))
+}
+
 func without(list []string, drop ...string) []string {
 	var out []string
 	for _, s := range list {
@@ -809,11 +860,19 @@ func TestRetentionTrimsABlockOfExpiredRows(t *testing.T) {
 	require.Equal(t, fmt.Sprintf("m%d", expired+TimeBlock), column(st, "s", "event_message")[0])
 }
 
-// Concurrent writers while fsyncs fail now and then: afterwards the store
-// holds exactly the acknowledged events, each once — in memory right away
-// and after a restart — so a client that retries a refused request does not
-// store it twice.
+// Concurrent writers while fsyncs (and writes) fail now and then:
+// afterwards the store holds exactly the acknowledged events, each once — in
+// memory right away and after a restart — so a client that retries a refused
+// request does not store it twice.
 func TestFailedFsyncsKeepExactlyTheAcknowledged(t *testing.T) {
+	for _, failWrites := range []bool{false, true} {
+		t.Run(fmt.Sprintf("failed writes too: %v", failWrites), func(t *testing.T) {
+			failedIOKeepsTheAcknowledged(t, failWrites)
+		})
+	}
+}
+
+func failedIOKeepsTheAcknowledged(t *testing.T, failWrites bool) {
 	dir := t.TempDir()
 	st := openT(t, dir, Options{SegmentRows: 64})
 	ffs := &faultFS{}
@@ -830,6 +889,9 @@ func TestFailedFsyncsKeepExactlyTheAcknowledged(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
 				ffs.failSync.Store(w == 0 && i%7 == 3) // one writer breaks fsyncs for everyone now and then
+				if failWrites {
+					ffs.failWrite.Store(w == 1 && i%5 == 2) // and another writes
+				}
 				msg := fmt.Sprintf("w%d-%d", w, i)
 				_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"` + msg + `"}`)})
 				if err == nil {
@@ -842,6 +904,7 @@ func TestFailedFsyncsKeepExactlyTheAcknowledged(t *testing.T) {
 	}
 	wg.Wait()
 	ffs.failSync.Store(false)
+	ffs.failWrite.Store(false)
 	sort.Strings(acked)
 	sorted := func(st *Store) []string {
 		got := column(st, "s", "event_message")

@@ -58,9 +58,12 @@ func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.
 // ingest stores events; see Store.Ingest. A batch is cut into chunks that
 // each fit the open segment, so that every WAL file holds exactly one
 // segment's events. A chunk is written to the WAL and applied to memory under
-// the source lock (so replay sees chunks in the order queries did). It is
-// written first, and its fsync started, so that the disk works while the
-// chunk is applied; the reply waits for that fsync (or a later one: every
+// the source lock (so replay sees chunks in the order queries did). The
+// write, and then its fsync, run on another goroutine while the chunk is
+// applied, so that the copy into the page cache (which the kernel may
+// throttle) and the disk work beside the decoding; a chunk whose write fails
+// is taken back out of the open segment before the lock is released, so no
+// query sees it. The reply waits for the fsync (or a later one: every
 // request waiting at that moment shares it) after the lock is released.
 func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []Reject, err error) {
 	var (
@@ -80,15 +83,21 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		n := min(len(events)-start, s.opts.SegmentRows-s.open.rows)
 		b := walBatch{arrival: arrival.UnixMicro(), events: events[start : start+n]}
 		_, _ = rand.Read(b.seed[:])
-		var p walPos
+		var (
+			p       walPos
+			written chan error
+		)
 		if s.wal != nil {
-			if p, err = s.wal.append(&b); err != nil {
-				break // nothing applied
-			}
-			go func(p walPos) { _ = s.wal.sync(p) }(p) // its outcome is read by the sync below
+			written = make(chan error, 1)
+			go s.writeAhead(&b, &p, written)
 		}
+		mark := s.markOpen()
 		acc, rej := s.apply(&b, start)
 		if s.wal != nil {
+			if err = <-written; err != nil {
+				s.rollbackOpen(mark) // the record is not in the file
+				break
+			}
 			pos = append(pos, p)
 		}
 		accepted += acc
@@ -125,6 +134,45 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		}
 	}
 	return accepted, rejects, err
+}
+
+// writeAhead writes b's WAL record, reports the outcome on written (having
+// set *p first), and then starts the record's fsync, whose outcome the
+// ingest's own sync reads.
+func (s *Source) writeAhead(b *walBatch, p *walPos, written chan<- error) {
+	pos, err := s.wal.append(b)
+	*p = pos
+	written <- err
+	if err == nil {
+		_ = s.wal.sync(pos)
+	}
+}
+
+// openMark is what a chunk's apply changes in the open segment and its
+// source's counts, as it was before.
+type openMark struct {
+	rows, srcRows int
+	minTS, maxTS  int64
+	rawBytes      int64
+	overflowed    int64
+}
+
+// markOpen records the open segment's state before a chunk is applied.
+// Called with mu held.
+func (s *Source) markOpen() openMark {
+	o := s.open
+	return openMark{rows: o.rows, srcRows: s.rows, minTS: o.minTS, maxTS: o.maxTS, rawBytes: o.rawBytes, overflowed: s.overflowed}
+}
+
+// rollbackOpen drops the rows applied since m: their chunk's WAL record
+// could not be written. Nobody has seen them (mu has been held since m).
+// Fields they created, and types they widened, stay in the schema, as after
+// a failed fsync (dropUndone); a restart forgets them. Called with mu held.
+func (s *Source) rollbackOpen(m openMark) {
+	o := s.open
+	o.truncateRows(m.rows)
+	o.minTS, o.maxTS, o.rawBytes = m.minTS, m.maxTS, m.rawBytes
+	s.rows, s.overflowed = m.srcRows, m.overflowed
 }
 
 // dropUndone makes the open segment hold what its WAL file holds again

@@ -72,7 +72,14 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 	)
 	s.mu.Lock()
 	for start := 0; start < len(events); {
-		if s.open.rows >= s.opts.SegmentRows || s.overBudget() {
+		// A request that fits in a segment goes into one, even if that
+		// retires the open segment a little short: then its one chunk is
+		// written, or refused and taken back, whole. (A request cut across
+		// a boundary would keep its earlier chunks when a later one fails,
+		// and a retry would store them twice.)
+		fitsOne := start == 0 && len(events) <= s.opts.SegmentRows
+		if s.open.rows >= s.opts.SegmentRows || s.overBudget() ||
+			fitsOne && s.open.rows > 0 && s.open.rows+len(events) > s.opts.SegmentRows {
 			seg, rerr := s.retire()
 			full = append(full, seg)
 			if rerr != nil {

@@ -73,18 +73,12 @@ func (s *Segment) finishRow(ts int64) {
 }
 
 // abandonRow rolls back a partly written event.
-func (s *Segment) abandonRow() { s.truncateRows(s.rows) }
-
-// truncateRows drops an open segment's rows from n on, and a partly written
-// one; columns made since then keep no row. Only the writer calls it, on
-// rows no snapshot has seen.
-func (s *Segment) truncateRows(n int) {
+func (s *Segment) abandonRow() {
 	for _, c := range s.order {
-		if c.n > n {
-			c.truncate(n)
+		if c.n > s.rows {
+			c.truncate(s.rows)
 		}
 	}
-	s.rows = n
 }
 
 // TimeBlock is the number of rows a block time range covers.

@@ -58,12 +58,12 @@ func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.
 // ingest stores events; see Store.Ingest. A batch is cut into chunks that
 // each fit the open segment, so that every WAL file holds exactly one
 // segment's events. A chunk is written to the WAL and applied to memory under
-// the source lock (so replay sees chunks in the order queries did). The
-// write, and then its fsync, run on another goroutine while the chunk is
-// applied, so that the copy into the page cache (which the kernel may
-// throttle) and the disk work beside the decoding; a chunk whose write fails
-// is taken back out of the open segment before the lock is released, so no
-// query sees it. The reply waits for the fsync (or a later one: every
+// the source lock (so replay sees chunks in the order queries did). It is
+// written first, and its fsync started, so that the disk works while the
+// chunk is applied; a chunk whose write fails is not applied. (Writing beside
+// the apply was measured faster, but a failed write then has to undo the
+// apply, field tree included, and replay would rebuild later events
+// differently.) The reply waits for that fsync (or a later one: every
 // request waiting at that moment shares it) after the lock is released.
 func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []Reject, err error) {
 	var (
@@ -71,17 +71,27 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		pos  []walPos // one per chunk written
 	)
 	s.mu.Lock()
+	if s.store.closing.Load() {
+		// A straggler after Close must not retire or seal anything: the
+		// directory may already belong to another store.
+		s.mu.Unlock()
+		return 0, nil, errClosed
+	}
 	for start := 0; start < len(events); {
-		// A request that fits in a segment goes into one, even if that
-		// retires the open segment a little short: then its one chunk is
-		// written, or refused and taken back, whole. (A request cut across
-		// a boundary would keep its earlier chunks when a later one fails,
-		// and a retry would store them twice.)
-		fitsOne := start == 0 && len(events) <= s.opts.SegmentRows
+		// A request of at most an eighth of a segment goes whole into one,
+		// retiring the open segment at most that much short: then its one
+		// chunk is written, or refused, whole. (A request cut across a
+		// boundary keeps its earlier chunks when a later one fails, and a
+		// retry stores them twice.) Larger requests are still cut, so that
+		// segments stay nearly full and a refused retry cannot retire
+		// segment after segment.
+		fitsOne := start == 0 && len(events) <= s.opts.SegmentRows/8
 		if s.open.rows >= s.opts.SegmentRows || s.overBudget() ||
 			fitsOne && s.open.rows > 0 && s.open.rows+len(events) > s.opts.SegmentRows {
 			seg, rerr := s.retire()
-			full = append(full, seg)
+			if seg != nil {
+				full = append(full, seg)
+			}
 			if rerr != nil {
 				err = rerr
 				break
@@ -90,21 +100,15 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		n := min(len(events)-start, s.opts.SegmentRows-s.open.rows)
 		b := walBatch{arrival: arrival.UnixMicro(), events: events[start : start+n]}
 		_, _ = rand.Read(b.seed[:])
-		var (
-			p       walPos
-			written chan error
-		)
+		var p walPos
 		if s.wal != nil {
-			written = make(chan error, 1)
-			go s.writeAhead(&b, &p, written)
+			if p, err = s.wal.append(&b); err != nil {
+				break // nothing applied
+			}
+			go func(p walPos) { _ = s.wal.sync(p) }(p) // its outcome is read by the sync below
 		}
-		mark := s.markOpen()
 		acc, rej := s.apply(&b, start)
 		if s.wal != nil {
-			if err = <-written; err != nil {
-				s.rollbackOpen(mark) // the record is not in the file
-				break
-			}
 			pos = append(pos, p)
 		}
 		accepted += acc
@@ -117,8 +121,9 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		// durable (or dropped) by retire's fsync: their fate is read from
 		// their own WAL positions below. A failed rotation only leaves the
 		// next append to make the new file.
-		seg, _ := s.retire()
-		full = append(full, seg)
+		if seg, _ := s.retire(); seg != nil {
+			full = append(full, seg)
+		}
 	}
 	s.mu.Unlock()
 	// Sealing (narrowing, compressing) takes milliseconds per segment: do it
@@ -141,45 +146,6 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		}
 	}
 	return accepted, rejects, err
-}
-
-// writeAhead writes b's WAL record, reports the outcome on written (having
-// set *p first), and then starts the record's fsync, whose outcome the
-// ingest's own sync reads.
-func (s *Source) writeAhead(b *walBatch, p *walPos, written chan<- error) {
-	pos, err := s.wal.append(b)
-	*p = pos
-	written <- err
-	if err == nil {
-		_ = s.wal.sync(pos)
-	}
-}
-
-// openMark is what a chunk's apply changes in the open segment and its
-// source's counts, as it was before.
-type openMark struct {
-	rows, srcRows int
-	minTS, maxTS  int64
-	rawBytes      int64
-	overflowed    int64
-}
-
-// markOpen records the open segment's state before a chunk is applied.
-// Called with mu held.
-func (s *Source) markOpen() openMark {
-	o := s.open
-	return openMark{rows: o.rows, srcRows: s.rows, minTS: o.minTS, maxTS: o.maxTS, rawBytes: o.rawBytes, overflowed: s.overflowed}
-}
-
-// rollbackOpen drops the rows applied since m: their chunk's WAL record
-// could not be written. Nobody has seen them (mu has been held since m).
-// Fields they created, and types they widened, stay in the schema, as after
-// a failed fsync (dropUndone); a restart forgets them. Called with mu held.
-func (s *Source) rollbackOpen(m openMark) {
-	o := s.open
-	o.truncateRows(m.rows)
-	o.minTS, o.maxTS, o.rawBytes = m.minTS, m.maxTS, m.rawBytes
-	s.rows, s.overflowed = m.srcRows, m.overflowed
 }
 
 // dropUndone makes the open segment hold what its WAL file holds again
@@ -272,7 +238,8 @@ func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []Reject) {
 }
 
 // retire retires the open segment and, for a durable source, starts the WAL
-// file of the next one. The retired segment is returned even on error.
+// file of the next one. The retired segment is returned even on error; nil
+// when a failed fsync's undoing left the open segment empty (it stays open).
 // Called with mu held.
 func (s *Source) retire() (*Segment, error) {
 	if s.wal != nil {
@@ -283,6 +250,9 @@ func (s *Source) retire() (*Segment, error) {
 		// own fsync can then only fail with nothing in doubt.
 		_ = s.wal.syncAll()
 		s.dropUndoneLocked()
+		if s.open.rows == 0 {
+			return nil, nil // the undone writes were all it held: keep it open
+		}
 	}
 	full := s.retireOpen()
 	if s.wal == nil {
@@ -353,6 +323,9 @@ func (s *Source) sealOpen() error {
 		return nil
 	}
 	full, err := s.retire()
+	if full == nil {
+		return err
+	}
 	s.mu.Unlock()
 	s.seal(full)
 	s.mu.Lock()

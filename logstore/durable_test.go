@@ -381,17 +381,24 @@ func files(t *testing.T, dir, source, glob string) []string {
 }
 
 // faultFS fails writes or syncs while told to; while failWrite is set,
-// the first okWrites writes still succeed.
+// the first okWrites writes still succeed. While hold is set, a write
+// signals held and waits until hold is closed.
 type faultFS struct {
 	failWrite, failSync atomic.Bool
 	okWrites            atomic.Int64
 	writes, syncs       atomic.Int64
+	hold                atomic.Pointer[chan struct{}]
+	held                chan struct{}
 }
 
 var errNoSpace = syscall.ENOSPC
 
 func (f *faultFS) write(file *os.File, b []byte) (int, error) {
 	f.writes.Add(1)
+	if h := f.hold.Swap(nil); h != nil {
+		f.held <- struct{}{}
+		<-*h
+	}
 	if f.failWrite.Load() && f.okWrites.Add(-1) < 0 {
 		// A full disk takes part of the write before refusing the rest.
 		n, _ := file.Write(b[:len(b)/2])
@@ -521,6 +528,27 @@ func TestRefusedRequestLeavesNothingBehind(t *testing.T) {
 	require.Equal(t, want, column(st, "s", "event_message"))
 }
 
+// A request of more than an eighth of a segment does not retire the open
+// segment first: it is cut, so segments stay full.
+func TestLargerRequestsAreCut(t *testing.T) {
+	st := openT(t, t.TempDir(), Options{SegmentRows: 16, noMerge: true})
+	defer st.Close()
+	for _, n := range []int{15, 3} {
+		batch := make([][]byte, n)
+		for i := range batch {
+			batch[i] = []byte(`{"event_message":"m"}`)
+		}
+		_, _, err := st.Ingest("s", batch)
+		require.NoError(t, err)
+	}
+	require.NoError(t, st.Flush())
+	var sizes []int
+	for _, seg := range st.Snapshot("s").Segments {
+		sizes = append(sizes, seg.Rows())
+	}
+	require.Equal(t, []int{16, 2}, sizes)
+}
+
 // An ingest after Close fails and touches nothing: not the data directory,
 // which another store may have opened meanwhile and acknowledged events in.
 func TestIngestAfterCloseTouchesNothing(t *testing.T) {
@@ -543,7 +571,7 @@ func TestIngestAfterCloseTouchesNothing(t *testing.T) {
 	// It does not fit in the open segment's room: were it let in, it would
 	// retire that segment and seal it into the other store's directory.
 	_, _, err = st.Ingest("s", request("x", 2))
-	require.Error(t, err)
+	require.ErrorIs(t, err, errClosed)
 	st.sealer.wait()
 	st.bg.Wait()
 	require.Equal(t, before, files(t, dir, "s", "*"))
@@ -553,6 +581,40 @@ func TestIngestAfterCloseTouchesNothing(t *testing.T) {
 	again := openT(t, dir, opts)
 	defer again.Close()
 	require.Equal(t, append(want, "c0"), column(again, "s", "event_message"))
+}
+
+// Close waits for an ingest under way, and for the seal it starts, so that
+// nothing touches the directory once Close has returned.
+func TestCloseWaitsForAnIngestUnderWay(t *testing.T) {
+	dir := t.TempDir()
+	st := openT(t, dir, Options{SegmentRows: 4})
+	ffs := &faultFS{held: make(chan struct{})}
+	st.fs = ffs
+	src := st.Source("s", true)
+	src.wal.fs = ffs
+	_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"a0"}`), []byte(`{"event_message":"a1"}`), []byte(`{"event_message":"a2"}`)})
+	require.NoError(t, err)
+	release := make(chan struct{})
+	ffs.hold.Store(&release)
+	ingested := make(chan error)
+	go func() { // fills the segment, retires it and starts its seal
+		_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"b0"}`), []byte(`{"event_message":"b1"}`)})
+		ingested <- err
+	}()
+	<-ffs.held // the ingest is under way, past the closing check
+	closed := make(chan error)
+	go func() { closed <- st.Close() }()
+	time.Sleep(100 * time.Millisecond) // let Close get as far as it can
+	close(release)
+	require.NoError(t, <-ingested)
+	require.NoError(t, <-closed)
+	after := files(t, dir, "s", "*")
+	st.sealer.wait()
+	st.bg.Wait()
+	require.Equal(t, after, files(t, dir, "s", "*"), "nothing changed after Close returned")
+	st = openT(t, dir, Options{SegmentRows: 4})
+	defer st.Close()
+	require.Equal(t, []string{"a0", "a1", "a2", "b0", "b1"}, column(st, "s", "event_message"))
 }
 
 // A request whose fsync failed has released the lock but not yet dropped its

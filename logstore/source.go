@@ -70,13 +70,15 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		full []*Segment
 		pos  []walPos // one per chunk written
 	)
-	s.mu.Lock()
+	// A straggler after Close must not retire or seal anything: the
+	// directory may already belong to another store. Close waits for the
+	// ingests under way, and the seals they start, before it closes.
+	s.store.closeMu.RLock()
+	defer s.store.closeMu.RUnlock()
 	if s.store.closing.Load() {
-		// A straggler after Close must not retire or seal anything: the
-		// directory may already belong to another store.
-		s.mu.Unlock()
 		return 0, nil, errClosed
 	}
+	s.mu.Lock()
 	for start := 0; start < len(events); {
 		// A request of at most an eighth of a segment goes whole into one,
 		// retiring the open segment at most that much short: then its one

@@ -64,6 +64,9 @@ type Store struct {
 	recovery RecoveryStats
 	scrubbed chan struct{} // closed when the start-up scrub has finished
 	closing  atomic.Bool
+	// closeMu is held shared by every ingest under way and exclusively by
+	// Close, so that Close waits for them (and the seals they start).
+	closeMu  sync.RWMutex
 	cache    *colCache
 	segBytes atomic.Int64 // bytes of segment files held
 	trimming atomic.Bool  // a disk-budget pass is running
@@ -144,8 +147,8 @@ func (s *Store) Source(name string, create bool) *Source {
 // could not be made durable and must not be acknowledged; they are not kept
 // (a failed fsync rebuilds the open segment from its WAL: Source.dropUndone),
 // except the earlier chunks of a request cut across a segment boundary (one
-// of more than an eighth of SegmentRows events). After Close it fails
-// without touching anything.
+// of more than an eighth of SegmentRows events). Close waits for ingests
+// under way; one after it fails without touching anything.
 func (s *Store) Ingest(source string, events [][]byte) (accepted int, rejects []Reject, err error) {
 	return s.Source(source, true).ingest(events, s.opts.Now())
 }
@@ -182,6 +185,8 @@ var errClosed = errors.New("the store is closed")
 // the data directory. Appends fail afterwards.
 func (s *Store) Close() error {
 	s.closing.Store(true)
+	s.closeMu.Lock() // ingests under way finish; later ones see closing
+	defer s.closeMu.Unlock()
 	s.sealer.wait()
 	s.bg.Wait()
 	var first error

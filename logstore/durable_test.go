@@ -493,6 +493,15 @@ func TestFailedWriteAppliesNothing(t *testing.T) {
 	require.Equal(t, rows(acked, "s"), rows(st, "s"))
 }
 
+// messages returns n events whose messages are prefix0, prefix1, ….
+func messages(prefix string, n int) [][]byte {
+	evs := make([][]byte, n)
+	for i := range evs {
+		evs[i] = []byte(fmt.Sprintf(`{"event_message":"%s%d"}`, prefix, i))
+	}
+	return evs
+}
+
 // A small request (at most an eighth of a segment) that does not fit in the
 // open segment's room goes whole into the next segment, so a failure refuses
 // all of it: none of its events stays behind in the segment before for a
@@ -502,23 +511,16 @@ func TestRefusedRequestLeavesNothingBehind(t *testing.T) {
 	st := openT(t, dir, Options{SegmentRows: 16})
 	ffs := &faultFS{}
 	st.fs = ffs
-	request := func(prefix string, n int) [][]byte {
-		var evs [][]byte
-		for i := 0; i < n; i++ {
-			evs = append(evs, []byte(fmt.Sprintf(`{"event_message":"%s%d"}`, prefix, i)))
-		}
-		return evs
-	}
-	_, _, err := st.Ingest("s", request("a", 15))
+	_, _, err := st.Ingest("s", messages("a", 15))
 	require.NoError(t, err)
 	want := column(st, "s", "event_message")
 	ffs.okWrites.Store(1) // a rotation's new file, or the first part of the request, is written
 	ffs.failWrite.Store(true)
-	_, _, err = st.Ingest("s", request("b", 2))
+	_, _, err = st.Ingest("s", messages("b", 2))
 	require.ErrorIs(t, err, syscall.ENOSPC)
 	require.Equal(t, want, column(st, "s", "event_message"))
 	ffs.failWrite.Store(false)
-	_, _, err = st.Ingest("s", request("c", 2))
+	_, _, err = st.Ingest("s", messages("c", 2))
 	require.NoError(t, err)
 	want = append(want, "c0", "c1")
 	require.Equal(t, want, column(st, "s", "event_message"))
@@ -534,11 +536,7 @@ func TestLargerRequestsAreCut(t *testing.T) {
 	st := openT(t, t.TempDir(), Options{SegmentRows: 16, noMerge: true})
 	defer st.Close()
 	for _, n := range []int{15, 3} {
-		batch := make([][]byte, n)
-		for i := range batch {
-			batch[i] = []byte(`{"event_message":"m"}`)
-		}
-		_, _, err := st.Ingest("s", batch)
+		_, _, err := st.Ingest("s", messages("m", n))
 		require.NoError(t, err)
 	}
 	require.NoError(t, st.Flush())
@@ -554,15 +552,8 @@ func TestLargerRequestsAreCut(t *testing.T) {
 func TestIngestAfterCloseTouchesNothing(t *testing.T) {
 	dir := t.TempDir()
 	opts := Options{SegmentRows: 16}
-	request := func(prefix string, n int) [][]byte {
-		var evs [][]byte
-		for i := 0; i < n; i++ {
-			evs = append(evs, []byte(fmt.Sprintf(`{"event_message":"%s%d"}`, prefix, i)))
-		}
-		return evs
-	}
 	st := openT(t, dir, opts)
-	_, _, err := st.Ingest("s", request("a", 15))
+	_, _, err := st.Ingest("s", messages("a", 15))
 	require.NoError(t, err)
 	want := column(st, "s", "event_message")
 	require.NoError(t, st.Close())
@@ -570,12 +561,12 @@ func TestIngestAfterCloseTouchesNothing(t *testing.T) {
 	before := files(t, dir, "s", "*")
 	// It does not fit in the open segment's room: were it let in, it would
 	// retire that segment and seal it into the other store's directory.
-	_, _, err = st.Ingest("s", request("x", 2))
+	_, _, err = st.Ingest("s", messages("x", 2))
 	require.ErrorIs(t, err, errClosed)
 	st.sealer.wait()
 	st.bg.Wait()
 	require.Equal(t, before, files(t, dir, "s", "*"))
-	_, _, err = next.Ingest("s", request("c", 1))
+	_, _, err = next.Ingest("s", messages("c", 1))
 	require.NoError(t, err)
 	require.NoError(t, next.Close())
 	again := openT(t, dir, opts)

@@ -393,7 +393,7 @@ func (w *wal) close() error {
 	defer w.syncMu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.broken = errors.New("the store is closed")
+	w.broken = errClosed
 	if w.f == nil {
 		return nil
 	}

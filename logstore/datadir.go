@@ -331,6 +331,7 @@ func (src *Source) load(dir string, st *Store) error {
 		}
 	}
 	src.wal = w
+	src.base = encodeNode(nil, src.root) // all of it replayed from disk: durable
 	return nil
 }
 
@@ -373,8 +374,7 @@ func listFiles(dir, prefix, suffix string) ([]uint64, error) {
 // WAL still holds its events, and the next start seals them again).
 func (s *Source) persist(full *Segment) *Segment {
 	s.mu.Lock()
-	tree := encodeNode(nil, s.root)
-	dir := s.wal.dir
+	tree, dir := s.base, s.wal.dir // the tree as of this segment's retire, or later
 	s.mu.Unlock()
 	if err := writeSegmentFile(s.wal.fs, dir, full, tree); err != nil {
 		s.store.log().Error("segment file not written; its events stay in the WAL", "source", s.name, "segment", full.seq, "err", err)

@@ -1080,3 +1080,78 @@ func failedIOKeepsTheAcknowledged(t *testing.T, failWrites bool) {
 	defer again.Close()
 	require.Equal(t, acked, sorted(again))
 }
+
+// Refused events leave no trace in the field tree either: fields they
+// brought do not count toward the cap, and types and shapes they changed
+// are as before, both before a restart and after. A store fed only the
+// acknowledged events is the reference.
+func TestRefusedEventsLeaveNoFields(t *testing.T) {
+	// timestamp, id, event_message, m, m.x and n make 6 of the cap's 8.
+	a := [][]byte{[]byte(`{"id":"a0","timestamp":1700000001000000,"event_message":"a0","m":{"x":1},"n":1}`)}
+	// p and q would fill the cap; m turns scalar and n a string.
+	b := [][]byte{[]byte(`{"id":"b0","timestamp":1700000002000000,"event_message":"b0","m":"flat","n":"str","p":1,"q":[2]}`)}
+	// late and later get columns only if b's fields are gone.
+	c := [][]byte{[]byte(`{"id":"c0","timestamp":1700000003000000,"event_message":"c0","m":{"x":2},"n":3,"late":true,"later":"s"}`)}
+	opts := Options{MaxFields: 8}
+	acked := New(opts)
+	acked.Append("s", a)
+	acked.Append("s", c)
+	want, wantPaths := rows(acked, "s"), acked.Snapshot("s").Schema.Paths()
+	require.Contains(t, wantPaths, "later")
+
+	for _, mode := range []string{"write", "fsync"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			st := openT(t, dir, opts)
+			ffs := &faultFS{}
+			st.fs = ffs
+			_, _, err := st.Ingest("s", a)
+			require.NoError(t, err)
+			fail := &ffs.failWrite
+			if mode == "fsync" {
+				fail = &ffs.failSync
+			}
+			fail.Store(true)
+			_, _, err = st.Ingest("s", b)
+			require.ErrorIs(t, err, syscall.ENOSPC)
+			fail.Store(false)
+			_, _, err = st.Ingest("s", c)
+			require.NoError(t, err)
+			require.Equal(t, wantPaths, st.Snapshot("s").Schema.Paths())
+			require.Equal(t, want, rows(st, "s"))
+
+			require.NoError(t, st.Close())
+			st = openT(t, dir, opts)
+			defer st.Close()
+			require.Equal(t, wantPaths, st.Snapshot("s").Schema.Paths())
+			require.Equal(t, want, rows(st, "s"))
+		})
+	}
+}
+
+// Taking a refused chunk back replays the open segment's file, up to a
+// segment's events. A disk that refuses every other write rebuilds once,
+// not once per refusal: for a while after a failure, chunks are written
+// before they are applied, so a refused one has nothing to take back.
+func TestFlakyWritesRebuildOnce(t *testing.T) {
+	var logs syncBuffer
+	st := openT(t, t.TempDir(), Options{Logger: logTo(&logs)})
+	defer st.Close()
+	ffs := &faultFS{}
+	st.fs = ffs
+	var acked []string
+	for i := 0; i < 12; i++ {
+		fail := i%2 == 1
+		ffs.failWrite.Store(fail)
+		msg := fmt.Sprintf("m%d", i)
+		_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"` + msg + `"}`)})
+		if fail {
+			require.ErrorIs(t, err, syscall.ENOSPC)
+			continue
+		}
+		require.NoError(t, err)
+		acked = append(acked, msg)
+	}
+	require.Equal(t, acked, column(st, "s", "event_message"))
+	require.Equal(t, 1, strings.Count(logs.String(), "dropped refused events"), logs.String())
+}

@@ -111,7 +111,7 @@ func (s *Source) rewrite(run []*Segment, parts []segRows) (done bool) {
 	}
 	merged.seal()
 	s.mu.Lock()
-	tree := encodeNode(nil, s.root)
+	tree := s.base // never what refused events brought (source.go)
 	s.mu.Unlock()
 	final := segPath(s.wal.dir, merged.seq)
 	pending := final + mergeSuffix

@@ -531,6 +531,16 @@ func encodeNode(dst []byte, n *node) []byte {
 	return dst
 }
 
+// decodeTree reads encodeNode's output.
+func decodeTree(b []byte) (*node, error) {
+	r := metaReader{p: b}
+	n := r.node(0)
+	if r.err == nil && r.i != len(b) {
+		r.fail("trailing bytes after the field tree")
+	}
+	return n, r.err
+}
+
 func encodeType(dst []byte, t types.Type) []byte {
 	dst = append(dst, byte(t.Kind))
 	switch t.Kind {

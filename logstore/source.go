@@ -40,6 +40,15 @@ type Source struct {
 	// starts a new one, and the open segment is then rebuilt from its file
 	// (dropUndone).
 	walGen uint64
+	// base is the field tree (encodeNode) when everything in it was last
+	// known durable: at the start, and at each retire. Segment files carry
+	// it, and rebuildOpen starts from it, so that fields and types that
+	// refused events brought leave with them, as a restart forgets them.
+	base []byte
+	// writeFirstUntil (unix ns) is set after a WAL write failed: until
+	// then chunks are written before they are applied, so that while the
+	// disk refuses now and then, a refused chunk costs no rebuild.
+	writeFirstUntil int64
 
 	scratch []byte
 }
@@ -58,12 +67,13 @@ func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.
 // ingest stores events; see Store.Ingest. A batch is cut into chunks that
 // each fit the open segment, so that every WAL file holds exactly one
 // segment's events. A chunk is written to the WAL and applied to memory under
-// the source lock (so replay sees chunks in the order queries did). It is
-// written first, and its fsync started, so that the disk works while the
-// chunk is applied; a chunk whose write fails is not applied. (Writing beside
-// the apply was measured faster, but a failed write then has to undo the
-// apply, field tree included, and replay would rebuild later events
-// differently.) The reply waits for that fsync (or a later one: every
+// the source lock (so replay sees chunks in the order queries did). The
+// write, and then its fsync, run on another goroutine while the chunk is
+// applied, so that the copy into the page cache (which the kernel throttles
+// under writeback) and the disk work beside the decoding. A chunk whose
+// write fails is taken back before the lock is released, by rebuilding the
+// open segment and the field tree from the WAL as a restart would
+// (rebuildOpen); for a while after that, chunks are written first. The reply waits for the fsync (or a later one: every
 // request waiting at that moment shares it) after the lock is released.
 func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []Reject, err error) {
 	var (
@@ -102,14 +112,11 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		n := min(len(events)-start, s.opts.SegmentRows-s.open.rows)
 		b := walBatch{arrival: arrival.UnixMicro(), events: events[start : start+n]}
 		_, _ = rand.Read(b.seed[:])
-		var p walPos
-		if s.wal != nil {
-			if p, err = s.wal.append(&b); err != nil {
-				break // nothing applied
-			}
-			go func(p walPos) { _ = s.wal.sync(p) }(p) // its outcome is read by the sync below
+		p, acc, rej, cerr := s.writeAndApply(&b, start)
+		if cerr != nil {
+			err = cerr
+			break
 		}
-		acc, rej := s.apply(&b, start)
 		if s.wal != nil {
 			pos = append(pos, p)
 		}
@@ -150,14 +157,54 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 	return accepted, rejects, err
 }
 
+// writeFirstFor is how long chunks are written before they are applied
+// after a write failed: a rebuild replays up to a segment's events, which
+// should happen once per episode of a full disk, not once per refused chunk.
+const writeFirstFor = 10 * time.Second
+
+// writeAndApply writes one chunk to the WAL, when the source has one, and
+// applies it to the open segment: both, or (with an error) neither. Called
+// with mu held.
+func (s *Source) writeAndApply(b *walBatch, base int) (p walPos, accepted int, rejects []Reject, err error) {
+	switch {
+	case s.wal == nil:
+		accepted, rejects = s.apply(b, base)
+	case time.Now().UnixNano() < s.writeFirstUntil:
+		if p, err = s.wal.append(b); err != nil {
+			return p, 0, nil, err // nothing applied
+		}
+		go func() { _ = s.wal.sync(p) }() // its outcome is read by the ingest's sync
+		accepted, rejects = s.apply(b, base)
+	default:
+		written := make(chan error, 1)
+		go s.writeAhead(b, &p, written)
+		accepted, rejects = s.apply(b, base)
+		if err = <-written; err != nil {
+			s.writeFirstUntil = time.Now().Add(writeFirstFor).UnixNano()
+			s.rebuildOpen("a WAL write failed")
+			return p, 0, nil, err
+		}
+	}
+	return p, accepted, rejects, nil
+}
+
+// writeAhead writes b's WAL record, sets *p and reports the outcome on done,
+// then starts the record's fsync, whose outcome the ingest's own sync reads.
+func (s *Source) writeAhead(b *walBatch, p *walPos, done chan<- error) {
+	pos, err := s.wal.append(b)
+	*p = pos
+	done <- err
+	if err == nil {
+		_ = s.wal.sync(pos)
+	}
+}
+
 // dropUndone makes the open segment hold what its WAL file holds again
 // after a failed fsync cut that file back to what was durable: the events
 // of the requests that fsync refused leave memory too, so that a client's
 // retry does not store them twice and a later seal does not write them to a
-// segment file. The segment is rebuilt by replaying the file, as a start
-// does (the records keep their arrival times and id seeds, so the rows come
-// back the same); snapshots taken before keep reading the old one. A
-// failure in an earlier segment's file (a rotation's fsync) is not undone
+// segment file, and so do the fields and types they brought (rebuildOpen).
+// A failure in an earlier segment's file (a rotation's fsync) is not undone
 // here. Several refused requests may call it for one failure: only the
 // first rebuilds.
 func (s *Source) dropUndone() {
@@ -168,33 +215,64 @@ func (s *Source) dropUndone() {
 
 // dropUndoneLocked is dropUndone with mu held.
 func (s *Source) dropUndoneLocked() {
+	s.wal.mu.Lock()
+	gen := s.wal.gen
+	s.wal.mu.Unlock()
+	if gen != s.walGen {
+		s.rebuildOpen("a failed fsync undid WAL writes")
+	}
+}
+
+// rebuildOpen makes the open segment hold what its WAL file holds, and the
+// field tree what the last retire left plus what that file adds: what a
+// start would make of the directory. The records keep their arrival times
+// and id seeds, so the rows come back the same; snapshots taken before keep
+// reading the old segment. Called with mu held, after a failed write or
+// fsync cut the file back.
+func (s *Source) rebuildOpen(why string) {
 	w := s.wal
 	w.mu.Lock()
 	gen, seq, f := w.gen, w.seq, w.f
 	w.mu.Unlock()
-	if gen == s.walGen || seq != s.open.seq || f == nil {
+	if seq != s.open.seq {
+		// Never expected: the WAL's file is always the open segment's.
+		s.store.log().Error("wal: the open segment has no file to be rebuilt from", "source", s.name, "why", why)
 		return
 	}
-	data, err := os.ReadFile(f.Name())
-	var scan walScan
-	if err == nil {
-		scan, err = scanWAL(data)
+	var batches []walBatch
+	if f != nil { // else the file was never made, and holds nothing
+		data, err := os.ReadFile(f.Name())
+		var scan walScan
+		if err == nil {
+			scan, err = scanWAL(data)
+		}
+		if err != nil {
+			s.store.log().Error("wal: could not reread the open segment's file", "file", f.Name(), "why", why, "err", err)
+			return
+		}
+		batches = scan.batches
 	}
-	if err != nil {
-		s.store.log().Error("wal: could not reread the open segment's file after a failed fsync", "file", f.Name(), "err", err)
-		return
+	root := &node{total: new(int)}
+	if tree, err := decodeTree(s.base); err == nil {
+		mergeTree(root, tree)
+	} else {
+		// Never expected (base is our own encoding); keeping the current
+		// tree keeps every field queryable.
+		s.store.log().Error("wal: the field tree could not be restored", "source", s.name, "err", err)
+		root = s.root
 	}
 	old := s.open
 	// The replay counts its rows, events and overflowed keys again.
 	s.rows -= old.rows
 	s.events -= int64(old.rows)
 	overflowed := s.overflowed
+	s.root, s.changed = root, true
 	s.open = newSegment()
 	s.open.seq = old.seq
-	kept := s.replay(scan.batches)
+	kept := s.replay(batches)
 	s.overflowed = overflowed
 	s.walGen = gen
-	s.store.log().Warn("wal: dropped events a failed fsync undid from memory", "source", s.name, "dropped", old.rows-kept, "kept", kept)
+	s.store.log().Warn("wal: dropped refused events from memory", "source", s.name, "why", why, "dropped", old.rows-kept, "kept", kept)
 }
 
 // replay applies WAL records to the open segment, as they were applied when
@@ -260,6 +338,7 @@ func (s *Source) retire() (*Segment, error) {
 	if s.wal == nil {
 		return full, nil
 	}
+	s.base = encodeNode(nil, s.root) // all durable now (synced above); persist may hold the old one
 	err := s.wal.rotate(s.open.seq)
 	s.wal.mu.Lock()
 	s.walGen = s.wal.gen // the new file starts in the current generation

@@ -133,6 +133,7 @@ func (s *Store) Source(name string, create bool) *Source {
 			// The directory and first file are made by the first append, so
 			// a full disk is an ingest error (503), not a lost source.
 			src.wal = &wal{dir: filepath.Join(s.dir, "sources", encodeName(name)), fs: s.fs, genEnd: map[uint64]int64{}, seq: 1}
+			src.base = encodeNode(nil, src.root)
 		}
 		s.sources[name] = src
 	}

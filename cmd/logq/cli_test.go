@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"logq/api"
+	"logq/fixtures"
 	"logq/logstore"
 )
 
@@ -153,6 +156,31 @@ func TestGenerateThenQuery(t *testing.T) {
 	require.Equal(t, 0, code, errb.String())
 	require.True(t, strings.HasPrefix(out.String(), `{"result":[{`), out.String())
 	require.Equal(t, 2, run([]string{"generate", "--source", "nope"}, io.Discard, io.Discard))
+}
+
+// generate streams in batches (10M edge events are 22 GB) the very events
+// fixtures.Generate returns, in order. The end of their 7 days is "now", so
+// messages are compared, not whole lines.
+func TestGenerateStreamsTheSameEvents(t *testing.T) {
+	const n = 25_000 // more than two batches
+	f := filepath.Join(t.TempDir(), "relay.ndjson")
+	require.Equal(t, 0, run([]string{"generate", "--source", "deno-relay-logs", "--events", strconv.Itoa(n), "--out", f}, io.Discard, io.Discard))
+	b, err := os.ReadFile(f)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	want := fixtures.Generate(fixtures.DefaultSpec(n, time.Now()), "deno-relay-logs")
+	require.Len(t, lines, len(want))
+	message := func(ev []byte) string {
+		var v struct {
+			Message string `json:"event_message"`
+		}
+		require.NoError(t, json.Unmarshal(ev, &v))
+		require.NotEmpty(t, v.Message)
+		return v.Message
+	}
+	for i := range want {
+		require.Equal(t, message(want[i]), message([]byte(lines[i])), "event %d", i)
+	}
 }
 
 func TestEndpointsAndSourcesCommands(t *testing.T) {

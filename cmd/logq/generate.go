@@ -42,10 +42,13 @@ func generate(args []string, stdout, stderr io.Writer) int {
 		w = f
 	}
 	bw := bufio.NewWriter(w)
-	for _, ev := range fixtures.Generate(fixtures.DefaultSpec(*n, time.Now().UTC()), *source) {
-		bw.Write(ev)
-		bw.WriteByte('\n')
-	}
+	// In batches: 10M edge events are about 22 GB of JSON.
+	fixtures.GenerateBatches(fixtures.DefaultSpec(*n, time.Now().UTC()), *source, 10000, func(evs [][]byte) {
+		for _, ev := range evs {
+			bw.Write(ev)
+			bw.WriteByte('\n')
+		}
+	})
 	if err := bw.Flush(); err != nil {
 		fmt.Fprintln(stderr, "logq generate:", err)
 		return 1

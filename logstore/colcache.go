@@ -17,6 +17,7 @@ type diskSegment struct {
 	cols      map[string]*colMeta
 	cache     *colCache
 	owner     *Source // moves the file aside if a column is found damaged
+	tree      []byte  // the field tree the file carries (encodeNode), for merges
 
 	mu sync.Mutex // serialises loads of this segment's columns
 	f  *os.File   // opened on first load

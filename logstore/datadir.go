@@ -170,7 +170,7 @@ func (s *Store) log() *slog.Logger {
 // load reads one source's directory, oldest segment first: a segment file
 // where one was written, else the segment's WAL file replayed. The newest
 // WAL file stays open and takes new events.
-func (src *Source) load(dir string, st *Store) error {
+func (src *Source) load(dir string, st *Store) (err error) {
 	walSeqs, err := listFiles(dir, walPrefix, walSuffix)
 	if err != nil {
 		return err
@@ -184,9 +184,11 @@ func (src *Source) load(dir string, st *Store) error {
 	for _, q := range walSeqs {
 		hasWAL[q] = true
 	}
-	// Segment files first: the field tree they carry types what the WAL
-	// replays next, as it was typed when first written.
+	// Segment files first (their meta only). The field tree each carries
+	// (the tree as of its retire) is merged in number order below, so that
+	// a WAL file replays over the tree it was first written with.
 	loaded := map[uint64]*Segment{}
+	trees := map[uint64]*node{}
 	first := map[uint64]uint64{} // merged segments: seq → first number covered
 	for _, seq := range segSeqs {
 		name := segPath(dir, seq)
@@ -217,7 +219,7 @@ func (src *Source) load(dir string, st *Store) error {
 			first[seq] = meta.first
 		}
 		st.segBytes.Add(seg.disk.fileBytes)
-		mergeTree(src.root, meta.tree)
+		trees[seq] = meta.tree
 		st.recovery.Loaded += seg.rows
 	}
 	supersede(dir, loaded, first, st)
@@ -248,18 +250,30 @@ func (src *Source) load(dir string, st *Store) error {
 	w := &wal{dir: dir, fs: st.fs, genEnd: map[uint64]int64{}}
 	var full []*Segment
 	defer func() {
+		if err != nil {
+			return // the store is not opened; the WAL files still hold these
+		}
 		for _, seg := range full {
 			src.sealer.run(func() { src.seal(seg) })
 		}
 	}()
+	// retire retires a replayed segment as Source.retire does: with the
+	// tree as of then, which its segment file will carry.
+	retire := func() {
+		src.base = encodeNode(nil, src.root)
+		seg := src.retireOpen()
+		seg.tree = src.base
+		full = append(full, seg)
+	}
 	src.mu.Lock()
 	defer src.mu.Unlock()
 	for i, seq := range seqs {
 		last := i == len(seqs)-1
 		if seg := loaded[seq]; seg != nil {
 			if src.open.rows > 0 {
-				full = append(full, src.retireOpen())
+				retire()
 			}
+			mergeTree(src.root, trees[seq])
 			src.sealed = append(src.sealed, seg)
 			src.rows += seg.rows
 			src.events += int64(seg.rows)
@@ -302,12 +316,15 @@ func (src *Source) load(dir string, st *Store) error {
 			}
 		}
 		if src.open.rows > 0 {
-			full = append(full, src.retireOpen())
+			retire()
 		}
+		// A rebuild of the open segment (rebuildOpen) replays its file over
+		// the tree from before it, as here.
+		src.base = encodeNode(nil, src.root)
 		src.open.seq, src.seq = seq, max(src.seq, seq)
 		st.recovery.Replayed += src.replay(scan.batches)
 		if last {
-			f, err := os.OpenFile(name, os.O_WRONLY, 0o644)
+			f, err := os.OpenFile(name, os.O_RDWR, 0o644) // read back by rebuildOpen
 			if err != nil {
 				return fmt.Errorf("wal: %w", err)
 			}
@@ -321,8 +338,9 @@ func (src *Source) load(dir string, st *Store) error {
 	if w.f == nil {
 		// The newest segment is sealed (or unusable): start the next one's file.
 		if src.open.rows > 0 {
-			full = append(full, src.retireOpen())
+			retire()
 		}
+		src.base = encodeNode(nil, src.root)
 		src.seq++
 		src.open.seq = src.seq
 		w.seq = src.seq
@@ -331,7 +349,6 @@ func (src *Source) load(dir string, st *Store) error {
 		}
 	}
 	src.wal = w
-	src.base = encodeNode(nil, src.root) // all of it replayed from disk: durable
 	return nil
 }
 
@@ -373,9 +390,7 @@ func listFiles(dir, prefix, suffix string) ([]uint64, error) {
 // returns the file-backed segment (or full itself when the write failed: the
 // WAL still holds its events, and the next start seals them again).
 func (s *Source) persist(full *Segment) *Segment {
-	s.mu.Lock()
-	tree, dir := s.base, s.wal.dir // the tree as of this segment's retire, or later
-	s.mu.Unlock()
+	tree, dir := full.tree, s.wal.dir // the tree as of this segment's retire
 	if err := writeSegmentFile(s.wal.fs, dir, full, tree); err != nil {
 		s.store.log().Error("segment file not written; its events stay in the WAL", "source", s.name, "segment", full.seq, "err", err)
 		return full
@@ -422,7 +437,8 @@ func openSegmentFile(path string, owner *Source) (*Segment, *segMeta, error) {
 		f.Close()
 		return nil, nil, err
 	}
-	d := &diskSegment{path: path, fileBytes: fi.Size(), cols: make(map[string]*colMeta, len(m.cols)), cache: owner.store.cache, owner: owner}
+	d := &diskSegment{path: path, fileBytes: fi.Size(), cols: make(map[string]*colMeta, len(m.cols)), cache: owner.store.cache, owner: owner,
+		tree: encodeNode(nil, m.tree)}
 	for i := range m.cols {
 		d.cols[m.cols[i].path] = &m.cols[i]
 	}

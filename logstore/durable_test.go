@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"logq/ingest"
 )
 
 // rows renders every row of a source as "field=value …" lines, in storage
@@ -385,6 +387,7 @@ func files(t *testing.T, dir, source, glob string) []string {
 // signals held and waits until hold is closed.
 type faultFS struct {
 	failWrite, failSync atomic.Bool
+	failRead            atomic.Bool
 	okWrites            atomic.Int64
 	writes, syncs       atomic.Int64
 	hold                atomic.Pointer[chan struct{}]
@@ -405,6 +408,13 @@ func (f *faultFS) write(file *os.File, b []byte) (int, error) {
 		return n, errNoSpace
 	}
 	return file.Write(b)
+}
+
+func (f *faultFS) read(file *os.File) ([]byte, error) {
+	if f.failRead.Load() {
+		return nil, syscall.EIO
+	}
+	return readAll(file)
 }
 
 func (f *faultFS) sync(file *os.File) error {
@@ -454,10 +464,11 @@ func TestFullDisk(t *testing.T) {
 	}
 }
 
-// A failed WAL write applies nothing. The refused request here brings new
+// A failed WAL write leaves nothing applied (the chunk, applied beside the
+// write, is taken back by a rebuild). The refused request here brings new
 // fields, widens a field's type, holds an invalid event and spans more time
-// than the others: afterwards the store, its schema included, reads as one
-// that never had it, before and after a restart.
+// than the others: afterwards the store, its schema and counts included,
+// reads as one that never had it, before and after a restart.
 func TestFailedWriteAppliesNothing(t *testing.T) {
 	evs := variedEvents(300, 7) // "shifty" is an INT64 in a, widened in b and c
 	a, b, c := evs[:100], slices.Clone(evs[100:250]), evs[250:]
@@ -483,6 +494,7 @@ func TestFailedWriteAppliesNothing(t *testing.T) {
 	acked.Append("s", c)
 	require.Equal(t, rows(acked, "s"), rows(st, "s"))
 	require.Equal(t, acked.Stats()[0].Events, st.Stats()[0].Events)
+	require.Equal(t, acked.Stats()[0].Ingested, st.Stats()[0].Ingested)
 	lo, hi := acked.Snapshot("s").Segments[0].TimeRange()
 	gotLo, gotHi := st.Snapshot("s").Segments[0].TimeRange()
 	require.Equal(t, []int64{lo, hi}, []int64{gotLo, gotHi})
@@ -1154,4 +1166,205 @@ func TestFlakyWritesRebuildOnce(t *testing.T) {
 	}
 	require.Equal(t, acked, column(st, "s", "event_message"))
 	require.Equal(t, 1, strings.Count(logs.String(), "dropped refused events"), logs.String())
+}
+
+// A rebuild after a restart types the open segment's events as the restart
+// did: it replays them over the tree from before them, not over the tree they
+// widened (a FLOAT64 widened to STRING keeps "1.5", not the raw "1.50").
+func TestRebuildMatchesARestart(t *testing.T) {
+	for _, mode := range []string{"write", "fsync"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			st := openT(t, dir, Options{})
+			_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"a","n":1.50}`), []byte(`{"event_message":"b","n":"x"}`)})
+			require.NoError(t, err)
+			want := column(st, "s", "n")
+			require.Equal(t, []string{"1.5", "x"}, want)
+			require.NoError(t, st.Close())
+
+			st = openT(t, dir, Options{})
+			require.Equal(t, want, column(st, "s", "n"), "after a restart")
+			ffs := &faultFS{}
+			st.fs = ffs
+			st.Source("s", false).wal.fs = ffs // the WAL took the store's at start
+			fail := &ffs.failWrite
+			if mode == "fsync" {
+				fail = &ffs.failSync
+			}
+			fail.Store(true)
+			_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"c"}`)})
+			require.ErrorIs(t, err, syscall.ENOSPC)
+			fail.Store(false)
+			require.Equal(t, want, column(st, "s", "n"), "after the rebuild")
+			require.NoError(t, st.Close())
+			st = openT(t, dir, Options{})
+			defer st.Close()
+			require.Equal(t, want, column(st, "s", "n"), "after another restart")
+		})
+	}
+}
+
+// A start that fails (here on a WAL file of another version) writes no
+// segment file: segments it replayed before the failure would carry a field
+// tree it had not finished building, and their WAL files would be deleted.
+func TestFailedStartSealsNothing(t *testing.T) {
+	dir := t.TempDir()
+	sdir := filepath.Join(dir, "sources", encodeName("s"))
+	require.NoError(t, os.MkdirAll(sdir, 0o755))
+	record := func(ev string) []byte {
+		b := walBatch{arrival: 1_700_000_000_000_000, events: [][]byte{[]byte(ev)}}
+		return b.encode(append([]byte(nil), walMagic[:]...))
+	}
+	require.NoError(t, os.WriteFile(walPath(sdir, 1), record(`{"event_message":"a","only1":42}`), 0o644))
+	require.NoError(t, os.WriteFile(walPath(sdir, 2), record(`{"event_message":"b"}`), 0o644))
+	other := append([]byte(nil), walMagic[:]...)
+	other[7] = walVersion + 1
+	require.NoError(t, os.WriteFile(walPath(sdir, 3), other, 0o644))
+
+	_, err := Open(dir, Options{})
+	require.ErrorIs(t, err, errWALVersion)
+	segs, err := filepath.Glob(filepath.Join(sdir, segPrefix+"*"))
+	require.NoError(t, err)
+	require.Empty(t, segs)
+
+	// The operator moves the file aside: both events, and only1, are there.
+	require.NoError(t, os.Rename(walPath(sdir, 3), filepath.Join(dir, "wal-3.aside")))
+	st := openT(t, dir, Options{})
+	defer st.Close()
+	require.Equal(t, []string{"a", "b"}, column(st, "s", "event_message"))
+	require.Equal(t, []string{"42", "NULL"}, column(st, "s", "only1"))
+}
+
+// renameOnFail moves the WAL file away when a write fails, so that only its
+// open descriptor still reaches it.
+type renameOnFail struct {
+	faultFS
+	moved string
+}
+
+func (f *renameOnFail) write(file *os.File, b []byte) (int, error) {
+	n, err := f.faultFS.write(file, b)
+	if err != nil && f.moved == "" {
+		f.moved = file.Name()
+		_ = os.Rename(file.Name(), file.Name()+".away")
+	}
+	return n, err
+}
+
+// A failed write's rebuild rereads the WAL file through the descriptor the
+// WAL holds: it needs no new one (a process out of descriptors still
+// rebuilds) and no path.
+func TestRebuildReadsThroughTheOpenFile(t *testing.T) {
+	dir := t.TempDir()
+	st := openT(t, dir, Options{})
+	ffs := &renameOnFail{}
+	st.fs = ffs
+	_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"a"}`)})
+	require.NoError(t, err)
+	ffs.failWrite.Store(true)
+	_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"refused","newfield":1}`)})
+	require.ErrorIs(t, err, syscall.ENOSPC)
+	ffs.failWrite.Store(false)
+	require.Equal(t, []string{"a"}, column(st, "s", "event_message"))
+	require.NotContains(t, st.Snapshot("s").Schema.Paths(), "newfield")
+	require.NoError(t, os.Rename(ffs.moved+".away", ffs.moved))
+	require.NoError(t, st.Flush())
+	require.NoError(t, st.Close())
+	st = openT(t, dir, Options{})
+	defer st.Close()
+	require.Equal(t, []string{"a"}, column(st, "s", "event_message"))
+}
+
+// When the WAL file cannot be reread at all, the open segment cannot be
+// matched to it: the source then takes no event and seals nothing (so no
+// refused event reaches a segment file) until a rebuild succeeds.
+func TestUnreadableWALStopsTheSourceUntilRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	st := openT(t, dir, Options{})
+	ffs := &faultFS{}
+	st.fs = ffs
+	_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"a"}`)})
+	require.NoError(t, err)
+	ffs.failWrite.Store(true)
+	ffs.failRead.Store(true)
+	_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"refused","newfield":1}`)})
+	require.ErrorIs(t, err, syscall.ENOSPC)
+	ffs.failWrite.Store(false)
+	_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"b"}`)})
+	require.ErrorIs(t, err, syscall.EIO, "refused while the rebuild fails")
+	require.ErrorIs(t, st.Flush(), syscall.EIO, "nothing sealed")
+	segs, err := filepath.Glob(filepath.Join(dir, "sources", encodeName("s"), segPrefix+"*"))
+	require.NoError(t, err)
+	require.Empty(t, segs)
+
+	ffs.failRead.Store(false)
+	_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"c"}`)})
+	require.NoError(t, err)
+	require.Equal(t, []string{"a", "c"}, column(st, "s", "event_message"))
+	require.NotContains(t, st.Snapshot("s").Schema.Paths(), "newfield")
+	require.EqualValues(t, 2, st.Stats()[0].Ingested)
+	require.NoError(t, st.Close())
+	st = openT(t, dir, Options{})
+	defer st.Close()
+	require.Equal(t, []string{"a", "c"}, column(st, "s", "event_message"))
+}
+
+// An event nested past ingest.MaxDepth is rejected before it makes a field
+// deeper than segment files hold: the source's next segment file is
+// readable, and its tree can be restored by a rebuild.
+func TestTooDeepEventMakesNoField(t *testing.T) {
+	var logs syncBuffer
+	dir := t.TempDir()
+	st := openT(t, dir, Options{Logger: logTo(&logs)})
+	ffs := &faultFS{}
+	st.fs = ffs
+	deep := `{"x":1}`
+	for i := 0; i < ingest.MaxDepth; i++ {
+		deep = `{"d":` + deep + `}`
+	}
+	_, rej, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"a"}`), []byte(deep)})
+	require.NoError(t, err)
+	require.Len(t, rej, 1)
+	require.NoError(t, st.Flush())
+	require.NotContains(t, logs.String(), "unreadable")
+
+	ffs.failWrite.Store(true)
+	_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"refused","newfield":1}`)})
+	require.ErrorIs(t, err, syscall.ENOSPC)
+	require.NotContains(t, st.Snapshot("s").Schema.Paths(), "newfield")
+	require.NoError(t, st.Close())
+	st = openT(t, dir, Options{})
+	defer st.Close()
+	require.Zero(t, st.Recovery().CorruptFiles)
+	require.Equal(t, []string{"a"}, column(st, "s", "event_message"))
+}
+
+// A WAL file replayed at start is typed by the tree it was first written
+// with, not by the trees of later segment files: a crash can leave segment
+// 1 unsealed (its WAL file) while segment 2, sealed, widened a field.
+func TestReplayTypesAsFirstWritten(t *testing.T) {
+	dir := t.TempDir()
+	sdir := filepath.Join(dir, "sources", encodeName("s"))
+	require.NoError(t, os.MkdirAll(sdir, 0o755))
+	wal1 := (&walBatch{arrival: 1_700_000_000_000_000, events: [][]byte{
+		[]byte(`{"event_message":"a","n":1.50}`), []byte(`{"event_message":"b","n":2.5}`),
+	}}).encode(append([]byte(nil), walMagic[:]...))
+	wal2 := (&walBatch{arrival: 1_700_000_000_000_001, events: [][]byte{
+		[]byte(`{"event_message":"c","n":"x"}`), []byte(`{"event_message":"d"}`),
+	}}).encode(append([]byte(nil), walMagic[:]...))
+	require.NoError(t, os.WriteFile(walPath(sdir, 1), wal1, 0o644))
+	require.NoError(t, os.WriteFile(walPath(sdir, 2), wal2, 0o644))
+	opts := Options{SegmentRows: 2, noMerge: true}
+	st := openT(t, dir, opts)
+	want := column(st, "s", "n")
+	require.Equal(t, []string{"1.5", "2.5", "x", "NULL"}, want)
+	require.NoError(t, st.Flush())
+	require.NoError(t, st.Close())
+
+	// As if the process had died before sealing segment 1.
+	require.NoError(t, os.Remove(segPath(sdir, 1)))
+	require.NoError(t, os.WriteFile(walPath(sdir, 1), wal1, 0o644))
+	st = openT(t, dir, opts)
+	defer st.Close()
+	require.Equal(t, want, column(st, "s", "n"))
 }

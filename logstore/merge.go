@@ -111,7 +111,11 @@ func (s *Source) rewrite(run []*Segment, parts []segRows) (done bool) {
 	}
 	merged.seal()
 	s.mu.Lock()
-	tree := s.base // never what refused events brought (source.go)
+	// The newest segment's tree covers the others' (a tree only grows from
+	// one retire to the next), and is no newer than the run: a restart
+	// replays later WAL files over no more than they were first written
+	// with.
+	tree := run[len(run)-1].disk.tree
 	s.mu.Unlock()
 	final := segPath(s.wal.dir, merged.seq)
 	pending := final + mergeSuffix

@@ -24,6 +24,9 @@ type Segment struct {
 	rawBytes           int64        // bytes of the events written (open segments)
 	first              uint64       // a merged segment: the first number it covers (merge.go)
 	disk               *diskSegment // columns are in a segment file, read on demand
+	// tree is the source's field tree (encodeNode) as of this segment's
+	// retire, which its segment file carries (durable sources).
+	tree []byte
 }
 
 func newSegment() *Segment {

@@ -3,7 +3,6 @@ package logstore
 import (
 	"crypto/rand"
 	"fmt"
-	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -45,6 +44,10 @@ type Source struct {
 	// it, and rebuildOpen starts from it, so that fields and types that
 	// refused events brought leave with them, as a restart forgets them.
 	base []byte
+	// mustRebuild says the open segment may hold events its WAL file does
+	// not (a write failed beside the apply, or a rebuild itself failed):
+	// nothing is ingested or retired until rebuildOpen succeeds.
+	mustRebuild bool
 	// writeFirstUntil (unix ns) is set after a WAL write failed: until
 	// then chunks are written before they are applied, so that while the
 	// disk refuses now and then, a refused chunk costs no rebuild.
@@ -73,8 +76,9 @@ func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.
 // under writeback) and the disk work beside the decoding. A chunk whose
 // write fails is taken back before the lock is released, by rebuilding the
 // open segment and the field tree from the WAL as a restart would
-// (rebuildOpen); for a while after that, chunks are written first. The reply waits for the fsync (or a later one: every
-// request waiting at that moment shares it) after the lock is released.
+// (rebuildOpen); for a while after that, chunks are written first. The
+// reply waits for the fsync (or a later one: every request waiting at that
+// moment shares it) after the lock is released.
 func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []Reject, err error) {
 	var (
 		full []*Segment
@@ -89,6 +93,14 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		return 0, nil, errClosed
 	}
 	s.mu.Lock()
+	if s.wal != nil {
+		// A failed fsync (another request's) or a rebuild that could not
+		// be done: the open segment must match its file before it grows.
+		if err := s.dropUndoneLocked(); err != nil {
+			s.mu.Unlock()
+			return 0, nil, err
+		}
+	}
 	for start := 0; start < len(events); {
 		// A request of at most an eighth of a segment goes whole into one,
 		// retiring the open segment at most that much short: then its one
@@ -122,7 +134,6 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 		}
 		accepted += acc
 		rejects = append(rejects, rej...)
-		s.events += int64(acc)
 		start += len(b.events)
 	}
 	if err == nil && (s.open.rows >= s.opts.SegmentRows || s.overBudget()) {
@@ -165,23 +176,24 @@ const writeFirstFor = 10 * time.Second
 // writeAndApply writes one chunk to the WAL, when the source has one, and
 // applies it to the open segment: both, or (with an error) neither. Called
 // with mu held.
-func (s *Source) writeAndApply(b *walBatch, base int) (p walPos, accepted int, rejects []Reject, err error) {
+func (s *Source) writeAndApply(b *walBatch, index0 int) (p walPos, accepted int, rejects []Reject, err error) {
 	switch {
 	case s.wal == nil:
-		accepted, rejects = s.apply(b, base)
+		accepted, rejects = s.apply(b, index0)
 	case time.Now().UnixNano() < s.writeFirstUntil:
 		if p, err = s.wal.append(b); err != nil {
 			return p, 0, nil, err // nothing applied
 		}
 		go func() { _ = s.wal.sync(p) }() // its outcome is read by the ingest's sync
-		accepted, rejects = s.apply(b, base)
+		accepted, rejects = s.apply(b, index0)
 	default:
 		written := make(chan error, 1)
 		go s.writeAhead(b, &p, written)
-		accepted, rejects = s.apply(b, base)
+		accepted, rejects = s.apply(b, index0)
 		if err = <-written; err != nil {
 			s.writeFirstUntil = time.Now().Add(writeFirstFor).UnixNano()
-			s.rebuildOpen("a WAL write failed")
+			s.mustRebuild = true
+			_ = s.dropUndoneLocked() // on failure, mustRebuild stays: nothing goes on
 			return p, 0, nil, err
 		}
 	}
@@ -210,59 +222,61 @@ func (s *Source) writeAhead(b *walBatch, p *walPos, done chan<- error) {
 func (s *Source) dropUndone() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.dropUndoneLocked()
+	_ = s.dropUndoneLocked()
 }
 
-// dropUndoneLocked is dropUndone with mu held.
-func (s *Source) dropUndoneLocked() {
+// dropUndoneLocked is dropUndone with mu held. It fails while the open
+// segment cannot be made to match its file (mustRebuild stays set).
+func (s *Source) dropUndoneLocked() error {
 	s.wal.mu.Lock()
 	gen := s.wal.gen
 	s.wal.mu.Unlock()
 	if gen != s.walGen {
-		s.rebuildOpen("a failed fsync undid WAL writes")
+		s.mustRebuild = true
 	}
+	if !s.mustRebuild {
+		return nil
+	}
+	return s.rebuildOpen()
 }
 
 // rebuildOpen makes the open segment hold what its WAL file holds, and the
-// field tree what the last retire left plus what that file adds: what a
+// field tree the tree of the last retire plus what that file adds: what a
 // start would make of the directory. The records keep their arrival times
 // and id seeds, so the rows come back the same; snapshots taken before keep
 // reading the old segment. Called with mu held, after a failed write or
-// fsync cut the file back.
-func (s *Source) rebuildOpen(why string) {
+// fsync cut the file back. The file is read through the WAL's own
+// descriptor, so that a process out of descriptors can still do it; when it
+// cannot be read, mustRebuild stays set and the error is returned.
+func (s *Source) rebuildOpen() error {
 	w := s.wal
 	w.mu.Lock()
-	gen, seq, f := w.gen, w.seq, w.f
+	gen, f := w.gen, w.f
 	w.mu.Unlock()
-	if seq != s.open.seq {
-		// Never expected: the WAL's file is always the open segment's.
-		s.store.log().Error("wal: the open segment has no file to be rebuilt from", "source", s.name, "why", why)
-		return
-	}
 	var batches []walBatch
 	if f != nil { // else the file was never made, and holds nothing
-		data, err := os.ReadFile(f.Name())
+		data, err := w.fs.read(f)
 		var scan walScan
 		if err == nil {
 			scan, err = scanWAL(data)
 		}
 		if err != nil {
-			s.store.log().Error("wal: could not reread the open segment's file", "file", f.Name(), "why", why, "err", err)
-			return
+			err = fmt.Errorf("wal %s: the open segment could not be matched to its file: %w", f.Name(), err)
+			s.store.log().Error("wal: could not reread the open segment's file; ingest into this source is refused until it can", "source", s.name, "err", err)
+			return err
 		}
 		batches = scan.batches
 	}
 	root := &node{total: new(int)}
-	if tree, err := decodeTree(s.base); err == nil {
-		mergeTree(root, tree)
-	} else {
-		// Never expected (base is our own encoding); keeping the current
-		// tree keeps every field queryable.
-		s.store.log().Error("wal: the field tree could not be restored", "source", s.name, "err", err)
-		root = s.root
+	tree, err := decodeTree(s.base)
+	if err != nil {
+		err = fmt.Errorf("source %s: the field tree could not be restored: %w", s.name, err)
+		s.store.log().Error("wal: could not restore the field tree; ingest into this source is refused", "source", s.name, "err", err)
+		return err
 	}
+	mergeTree(root, tree)
 	old := s.open
-	// The replay counts its rows, events and overflowed keys again.
+	// The replay counts its rows and events again.
 	s.rows -= old.rows
 	s.events -= int64(old.rows)
 	overflowed := s.overflowed
@@ -272,7 +286,9 @@ func (s *Source) rebuildOpen(why string) {
 	kept := s.replay(batches)
 	s.overflowed = overflowed
 	s.walGen = gen
-	s.store.log().Warn("wal: dropped refused events from memory", "source", s.name, "why", why, "dropped", old.rows-kept, "kept", kept)
+	s.mustRebuild = false
+	s.store.log().Warn("wal: dropped refused events from memory", "source", s.name, "dropped", old.rows-kept, "kept", kept)
+	return nil
 }
 
 // replay applies WAL records to the open segment, as they were applied when
@@ -283,7 +299,6 @@ func (s *Source) replay(batches []walBatch) (kept int) {
 		acc, _ := s.apply(&batches[i], 0)
 		kept += acc
 	}
-	s.events += int64(kept)
 	return kept
 }
 
@@ -314,6 +329,7 @@ func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []Reject) {
 		s.open.rawBytes += int64(len(ev))
 		accepted++
 	}
+	s.events += int64(accepted)
 	return accepted, rejects
 }
 
@@ -329,7 +345,9 @@ func (s *Source) retire() (*Segment, error) {
 		// file back, and the segment drops what the cut took. A rotation's
 		// own fsync can then only fail with nothing in doubt.
 		_ = s.wal.syncAll()
-		s.dropUndoneLocked()
+		if err := s.dropUndoneLocked(); err != nil {
+			return nil, err // it may hold refused events: not into a file
+		}
 		if s.open.rows == 0 {
 			return nil, nil // the undone writes were all it held: keep it open
 		}
@@ -339,6 +357,7 @@ func (s *Source) retire() (*Segment, error) {
 		return full, nil
 	}
 	s.base = encodeNode(nil, s.root) // all durable now (synced above); persist may hold the old one
+	full.tree = s.base
 	err := s.wal.rotate(s.open.seq)
 	s.wal.mu.Lock()
 	s.walGen = s.wal.gen // the new file starts in the current generation
@@ -605,6 +624,11 @@ func (w *writer) value(n *node, row int, depth int) error {
 			}
 			if done {
 				return w.flushOverflow(n, row)
+			}
+			if depth == ingest.MaxDepth {
+				// A member one level too deep: refuse the event before it
+				// makes a node that segment files cannot hold.
+				return fmt.Errorf("%w: nested deeper than %d", ingest.ErrJSON, ingest.MaxDepth)
 			}
 			child := w.field(n, rawKey)
 			if child == nil {

@@ -414,7 +414,7 @@ func createWALFile(fs fileSystem, dir string, seq uint64) (*os.File, error) {
 	name := walPath(dir, seq)
 	// O_TRUNC: a file of this number can only be left by an earlier failed
 	// attempt (numbers only grow), and holds no record.
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_TRUNC|os.O_RDWR, 0o644) // read back by rebuildOpen
 	if err != nil {
 		return nil, fmt.Errorf("wal: %w", err)
 	}
@@ -440,12 +440,28 @@ func createWALFile(fs fileSystem, dir string, seq uint64) (*os.File, error) {
 type fileSystem interface {
 	write(f *os.File, b []byte) (int, error)
 	sync(f *os.File) error
+	read(f *os.File) ([]byte, error) // the whole file
 }
 
 type osFS struct{}
 
 func (osFS) write(f *os.File, b []byte) (int, error) { return f.Write(b) }
 func (osFS) sync(f *os.File) error                   { return f.Sync() }
+func (osFS) read(f *os.File) ([]byte, error)         { return readAll(f) }
+
+// readAll reads a whole file through its descriptor, whatever its offset.
+func readAll(f *os.File) ([]byte, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	data := make([]byte, fi.Size())
+	n, err := f.ReadAt(data, 0)
+	if err == io.EOF {
+		err = nil
+	}
+	return data[:n], err
+}
 
 func syncDir(dir string) error {
 	d, err := os.Open(dir)

@@ -93,7 +93,10 @@ func Open(dir string, opts Options) (*Store, error) {
 	s := New(opts)
 	s.dir, s.lock = dir, lock
 	if err := s.load(); err != nil {
+		// Sources loaded before the failure seal what they replayed (their
+		// trees are whole); nothing may still write once the lock is gone.
 		s.sealer.wait()
+		s.bg.Wait() // merges those seals started
 		lock.Close()
 		return nil, err
 	}
@@ -484,8 +487,11 @@ func mergeTree(dst, src *node) {
 		}
 		d.object = d.object || c.object
 		d.array = d.array || c.array
-		if d.elem.Kind == types.KindNull {
+		switch {
+		case d.elem.Kind == types.KindNull:
 			d.elem = c.elem
+		case c.elem.Kind != types.KindNull && !d.elem.Equal(c.elem):
+			d.elem = types.String // as the writer widens mixed elements
 		}
 		mergeTree(d, c)
 	}

@@ -1368,3 +1368,65 @@ func TestReplayTypesAsFirstWritten(t *testing.T) {
 	defer st.Close()
 	require.Equal(t, want, column(st, "s", "n"))
 }
+
+// An array field whose elements were widened to STRING stays so after a
+// restart: segment files carry the trees of their own retires, and merging
+// them widens mixed element types as the writer does.
+func TestArrayElementWideningSurvivesARestart(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{SegmentRows: 1, noMerge: true}
+	evs := [][]byte{[]byte(`{"event_message":"a","a":[1]}`), []byte(`{"event_message":"b","a":["x"]}`)}
+	next := [][]byte{[]byte(`{"event_message":"c","a":[2,3]}`)}
+	mem := New(opts)
+	st := openT(t, dir, opts)
+	for _, ev := range evs {
+		mem.Append("s", [][]byte{ev})
+		_, _, err := st.Ingest("s", [][]byte{ev})
+		require.NoError(t, err)
+	}
+	mem.Append("s", next)
+	require.NoError(t, st.Close())
+	st = openT(t, dir, opts)
+	defer st.Close()
+	_, _, err := st.Ingest("s", next)
+	require.NoError(t, err)
+	elems := func(st *Store) (types []string) {
+		snap := st.Snapshot("s")
+		f, ok := snap.Schema.Lookup("a")
+		require.True(t, ok)
+		types = append(types, f.Type.String())
+		for _, seg := range snap.Segments {
+			for r := 0; r < seg.Rows(); r++ {
+				types = append(types, seg.Value(f, r).L[0].T.String())
+			}
+		}
+		return types
+	}
+	require.Equal(t, elems(mem), elems(st))
+}
+
+// When one source cannot be started, Open returns only after the seals and
+// merges of the sources loaded before it: nothing writes into the directory
+// once its lock is released.
+func TestFailedStartLeavesNothingWriting(t *testing.T) {
+	dir := t.TempDir()
+	record := func(ev string) []byte {
+		b := walBatch{arrival: 1_700_000_000_000_000, events: [][]byte{[]byte(ev)}}
+		return b.encode(append([]byte(nil), walMagic[:]...))
+	}
+	adir := filepath.Join(dir, "sources", encodeName("a"))
+	bdir := filepath.Join(dir, "sources", encodeName("b"))
+	require.NoError(t, os.MkdirAll(adir, 0o755))
+	require.NoError(t, os.MkdirAll(bdir, 0o755))
+	for q := uint64(1); q <= 3; q++ { // two small segments to seal and merge
+		require.NoError(t, os.WriteFile(walPath(adir, q), record(`{"event_message":"a"}`), 0o644))
+	}
+	other := append([]byte(nil), walMagic[:]...)
+	other[7] = walVersion + 1
+	require.NoError(t, os.WriteFile(walPath(bdir, 1), other, 0o644))
+	_, err := Open(dir, Options{})
+	require.ErrorIs(t, err, errWALVersion)
+	tmps, err := filepath.Glob(filepath.Join(adir, "*.tmp"))
+	require.NoError(t, err)
+	require.Empty(t, tmps)
+}

@@ -260,21 +260,13 @@ func (src *Source) load(dir string, st *Store) (err error) {
 			src.sealer.run(func() { src.seal(seg) })
 		}
 	}()
-	// retire retires a replayed segment as Source.retire does: with the
-	// tree as of then, which its segment file will carry.
-	retire := func() {
-		src.base = encodeNode(nil, src.root)
-		seg := src.retireOpen()
-		seg.tree = src.base
-		full = append(full, seg)
-	}
 	src.mu.Lock()
 	defer src.mu.Unlock()
 	for i, seq := range seqs {
 		last := i == len(seqs)-1
 		if seg := loaded[seq]; seg != nil {
 			if src.open.rows > 0 {
-				retire()
+				full = append(full, src.retireWithTree())
 			}
 			mergeTree(src.root, trees[seq])
 			src.sealed = append(src.sealed, seg)
@@ -319,7 +311,7 @@ func (src *Source) load(dir string, st *Store) (err error) {
 			}
 		}
 		if src.open.rows > 0 {
-			retire()
+			full = append(full, src.retireWithTree())
 		}
 		// A rebuild of the open segment (rebuildOpen) replays its file over
 		// the tree from before it, as here.
@@ -341,7 +333,7 @@ func (src *Source) load(dir string, st *Store) (err error) {
 	if w.f == nil {
 		// The newest segment is sealed (or unusable): start the next one's file.
 		if src.open.rows > 0 {
-			retire()
+			full = append(full, src.retireWithTree())
 		}
 		src.base = encodeNode(nil, src.root)
 		src.seq++

@@ -410,6 +410,14 @@ func (f *faultFS) write(file *os.File, b []byte) (int, error) {
 	return file.Write(b)
 }
 
+// failing is the switch that fails writes ("write") or fsyncs ("fsync").
+func (f *faultFS) failing(mode string) *atomic.Bool {
+	if mode == "fsync" {
+		return &f.failSync
+	}
+	return &f.failWrite
+}
+
 func (f *faultFS) read(file *os.File) ([]byte, error) {
 	if f.failRead.Load() {
 		return nil, syscall.EIO
@@ -438,11 +446,7 @@ func TestFullDisk(t *testing.T) {
 			var acked []string
 			for i := 0; i < 20; i++ {
 				fail := i >= 5 && i < 9
-				if mode == "write" {
-					ffs.failWrite.Store(fail)
-				} else {
-					ffs.failSync.Store(fail)
-				}
+				ffs.failing(mode).Store(fail)
 				msg := fmt.Sprintf("m%d", i)
 				_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"` + msg + `"}`)})
 				if fail {
@@ -1119,10 +1123,7 @@ func TestRefusedEventsLeaveNoFields(t *testing.T) {
 			st.fs = ffs
 			_, _, err := st.Ingest("s", a)
 			require.NoError(t, err)
-			fail := &ffs.failWrite
-			if mode == "fsync" {
-				fail = &ffs.failSync
-			}
+			fail := ffs.failing(mode)
 			fail.Store(true)
 			_, _, err = st.Ingest("s", b)
 			require.ErrorIs(t, err, syscall.ENOSPC)
@@ -1187,10 +1188,7 @@ func TestRebuildMatchesARestart(t *testing.T) {
 			ffs := &faultFS{}
 			st.fs = ffs
 			st.Source("s", false).wal.fs = ffs // the WAL took the store's at start
-			fail := &ffs.failWrite
-			if mode == "fsync" {
-				fail = &ffs.failSync
-			}
+			fail := ffs.failing(mode)
 			fail.Store(true)
 			_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"c"}`)})
 			require.ErrorIs(t, err, syscall.ENOSPC)
@@ -1209,17 +1207,9 @@ func TestRebuildMatchesARestart(t *testing.T) {
 // tree it had not finished building, and their WAL files would be deleted.
 func TestFailedStartSealsNothing(t *testing.T) {
 	dir := t.TempDir()
-	sdir := filepath.Join(dir, "sources", encodeName("s"))
-	require.NoError(t, os.MkdirAll(sdir, 0o755))
-	record := func(ev string) []byte {
-		b := walBatch{arrival: 1_700_000_000_000_000, events: [][]byte{[]byte(ev)}}
-		return b.encode(append([]byte(nil), walMagic[:]...))
-	}
-	require.NoError(t, os.WriteFile(walPath(sdir, 1), record(`{"event_message":"a","only1":42}`), 0o644))
-	require.NoError(t, os.WriteFile(walPath(sdir, 2), record(`{"event_message":"b"}`), 0o644))
-	other := append([]byte(nil), walMagic[:]...)
-	other[7] = walVersion + 1
-	require.NoError(t, os.WriteFile(walPath(sdir, 3), other, 0o644))
+	sdir := writeWAL(t, dir, "s", 1, `{"event_message":"a","only1":42}`)
+	writeWAL(t, dir, "s", 2, `{"event_message":"b"}`)
+	writeWALOfAnotherVersion(t, dir, "s", 3)
 
 	_, err := Open(dir, Options{})
 	require.ErrorIs(t, err, errWALVersion)
@@ -1344,16 +1334,9 @@ func TestTooDeepEventMakesNoField(t *testing.T) {
 // 1 unsealed (its WAL file) while segment 2, sealed, widened a field.
 func TestReplayTypesAsFirstWritten(t *testing.T) {
 	dir := t.TempDir()
-	sdir := filepath.Join(dir, "sources", encodeName("s"))
-	require.NoError(t, os.MkdirAll(sdir, 0o755))
-	wal1 := (&walBatch{arrival: 1_700_000_000_000_000, events: [][]byte{
-		[]byte(`{"event_message":"a","n":1.50}`), []byte(`{"event_message":"b","n":2.5}`),
-	}}).encode(append([]byte(nil), walMagic[:]...))
-	wal2 := (&walBatch{arrival: 1_700_000_000_000_001, events: [][]byte{
-		[]byte(`{"event_message":"c","n":"x"}`), []byte(`{"event_message":"d"}`),
-	}}).encode(append([]byte(nil), walMagic[:]...))
-	require.NoError(t, os.WriteFile(walPath(sdir, 1), wal1, 0o644))
-	require.NoError(t, os.WriteFile(walPath(sdir, 2), wal2, 0o644))
+	wal1 := []string{`{"event_message":"a","n":1.50}`, `{"event_message":"b","n":2.5}`}
+	sdir := writeWAL(t, dir, "s", 1, wal1...)
+	writeWAL(t, dir, "s", 2, `{"event_message":"c","n":"x"}`, `{"event_message":"d"}`)
 	opts := Options{SegmentRows: 2, noMerge: true}
 	st := openT(t, dir, opts)
 	want := column(st, "s", "n")
@@ -1363,7 +1346,7 @@ func TestReplayTypesAsFirstWritten(t *testing.T) {
 
 	// As if the process had died before sealing segment 1.
 	require.NoError(t, os.Remove(segPath(sdir, 1)))
-	require.NoError(t, os.WriteFile(walPath(sdir, 1), wal1, 0o644))
+	writeWAL(t, dir, "s", 1, wal1...)
 	st = openT(t, dir, opts)
 	defer st.Close()
 	require.Equal(t, want, column(st, "s", "n"))
@@ -1410,20 +1393,11 @@ func TestArrayElementWideningSurvivesARestart(t *testing.T) {
 // once its lock is released.
 func TestFailedStartLeavesNothingWriting(t *testing.T) {
 	dir := t.TempDir()
-	record := func(ev string) []byte {
-		b := walBatch{arrival: 1_700_000_000_000_000, events: [][]byte{[]byte(ev)}}
-		return b.encode(append([]byte(nil), walMagic[:]...))
-	}
-	adir := filepath.Join(dir, "sources", encodeName("a"))
-	bdir := filepath.Join(dir, "sources", encodeName("b"))
-	require.NoError(t, os.MkdirAll(adir, 0o755))
-	require.NoError(t, os.MkdirAll(bdir, 0o755))
+	var adir string
 	for q := uint64(1); q <= 3; q++ { // two small segments to seal and merge
-		require.NoError(t, os.WriteFile(walPath(adir, q), record(`{"event_message":"a"}`), 0o644))
+		adir = writeWAL(t, dir, "a", q, `{"event_message":"a"}`)
 	}
-	other := append([]byte(nil), walMagic[:]...)
-	other[7] = walVersion + 1
-	require.NoError(t, os.WriteFile(walPath(bdir, 1), other, 0o644))
+	writeWALOfAnotherVersion(t, dir, "b", 1)
 	_, err := Open(dir, Options{})
 	require.ErrorIs(t, err, errWALVersion)
 	tmps, err := filepath.Glob(filepath.Join(adir, "*.tmp"))

@@ -192,8 +192,8 @@ func (s *Source) writeAndApply(b *walBatch, index0 int) (p walPos, accepted int,
 		accepted, rejects = s.apply(b, index0)
 		if err = <-written; err != nil {
 			s.writeFirstUntil = time.Now().Add(writeFirstFor).UnixNano()
-			s.mustRebuild = true
-			_ = s.dropUndoneLocked() // on failure, mustRebuild stays: nothing goes on
+			s.mustRebuild = true // until the rebuild succeeds: nothing goes on
+			_ = s.rebuildOpen()
 			return p, 0, nil, err
 		}
 	}
@@ -352,17 +352,26 @@ func (s *Source) retire() (*Segment, error) {
 			return nil, nil // the undone writes were all it held: keep it open
 		}
 	}
-	full := s.retireOpen()
 	if s.wal == nil {
-		return full, nil
+		return s.retireOpen(), nil
 	}
-	s.base = encodeNode(nil, s.root) // all durable now (synced above); persist may hold the old one
-	full.tree = s.base
+	full := s.retireWithTree() // all durable now (synced above)
 	err := s.wal.rotate(s.open.seq)
 	s.wal.mu.Lock()
 	s.walGen = s.wal.gen // the new file starts in the current generation
 	s.wal.mu.Unlock()
 	return full, err
+}
+
+// retireWithTree retires the open segment of a durable source with the
+// field tree as of now, which becomes the base a rebuild starts from and
+// the tree the segment's file carries. Called with mu held, when everything
+// in the tree is durable.
+func (s *Source) retireWithTree() *Segment {
+	s.base = encodeNode(nil, s.root) // a new slice: persist may hold the old one
+	full := s.retireOpen()
+	full.tree = s.base
+	return full
 }
 
 // retireOpen replaces the open segment with a new one and returns the full

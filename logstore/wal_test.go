@@ -18,6 +18,27 @@ func walBatchOf(evs ...string) *walBatch {
 	return b
 }
 
+// writeWAL writes a source's WAL file seq, as a crash would leave it, with
+// one record of the given events, and returns the source's directory.
+func writeWAL(t *testing.T, dir, source string, seq uint64, evs ...string) string {
+	sdir := filepath.Join(dir, "sources", encodeName(source))
+	require.NoError(t, os.MkdirAll(sdir, 0o755))
+	b := walBatchOf(evs...)
+	b.arrival = 1_700_000_000_000_000 // events without a timestamp get this one
+	require.NoError(t, os.WriteFile(walPath(sdir, seq), b.encode(append([]byte(nil), walMagic[:]...)), 0o644))
+	return sdir
+}
+
+// writeWALOfAnotherVersion writes a WAL file header of a version this build
+// does not read.
+func writeWALOfAnotherVersion(t *testing.T, dir, source string, seq uint64) {
+	sdir := filepath.Join(dir, "sources", encodeName(source))
+	require.NoError(t, os.MkdirAll(sdir, 0o755))
+	header := append([]byte(nil), walMagic[:]...)
+	header[7] = walVersion + 1
+	require.NoError(t, os.WriteFile(walPath(sdir, seq), header, 0o644))
+}
+
 // walEvents reads back every event of a WAL file, and what stopped reading.
 func walEvents(t *testing.T, name string) ([]string, string) {
 	data, err := os.ReadFile(name)

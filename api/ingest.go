@@ -15,6 +15,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"logq/event"
 	"logq/ingest"
 )
 
@@ -86,7 +87,7 @@ const MaxSourceName = 200
 // request has been answered: 429 with Retry-After at the memory limit (the
 // last resort of --memory-limit), 503 with Retry-After when the events could
 // not be made durable. Neither acknowledges anything; shippers retry both.
-func (s *Server) storeEvents(w http.ResponseWriter, r *http.Request, source, form string, batch ingest.Batch, bodyLen int) (accepted int, refused []ingest.Reject, ok bool) {
+func (s *Server) storeEvents(w http.ResponseWriter, r *http.Request, source, form string, batch ingest.Batch, bodyLen int) (accepted int, refused []event.Reject, ok bool) {
 	if s.overloaded != nil && s.overloaded() {
 		w.Header().Set("Retry-After", "2")
 		writeError(w, errorf(429, "memoryLimit", "", "logq is at its memory limit; retry shortly"))
@@ -103,7 +104,7 @@ func (s *Server) storeEvents(w http.ResponseWriter, r *http.Request, source, for
 	}
 	refused = batch.Rejects
 	for _, rj := range rejects {
-		refused = append(refused, ingest.Reject{Index: batch.Index[rj.Index], Reason: rj.Reason})
+		refused = append(refused, event.Reject{Index: batch.Index[rj.Index], Reason: rj.Reason})
 	}
 	sort.SliceStable(refused, func(i, j int) bool { return refused[i].Index < refused[j].Index })
 	s.metrics.ingest(source, accepted, len(refused), bodyLen)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"logq/ingest"
+	"logq/otlp"
 )
 
 // handleOTLPLogs takes an OTLP/HTTP logs export (protobuf or JSON, gzip or
@@ -28,7 +29,7 @@ func (s *Server) handleOTLPLogs(w http.ResponseWriter, r *http.Request) {
 		writeError(w, aerr)
 		return
 	}
-	req, err := ingest.DecodeOTLP(body, r.Header.Get("Content-Type"))
+	req, err := otlp.Decode(body, r.Header.Get("Content-Type"))
 	var be *ingest.BodyError
 	if errors.As(err, &be) {
 		writeError(w, errorf(400, "invalidBody", "", "%v", err))
@@ -50,7 +51,7 @@ func (s *Server) handleOTLPLogs(w http.ResponseWriter, r *http.Request) {
 	if len(refused) > 0 {
 		first = refused[0].String()
 	}
-	out, ctype := ingest.OTLPResponse(req.JSON, len(refused), first)
+	out, ctype := otlp.Response(req.JSON, len(refused), first)
 	w.Header().Set("Content-Type", ctype)
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(out)

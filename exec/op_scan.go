@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"logq/event"
 	"logq/logstore"
 	"logq/planner"
 	"logq/types"
@@ -30,7 +31,7 @@ type scanOp struct {
 	rows       []int32
 	ts         []int64
 	codes      []uint32
-	fields     []*logstore.Field
+	fields     []*event.Field
 	out        Batch
 	// newestFirst visits segments by descending newest timestamp, and
 	// floor, when set, reports a timestamp below which no row is wanted any
@@ -64,8 +65,8 @@ type eqCheck struct {
 // resolver for each one read as row references (nested records, late
 // fields). Parallel workers of one scan share its resolvers, so references
 // from any of them compare equal.
-func scanFields(p *planner.Scan, snap logstore.Snapshot) ([]*logstore.Field, []*lazyField) {
-	fields := make([]*logstore.Field, len(p.Fields))
+func scanFields(p *planner.Scan, snap logstore.Snapshot) ([]*event.Field, []*lazyField) {
+	fields := make([]*event.Field, len(p.Fields))
 	lazy := make([]*lazyField, len(p.Fields))
 	for i, f := range p.Fields {
 		if lf, ok := snap.Schema.Lookup(f.Path); ok {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"logq/event"
 	"logq/logstore"
 	"logq/planner"
 	"logq/sqlparse"
@@ -255,7 +256,7 @@ func (c *catalog) snapshot(name string) logstore.Snapshot {
 
 func (c *catalog) Table(name string) planner.TableSchema { return tableSchema{c.snapshot(name).Schema} }
 
-type tableSchema struct{ s *logstore.Schema }
+type tableSchema struct{ s *event.Schema }
 
 func (t tableSchema) Field(path string) (types.Type, bool, bool) {
 	if f, ok := t.s.Lookup(path); ok {
@@ -265,7 +266,7 @@ func (t tableSchema) Field(path string) (types.Type, bool, bool) {
 }
 
 func (t tableSchema) Children(path string) []string {
-	var fields []*logstore.Field
+	var fields []*event.Field
 	if path == "" {
 		fields = t.s.Top
 	} else if f, ok := t.s.Lookup(path); ok {

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"logq/event"
 	"logq/logstore"
 	"logq/types"
 )
@@ -36,7 +37,7 @@ type Vector struct {
 // lazyField assembles a nested record from storage on demand.
 type lazyField struct {
 	segs  []*logstore.Segment
-	field *logstore.Field
+	field *event.Field
 }
 
 func lazyRef(seg, row int) int64 { return int64(seg)<<32 | int64(row) }

@@ -31,13 +31,13 @@ func decodeBrowserReports(body []byte) (*Batch, error) {
 	for i, r := range reports {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(r, &obj) != nil || obj == nil {
-			b.refuse(i, "a report must be a JSON object")
+			b.Refuse(i, "a report must be a JSON object")
 			continue
 		}
 		var msg bytes.Buffer
 		_ = json.Compact(&msg, r)
 		ev, _ := json.Marshal(map[string]any{"event_message": msg.String(), "metadata": json.RawMessage(r)})
-		b.add(i, ev)
+		b.Add(i, ev)
 	}
 	return b, nil
 }

@@ -37,32 +37,14 @@
 //     time of ingest (the body's own timestamp is overwritten, as in
 //     Logflare); the attributes are also put in metadata, beside its own
 //     keys, so that they read as the other routes' attributes do.
-//   - OTLP logs (DecodeOTLP): one event per LogRecord, laid out as
-//     Logflare's OtelLog: the record's fields at the top level (timestamp,
-//     event_message, body, attributes, severity_number, severity_text,
-//     trace_id, span_id, scope, resource) and metadata {type: "otel_log"};
-//     see DecodeOTLP. A record with neither body nor time is refused and
-//     counted in the reply's partial_success.
+//   - OTLP logs are decoded by package otlp, into the same Batch.
 //
-// One event's bytes (whatever route they came by, and the WAL replayed at
-// start-up) are read by the rules here too, which logstore applies as it
-// writes fields into columns:
-//   - scan.go: a scanner that visits a JSON text in place without building
-//     values, and Split, which cuts a well-formed body into raw events (a
-//     JSON array, {"batch": [...]}, one object, or NDJSON) at a fraction of
-//     encoding/json's cost; splitJSON (split.go) decides what is refused
-//     when Split fails.
-//   - keys.go: keys made SQL-safe as Logflare makes them.
-//   - timestamp.go: ISO 8601 text, or an integer whose digit count gives its
-//     unit (seconds, ms, µs, ns).
-//   - id.go: generated ids (random per chunk, the same when replayed) and
-//     scalar text.
-//   - array.go: JSON arrays as boxed ARRAY values.
+// One event's bytes (the scanner that cuts a body into events, keys,
+// timestamps, ids, arrays) are read by package event, which every storage
+// engine reads them with too; Reject is event's. Which keys are special
+// (timestamp, id, event_message) and how fields become columns is event's
+// shredding (event.Shredder), which storage engines drive.
 //
-// Which keys are special (timestamp, id, event_message) and how fields
-// become columns is logstore's (source.go).
-//
-// This package imports types, the standard library and the OTLP protobuf
-// definitions (go.opentelemetry.io/proto/otlp) only; it never imports
-// logstore nor net/http.
+// This package imports types, event and the standard library only; it never
+// imports a storage engine nor net/http.
 package ingest

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"logq/event"
 )
 
 // Form is an ingest body form, named by its route suffix.
@@ -27,34 +29,27 @@ var Suffixes = map[string]Form{
 	"/browser/reports": FormBrowser,
 }
 
-// Reject is one refused event: its position in the body (0-based, counting
-// every event or non-empty line) and why.
-type Reject struct {
-	Index  int
-	Reason string
-}
-
-func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.Reason) }
-
 // Batch is a decoded body: events for the store, with Index[i] the position
 // in the body of Events[i], and the events refused while decoding.
 type Batch struct {
 	Events  [][]byte
 	Index   []int
-	Rejects []Reject
+	Rejects []event.Reject
 	// Source is the "source" key beside "batch" in {"batch": [...],
 	// "source": "<uuid>"}, as logflare-transport-core sends it; api uses it
 	// when neither the query string nor X-Source names a source.
 	Source string
 }
 
-func (b *Batch) add(i int, ev []byte) {
+// Add keeps ev, the i-th event of the body.
+func (b *Batch) Add(i int, ev []byte) {
 	b.Events = append(b.Events, ev)
 	b.Index = append(b.Index, i)
 }
 
-func (b *Batch) refuse(i int, format string, args ...any) {
-	b.Rejects = append(b.Rejects, Reject{Index: i, Reason: fmt.Sprintf(format, args...)})
+// Refuse lists the i-th event of the body as refused, and why.
+func (b *Batch) Refuse(i int, format string, args ...any) {
+	b.Rejects = append(b.Rejects, event.Reject{Index: i, Reason: fmt.Sprintf(format, args...)})
 }
 
 // BodyError says the body is not in the form at all; nothing was taken.
@@ -114,7 +109,7 @@ func fastSplit(body []byte) (*Batch, error) {
 	if len(t) == 0 || (t[0] != '[' && t[0] != '{') {
 		return nil, nil
 	}
-	evs, err := Split(t)
+	evs, err := event.Split(t)
 	if err != nil || (t[0] == '{' && len(evs) < 2) {
 		return nil, nil // splitJSON says why, or handles one object / a batch
 	}
@@ -138,7 +133,7 @@ func splitJSON(body []byte) (*Batch, error) {
 			return nil, &BodyError{fmt.Sprintf("the body is not a JSON array: %v", err)}
 		}
 		for i, ev := range evs {
-			b.add(i, ev)
+			b.Add(i, ev)
 		}
 		return b, nil
 	}
@@ -155,12 +150,12 @@ func splitJSON(body []byte) (*Batch, error) {
 				return nil, &BodyError{"\"batch\" must be an array of events"}
 			}
 			for i, ev := range evs {
-				b.add(i, ev)
+				b.Add(i, ev)
 			}
 			_ = json.Unmarshal(obj.Source, &b.Source)
 			return b, nil
 		}
-		b.add(0, body)
+		b.Add(0, body)
 		return b, nil
 	}
 	// NDJSON (one JSON value, not an object, is a line of its own): every
@@ -175,13 +170,13 @@ func splitJSON(body []byte) (*Batch, error) {
 		}
 		switch {
 		case !json.Valid(line):
-			b.refuse(i, "line %d: %v", n+1, jsonError(line))
+			b.Refuse(i, "line %d: %v", n+1, jsonError(line))
 		case line[0] != '{':
 			valid++
-			b.refuse(i, "line %d: an event must be a JSON object", n+1)
+			b.Refuse(i, "line %d: an event must be a JSON object", n+1)
 		default:
 			valid++
-			b.add(i, line)
+			b.Add(i, line)
 		}
 		i++
 	}

@@ -31,9 +31,9 @@ func decodeSyslog(body []byte) (*Batch, error) {
 	for _, line := range syslogLines(body) {
 		ev, reason := parseSyslog(line)
 		if reason != "" {
-			b.refuse(i, "%s", reason)
+			b.Refuse(i, "%s", reason)
 		} else {
-			b.add(i, ev)
+			b.Add(i, ev)
 		}
 		i++
 	}

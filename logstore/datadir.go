@@ -13,7 +13,7 @@ import (
 	"strings"
 	"syscall"
 
-	"logq/types"
+	"logq/event"
 )
 
 // The data directory:
@@ -191,7 +191,7 @@ func (src *Source) load(dir string, st *Store) (err error) {
 	// (the tree as of its retire) is merged in number order below, so that
 	// a WAL file replays over the tree it was first written with.
 	loaded := map[uint64]*Segment{}
-	trees := map[uint64]*node{}
+	trees := map[uint64]*event.Tree{}
 	first := map[uint64]uint64{} // merged segments: seq → first number covered
 	for _, seq := range segSeqs {
 		name := segPath(dir, seq)
@@ -268,7 +268,7 @@ func (src *Source) load(dir string, st *Store) (err error) {
 			if src.open.rows > 0 {
 				full = append(full, src.retireWithTree())
 			}
-			mergeTree(src.root, trees[seq])
+			src.tree.Merge(trees[seq].Root())
 			src.sealed = append(src.sealed, seg)
 			src.rows += seg.rows
 			src.events += int64(seg.rows)
@@ -315,7 +315,7 @@ func (src *Source) load(dir string, st *Store) (err error) {
 		}
 		// A rebuild of the open segment (rebuildOpen) replays its file over
 		// the tree from before it, as here.
-		src.base = encodeNode(nil, src.root)
+		src.base = encodeTree(nil, src.tree)
 		src.open.seq, src.seq = seq, max(src.seq, seq)
 		st.recovery.Replayed += src.replay(scan.batches)
 		if last {
@@ -335,7 +335,7 @@ func (src *Source) load(dir string, st *Store) (err error) {
 		if src.open.rows > 0 {
 			full = append(full, src.retireWithTree())
 		}
-		src.base = encodeNode(nil, src.root)
+		src.base = encodeTree(nil, src.tree)
 		src.seq++
 		src.open.seq = src.seq
 		w.seq = src.seq
@@ -433,7 +433,7 @@ func openSegmentFile(path string, owner *Source) (*Segment, *segMeta, error) {
 		return nil, nil, err
 	}
 	d := &diskSegment{path: path, fileBytes: fi.Size(), cols: make(map[string]*colMeta, len(m.cols)), cache: owner.store.cache, owner: owner,
-		tree: encodeNode(nil, m.tree)}
+		tree: encodeTree(nil, m.tree)}
 	for i := range m.cols {
 		d.cols[m.cols[i].path] = &m.cols[i]
 	}
@@ -462,29 +462,5 @@ func (s *Source) removeFiles(seg *Segment) {
 		// segment; a cleanup closes it once nothing refers to it.
 		seg.disk.forget()
 		s.store.segBytes.Add(-seg.disk.fileBytes)
-	}
-}
-
-// mergeTree adds what a segment file's field tree knows to the source's.
-// Types only ever widen, so merging every file's tree in any order gives
-// the newest tree.
-func mergeTree(dst, src *node) {
-	for _, c := range src.children {
-		d := dst.child(c.name)
-		switch {
-		case d.kind == types.KindNull:
-			d.kind = c.kind
-		case c.kind != types.KindNull && c.kind != d.kind:
-			d.kind = widenKind(d.kind, c.kind)
-		}
-		d.object = d.object || c.object
-		d.array = d.array || c.array
-		switch {
-		case d.elem.Kind == types.KindNull:
-			d.elem = c.elem
-		case c.elem.Kind != types.KindNull && !d.elem.Equal(c.elem):
-			d.elem = types.String // as the writer widens mixed elements
-		}
-		mergeTree(d, c)
 	}
 }

@@ -8,7 +8,7 @@
 // checksum checked on first read, every file's by a scrub after a start:
 // scrub.go) → merged with
 // its small neighbours (merge.go) → deleted by retention or the disk budget
-// (retention.go). The field cap is in fieldcap.go. Start-up and
+// (retention.go). Start-up and
 // recovery are in datadir.go; docs/storage.md has the formats and the
 // recovery policy.
 //
@@ -63,10 +63,12 @@
 // return rows older than it; whole segments whose newest event is older are
 // dropped with their files. Memory held is accounted per segment (Stats).
 //
-// Reading an event's JSON (scanning, key sanitising, timestamp rules,
-// generated ids) is package ingest's; this package decides what becomes
-// which column.
+// What an event stores (key sanitising, the fixed fields, types and their
+// widening, shape conflicts, the field cap) is decided by package event's
+// shredding (event.Tree.Shred), which every storage engine shares; this
+// package keeps a source's event.Tree, persists it in segment files, and
+// writes the shredded values into the open segment's columns (shred.go).
 //
-// This package imports types, ingest, the standard library, zstd and
+// This package imports types, event, the standard library, zstd and
 // golang-lru.
 package logstore

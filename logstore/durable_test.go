@@ -20,7 +20,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"logq/ingest"
+	"logq/event"
 )
 
 // rows renders every row of a source as "field=value …" lines, in storage
@@ -1299,7 +1299,7 @@ func TestUnreadableWALStopsTheSourceUntilRebuilt(t *testing.T) {
 	require.Equal(t, []string{"a", "c"}, column(st, "s", "event_message"))
 }
 
-// An event nested past ingest.MaxDepth is rejected before it makes a field
+// An event nested past event.MaxDepth is rejected before it makes a field
 // deeper than segment files hold: the source's next segment file is
 // readable, and its tree can be restored by a rebuild.
 func TestTooDeepEventMakesNoField(t *testing.T) {
@@ -1309,7 +1309,7 @@ func TestTooDeepEventMakesNoField(t *testing.T) {
 	ffs := &faultFS{}
 	st.fs = ffs
 	deep := `{"x":1}`
-	for i := 0; i < ingest.MaxDepth; i++ {
+	for i := 0; i < event.MaxDepth; i++ {
 		deep = `{"d":` + deep + `}`
 	}
 	_, rej, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"a"}`), []byte(deep)})

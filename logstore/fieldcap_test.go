@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"logq/event"
 )
 
 // fieldValue reads one row's value of a field path as text.
@@ -55,8 +57,8 @@ func TestFieldCapKeepsEveryKeyInOverflow(t *testing.T) {
 				require.NotContains(t, paths, p)
 			}
 			require.Contains(t, paths, "metadata.w")
-			require.Contains(t, paths, OverflowField)
-			require.Contains(t, paths, "metadata."+OverflowField)
+			require.Contains(t, paths, event.OverflowField)
+			require.Contains(t, paths, "metadata."+event.OverflowField)
 			// Existing fields keep taking values.
 			require.Equal(t, []string{"1", "2", "3"}, column(st, "s", "a"))
 			// What overflowed is exactly the keys and values sent.
@@ -66,7 +68,7 @@ func TestFieldCapKeepsEveryKeyInOverflow(t *testing.T) {
 				for _, c := range []struct {
 					path string
 					want map[string]any
-				}{{OverflowField, want[row]}, {"metadata." + OverflowField, wantMeta[row]}} {
+				}{{event.OverflowField, want[row]}, {"metadata." + event.OverflowField, wantMeta[row]}} {
 					text, ok := fieldValue(st, "s", c.path, row)
 					if c.want == nil {
 						require.False(t, ok, "row %d %s: %s", row, c.path, text)
@@ -117,8 +119,8 @@ func TestWideEventIsBounded(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	require.Equal(t, 1, n, rej)
 	paths := st.Snapshot("s").Schema.Paths()
-	require.LessOrEqual(t, len(paths), DefaultMaxFields+2)
-	text, ok := fieldValue(st, "s", "metadata."+OverflowField, 25000)
+	require.LessOrEqual(t, len(paths), event.DefaultMaxFields+2)
+	text, ok := fieldValue(st, "s", "metadata."+event.OverflowField, 25000)
 	require.True(t, ok)
 	var got map[string]int
 	require.NoError(t, json.Unmarshal([]byte(text), &got))

@@ -4,6 +4,7 @@ import (
 	"os"
 	"sort"
 
+	"logq/event"
 	"logq/types"
 )
 
@@ -204,7 +205,7 @@ func concatSegments(parts []segRows) *Segment {
 		for _, p := range seg.columnPaths() {
 			k := seg.Column(p).kind
 			if have, ok := kinds[p]; ok && have != k {
-				k = widenKind(have, k)
+				k = event.WidenKind(have, k)
 			}
 			kinds[p] = k
 		}

@@ -55,7 +55,6 @@ func (src *Source) quarantine(d *diskSegment, cause error) {
 	}
 	src.sealed = kept
 	src.rows -= hit.rows
-	src.changed = true
 	src.mu.Unlock()
 	aside := d.path + ".corrupt"
 	if err := os.Rename(d.path, aside); err != nil {

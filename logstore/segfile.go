@@ -11,6 +11,7 @@ import (
 	"sort"
 	"unsafe"
 
+	"logq/event"
 	"logq/types"
 )
 
@@ -126,7 +127,7 @@ type segMeta struct {
 	rows               int
 	minTS, maxTS       int64
 	blockMin, blockMax []int64
-	tree               *node
+	tree               *event.Tree
 	cols               []colMeta
 }
 
@@ -344,7 +345,7 @@ func decodeMeta(p []byte, blobs int, version byte) (*segMeta, error) {
 			m.blockMin[i], m.blockMax[i] = m.minTS+r.varint(), m.minTS+r.varint()
 		}
 	}
-	m.tree = r.node(0)
+	m.tree = r.tree()
 	ncols := r.count(len(p))
 	if r.err != nil {
 		return nil, r.err
@@ -518,27 +519,30 @@ func appendRef(dst []byte, r blobRef) []byte {
 	return binary.AppendUvarint(dst, uint64(r.len))
 }
 
-// encodeNode writes the field tree: what each path is (scalar kind, object,
+// encodeTree writes a field tree: what each path is (scalar kind, object,
 // array and its element type) and its children in first-seen order.
-func encodeNode(dst []byte, n *node) []byte {
-	dst = appendString(dst, n.name)
-	dst = append(dst, byte(n.kind), boolByte(n.object), boolByte(n.array))
-	dst = encodeType(dst, n.elem)
-	dst = binary.AppendUvarint(dst, uint64(len(n.children)))
-	for _, c := range n.children {
+func encodeTree(dst []byte, t *event.Tree) []byte { return encodeNode(dst, t.Root()) }
+
+func encodeNode(dst []byte, n *event.Node) []byte {
+	dst = appendString(dst, n.Name)
+	dst = append(dst, byte(n.Kind), boolByte(n.Object), boolByte(n.Array))
+	dst = encodeType(dst, n.Elem)
+	dst = binary.AppendUvarint(dst, uint64(len(n.Children)))
+	for _, c := range n.Children {
 		dst = encodeNode(dst, c)
 	}
 	return dst
 }
 
-// decodeTree reads encodeNode's output.
-func decodeTree(b []byte) (*node, error) {
+// decodeTree reads encodeTree's output into a new tree (with no field cap:
+// its fields were made under one).
+func decodeTree(b []byte) (*event.Tree, error) {
 	r := metaReader{p: b}
-	n := r.node(0)
+	t := r.tree()
 	if r.err == nil && r.i != len(b) {
 		r.fail("trailing bytes after the field tree")
 	}
-	return n, r.err
+	return t, r.err
 }
 
 func encodeType(dst []byte, t types.Type) []byte {
@@ -728,16 +732,25 @@ func (r *metaReader) value(depth int) types.Value {
 	return v
 }
 
-func (r *metaReader) node(depth int) *node {
+// tree reads a field tree (encodeTree) into a new tree.
+func (r *metaReader) tree() *event.Tree {
+	t := event.NewTree(0)
+	r.string() // the root's name, always empty
+	r.nodeInto(t.Root(), 0)
+	return t
+}
+
+// nodeInto reads the rest of a node (after its name) into n, then its
+// children.
+func (r *metaReader) nodeInto(n *event.Node, depth int) {
 	if depth > maxFileDepth {
 		r.fail("fields nested too deeply")
-		return &node{}
+		return
 	}
-	n := &node{name: r.string(), kind: types.Kind(r.byte()), object: r.byte() != 0, array: r.byte() != 0}
-	n.elem = r.typ(0)
+	n.Kind, n.Object, n.Array = types.Kind(r.byte()), r.byte() != 0, r.byte() != 0
+	n.Elem = r.typ(0)
 	count := r.count(len(r.p) - r.i)
 	for i := 0; i < count && r.err == nil; i++ {
-		n.children = append(n.children, r.node(depth+1))
+		r.nodeInto(n.Child(r.string()), depth+1)
 	}
-	return n
 }

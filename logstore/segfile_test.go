@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"logq/event"
 	"logq/types"
 )
 
@@ -161,7 +162,7 @@ func FuzzSegmentFile(f *testing.F) {
 				c.GatherInts(rows, make([]int64, len(rows)))
 			}
 		}
-		mergeTree(&node{}, m.tree)
+		event.NewTree(0).Merge(m.tree.Root())
 	})
 }
 

@@ -3,6 +3,7 @@ package logstore
 import (
 	"math"
 
+	"logq/event"
 	"logq/types"
 )
 
@@ -135,7 +136,7 @@ func (s *Segment) view() *Segment {
 // Value assembles the value of field f in row as SQL sees it: a nested object
 // becomes an ARRAY of one STRUCT (or NULL when absent), a scalar is converted
 // to the field's current type.
-func (s *Segment) Value(f *Field, row int) types.Value {
+func (s *Segment) Value(f *event.Field, row int) types.Value {
 	c := s.Column(f.Path)
 	if c == nil || c.IsNull(row) {
 		return types.NullOf(f.Type)

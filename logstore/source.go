@@ -3,13 +3,11 @@ package logstore
 import (
 	"crypto/rand"
 	"fmt"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"logq/ingest"
-	"logq/types"
+	"logq/event"
 )
 
 // Source is one named stream of events (a Logflare "source").
@@ -20,21 +18,18 @@ type Source struct {
 	sealed  []*Segment       // copy-on-write: replaced, never modified in place
 	pending map[*Segment]int // retired segments being sealed → position of their view
 	open    *Segment
-	root    *node
-	schema  *Schema // rebuilt when a field appears or widens
-	changed bool
-	events  int64 // accepted since start
+	tree    *event.Tree // the fields events have made (schema, field cap)
+	sink    segSink     // writes shredded events into the open segment
+	events  int64       // accepted since start
 	rows    int
 	opts    *Options
 	sealer  *sealer
 	store   *Store
 	wal     *wal // nil when the store is in memory only
-	// overflowed counts keys kept in an __overflow column for want of a
-	// field; warned tells whether that has been logged for this source.
-	overflowed int64
-	warned     bool
-	merging    atomic.Bool // a merge pass runs (merge.go)
-	seq        uint64      // the open segment's number (its WAL file's)
+	// warned tells whether reaching the field cap has been logged.
+	warned  bool
+	merging atomic.Bool // a merge pass runs (merge.go)
+	seq     uint64      // the open segment's number (its WAL file's)
 	// walGen is the WAL generation the open segment matches; a failed fsync
 	// starts a new one, and the open segment is then rebuilt from its file
 	// (dropUndone).
@@ -52,20 +47,10 @@ type Source struct {
 	// then chunks are written before they are applied, so that while the
 	// disk refuses now and then, a refused chunk costs no rebuild.
 	writeFirstUntil int64
-
-	scratch []byte
 }
 
 // Name returns the source's name.
 func (s *Source) Name() string { return s.name }
-
-// Reject says why one event of a batch was refused.
-type Reject struct {
-	Index  int
-	Reason string
-}
-
-func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.Reason) }
 
 // ingest stores events; see Store.Ingest. A batch is cut into chunks that
 // each fit the open segment, so that every WAL file holds exactly one
@@ -79,7 +64,7 @@ func (r Reject) String() string { return fmt.Sprintf("event %d: %s", r.Index, r.
 // (rebuildOpen); for a while after that, chunks are written first. The
 // reply waits for the fsync (or a later one: every request waiting at that
 // moment shares it) after the lock is released.
-func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []Reject, err error) {
+func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []event.Reject, err error) {
 	var (
 		full []*Segment
 		pos  []walPos // one per chunk written
@@ -176,7 +161,7 @@ const writeFirstFor = 10 * time.Second
 // writeAndApply writes one chunk to the WAL, when the source has one, and
 // applies it to the open segment: both, or (with an error) neither. Called
 // with mu held.
-func (s *Source) writeAndApply(b *walBatch, index0 int) (p walPos, accepted int, rejects []Reject, err error) {
+func (s *Source) writeAndApply(b *walBatch, index0 int) (p walPos, accepted int, rejects []event.Reject, err error) {
 	switch {
 	case s.wal == nil:
 		accepted, rejects = s.apply(b, index0)
@@ -267,24 +252,22 @@ func (s *Source) rebuildOpen() error {
 		}
 		batches = scan.batches
 	}
-	root := &node{total: new(int)}
-	tree, err := decodeTree(s.base)
+	tree, err := s.decodeTree(s.base)
 	if err != nil {
 		err = fmt.Errorf("source %s: the field tree could not be restored: %w", s.name, err)
 		s.store.log().Error("wal: could not restore the field tree; ingest into this source is refused", "source", s.name, "err", err)
 		return err
 	}
-	mergeTree(root, tree)
 	old := s.open
 	// The replay counts its rows and events again.
 	s.rows -= old.rows
 	s.events -= int64(old.rows)
-	overflowed := s.overflowed
-	s.root, s.changed = root, true
+	overflowed := s.tree.Overflowed
+	s.tree = tree
 	s.open = newSegment()
 	s.open.seq = old.seq
 	kept := s.replay(batches)
-	s.overflowed = overflowed
+	s.tree.Overflowed = overflowed
 	s.walGen = gen
 	s.mustRebuild = false
 	s.store.log().Warn("wal: dropped refused events from memory", "source", s.name, "dropped", old.rows-kept, "kept", kept)
@@ -317,16 +300,22 @@ func (s *Source) overBudget() bool {
 
 // apply writes one chunk's events into the open segment; rejects are
 // numbered from base. Called with mu held.
-func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []Reject) {
-	w := writer{src: s, arrival: b.arrival, seed: b.seed}
+func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []event.Reject) {
+	seg := s.open
+	s.sink.start(seg, s.tree)
+	o := event.Origin{Arrival: b.arrival, Seed: b.seed}
 	for i, ev := range b.events {
-		w.index = uint64(i)
-		if err := w.event(ev); err != nil {
-			s.open.abandonRow()
-			rejects = append(rejects, Reject{Index: base + i, Reason: err.Error()})
+		o.Index = uint64(i)
+		s.sink.row = seg.rows
+		ts, err := s.tree.Shred(ev, o, &s.sink)
+		if err != nil {
+			seg.abandonRow()
+			rejects = append(rejects, event.Reject{Index: base + i, Reason: err.Error()})
 			continue
 		}
-		s.open.rawBytes += int64(len(ev))
+		seg.finishRow(ts)
+		s.rows++
+		seg.rawBytes += int64(len(ev))
 		accepted++
 	}
 	s.events += int64(accepted)
@@ -368,7 +357,7 @@ func (s *Source) retire() (*Segment, error) {
 // the tree the segment's file carries. Called with mu held, when everything
 // in the tree is durable.
 func (s *Source) retireWithTree() *Segment {
-	s.base = encodeNode(nil, s.root) // a new slice: persist may hold the old one
+	s.base = encodeTree(nil, s.tree) // a new slice: persist may hold the old one
 	full := s.retireOpen()
 	full.tree = s.base
 	return full
@@ -440,361 +429,3 @@ func (s *Source) sealOpen() error {
 	s.mu.Lock()
 	return err
 }
-
-// writer flattens one event at a time into the open segment.
-type writer struct {
-	src     *Source
-	arrival int64
-	seed    [16]byte // with index, names events that carry no id
-	index   uint64
-	sc      ingest.Scanner
-	ovf     []byte // the current object's keys past the field cap, as JSON members
-}
-
-func (w *writer) event(ev []byte) error {
-	s := w.src
-	seg := s.open
-	row := seg.rows
-	w.sc = ingest.NewScanner(ev, s.scratch)
-	defer func() { s.scratch = w.sc.Buffer()[:0] }()
-	sc := &w.sc
-	w.ovf = w.ovf[:0]
-	if sc.Peek() != '{' {
-		return fmt.Errorf("an event must be a JSON object")
-	}
-	sc.Advance()
-	var (
-		ts      int64
-		haveTS  bool
-		id      string
-		msg     []byte
-		haveMsg bool
-		message []byte // "message", used when event_message is absent
-	)
-	for first := true; ; first = false {
-		rawKey, done, err := sc.NextKey(first)
-		if err != nil {
-			return err
-		}
-		if done {
-			break
-		}
-		if !ingest.SafeKey(rawKey) {
-			rawKey = []byte(ingest.SanitizeKey(rawKey))
-		}
-		switch string(rawKey) {
-		case "timestamp":
-			raw, err := sc.Skip(1)
-			if err != nil {
-				return err
-			}
-			if !haveTS {
-				ts, haveTS = ingest.ParseTime(raw)
-			}
-			continue
-		case "id":
-			raw, err := sc.Skip(1)
-			if err != nil {
-				return err
-			}
-			if id == "" {
-				id = ingest.ScalarText(raw)
-			}
-			continue
-		case "event_message", "message":
-			raw, err := sc.Skip(1)
-			if err != nil {
-				return err
-			}
-			if string(rawKey) == "event_message" {
-				if !haveMsg {
-					msg, haveMsg = raw, true
-				}
-			} else if message == nil {
-				message = raw
-			}
-			continue
-		}
-		child := w.field(s.root, rawKey)
-		if child == nil {
-			if err := w.overflow(rawKey, 1); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := w.value(child, row, 1); err != nil {
-			return err
-		}
-	}
-	if sc.Peek() != 0 {
-		return sc.Fail("the end of the event")
-	}
-	if err := w.flushOverflow(s.root, row); err != nil {
-		return err
-	}
-	if !haveTS {
-		ts = w.arrival
-	}
-	if id == "" {
-		id = ingest.UUID(w.seed, w.index)
-	}
-	if !haveMsg && message != nil {
-		msg, haveMsg = message, true
-	} else if message != nil {
-		if err := w.rawValue(s.root.child("message"), message, row); err != nil {
-			return err
-		}
-	}
-	// The three fixed columns are written last; keys sanitised to the same
-	// names were caught above, so these columns are still empty for the row.
-	w.put(s.root.child("timestamp"), types.KindTimestamp, row).appendInt(ts)
-	w.put(s.root.child("id"), types.KindString, row).appendString([]byte(id))
-	if haveMsg && !ingest.IsNull(msg) {
-		w.put(s.root.child("event_message"), types.KindString, row).appendString([]byte(ingest.ScalarText(msg)))
-	}
-	seg.finishRow(ts)
-	s.rows++
-	return nil
-}
-
-func (w *writer) rawValue(n *node, raw []byte, row int) error {
-	saved := w.sc
-	w.sc = ingest.NewScanner(raw, saved.Buffer())
-	err := w.value(n, row, 1)
-	w.sc.Resume(saved)
-	return err
-}
-
-// put returns the open column of node n for a value of kind k in this row,
-// widening the field when k disagrees with its type. It returns nil when the
-// row already has a value for n (a duplicate key: the first one wins).
-func (w *writer) put(n *node, k types.Kind, row int) *Column {
-	seg := w.src.open
-	if n.kind == types.KindNull {
-		n.kind = k
-		w.src.changed = true
-	} else if n.kind != k {
-		n.kind = widenKind(n.kind, k)
-		w.src.changed = true
-	}
-	c := n.col
-	if n.colSeg != seg || c == nil {
-		c = seg.column(n.path, n.kind)
-		n.col, n.colSeg = c, seg
-	}
-	if c.n > row {
-		return nil
-	}
-	if c.kind != n.kind {
-		c.widen(n.kind)
-	}
-	return c
-}
-
-func widenKind(have, got types.Kind) types.Kind {
-	switch {
-	case have == got:
-		return have
-	case have == types.KindInt64 && got == types.KindFloat64, have == types.KindFloat64 && got == types.KindInt64:
-		return types.KindFloat64
-	}
-	return types.KindString
-}
-
-// value writes the JSON value at the scanner into node n.
-func (w *writer) value(n *node, row int, depth int) error {
-	sc := &w.sc
-	if depth > ingest.MaxDepth {
-		return fmt.Errorf("%w: nested deeper than %d", ingest.ErrJSON, ingest.MaxDepth)
-	}
-	switch c := sc.Peek(); {
-	case c == '{':
-		if n.array || (n.kind != types.KindNull && !n.object) {
-			return w.conflict(n, row)
-		}
-		if !n.object {
-			n.object = true
-			w.src.changed = true
-		}
-		pc := w.src.open.column(n.path, types.KindBool) // presence
-		if pc.n > row {
-			_, err := sc.Skip(depth) // duplicate key: first wins
-			return err
-		}
-		pc.appendInt(1)
-		sc.Advance()
-		saved := w.ovf
-		w.ovf = nil
-		defer func() { w.ovf = saved }()
-		for first := true; ; first = false {
-			rawKey, done, err := sc.NextKey(first)
-			if err != nil {
-				return err
-			}
-			if done {
-				return w.flushOverflow(n, row)
-			}
-			if depth == ingest.MaxDepth {
-				// A member one level too deep: refuse the event before it
-				// makes a node that segment files cannot hold.
-				return fmt.Errorf("%w: nested deeper than %d", ingest.ErrJSON, ingest.MaxDepth)
-			}
-			child := w.field(n, rawKey)
-			if child == nil {
-				if err := w.overflow(rawKey, depth+1); err != nil {
-					return err
-				}
-				continue
-			}
-			if err := w.value(child, row, depth+1); err != nil {
-				return err
-			}
-		}
-	case c == '[':
-		if n.object || (n.kind != types.KindNull && !n.array) {
-			return w.conflict(n, row)
-		}
-		v, err := w.array(depth)
-		if err != nil {
-			return err
-		}
-		if !n.array {
-			n.array, n.kind, n.elem = true, types.KindArray, *v.T.Elem
-			w.src.changed = true
-		} else if !n.elem.Equal(*v.T.Elem) && v.T.Elem.Kind != types.KindNull {
-			if n.elem.Kind == types.KindNull {
-				n.elem = *v.T.Elem
-				w.src.changed = true
-			} else {
-				v = ingest.ArrayAsStrings(v)
-				if n.elem.Kind != types.KindString {
-					n.elem = types.String
-					w.src.changed = true
-				}
-			}
-		}
-		if col := w.put(n, types.KindArray, row); col != nil {
-			col.appendValue(v)
-		}
-		return nil
-	case c == 'n':
-		return sc.Literal("null")
-	}
-	if n.object || n.array {
-		return w.conflict(n, row)
-	}
-	return w.scalar(n, row)
-}
-
-func (w *writer) scalar(n *node, row int) error {
-	sc := &w.sc
-	switch c := sc.Peek(); {
-	case c == '"':
-		b, err := sc.Str()
-		if err != nil {
-			return err
-		}
-		if col := w.put(n, types.KindString, row); col != nil {
-			col.appendString(b)
-		}
-	case c == 't' || c == 'f':
-		word := "true"
-		if c == 'f' {
-			word = "false"
-		}
-		if err := sc.Literal(word); err != nil {
-			return err
-		}
-		col := w.put(n, types.KindBool, row)
-		switch {
-		case col == nil:
-		case col.kind == types.KindString:
-			col.appendString([]byte(word))
-		default:
-			col.appendInt(map[bool]int64{true: 1, false: 0}[c == 't'])
-		}
-	default:
-		tok, isInt, err := sc.Number()
-		if err != nil {
-			return err
-		}
-		var iv int64
-		if isInt {
-			var ok bool
-			if iv, ok = ingest.ParseInt(tok); !ok {
-				isInt = false // too large for INT64: keep it as FLOAT64
-			}
-		}
-		k := types.KindFloat64
-		if isInt {
-			k = types.KindInt64
-		}
-		col := w.put(n, k, row)
-		switch {
-		case col == nil:
-		case col.kind == types.KindString:
-			col.appendString(tok)
-		case col.kind == types.KindFloat64:
-			f, err := strconv.ParseFloat(string(tok), 64)
-			if err != nil {
-				return fmt.Errorf("%w: bad number %q", ingest.ErrJSON, tok)
-			}
-			col.appendFloat(f)
-		default:
-			col.appendInt(iv)
-		}
-	}
-	return nil
-}
-
-// conflict stores a value whose shape (object, array or scalar) differs from
-// what the field held before as JSON text in the sibling "<key>__json".
-func (w *writer) conflict(n *node, row int) error {
-	raw, err := w.sc.Skip(1)
-	if err != nil {
-		return err
-	}
-	side := n.path + "__json"
-	parent := w.src.root
-	if i := lastDot(n.path); i >= 0 {
-		parent = w.src.lookupNode(n.path[:i])
-	}
-	sib := parent.child(lastKey(side))
-	if col := w.put(sib, types.KindString, row); col != nil {
-		col.appendString(raw)
-	}
-	return nil
-}
-
-// array reads a JSON array into a boxed ARRAY value. Objects inside arrays
-// become STRUCTs; elements of mixed kinds are kept as their JSON text.
-func (w *writer) array(depth int) (types.Value, error) {
-	raw, err := w.sc.Skip(depth)
-	if err != nil {
-		return types.Value{}, err
-	}
-	return ingest.DecodeArray(raw)
-}
-
-func (s *Source) lookupNode(path string) *node {
-	n := s.root
-	start := 0
-	for i := 0; i <= len(path); i++ {
-		if i == len(path) || path[i] == '.' {
-			n = n.child(path[start:i])
-			start = i + 1
-		}
-	}
-	return n
-}
-
-func lastDot(p string) int {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '.' {
-			return i
-		}
-	}
-	return -1
-}
-
-func lastKey(p string) string { return p[lastDot(p)+1:] }

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"logq/event"
 )
 
 // Options configure a Store.
@@ -26,7 +28,7 @@ type Options struct {
 	// (durable stores); 0 means DefaultCacheBytes.
 	CacheBytes int64
 	// MaxFields bounds a source's field paths; keys past it are kept in
-	// __overflow columns (fieldcap.go). 0 means DefaultMaxFields.
+	// __overflow columns (event/fieldcap.go). 0 means event.DefaultMaxFields.
 	MaxFields int
 	// MaxDiskBytes bounds the bytes of a durable store's files: past it the
 	// oldest sealed segments, of any source, are dropped; 0 means no bound.
@@ -108,7 +110,7 @@ func New(opts Options) *Store {
 		opts.Now = time.Now
 	}
 	if opts.MaxFields <= 0 {
-		opts.MaxFields = DefaultMaxFields
+		opts.MaxFields = event.DefaultMaxFields
 	}
 	if opts.CacheBytes <= 0 {
 		opts.CacheBytes = DefaultCacheBytes
@@ -127,13 +129,14 @@ func (s *Store) Source(name string, create bool) *Source {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if src = s.sources[name]; src == nil {
-		src = &Source{name: name, root: &node{total: new(int)}, open: newSegment(), opts: &s.opts, changed: true, pending: map[*Segment]int{}, sealer: s.sealer, store: s}
+		src = &Source{name: name, open: newSegment(), opts: &s.opts, pending: map[*Segment]int{}, sealer: s.sealer, store: s}
+		src.tree = src.newTree()
 		src.seq, src.open.seq = 1, 1
 		if s.dir != "" {
 			// The directory and first file are made by the first append, so
 			// a full disk is an ingest error (503), not a lost source.
 			src.wal = &wal{dir: filepath.Join(s.dir, "sources", encodeName(name)), fs: s.fs, genEnd: map[uint64]int64{}, seq: 1}
-			src.base = encodeNode(nil, src.root)
+			src.base = encodeTree(nil, src.tree)
 		}
 		s.sources[name] = src
 	}
@@ -150,19 +153,19 @@ func (s *Store) Source(name string, create bool) *Source {
 // except the earlier chunks of a request cut across a segment boundary (one
 // of more than an eighth of SegmentRows events). Close waits for ingests
 // under way; one after it fails without touching anything.
-func (s *Store) Ingest(source string, events [][]byte) (accepted int, rejects []Reject, err error) {
+func (s *Store) Ingest(source string, events [][]byte) (accepted int, rejects []event.Reject, err error) {
 	return s.Source(source, true).ingest(events, s.opts.Now())
 }
 
 // Append is Ingest for callers that only want counts (tools and tests): when
 // the events cannot be made durable, each is reported refused with the
 // reason.
-func (s *Store) Append(source string, events [][]byte) (accepted int, rejects []Reject) {
+func (s *Store) Append(source string, events [][]byte) (accepted int, rejects []event.Reject) {
 	accepted, rejects, err := s.Ingest(source, events)
 	if err != nil {
 		rejects = rejects[:0]
 		for i := range events {
-			rejects = append(rejects, Reject{Index: i, Reason: err.Error()})
+			rejects = append(rejects, event.Reject{Index: i, Reason: err.Error()})
 		}
 		return 0, rejects
 	}
@@ -228,7 +231,7 @@ func (s *Store) Names() []string {
 // Snapshot is a consistent, read-only view of one source.
 type Snapshot struct {
 	Segments []*Segment
-	Schema   *Schema
+	Schema   *event.Schema
 	// NotBefore is the retention cutoff (µs) when the snapshot was taken:
 	// rows older than it must not be returned, whichever segment holds them
 	// (an open segment, or one a future-dated event keeps from being
@@ -241,7 +244,7 @@ type Snapshot struct {
 func (s *Store) Snapshot(source string) Snapshot {
 	src := s.Source(source, false)
 	if src == nil {
-		return Snapshot{Schema: &Schema{byPath: map[string]*Field{}}, NotBefore: math.MinInt64}
+		return Snapshot{Schema: event.EmptySchema(), NotBefore: math.MinInt64}
 	}
 	return src.snapshot()
 }
@@ -249,15 +252,11 @@ func (s *Store) Snapshot(source string) Snapshot {
 func (src *Source) snapshot() Snapshot {
 	src.mu.Lock()
 	defer src.mu.Unlock()
-	if src.changed || src.schema == nil {
-		src.schema = buildSchema(src.root)
-		src.changed = false
-	}
 	segs := src.sealed
 	if src.open.rows > 0 {
 		segs = append(segs[:len(segs):len(segs)], src.open.view())
 	}
-	return Snapshot{Segments: segs, Schema: src.schema, NotBefore: src.opts.notBefore()}
+	return Snapshot{Segments: segs, Schema: src.tree.Schema(), NotBefore: src.opts.notBefore()}
 }
 
 // SourceStats describes what one source holds.
@@ -278,7 +277,7 @@ func (s *Store) Stats() []SourceStats {
 	for _, name := range s.Names() {
 		src := s.Source(name, false)
 		src.mu.Lock()
-		st := SourceStats{Name: name, Events: src.rows, Ingested: src.events, Segments: len(src.sealed), Overflowed: src.overflowed}
+		st := SourceStats{Name: name, Events: src.rows, Ingested: src.events, Segments: len(src.sealed), Overflowed: src.tree.Overflowed}
 		for _, seg := range src.sealed {
 			if seg.retiredFrom != nil {
 				st.Bytes += seg.openBytes() // still being sealed

@@ -1,4 +1,4 @@
-package ingest
+package event
 
 import "encoding/binary"
 
@@ -23,21 +23,20 @@ func IsNull(raw []byte) bool { return string(raw) == "null" }
 // first eight bytes, read little-endian: it changes bytes 0–5 (for any
 // chunk of fewer than 2⁴⁸ events), which the version and variant bits (in
 // bytes 6 and 8) leave alone, so ids within a chunk are distinct.
-func UUID(seed [16]byte, index uint64) string {
+func UUID(seed [16]byte, index uint64) string { return string(AppendUUID(nil, seed, index)) }
+
+// AppendUUID appends UUID(seed, index) to dst.
+func AppendUUID(dst []byte, seed [16]byte, index uint64) []byte {
 	b := seed
 	binary.LittleEndian.PutUint64(b[:8], binary.LittleEndian.Uint64(b[:8])+index)
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
 	const hex = "0123456789abcdef"
-	out := make([]byte, 36)
-	j := 0
 	for i, c := range b {
 		if i == 4 || i == 6 || i == 8 || i == 10 {
-			out[j] = '-'
-			j++
+			dst = append(dst, '-')
 		}
-		out[j], out[j+1] = hex[c>>4], hex[c&15]
-		j += 2
+		dst = append(dst, hex[c>>4], hex[c&15])
 	}
-	return string(out)
+	return dst
 }

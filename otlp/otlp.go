@@ -1,4 +1,4 @@
-package ingest
+package otlp
 
 import (
 	"bytes"
@@ -10,15 +10,18 @@ import (
 	"strings"
 	"time"
 
-	collogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	common "go.opentelemetry.io/proto/otlp/common/v1"
+	logs "go.opentelemetry.io/proto/otlp/logs/v1"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+
+	"logq/ingest"
 )
 
-// OTLP is a decoded OTLP/HTTP logs export request.
-type OTLP struct {
-	Batch
+// Request is a decoded OTLP/HTTP logs export request.
+type Request struct {
+	ingest.Batch
 	JSON bool // the request was JSON: answer in JSON
 }
 
@@ -32,9 +35,13 @@ type OTLP struct {
 // {type: "otel_log"}}. A record with neither a body nor a time is refused
 // (the export's partial_success counts it). In JSON, trace and span ids are
 // hex, as OTLP/JSON writes them, not base64 as protobuf JSON writes bytes.
-func DecodeOTLP(body []byte, contentType string) (*OTLP, error) {
-	req := &collogs.ExportLogsServiceRequest{}
-	out := &OTLP{JSON: strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "application/json")}
+//
+// The body is read as a LogsData message: an ExportLogsServiceRequest has
+// the same single field (1, resource_logs) and so the same wire and JSON
+// forms, and LogsData comes without the collector's gRPC service.
+func Decode(body []byte, contentType string) (*Request, error) {
+	req := &logs.LogsData{}
+	out := &Request{JSON: strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "application/json")}
 	var err error
 	if out.JSON {
 		body, err = hexIDsToBase64(body)
@@ -45,7 +52,7 @@ func DecodeOTLP(body []byte, contentType string) (*OTLP, error) {
 		err = proto.Unmarshal(body, req)
 	}
 	if err != nil {
-		return nil, &BodyError{fmt.Sprintf("the body is not an OTLP ExportLogsServiceRequest: %v", err)}
+		return nil, &ingest.BodyError{Msg: fmt.Sprintf("the body is not an OTLP ExportLogsServiceRequest: %v", err)}
 	}
 	i := 0
 	for _, rl := range req.GetResourceLogs() {
@@ -59,7 +66,7 @@ func DecodeOTLP(body []byte, contentType string) (*OTLP, error) {
 					ts = lr.GetObservedTimeUnixNano()
 				}
 				if lr.GetBody() == nil && ts == 0 {
-					out.refuse(i, "a log record needs a body or a time")
+					out.Refuse(i, "a log record needs a body or a time")
 					i++
 					continue
 				}
@@ -93,9 +100,9 @@ func DecodeOTLP(body []byte, contentType string) (*OTLP, error) {
 				}
 				raw, err := json.Marshal(ev)
 				if err != nil {
-					out.refuse(i, "%v", err)
+					out.Refuse(i, "%v", err)
 				} else {
-					out.add(i, raw)
+					out.Add(i, raw)
 				}
 				i++
 			}
@@ -138,19 +145,33 @@ func value(v *common.AnyValue) any {
 	return nil
 }
 
-// OTLPResponse encodes the ExportLogsServiceResponse: partial_success
-// names how many records were refused and the first reason.
-func OTLPResponse(asJSON bool, rejected int, firstReason string) ([]byte, string) {
-	resp := &collogs.ExportLogsServiceResponse{}
-	if rejected > 0 {
-		resp.PartialSuccess = &collogs.ExportLogsPartialSuccess{RejectedLogRecords: int64(rejected), ErrorMessage: firstReason}
-	}
+// Response encodes the ExportLogsServiceResponse and its content type:
+// partial_success (field 1) names how many records were refused
+// (rejected_log_records, field 1) and the first reason (error_message,
+// field 2); with nothing refused the message is empty, as the collector's
+// own encoding leaves it. It is written by hand, in the request's encoding,
+// so that this package needs only the logs data messages.
+func Response(asJSON bool, rejected int, firstReason string) ([]byte, string) {
 	if asJSON {
-		b, _ := protojson.Marshal(resp)
-		return b, "application/json"
+		if rejected == 0 {
+			return []byte("{}"), "application/json"
+		}
+		// protojson's form: int64 as a decimal string, camelCase names.
+		msg, _ := json.Marshal(firstReason)
+		return fmt.Appendf(nil, `{"partialSuccess":{"rejectedLogRecords":"%d","errorMessage":%s}}`, rejected, msg), "application/json"
 	}
-	b, _ := proto.Marshal(resp)
-	return b, "application/x-protobuf"
+	if rejected == 0 {
+		return []byte{}, "application/x-protobuf"
+	}
+	var ps []byte
+	ps = protowire.AppendTag(ps, 1, protowire.VarintType)
+	ps = protowire.AppendVarint(ps, uint64(rejected))
+	if firstReason != "" {
+		ps = protowire.AppendTag(ps, 2, protowire.BytesType)
+		ps = protowire.AppendString(ps, firstReason)
+	}
+	out := protowire.AppendTag(nil, 1, protowire.BytesType)
+	return protowire.AppendBytes(out, ps), "application/x-protobuf"
 }
 
 // hexIDsToBase64 rewrites the trace and span ids of an OTLP/JSON logs

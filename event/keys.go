@@ -1,4 +1,4 @@
-package ingest
+package event
 
 // Keys are made SQL-safe as Logflare makes them: every byte outside
 // [A-Za-z0-9_] becomes '_', and a key starting with a digit (or empty) gets a

@@ -69,22 +69,8 @@ func (s *Server) handleListSources(w http.ResponseWriter, _ *http.Request) {
 	out := []sourceInfo{}
 	for _, st := range s.store.Stats() {
 		info := sourceInfo{Name: st.Name, ID: SourceUUID(st.Name), Events: st.Events, Bytes: st.Bytes}
-		lo, hi, any := int64(0), int64(0), false
-		for _, seg := range s.store.Snapshot(st.Name).Segments {
-			if seg.Rows() == 0 {
-				continue
-			}
-			a, b := seg.TimeRange()
-			if !any || a < lo {
-				lo = a
-			}
-			if !any || b > hi {
-				hi = b
-			}
-			any = true
-		}
-		if any {
-			f, l := time.UnixMicro(lo).UTC().Format(time.RFC3339Nano), time.UnixMicro(hi).UTC().Format(time.RFC3339Nano)
+		if st.Events > 0 {
+			f, l := time.UnixMicro(st.First).UTC().Format(time.RFC3339Nano), time.UnixMicro(st.Last).UTC().Format(time.RFC3339Nano)
 			info.FirstEvent, info.LastEvent = &f, &l
 		}
 		out = append(out, info)

@@ -35,7 +35,7 @@ func TestIngestNotDurableIs503(t *testing.T) {
 	dir := t.TempDir()
 	st, err := logstore.Open(dir, logstore.Options{})
 	require.NoError(t, err)
-	h := newHarness(t, func(c *Config) { c.Store = st })
+	h := newHarness(t, func(c *Config) { c.Backend = Local(st) })
 	r := h.ingest("s", []byte(`[{"event_message":"a"}]`), nil)
 	require.Equal(t, 200, r.code, string(r.body))
 	// The WAL is closed under the handler (as at the end of a drain):
@@ -73,7 +73,7 @@ func TestStorageMetrics(t *testing.T) {
 
 	st, err = logstore.Open(dir, opts)
 	require.NoError(t, err)
-	h := newHarness(t, func(c *Config) { c.Store = st })
+	h := newHarness(t, func(c *Config) { c.Backend = Local(st) })
 	t.Cleanup(func() { st.Close() })
 	r := h.ingest("s", []byte(`[{"event_message":"d","k1":1,"k2":2,"k3":3}]`), nil)
 	require.Equal(t, 200, r.code, string(r.body))

@@ -46,7 +46,7 @@ func builtins(t testing.TB) []*endpoint.Endpoint {
 func newHarness(t *testing.T, mod func(*Config)) *harness {
 	clock := NewFakeClock(testNow)
 	store := logstore.New(logstore.Options{SegmentRows: 4096})
-	cfg := Config{Keys: []string{testKey, "second-key"}, Endpoints: builtins(t), Store: store, Clock: clock,
+	cfg := Config{Keys: []string{testKey, "second-key"}, Endpoints: builtins(t), Backend: Local(store), Clock: clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if mod != nil {
 		mod(&cfg)

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"logq/logstore"
+	"logq/storage"
 )
 
 // metrics holds what /metrics exposes, through prometheus/client_golang (Go
@@ -35,7 +36,7 @@ const other = "other"
 
 var latencyBuckets = []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
 
-func newMetrics(store *logstore.Store, cacheLen func() int, maxSources int) *metrics {
+func newMetrics(store Backend, cacheLen func() int, maxSources int) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_requests_total",
@@ -65,8 +66,10 @@ func newMetrics(store *logstore.Store, cacheLen func() int, maxSources int) *met
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "logq_cache_entries", Help: "Result cache entries held."},
 			func() float64 { return float64(cacheLen()) }),
 		&heldCollector{store: store, sources: m.sources},
-		&storageCollector{store: store},
 	)
+	if local, ok := store.(localBackend); ok {
+		m.reg.MustRegister(&storageCollector{store: local.Store})
+	}
 	return m
 }
 
@@ -173,7 +176,7 @@ func (s *sourceLabels) label(source string) string {
 // heldCollector reports the events and bytes the store holds, per source,
 // read at scrape time, with the same bounded source labels.
 type heldCollector struct {
-	store   *logstore.Store
+	store   storage.Engine
 	sources *sourceLabels
 }
 

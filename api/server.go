@@ -11,15 +11,14 @@ import (
 	"time"
 
 	"logq/endpoint"
-	"logq/logstore"
 )
 
 // Config configures a Server.
 type Config struct {
 	Keys          []string
 	Endpoints     []*endpoint.Endpoint
-	Store         *logstore.Store
-	MaxConcurrent int // queries running at once; 0: 4 per CPU
+	Backend       Backend // where events are stored and queries read (Local, or another engine)
+	MaxConcurrent int     // queries running at once; 0: 4 per CPU
 	// Overloaded, when set, reports that memory is past its limit: ingest
 	// then answers 429 with Retry-After until it is not.
 	Overloaded   func() bool
@@ -41,7 +40,7 @@ type Server struct {
 	cfg     Config
 	byID    map[string]*endpoint.Endpoint
 	byName  map[string]*endpoint.Endpoint
-	store   *logstore.Store
+	store   Backend
 	sem     chan struct{}
 	cache   *resultCache
 	metrics *metrics
@@ -74,7 +73,7 @@ func New(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, byID: map[string]*endpoint.Endpoint{}, byName: map[string]*endpoint.Endpoint{},
-		store: cfg.Store, sem: make(chan struct{}, cfg.MaxConcurrent), log: cfg.Logger, overloaded: cfg.Overloaded}
+		store: cfg.Backend, sem: make(chan struct{}, cfg.MaxConcurrent), log: cfg.Logger, overloaded: cfg.Overloaded}
 	for _, e := range cfg.Endpoints {
 		s.byID[strings.ToLower(e.ID)] = e
 		s.byName[e.Name] = e
@@ -86,7 +85,7 @@ func New(cfg Config) *Server {
 			s.metrics.cacheEvent(ep, "refresh_failed")
 		}
 	})
-	s.metrics = newMetrics(cfg.Store, s.cache.len, cfg.MaxSourceLabels)
+	s.metrics = newMetrics(cfg.Backend, s.cache.len, cfg.MaxSourceLabels)
 	s.router = s.routes()
 	return s
 }

@@ -81,7 +81,7 @@ func BenchmarkDataDir(b *testing.B) {
 	}
 	query := func(b *testing.B, e *Endpoint, p map[string]string) {
 		p["project"] = fixtures.ProjectRef(0)
-		if _, err := exec.Run(context.Background(), st, e.Query, exec.Request{Params: p, Now: now, MaxRows: e.MaxRows}); err != nil {
+		if _, err := exec.Run(context.Background(), exec.Local(st), e.Query, exec.Request{Params: p, Now: now, MaxRows: e.MaxRows}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -151,7 +151,7 @@ func BenchmarkLogsAllShuffled(b *testing.B) {
 		b.Run(order, func(b *testing.B) {
 			p := map[string]string{"project": fixtures.ProjectRef(0), "project_tier": "PRO"}
 			for i := 0; i < b.N; i++ {
-				if _, err := exec.Run(context.Background(), st, e.Query, exec.Request{Params: p, Now: now, MaxRows: e.MaxRows}); err != nil {
+				if _, err := exec.Run(context.Background(), exec.Local(st), e.Query, exec.Request{Params: p, Now: now, MaxRows: e.MaxRows}); err != nil {
 					b.Fatal(err)
 				}
 			}

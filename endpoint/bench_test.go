@@ -62,7 +62,7 @@ func benchEndpoint(b *testing.B, name string, params map[string]string) {
 	b.ResetTimer()
 	rows := 0
 	for i := 0; i < b.N; i++ {
-		res, err := exec.Run(context.Background(), st, e.Query, exec.Request{Params: params, Now: benchNow, MaxRows: e.MaxRows})
+		res, err := exec.Run(context.Background(), exec.Local(st), e.Query, exec.Request{Params: params, Now: benchNow, MaxRows: e.MaxRows})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -181,7 +181,7 @@ func benchSandboxed(b *testing.B, sql string) {
 	b.ResetTimer()
 	rows := 0
 	for i := 0; i < b.N; i++ {
-		res, err := exec.Run(context.Background(), st, q, exec.Request{Params: params, Now: benchNow, MaxRows: 1000})
+		res, err := exec.Run(context.Background(), exec.Local(st), q, exec.Request{Params: params, Now: benchNow, MaxRows: 1000})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -26,7 +26,7 @@ func TestBadParameterValuesNameTheParameter(t *testing.T) {
 		{"usage.api-counts", map[string]string{"project": "(unclosed", "interval": "daily"}, "project"},
 	}
 	for _, c := range cases {
-		_, err := exec.Run(context.Background(), st, eps[c.endpoint].Query, exec.Request{Params: c.params, Now: refNow})
+		_, err := exec.Run(context.Background(), exec.Local(st), eps[c.endpoint].Query, exec.Request{Params: c.params, Now: refNow})
 		var e *exec.Error
 		require.True(t, errors.As(err, &e), "%v", err)
 		require.Equal(t, exec.KindInvalidArgument, e.Kind, e.Msg)

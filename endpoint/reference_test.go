@@ -68,7 +68,7 @@ func buildInto(t testing.TB, st *logstore.Store, spec fixtures.Spec, seed uint64
 }
 
 func run(t testing.TB, st *logstore.Store, e *Endpoint, params map[string]string) *exec.Result {
-	res, err := exec.Run(context.Background(), st, e.Query, exec.Request{Params: params, Now: refNow, MaxRows: e.MaxRows})
+	res, err := exec.Run(context.Background(), exec.Local(st), e.Query, exec.Request{Params: params, Now: refNow, MaxRows: e.MaxRows})
 	require.NoError(t, err, "%s %v", e.Name, params)
 	return res
 }

@@ -41,7 +41,7 @@ func numberedRange(t *testing.T, st *logstore.Store, src string, lo, hi int, mk 
 func runSQL(t *testing.T, st *logstore.Store, sql string, budget int64) (*Result, error) {
 	q, err := Prepare(sql)
 	require.NoError(t, err)
-	return Run(context.Background(), st, q, Request{Now: goldenNow, MemoryBudget: budget})
+	return Run(context.Background(), Local(st), q, Request{Now: goldenNow, MemoryBudget: budget})
 }
 
 // LIMIT without ORDER BY returns that many rows, each one a row of the input
@@ -105,7 +105,7 @@ func TestParallelCountDistinctMerge(t *testing.T) {
 	sql := "select g, count(distinct k) as d, count(*) as n from src group by g order by g"
 	q, err := Prepare(sql)
 	require.NoError(t, err)
-	plan, cat, err := prepare(st, q, Request{Now: goldenNow})
+	plan, cat, err := prepare(Local(st), q, Request{Now: goldenNow})
 	require.NoError(t, err)
 	var agg *planner.Aggregate
 	var find func(n planner.Node)
@@ -119,7 +119,7 @@ func TestParallelCountDistinctMerge(t *testing.T) {
 	}
 	find(plan)
 	require.NotNil(t, agg)
-	op, err := build(agg, cat, newEvaluator())
+	op, err := build(agg, &Env{view: cat, ev: newEvaluator()})
 	require.NoError(t, err)
 	require.IsType(t, &parallelAgg{}, op, "the aggregate must take the parallel path")
 	op.Close()

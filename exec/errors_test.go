@@ -24,7 +24,7 @@ func TestValueErrorsAreNotInternal(t *testing.T) {
 	} {
 		q, err := Prepare(c.sql)
 		require.NoError(t, err, c.sql)
-		_, err = Run(context.Background(), logstore.New(logstore.Options{}), q, Request{})
+		_, err = Run(context.Background(), Local(logstore.New(logstore.Options{})), q, Request{})
 		var e *Error
 		require.True(t, errors.As(err, &e), "%s: %v", c.sql, err)
 		require.Equal(t, c.kind, e.Kind, "%s: %v", c.sql, err)

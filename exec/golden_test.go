@@ -121,7 +121,7 @@ func runGolden(store *logstore.Store, sql string, params map[string]string) (str
 	if err != nil {
 		return "", err
 	}
-	res, err := Run(context.Background(), store, q, Request{Params: params, Now: goldenNow})
+	res, err := Run(context.Background(), Local(store), q, Request{Params: params, Now: goldenNow})
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && e.Kind == KindInternal {

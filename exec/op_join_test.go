@@ -58,9 +58,9 @@ func TestJoinPairsABatchAtATime(t *testing.T) {
 		}
 		q, err := Prepare(c.sql)
 		require.NoError(t, err)
-		plan, cat, err := prepare(st, q, Request{Now: goldenNow})
+		plan, cat, err := prepare(Local(st), q, Request{Now: goldenNow})
 		require.NoError(t, err)
-		op, err := build(plan, cat, newEvaluator())
+		op, err := build(plan, &Env{view: cat, ev: newEvaluator()})
 		require.NoError(t, err)
 		var got []string
 		for {
@@ -98,7 +98,7 @@ func TestCrossJoinCountIsBoundedByTheTimeLimit(t *testing.T) {
 	q, err := Prepare("select count(*) as n from a cross join b cross join a as c")
 	require.NoError(t, err)
 	start := time.Now()
-	_, err = Run(context.Background(), st, q, Request{Now: goldenNow, Timeout: 50 * time.Millisecond, MemoryBudget: 1 << 20})
+	_, err = Run(context.Background(), Local(st), q, Request{Now: goldenNow, Timeout: 50 * time.Millisecond, MemoryBudget: 1 << 20})
 	require.Error(t, err)
 	var xe *Error
 	require.ErrorAs(t, err, &xe)

@@ -23,7 +23,7 @@ import (
 // subqueries runs the subqueries of one query.
 type subqueries struct {
 	ctx  context.Context
-	cat  *catalog
+	view View
 	mem  *memBudget
 	done map[planner.Node]*subResult // by the subquery's plan: copies share it
 }
@@ -45,8 +45,8 @@ type valueSet struct {
 }
 
 // resolveSubqueries replaces every subquery of plan by its value.
-func resolveSubqueries(ctx context.Context, plan planner.Node, cat *catalog, mem *memBudget) error {
-	r := &subqueries{ctx: ctx, cat: cat, mem: mem, done: map[planner.Node]*subResult{}}
+func resolveSubqueries(ctx context.Context, plan planner.Node, view View, mem *memBudget) error {
+	r := &subqueries{ctx: ctx, view: view, mem: mem, done: map[planner.Node]*subResult{}}
 	return r.resolve(plan)
 }
 
@@ -91,7 +91,7 @@ func (r *subqueries) run(s *planner.Subquery) (*subResult, error) {
 	}
 	ev := newEvaluator()
 	ev.mem = r.mem
-	op, err := build(s.Plan, r.cat, ev)
+	op, err := build(s.Plan, &Env{view: r.view, ev: ev})
 	if err != nil {
 		return nil, err
 	}

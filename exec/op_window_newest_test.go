@@ -120,11 +120,11 @@ func TestWindowNewestFirstSkipsSegmentsItCannotNeed(t *testing.T) {
 
 			q, err := Prepare(sql)
 			require.NoError(t, err)
-			plan, cat, err := prepare(st, q, Request{Now: goldenNow})
+			plan, cat, err := prepare(Local(st), q, Request{Now: goldenNow})
 			require.NoError(t, err)
 			prev := runtime.GOMAXPROCS(1)
 			defer runtime.GOMAXPROCS(prev)
-			op, err := build(plan, cat, newEvaluator())
+			op, err := build(plan, &Env{view: cat, ev: newEvaluator()})
 			require.NoError(t, err)
 			defer op.Close()
 			for {

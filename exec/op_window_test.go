@@ -437,7 +437,7 @@ func TestWindowLatePartitionKeyMatchesReference(t *testing.T) {
 	sql := "select k, i from src qualify row_number() over (partition by k order by v desc) = 1"
 	q, err := Prepare(sql)
 	require.NoError(t, err)
-	plan, err := Explain(st, q, Request{Now: goldenNow})
+	plan, err := Explain(Local(st), q, Request{Now: goldenNow})
 	require.NoError(t, err)
 	require.Contains(t, plan, "late(k)")
 	requireKeyRows(t, st, sql, best, func(v types.Value) string { return v.S })

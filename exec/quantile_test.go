@@ -101,14 +101,14 @@ func TestCancellationAndTimeLimit(t *testing.T) {
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = Run(ctx, st, q, Request{})
+	_, err = Run(ctx, Local(st), q, Request{})
 	var e *Error
 	require.True(t, errors.As(err, &e))
 	require.Equal(t, KindCanceled, e.Kind)
-	_, err = Run(context.Background(), st, q, Request{Timeout: time.Nanosecond})
+	_, err = Run(context.Background(), Local(st), q, Request{Timeout: time.Nanosecond})
 	require.True(t, errors.As(err, &e))
 	require.Equal(t, KindDeadline, e.Kind)
-	res, err := Run(context.Background(), st, q, Request{Timeout: time.Minute})
+	res, err := Run(context.Background(), Local(st), q, Request{Timeout: time.Minute})
 	require.NoError(t, err)
 	require.Equal(t, int64(50000), res.Rows[0][0].I)
 }

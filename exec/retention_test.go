@@ -45,7 +45,7 @@ func TestRetentionHidesExpiredRows(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, fmt.Sprintf("n\n%d\n", len(want)), got)
 		// The query's own range still applies within the retained rows.
-		res, err := Run(context.Background(), st, mustPrepare(t, "select count(*) from s where timestamp > @t"),
+		res, err := Run(context.Background(), Local(st), mustPrepare(t, "select count(*) from s where timestamp > @t"),
 			Request{Params: map[string]string{"t": now.Add(-2 * day).Format(time.RFC3339)}, Now: now})
 		require.NoError(t, err)
 		require.Equal(t, int64(recent), res.Rows[0][0].I)
@@ -93,7 +93,7 @@ func TestValuePredicateFailsOnlyForRowsThatReachIt(t *testing.T) {
 	})
 	require.Empty(t, rej)
 	ids := func(sql string) ([]string, error) {
-		res, err := Run(context.Background(), st, mustPrepare(t, sql), Request{Now: now})
+		res, err := Run(context.Background(), Local(st), mustPrepare(t, sql), Request{Now: now})
 		if err != nil {
 			return nil, err
 		}

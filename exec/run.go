@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"logq/event"
-	"logq/logstore"
 	"logq/planner"
 	"logq/sqlparse"
 	"logq/types"
@@ -66,10 +64,10 @@ type Request struct {
 	MemoryBudget int64
 }
 
-// Run plans q against the store's current contents and executes it. Errors
-// are *Error. A panic inside is a bug: it is recovered here, once, and
-// returned as KindInternal with its stack.
-func Run(ctx context.Context, store *logstore.Store, q *Query, req Request) (res *Result, err error) {
+// Run plans q against the storage's current contents and executes it.
+// Errors are *Error. A panic inside is a bug: it is recovered here, once,
+// and returned as KindInternal with its stack.
+func Run(ctx context.Context, st Storage, q *Query, req Request) (res *Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fromPanic(r)
@@ -83,41 +81,41 @@ func Run(ctx context.Context, store *logstore.Store, q *Query, req Request) (res
 		ctx, cancel = context.WithTimeout(ctx, req.Timeout)
 		defer cancel()
 	}
-	plan, cat, err := prepare(store, q, req)
+	plan, view, err := prepare(st, q, req)
 	if err != nil {
 		return nil, err
 	}
-	return execute(ctx, plan, cat, req.MaxRows, &memBudget{limit: req.MemoryBudget})
+	return execute(ctx, plan, view, req.MaxRows, &memBudget{limit: req.MemoryBudget})
 }
 
-// prepare binds and optimises q for one call, over a catalog of snapshots
-// taken as the plan reads each source.
-func prepare(store *logstore.Store, q *Query, req Request) (planner.Node, *catalog, error) {
+// prepare binds and optimises q for one call, over a view that reads each
+// source as the plan first names it.
+func prepare(st Storage, q *Query, req Request) (planner.Node, View, error) {
 	now := req.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	cat := &catalog{store: store, snaps: map[string]logstore.Snapshot{}}
-	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: cat, Params: req.Params, Now: now.UnixMicro(), Sandbox: q.Caller})
-	return plan, cat, err
+	view := st.View()
+	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: view, Params: req.Params, Now: now.UnixMicro(), Sandbox: q.Caller})
+	return plan, view, err
 }
 
 // Explain returns the optimised plan of q for the given request.
-func Explain(store *logstore.Store, q *Query, req Request) (string, error) {
-	plan, _, err := prepare(store, q, req)
+func Explain(st Storage, q *Query, req Request) (string, error) {
+	plan, _, err := prepare(st, q, req)
 	if err != nil {
 		return "", classify(err)
 	}
 	return planner.Explain(plan), nil
 }
 
-func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int, mem *memBudget) (*Result, error) {
-	if err := resolveSubqueries(ctx, plan, cat, mem); err != nil { // op_subquery.go
+func execute(ctx context.Context, plan planner.Node, view View, maxRows int, mem *memBudget) (*Result, error) {
+	if err := resolveSubqueries(ctx, plan, view, mem); err != nil { // op_subquery.go
 		return nil, err
 	}
 	ev := newEvaluator()
 	ev.mem = mem
-	op, err := build(plan, cat, ev)
+	op, err := build(plan, &Env{view: view, ev: ev})
 	if err != nil {
 		return nil, err
 	}
@@ -156,78 +154,56 @@ func execute(ctx context.Context, plan planner.Node, cat *catalog, maxRows int, 
 	}
 }
 
-// build turns a plan into operators (the one place that knows both).
-func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
+// build turns a plan into operators: the one place that knows both. The
+// storage's view is offered each node first (View.Build); what it does not
+// answer is built here from exec's own operators.
+func build(n planner.Node, env *Env) (Operator, error) {
+	if op, err := env.view.Build(n, env); op != nil || err != nil {
+		return op, err
+	}
+	ev := env.ev
 	switch x := n.(type) {
-	case *planner.Scan:
-		return newParallelScan(x, cat.snapshot(x.Source), 0), nil
 	case *planner.Values:
 		return &valuesOp{plan: x, ev: ev}, nil
 	case *planner.Filter:
-		in, err := build(x.In, cat, ev)
+		in, err := build(x.In, env)
 		return &filterOp{in: in, cond: x.Cond, ev: ev}, err
 	case *planner.Project:
-		in, err := build(x.In, cat, ev)
+		in, err := build(x.In, env)
 		return &projectOp{in: in, exprs: x.Exprs, ev: ev}, err
 	case *planner.Limit:
-		in, err := build(x.In, cat, ev)
+		in, err := build(x.In, env)
 		return &limitOp{in: in, n: x.N, offset: x.Offset}, err
 	case *planner.Sort:
-		op := &sortOp{plan: x, ev: ev}
-		if sp, ok := x.In.(*planner.Scan); ok && x.Limit >= 0 && newestFirstKey(x, sp) {
-			// Newest segments first, serially, stopping once the top-k is full.
-			scan := newScan(sp, cat.snapshot(sp.Source), ev)
-			scan.newestFirst, scan.floor = true, op.timeFloor
-			op.in = scan
-			return op, nil
-		}
-		var err error
-		op.in, err = build(x.In, cat, ev)
-		return op, err
+		in, err := build(x.In, env)
+		return &sortOp{plan: x, ev: ev, in: in}, err
 	case *planner.Aggregate:
-		if sp, ok := linearScan(x.In); ok {
-			if op := newParallelAgg(x, cat.snapshot(sp.Source), ev); op != nil {
-				return op, nil
-			}
-		}
-		in, err := build(x.In, cat, ev)
+		in, err := build(x.In, env)
 		return newAggOp(in, x, ev), err
 	case *planner.Unnest:
-		in, err := build(x.In, cat, ev)
+		in, err := build(x.In, env)
 		return &unnestOp{in: in, plan: x, ev: ev}, err
 	case *planner.Window:
-		if sp, ok := linearScan(x.In); ok && x.TopN > 0 {
-			if in := newParallelTopN(x, cat.snapshot(sp.Source), ev); in != nil {
-				return newWindowOp(in, x, ev), nil
-			}
-		}
-		if key, ok := newestFirstWindow(x); ok {
-			sp := x.In.(*planner.Scan)
-			scan := newScan(sp, cat.snapshot(sp.Source), ev)
-			w := newWindowOp(scan, x, ev)
-			readNewestFirst(scan, w, key)
-			return w, nil
-		}
-		in, err := build(x.In, cat, ev)
+		in, err := build(x.In, env)
 		return newWindowOp(in, x, ev), err
 	case *planner.Join:
-		l, err := build(x.Left, cat, ev)
+		l, err := build(x.Left, env)
 		if err != nil {
 			return nil, err
 		}
-		r, err := build(x.Right, cat, ev)
+		r, err := build(x.Right, env)
 		return &joinOp{left: l, right: r, plan: x, ev: ev}, err
 	case *planner.SetOp:
-		l, err := build(x.Left, cat, ev)
+		l, err := build(x.Left, env)
 		if err != nil {
 			return nil, err
 		}
-		r, err := build(x.Right, cat, ev)
+		r, err := build(x.Right, env)
 		return &setOp{left: l, right: r, plan: x, ev: ev}, err
 	case *planner.Union:
 		u := &unionOp{}
 		for _, in := range x.Inputs {
-			op, err := build(in, cat, ev)
+			op, err := build(in, env)
 			if err != nil {
 				return nil, err
 			}
@@ -236,63 +212,6 @@ func build(n planner.Node, cat *catalog, ev *evaluator) (Operator, error) {
 		return u, nil
 	}
 	return nil, &Error{Kind: KindInternal, Msg: fmt.Sprintf("no operator for %T", n)}
-}
-
-// catalog serves the planner from one snapshot per source, taken on first
-// use, so a query sees one consistent state of each source.
-type catalog struct {
-	store *logstore.Store
-	snaps map[string]logstore.Snapshot
-}
-
-func (c *catalog) snapshot(name string) logstore.Snapshot {
-	s, ok := c.snaps[name]
-	if !ok {
-		s = c.store.Snapshot(name)
-		c.snaps[name] = s
-	}
-	return s
-}
-
-func (c *catalog) Table(name string) planner.TableSchema { return tableSchema{c.snapshot(name).Schema} }
-
-type tableSchema struct{ s *event.Schema }
-
-func (t tableSchema) Field(path string) (types.Type, bool, bool) {
-	if f, ok := t.s.Lookup(path); ok {
-		return f.Type, f.Object, true
-	}
-	return planner.EmptyCatalog{}.Table("").Field(path)
-}
-
-func (t tableSchema) Children(path string) []string {
-	var fields []*event.Field
-	if path == "" {
-		fields = t.s.Top
-	} else if f, ok := t.s.Lookup(path); ok {
-		fields = f.Children
-	}
-	if len(fields) == 0 && path == "" {
-		return planner.EmptyCatalog{}.Table("").Children("")
-	}
-	out := make([]string, len(fields))
-	for i, f := range fields {
-		out[i] = f.Name
-	}
-	return out
-}
-
-// newestFirstKey reports whether a sort's first key is the scan's event
-// timestamp, descending: then the scan can visit the newest segments first
-// and stop once the top-k is full.
-func newestFirstKey(s *planner.Sort, scan *planner.Scan) bool {
-	k := s.Keys[0]
-	c, ok := k.Expr.(*planner.ColRef)
-	if !ok || !k.Desc {
-		return false
-	}
-	f := scan.Fields[c.Idx]
-	return f.Path == "timestamp" && !f.Presence
 }
 
 // An ARRAY may hold NULL elements inside a query (ARRAY_AGG without IGNORE

@@ -25,7 +25,7 @@ func TestSmokeRowsAndAggregates(t *testing.T) {
 	  approx_quantiles(m.n, 2)[offset(1)] as med
 	  from src as t cross join unnest(t.metadata) as m where t.project = @p group by h order by h`)
 	require.NoError(t, err)
-	res, err := Run(context.Background(), st, q, Request{Params: map[string]string{"p": "a"}, Now: now})
+	res, err := Run(context.Background(), Local(st), q, Request{Params: map[string]string{"p": "a"}, Now: now})
 	require.NoError(t, err)
 	require.Len(t, res.Rows, 2)
 	require.Equal(t, int64(2), res.Rows[0][1].I)
@@ -35,7 +35,7 @@ func TestSmokeRowsAndAggregates(t *testing.T) {
 
 	q, err = Prepare(`select id, timestamp, metadata from src order by timestamp desc limit 2`)
 	require.NoError(t, err)
-	res, err = Run(context.Background(), st, q, Request{Now: now})
+	res, err = Run(context.Background(), Local(st), q, Request{Now: now})
 	require.NoError(t, err)
 	require.Len(t, res.Rows, 2)
 	require.Equal(t, "2024-05-01 11:20:00 UTC", res.Rows[0][1].String())
@@ -49,7 +49,7 @@ func TestRowStoreMixesLazySources(t *testing.T) {
 	st.Append("b", [][]byte{[]byte(`{"timestamp":"2024-05-01T10:02:00Z","metadata":{"n":2}}`)})
 	q, err := Prepare(`select metadata from (select timestamp, metadata from a union all select timestamp, metadata from b) order by timestamp`)
 	require.NoError(t, err)
-	res, err := Run(context.Background(), st, q, Request{})
+	res, err := Run(context.Background(), Local(st), q, Request{})
 	require.NoError(t, err)
 	require.Len(t, res.Rows, 3)
 	require.Equal(t, "[{n: 1}]", res.Rows[0][0].String())

@@ -32,12 +32,12 @@ func TestUnnestThroughACTEReadsPaths(t *testing.T) {
 	} {
 		q, err := Prepare(sql)
 		require.NoError(t, err)
-		plan, err := Explain(st, q, Request{})
+		plan, err := Explain(Local(st), q, Request{})
 		require.NoError(t, err)
 		require.NotContains(t, plan, "Unnest", plan)
 		require.Contains(t, plan, "metadata.response.status_code", plan)
 		require.False(t, strings.Contains(plan, "metadata]") || strings.Contains(plan, "metadata,"), "the whole object is not read: %s", plan)
-		res, err := Run(context.Background(), st, q, Request{})
+		res, err := Run(context.Background(), Local(st), q, Request{})
 		require.NoError(t, err)
 		require.Equal(t, int64(10), res.Rows[0][0].I, sql)
 	}

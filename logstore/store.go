@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"logq/event"
+	"logq/storage"
 )
 
 // Options configure a Store.
@@ -259,25 +260,24 @@ func (src *Source) snapshot() Snapshot {
 	return Snapshot{Segments: segs, Schema: src.tree.Schema(), NotBefore: src.opts.notBefore()}
 }
 
-// SourceStats describes what one source holds.
-type SourceStats struct {
-	Name     string
-	Events   int   // events held now
-	Ingested int64 // events accepted since start
-	Segments int
-	Bytes    int64
-	// Overflowed counts keys kept in __overflow columns because the source
-	// was at its field cap.
-	Overflowed int64
-}
-
 // Stats reports per-source counts and memory, sorted by name.
-func (s *Store) Stats() []SourceStats {
-	var out []SourceStats
+func (s *Store) Stats() []storage.SourceStats {
+	var out []storage.SourceStats
 	for _, name := range s.Names() {
 		src := s.Source(name, false)
 		src.mu.Lock()
-		st := SourceStats{Name: name, Events: src.rows, Ingested: src.events, Segments: len(src.sealed), Overflowed: src.tree.Overflowed}
+		st := storage.SourceStats{Name: name, Events: src.rows, Ingested: src.events, Segments: len(src.sealed), Overflowed: src.tree.Overflowed}
+		first := true
+		for _, seg := range append(src.sealed[:len(src.sealed):len(src.sealed)], src.open) {
+			if seg.rows == 0 {
+				continue
+			}
+			if lo, hi := seg.TimeRange(); first {
+				st.First, st.Last, first = lo, hi, false
+			} else {
+				st.First, st.Last = min(st.First, lo), max(st.Last, hi)
+			}
+		}
 		for _, seg := range src.sealed {
 			if seg.retiredFrom != nil {
 				st.Bytes += seg.openBytes() // still being sealed

@@ -200,7 +200,7 @@ func TestEndpointsAndSourcesCommands(t *testing.T) {
 	store.Append("srv.src", [][]byte{[]byte(`{"event_message":"x","timestamp":"2026-03-03T00:00:00Z"}`)})
 	eps, err := loadEndpoints("", false)
 	require.NoError(t, err)
-	srv := api.New(api.Config{Keys: []string{"k"}, Endpoints: eps, Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := api.New(api.Config{Keys: []string{"k"}, Endpoints: eps, Backend: api.Local(store), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv.SetReady(true)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()

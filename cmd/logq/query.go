@@ -132,7 +132,7 @@ func explainQuery(stdout, stderr io.Writer, files []string, dir string, sandbox 
 					return 1
 				}
 			}
-			plan, err := exec.Explain(store, q, exec.Request{Params: p})
+			plan, err := exec.Explain(exec.Local(store), q, exec.Request{Params: p})
 			if err != nil {
 				fmt.Fprintln(stderr, "logq query:", err)
 				return 1

@@ -334,7 +334,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	}()
 	over := watchMemory(budget.limit)
-	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Store: store, Logger: log, Overloaded: over.Load, QueryMemory: cfg.queryMemory, QueryTimeout: cfg.queryTimeout})
+	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Backend: api.Local(store), Logger: log, Overloaded: over.Load, QueryMemory: cfg.queryMemory, QueryTimeout: cfg.queryTimeout})
 	defer srv.Close()
 
 	ln, err := net.Listen("tcp", cfg.addr)

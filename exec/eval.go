@@ -13,6 +13,7 @@ import (
 // planner.EvalCall, the single definition of every function.
 type evaluator struct {
 	regexps map[string]*regexp.Regexp
+	likes   map[string]func(string) bool // LIKE patterns, compiled
 	// outs keeps each expression node's result vector for reuse by the next
 	// batch: a batch is only valid until its operator's next call, so the
 	// storage can be recycled instead of allocated per batch.
@@ -24,7 +25,7 @@ type evaluator struct {
 }
 
 func newEvaluator() *evaluator {
-	return &evaluator{regexps: map[string]*regexp.Regexp{}, outs: map[planner.Expr]*Vector{}, consts: map[*planner.Const]*Vector{}}
+	return &evaluator{regexps: map[string]*regexp.Regexp{}, likes: map[string]func(string) bool{}, outs: map[planner.Expr]*Vector{}, consts: map[*planner.Const]*Vector{}}
 }
 
 // out returns e's result vector, resized to n rows of type t.
@@ -235,14 +236,17 @@ func (ev *evaluator) ifExpr(c *planner.Call, b *Batch) (*Vector, error) {
 // one; ok is false when it must run row by row. Under the SAFE. prefix the
 // row path turns errors into NULL, so kernels are skipped.
 func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
-	if c.Safe && c.Fn != "cast" {
-		return nil, false, nil
-	}
 	k := kernels[c.Fn]
 	if k == nil {
 		return nil, false, nil
 	}
-	return k(ev, c, b)
+	v, ok, err := k(ev, c, b)
+	if err != nil && c.Safe {
+		// SAFE.f: the row path makes NULL of exactly the rows whose call
+		// fails (an argument's own error still fails the query there).
+		return nil, false, nil
+	}
+	return v, ok, err
 }
 
 // matcher returns a string predicate for a constant pattern: plain substring

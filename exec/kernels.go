@@ -130,6 +130,38 @@ func init() {
 		return out, true, nil
 	}, "regexp_contains")
 
+	// LIKE with a constant pattern: compiled once per query
+	// (planner.LikeMatcher), not once per row.
+	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+		k, ok := c.Args[1].(*planner.Const)
+		if !ok || k.V.Null || c.Args[0].Type().Kind != types.KindString {
+			return nil, false, nil
+		}
+		match, ok := ev.likes[k.V.S]
+		if !ok {
+			var err error
+			if match, err = planner.LikeMatcher(k.V.S); err != nil {
+				return nil, true, paramError(c, err)
+			}
+			ev.likes[k.V.S] = match
+		}
+		x, err := ev.eval(c.Args[0], b)
+		if err != nil {
+			return nil, true, err
+		}
+		x = dense(x, b.N)
+		out := ev.out(c, types.Bool, b.N)
+		for i, s := range x.S[:b.N] {
+			if match(s) {
+				out.I[i] = 1
+			} else {
+				out.I[i] = 0
+			}
+		}
+		out.copyNulls(x.Null, b.N)
+		return out, true, nil
+	}, "like")
+
 	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
 		x, err := ev.eval(c.Args[0], b)
 		if err != nil {

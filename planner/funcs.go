@@ -325,11 +325,11 @@ func init() {
 			return types.BoolValue(!a[0].Null && a[0].I == 0), nil
 		}, true),
 		"like": def(2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
-			re, err := LikeRegexp(a[1].S)
+			match, err := LikeMatcher(a[1].S)
 			if err != nil {
 				return types.Value{}, err
 			}
-			return types.BoolValue(re.MatchString(a[0].S)), nil
+			return types.BoolValue(match(a[0].S)), nil
 		}, false),
 		"coalesce": def(1, -1, same, func(c *Call, a []types.Value) (types.Value, error) {
 			for _, v := range a {
@@ -613,27 +613,4 @@ func CompileRegexp(pattern string) (*regexp.Regexp, error) {
 		return nil, evalErr("invalid regular expression %q: %s", pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
 	return re, nil
-}
-
-// LikeRegexp translates a LIKE pattern (% and _, with \ escaping) to a regexp.
-func LikeRegexp(pattern string) (*regexp.Regexp, error) {
-	var b strings.Builder
-	b.WriteString("(?s)^")
-	for i := 0; i < len(pattern); i++ {
-		switch c := pattern[i]; c {
-		case '%':
-			b.WriteString(".*")
-		case '_':
-			b.WriteString(".")
-		case '\\':
-			if i+1 < len(pattern) {
-				i++
-				b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
-			}
-		default:
-			b.WriteString(regexp.QuoteMeta(string(c)))
-		}
-	}
-	b.WriteString("$")
-	return regexp.Compile(b.String())
 }

@@ -28,10 +28,8 @@ type fromTree struct {
 func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr) *fromTree {
 	switch f := f.(type) {
 	case *sqlparse.TableRef:
-		if i := strings.IndexByte(f.Name, '.'); i > 0 && sc.find(f.Name[:i]) != nil {
-			// `FROM t.arr` is UNNEST(t.arr).
-			parts := strings.Split(f.Name, ".")
-			return b.unnestItem(&sqlparse.UnnestRef{At: f.At, Expr: &sqlparse.Ident{At: f.At, Parts: parts}, Alias: f.Alias}, nil, false, sc, where)
+		if u := pathUnnest(f, sc); u != nil {
+			return b.unnestItem(u, nil, false, sc, where)
 		}
 		alias := f.Alias
 		if alias == "" {
@@ -70,6 +68,12 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
 			return b.unnestJoin(f, u, left, sc, where)
 		}
+		if tr, ok := f.Right.(*sqlparse.TableRef); ok {
+			if u := pathUnnest(tr, sc); u != nil {
+				// `left, t.arr` unnests t.arr of each left row.
+				return b.unnestJoin(f, u, left, sc, where)
+			}
+		}
 		mid := len(sc.vars)
 		right := b.padded(f, padR, where, func(w *[]Expr) *fromTree {
 			if _, nested := f.Right.(*sqlparse.Join); nested {
@@ -90,6 +94,18 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 	}
 	b.fail(f.Pos(), "unsupported FROM item")
 	return nil
+}
+
+// pathUnnest reads `FROM t.arr`, a path whose first name is a range
+// variable in scope, as the UNNEST(t.arr) it stands for; nil when the name
+// is a table's.
+func pathUnnest(f *sqlparse.TableRef, sc *scope) *sqlparse.UnnestRef {
+	i := strings.IndexByte(f.Name, '.')
+	if i <= 0 || sc.find(f.Name[:i]) == nil {
+		return nil
+	}
+	parts := strings.Split(f.Name, ".")
+	return &sqlparse.UnnestRef{At: f.At, Expr: &sqlparse.Ident{At: f.At, Parts: parts}, Alias: f.Alias}
 }
 
 // padded binds one side of a join (bind, given where its own conditions

@@ -3,6 +3,7 @@ package planner
 import (
 	"logq/sqlparse"
 	"logq/types"
+	"slices"
 )
 
 // Set operations, as BigQuery has them:
@@ -21,6 +22,57 @@ func setOpName(s *sqlparse.SetOp) string {
 		return s.Op + " ALL"
 	}
 	return s.Op + " DISTINCT"
+}
+
+// coerceSetColumn converts column i of a set operation's input n to type
+// t: implicitly (INT64 to FLOAT64), or, for a STRING literal meeting a
+// DATE, DATETIME or TIMESTAMP column, by coercing the literal itself where
+// the input selects it, as BigQuery coerces literals. It returns the input
+// (rewritten when a literal was) and the expression that reads the column
+// as t.
+func coerceSetColumn(n Node, i int, t types.Type, fail func()) (Node, Expr) {
+	c := n.Columns()[i]
+	if e, err := coerceTo(&ColRef{Idx: i, T: c.T, Name: c.Name}, t); err == nil {
+		return n, e
+	}
+	if lit, ok := coerceLiteralColumn(n, i, t); ok {
+		return lit, &ColRef{Idx: i, T: t, Name: c.Name}
+	}
+	fail()
+	return nil, nil
+}
+
+// coerceLiteralColumn rewrites column i of n, when every input row selects
+// it as a constant (through projections and unions), to that constant
+// coerced to t.
+func coerceLiteralColumn(n Node, i int, t types.Type) (Node, bool) {
+	switch x := n.(type) {
+	case *Project:
+		k, ok := x.Exprs[i].(*Const)
+		if !ok {
+			return nil, false
+		}
+		e, err := coerceTo(k, t)
+		if err != nil {
+			return nil, false
+		}
+		out := *x
+		out.Exprs, out.Cols = slices.Clone(x.Exprs), slices.Clone(x.Cols)
+		out.Exprs[i], out.Cols[i].T = e, t
+		return &out, true
+	case *Union:
+		out := &Union{Cols: slices.Clone(x.Cols)}
+		out.Cols[i].T = t
+		for _, in := range x.Inputs {
+			c, ok := coerceLiteralColumn(in, i, t)
+			if !ok {
+				return nil, false
+			}
+			out.Inputs = append(out.Inputs, c)
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 func (b *binder) setOp(s *sqlparse.SetOp, env *cteEnv) Node {
@@ -45,10 +97,14 @@ func (b *binder) setOp(s *sqlparse.SetOp, env *cteEnv) Node {
 			b.fail(s.At, "%s column %d has types %s and %s, which have no common supertype", name, i+1, lc[i].T, rc[i].T)
 		}
 		cols[i] = Column{Name: lc[i].Name, T: t}
-		l, _ := coerceTo(&ColRef{Idx: i, T: lc[i].T, Name: lc[i].Name}, t)
-		r, _ := coerceTo(&ColRef{Idx: i, T: rc[i].T, Name: rc[i].Name}, t)
+		var l, r Expr
+		fail := func() {
+			b.fail(s.At, "%s column %d has types %s and %s; only a literal converts between them", name, i+1, lc[i].T, rc[i].T)
+		}
+		left, l = coerceSetColumn(left, i, t, fail)
+		right, r = coerceSetColumn(right, i, t, fail)
 		lx, rx = append(lx, l), append(rx, r)
-		cast = cast || !lc[i].T.Equal(t) || !rc[i].T.Equal(t)
+		cast = cast || !left.Columns()[i].T.Equal(t) || !right.Columns()[i].T.Equal(t)
 	}
 	if cast {
 		left = &Project{In: left, Exprs: lx, Cols: cols}

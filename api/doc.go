@@ -39,8 +39,11 @@
 //     concurrency bound, time limit and max rows, logged and metered under
 //     the endpoint's name, and never cached (Logq-Cache: bypass). An empty
 //     sql= is the same as none. A refusal is 400 INVALID_ARGUMENT with
-//     location line:col in the caller's SQL. Endpoints that are not
-//     sandboxed ignore sql=.
+//     location line:col in the caller's SQL. A non-empty sql= to an
+//     endpoint that is not sandboxed is 400 INVALID_ARGUMENT with location
+//     sql, saying how to sandbox it (endpoint.Endpoint.CallerQuery):
+//     answering the endpoint's own rows would pass them off as the
+//     caller's query's. (CONTRACT.md §2 said "ignores"; docs/sandbox.md.)
 //   - A query past its memory budget (Config.QueryMemory) is 400 with reason
 //     resourcesExceeded, as BigQuery answers: the query is at fault and a
 //     retry would fail again, so neither 429 nor 5xx.

@@ -282,8 +282,10 @@ func TestQueryErrors(t *testing.T) {
 	requireError(t, h.get("/api/endpoints/query/usage.api-counts?interval=daily&project=%28"), 400, "INVALID_ARGUMENT", "project")
 	requireError(t, h.get("/api/endpoints/query/logs.all?project=p&project_tier=PRO&iso_timestamp_start=later"), 400, "INVALID_ARGUMENT", "iso_timestamp_start")
 	requireError(t, h.get("/api/endpoints/query/logs.all?project=p&project_tier=PRO&iso_timestamp_end=2024-02-30T00:00:00Z"), 400, "INVALID_ARGUMENT", "iso_timestamp_end")
-	// Parameters the SQL does not use are ignored.
-	require.Equal(t, 200, h.get("/api/endpoints/query/logs.all?project=p&project_tier=PRO&sql=select+1&whatever=x").code)
+	// Parameters the SQL does not use are ignored, an empty sql= too; a
+	// caller's SQL to an endpoint that is not sandboxed is refused.
+	require.Equal(t, 200, h.get("/api/endpoints/query/logs.all?project=p&project_tier=PRO&sql=&whatever=x").code)
+	requireError(t, h.get("/api/endpoints/query/logs.all?project=p&project_tier=PRO&sql=select+1&whatever=x"), 400, "INVALID_ARGUMENT", "sql")
 
 	h.srv.SetReady(false)
 	requireError(t, h.get("/api/endpoints/query/logs.all?project=p&project_tier=PRO"), 503, "UNAVAILABLE", "")

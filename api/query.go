@@ -52,16 +52,15 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 			used[p] = v
 		}
 	}
-	q, sandboxed, aerr := callerQuery(e, params)
-	if aerr != nil {
+	q, sandboxed, err := e.CallerQuery(params)
+	if err != nil {
 		rec.cache = "bypass"
 		w.Header().Set("Logq-Cache", rec.cache)
-		writeError(w, aerr)
+		writeError(w, fromExec(err))
 		return
 	}
 	run := func(ctx context.Context) ([]byte, error) { return s.run(ctx, e, q, used) }
 	var body []byte
-	var err error
 	if e.CacheSeconds > 0 && !sandboxed {
 		var hit bool
 		body, hit, err = s.cache.get(r.Context(), cacheKey(e, used), e.Name,

@@ -170,18 +170,27 @@ func TestSandboxWithoutSQLRunsTheEndpoint(t *testing.T) {
 	require.Equal(t, []string{"auth_logs-1"}, column(t, r, "id"))
 }
 
-func TestSQLIgnoredWhenNotSandboxed(t *testing.T) {
+// A caller's SQL to an endpoint that is not sandboxed is refused, naming
+// the parameter and how the endpoint would be sandboxed (it used to be
+// ignored, and the endpoint's own rows came back as if they answered it);
+// an empty sql= is the same as none.
+func TestSQLRefusedWhenNotSandboxed(t *testing.T) {
 	h := newSandboxHarness(t)
 	for _, e := range h.srv.cfg.Endpoints {
 		if e.Name == "logs.all" {
 			e.Sandboxed = false
+			e.SandboxHint = "start logq with --sandbox-logs-all"
 		}
 	}
-	r := h.get(sqlPath("select id from auth_logs"))
+	for _, sql := range []string{"select id from auth_logs", "delete from everything; drop table x"} {
+		r := h.get(sqlPath(sql))
+		requireError(t, r, 400, "INVALID_ARGUMENT", "sql")
+		require.Contains(t, string(r.body), "logs.all is not sandboxed")
+		require.Contains(t, string(r.body), "--sandbox-logs-all")
+		require.Equal(t, "bypass", r.header.Get("Logq-Cache"))
+	}
+	r := h.get(sqlPath(" "))
 	require.Equal(t, []string{"edge_logs-1", "edge_logs-2", "edge_logs-3"}, column(t, r, "id"))
-	// Even SQL that would be refused: it is not read at all.
-	r = h.get(sqlPath("delete from everything; drop table x"))
-	require.Equal(t, 200, r.code)
 }
 
 func TestSandboxRefusals(t *testing.T) {

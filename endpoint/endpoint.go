@@ -29,6 +29,40 @@ type Endpoint struct {
 
 	Query *exec.Query `yaml:"-"`
 	File  string      `yaml:"-"`
+	// SandboxHint says how an endpoint that is not sandboxed would be made
+	// so, in the refusal of a caller's sql= (CallerQuery); empty: by
+	// sandboxed: true in its definition. cmd sets it for the built-in
+	// logs.all, which a server switch sandboxes.
+	SandboxHint string `yaml:"-"`
+}
+
+// SQLParam is the parameter that carries a caller's query to a sandboxed
+// endpoint (Logflare's name, which Studio sends).
+const SQLParam = "sql"
+
+// CallerQuery returns the query a call with these parameters runs: the
+// endpoint's own, or, for a sandboxed endpoint called with a non-empty
+// sql=, the caller's SQL in place of its final SELECT (sandboxed reports
+// this). An empty sql= is the same as none, so a client that always sends
+// the parameter can leave it blank. A non-empty sql= to an endpoint that is
+// not sandboxed is refused (an *exec.Error of KindInvalidArgument naming
+// the parameter and how to sandbox the endpoint): running the endpoint's
+// own query instead would answer rows the caller did not ask for.
+func (e *Endpoint) CallerQuery(params map[string]string) (q *exec.Query, sandboxed bool, err error) {
+	sql := params[SQLParam]
+	if strings.TrimSpace(sql) == "" {
+		return e.Query, false, nil
+	}
+	if !e.Sandboxed {
+		hint := e.SandboxHint
+		if hint == "" {
+			hint = "set sandboxed: true in its definition"
+		}
+		return nil, false, &exec.Error{Kind: exec.KindInvalidArgument, Param: SQLParam,
+			Msg: fmt.Sprintf("parameter sql: endpoint %s is not sandboxed, so it does not take a caller's SQL; to let callers send it, %s", e.Name, hint)}
+	}
+	q, err = e.Query.Sandboxed(sql)
+	return q, true, err
 }
 
 // Param is a check run on a parameter before the query.

@@ -141,7 +141,7 @@ func TestQueryInProcessOverNDJSON(t *testing.T) {
 }
 
 // In-process, --sandbox-logs-all lets logs.all take sql=, for --explain too;
-// without it sql= is ignored as the seed's setting says.
+// without it sql= is refused, naming the switch.
 func TestQueryInProcessSandboxed(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "pg.ndjson")
@@ -152,9 +152,11 @@ func TestQueryInProcessSandboxed(t *testing.T) {
 	require.Equal(t, 0, run(append(args, "--sandbox-logs-all"), &out, &errb), errb.String())
 	require.JSONEq(t, `{"result":[{"m":"db line"}]}`, out.String())
 	out.Reset()
-	require.Equal(t, 0, run(args, &out, &errb), errb.String())
-	require.JSONEq(t, `{"result":[]}`, out.String()) // the endpoint's own SELECT: no edge rows
+	require.Equal(t, 1, run(args, &out, &errb), out.String())
+	require.Contains(t, errb.String(), "parameter sql: endpoint logs.all is not sandboxed")
+	require.Contains(t, errb.String(), "--sandbox-logs-all")
 	out.Reset()
+	errb.Reset()
 	code := run([]string{"query", "--explain", "--sandbox-logs-all", "logs.all", "project=pq", "sql=select id from postgres_logs"}, &out, &errb)
 	require.Equal(t, 0, code, errb.String())
 	require.Contains(t, out.String(), "Scan postgres.logs")

@@ -125,12 +125,10 @@ func explainQuery(stdout, stderr io.Writer, files []string, dir string, sandbox 
 			for k := range params {
 				p[k] = params.Get(k)
 			}
-			q := e.Query
-			if sql := params.Get("sql"); e.Sandboxed && strings.TrimSpace(sql) != "" {
-				if q, err = e.Query.Sandboxed(sql); err != nil {
-					fmt.Fprintln(stderr, "logq query:", err)
-					return 1
-				}
+			q, _, err := e.CallerQuery(p)
+			if err != nil {
+				fmt.Fprintln(stderr, "logq query:", err)
+				return 1
 			}
 			plan, err := exec.Explain(exec.Local(store), q, exec.Request{Params: p})
 			if err != nil {

@@ -240,8 +240,9 @@ func loadEndpoints(dir string, sandboxLogsAll bool) ([]*endpoint.Endpoint, error
 		return nil, fmt.Errorf("built-in endpoints: %w", err)
 	}
 	for _, b := range builtin {
-		if b.Name == "logs.all" && sandboxLogsAll {
-			b.Sandboxed = true
+		if b.Name == "logs.all" {
+			b.Sandboxed = b.Sandboxed || sandboxLogsAll
+			b.SandboxHint = "start logq with --sandbox-logs-all (for serve, also LOGQ_SANDBOX_LOGS_ALL=true)"
 		}
 	}
 	if dir == "" {

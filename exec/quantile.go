@@ -292,3 +292,26 @@ func (t *tdigest) addWeighted(v, w float64) {
 	t.total += w
 	t.recompress()
 }
+
+// merge adds another group's values: exact lists concatenate (turning into a
+// t-digest past the exact limit), digests merge centroid by centroid.
+func (q *quantileState) merge(o *quantileState) {
+	if q.digest == nil && len(q.vals) == 0 && o.digest == nil {
+		q.vals, o.vals = o.vals, nil // adopt the list rather than copy it
+		return
+	}
+	if o.digest == nil {
+		for _, v := range o.vals {
+			q.add(v)
+		}
+		return
+	}
+	if q.digest == nil {
+		q.digest = newTDigest(200)
+		for _, v := range q.vals {
+			q.digest.add(v)
+		}
+		q.vals = nil
+	}
+	q.digest.mergeFrom(o.digest)
+}

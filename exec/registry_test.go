@@ -96,6 +96,16 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 	for name := range aggStates {
 		require.True(t, aggs[name], "state for %s, which is not an aggregate", name)
 	}
+	// Every analytic function has its computation, and every computation
+	// a function.
+	analytic := map[string]bool{}
+	for _, name := range planner.AnalyticNames() {
+		analytic[name] = true
+		require.NotNil(t, windowFuncs[name], "analytic function %s has no computation", name)
+	}
+	for name := range windowFuncs {
+		require.True(t, analytic[name], "computation for %s, which is not an analytic function", name)
+	}
 	t.Logf("%d functions, vectorised: %s", len(sorted), strings.Join(vec, " "))
 
 }

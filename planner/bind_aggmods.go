@@ -8,7 +8,7 @@ import (
 )
 
 // Modifiers inside an aggregate call, as BigQuery has them for the
-// aggregates logq implements:
+// aggregates logq implements (which takes which is in its Agg):
 //
 //	ARRAY_AGG(x [IGNORE NULLS | RESPECT NULLS] [ORDER BY key [DESC] …] [LIMIT n])
 //	STRING_AGG(s [, delim] [ORDER BY key [DESC] …] [LIMIT n])
@@ -33,22 +33,15 @@ func (b *binder) noAggModifiers(e *sqlparse.Call, name string) {
 }
 
 // aggModifiers binds the modifiers of an aggregate call into call.
-func (b *binder) aggModifiers(e *sqlparse.Call, name string, call *AggCall, inner *exprCtx) {
-	list := name == "array_agg" || name == "string_agg"
-	if !list {
+func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *exprCtx) {
+	name := def.Name
+	if e.Nulls != "" && !def.IgnoreNulls {
+		b.fail(e.At, "%s NULLS is not supported in %s", e.Nulls, strings.ToUpper(name))
+	}
+	call.IgnoreNulls = e.Nulls == "IGNORE"
+	if !def.OrderLimit {
 		b.noAggModifiers(e, name)
 		return
-	}
-	switch e.Nulls {
-	case "IGNORE":
-		if name != "array_agg" {
-			b.fail(e.At, "IGNORE NULLS is not supported in %s (it skips NULLs anyway)", strings.ToUpper(name))
-		}
-		call.IgnoreNulls = true
-	case "RESPECT":
-		if name != "array_agg" {
-			b.fail(e.At, "RESPECT NULLS is not supported in %s", strings.ToUpper(name))
-		}
 	}
 	for _, o := range e.OrderBy {
 		if hasAggregate(o.Expr) {

@@ -178,10 +178,7 @@ func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *oute
 		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the aggregate's arguments)
 	}
 	s := b.newSubquery(SubKeyed, b.optimizeSubplan(keyed), e.At)
-	s.X, s.T, s.Default = outer, call.T, types.NullOf(call.T)
-	if call.Fn == "count" || call.Fn == "countif" {
-		s.Default = types.IntValue(0)
-	}
+	s.X, s.T, s.Default = outer, call.T, aggs[call.Fn].Empty(call.T)
 	return s
 }
 

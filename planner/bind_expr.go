@@ -401,113 +401,46 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 // an analytic aggregate's inner context collects aggregates: SUM(COUNT(*))
 // OVER () in a grouped SELECT.
 func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall {
-	n := aggregates[name]
-	if e.Star {
-		if name != "count" {
-			b.fail(e.At, "only COUNT takes *")
-		}
-	} else if len(e.Args) < n[0] || len(e.Args) > n[1] || (name == "count" && len(e.Args) != 1) {
-		b.fail(e.At, "%s takes %d argument(s), got %d", strings.ToUpper(name), n[1], len(e.Args))
+	def := aggs[name]
+	up := strings.ToUpper(name)
+	switch {
+	case e.Star && !def.Star:
+		b.fail(e.At, "only COUNT takes *")
+	case !e.Star && (len(e.Args) < def.MinArgs || len(e.Args) > def.MaxArgs):
+		b.fail(e.At, "%s takes %s, got %d", up, def.arity(), len(e.Args))
+	case e.Distinct && !def.Distinct:
+		b.fail(e.At, "DISTINCT is not supported in %s (%s take it)", up, strings.Join(aggsWith(func(a *Agg) bool { return a.Distinct }), ", "))
 	}
 	call := AggCall{Fn: name, Star: e.Star, Distinct: e.Distinct}
-	if name == "approx_count_distinct" {
-		if e.Distinct {
-			b.fail(e.At, "APPROX_COUNT_DISTINCT does not take DISTINCT")
-		}
-		// computed exactly, as COUNT(DISTINCT x)
-		name = "count"
-		call.Fn, call.Distinct = "count", true
-		e = &sqlparse.Call{At: e.At, Name: e.Name, Args: e.Args, Distinct: true, Over: e.Over}
-	}
 	for _, a := range e.Args {
 		if inner.aggs == nil && hasAggregate(a) {
 			b.fail(a.Pos(), "aggregate functions cannot be nested")
 		}
 		call.Args = append(call.Args, b.expr(a, inner))
 	}
-	if e.Distinct && !distinctAggs[name] {
-		b.fail(e.At, "DISTINCT is not supported in %s (COUNT, SUM, AVG, MIN, MAX, ARRAY_AGG and STRING_AGG take it)", strings.ToUpper(name))
-	}
-	var argT types.Type
-	if len(call.Args) > 0 {
-		argT = call.Args[0].Type()
-	}
-	switch name {
-	case "count", "countif":
+	if !e.Star {
+		t, err := def.Check(&call, b.symbolic)
+		if err != nil {
+			b.fail(e.At, "%s", err)
+		}
+		call.T = t
+	} else {
 		call.T = types.Int64
-		if name == "countif" && argT.Kind != types.KindBool && argT.Kind != types.KindNull {
-			b.fail(e.At, "COUNTIF needs a BOOL, not %s", argT)
-		}
-	case "sum":
-		if !argT.IsNumeric() && argT.Kind != types.KindNull {
-			b.fail(e.At, "SUM needs a number, not %s", argT)
-		}
-		call.T = argT
-		if argT.Kind == types.KindNull {
-			call.T = types.Int64
-		}
-	case "avg", "variance", "var_samp", "var_pop", "stddev", "stddev_samp", "stddev_pop":
-		if !argT.IsNumeric() && argT.Kind != types.KindNull {
-			b.fail(e.At, "%s needs a number, not %s", strings.ToUpper(name), argT)
-		}
-		call.T = types.Float64
-	case "min", "max", "any_value":
-		if argT.Kind == types.KindArray || argT.Kind == types.KindStruct {
-			b.fail(e.At, "%s cannot order %s", strings.ToUpper(name), argT)
-		}
-		call.T = argT
-	case "logical_and", "logical_or":
-		if argT.Kind != types.KindBool && argT.Kind != types.KindNull {
-			b.fail(e.At, "%s needs a BOOL, not %s", strings.ToUpper(name), argT)
-		}
-		call.T = types.Bool
-	case "string_agg":
-		if argT.Kind != types.KindString && argT.Kind != types.KindNull {
-			b.fail(e.At, "STRING_AGG needs a STRING, not %s", argT)
-		}
-		if len(call.Args) == 2 {
-			k, ok := call.Args[1].(*Const)
-			if ok && k.V.T.Kind == types.KindNull {
-				k, ok = &Const{V: types.NullOf(types.String)}, true
-			}
-			if !ok && !b.symbolic {
-				b.fail(e.At, "the delimiter of STRING_AGG must be a constant STRING")
-			}
-			if ok && k.V.T.Kind != types.KindString {
-				b.fail(e.At, "the delimiter of STRING_AGG must be a STRING, not %s", k.V.T)
-			}
-		}
-		call.T = types.String
-	case "array_agg":
-		if argT.Kind == types.KindArray {
-			b.fail(e.At, "ARRAY_AGG of an ARRAY is not supported (an array cannot contain an array)")
-		}
-		if argT.Kind == types.KindNull {
-			argT = types.Int64
-		}
-		call.T = types.ArrayOf(argT)
-	case "approx_top_count":
-		call.T = b.approxTopCountType(e, call, argT) // bind_aggmods.go
-	case "approx_quantiles":
-		k, ok := call.Args[1].(*Const)
-		if !ok && !b.symbolic {
-			b.fail(e.At, "the number of quantiles must be a constant")
-		}
-		if ok && (k.V.T.Kind != types.KindInt64 || k.V.I < 1 || k.V.I > 100000) {
-			b.fail(e.At, "the number of quantiles must be an integer from 1 to 100000")
-		}
-		if !argT.IsNumeric() && !argT.IsTime() && argT.Kind != types.KindNull && argT.Kind != types.KindString {
-			b.fail(e.At, "APPROX_QUANTILES cannot order %s", argT)
-		}
-		call.T = types.ArrayOf(argT)
 	}
-	b.aggModifiers(e, name, &call, inner) // bind_aggmods.go
+	b.aggModifiers(e, def, &call, inner) // bind_aggmods.go
 	return call
 }
 
-// distinctAggs are the aggregates that take DISTINCT (each distinct value
-// of the argument is aggregated once), as in BigQuery.
-var distinctAggs = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true, "array_agg": true, "string_agg": true}
+// aggsWith names the aggregates def says yes to, upper case, sorted.
+func aggsWith(yes func(*Agg) bool) []string {
+	var out []string
+	for _, n := range AggregateNames() {
+		if yes(aggs[n]) {
+			out = append(out, strings.ToUpper(n))
+		}
+	}
+	return out
+}
 
 func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 	c := &Case{}

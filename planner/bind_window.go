@@ -27,34 +27,6 @@ import (
 // ORDER BY key. DISTINCT (COUNT(DISTINCT x) OVER …) is taken without ORDER BY
 // and frame only; ORDER BY and LIMIT inside an aggregate are refused.
 
-var numberingFuncs = map[string]int{ // name → number of arguments
-	"row_number": 0, "rank": 0, "dense_rank": 0, "percent_rank": 0, "cume_dist": 0, "ntile": 1,
-}
-
-var navigationFuncs = map[string][2]int{ // name → min, max arguments
-	"lag": {1, 3}, "lead": {1, 3}, "first_value": {1, 1}, "last_value": {1, 1}, "nth_value": {2, 2},
-}
-
-// IsAnalytic reports whether name is a function that exists only with OVER.
-func IsAnalytic(name string) bool {
-	_, num := numberingFuncs[name]
-	_, nav := navigationFuncs[name]
-	return num || nav
-}
-
-// AnalyticNames lists the functions that exist only with OVER (for tests
-// and docs).
-func AnalyticNames() []string {
-	var out []string
-	for n := range numberingFuncs {
-		out = append(out, n)
-	}
-	for n := range navigationFuncs {
-		out = append(out, n)
-	}
-	return out
-}
-
 // winCollector gathers the analytic calls of one SELECT, sharing identical
 // ones, and holds the SELECT's WINDOW clause.
 type winCollector struct {
@@ -163,7 +135,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 	framed := true
 	switch {
 	case IsAggregate(name):
-		if name == "approx_quantiles" || name == "approx_top_count" {
+		if !aggs[name].Window {
 			b.fail(e.At, "%s is not supported as an analytic function", up)
 		}
 		agg := b.aggCall(e, name, inner)
@@ -175,7 +147,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 		}
 		call.Fn, call.Agg, call.T = "aggregate", agg, agg.T
 	case IsAnalytic(name):
-		framed = b.analyticArgs(e, name, inner, &call)
+		framed = b.analyticArgs(e, analytics[name], inner, &call) // analytic.go
 	default:
 		if LookupFunc(name) != nil {
 			b.fail(e.At, "%s is not an analytic function: it cannot take OVER", up)
@@ -184,80 +156,6 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 	}
 	call.Frame = b.windowFrame(spec, &call, framed, up)
 	return ctx.wins.add(call, e.At)
-}
-
-// analyticArgs binds the arguments of a numbering or navigation function
-// and reports whether it takes a frame.
-func (b *binder) analyticArgs(e *sqlparse.Call, name string, inner *exprCtx, call *WindowCall) bool {
-	up := strings.ToUpper(name)
-	if e.Star || e.Distinct || len(e.OrderBy) > 0 || e.Limit != nil {
-		b.fail(e.At, "%s does not take *, DISTINCT, ORDER BY or LIMIT in its arguments", up)
-	}
-	if n, ok := numberingFuncs[name]; ok {
-		if len(e.Args) != n {
-			b.fail(e.At, "%s takes %d argument(s), got %d", up, n, len(e.Args))
-		}
-		if e.Nulls != "" {
-			b.fail(e.At, "%s does not take %s NULLS", up, e.Nulls)
-		}
-		if name != "row_number" && len(call.Order) == 0 {
-			b.fail(e.At, "%s needs an ORDER BY in its window", up)
-		}
-		call.T = types.Int64
-		if name == "percent_rank" || name == "cume_dist" {
-			call.T = types.Float64
-		}
-		if name == "ntile" {
-			n := b.constAtLeast(e.Args[0], up+"'s bucket count", 1)
-			call.Args = []Expr{&Const{V: types.IntValue(n)}}
-		}
-		return false
-	}
-	n := navigationFuncs[name]
-	if len(e.Args) < n[0] || len(e.Args) > n[1] {
-		b.fail(e.At, "%s takes %d to %d argument(s), got %d", up, n[0], n[1], len(e.Args))
-	}
-	x := b.expr(e.Args[0], inner)
-	call.T = x.Type()
-	if call.T.Kind == types.KindNull {
-		call.T = types.Int64
-		x = &Const{V: types.NullOf(types.Int64)}
-	}
-	call.Args = []Expr{x}
-	switch e.Nulls {
-	case "IGNORE":
-		if name == "lag" || name == "lead" {
-			b.fail(e.At, "%s does not take IGNORE NULLS", up)
-		}
-		call.IgnoreNulls = true
-	case "RESPECT":
-	}
-	switch name {
-	case "lag", "lead":
-		if len(call.Order) == 0 {
-			b.fail(e.At, "%s needs an ORDER BY in its window", up)
-		}
-		off := int64(1)
-		if len(e.Args) > 1 {
-			off = b.constAtLeast(e.Args[1], up+"'s offset", 0)
-		}
-		call.Args = append(call.Args, &Const{V: types.IntValue(off)})
-		def := Expr(&Const{V: types.NullOf(call.T)})
-		if len(e.Args) > 2 {
-			d := b.expr(e.Args[2], inner)
-			c, err := coerceTo(d, call.T)
-			if err != nil || !c.Type().Equal(call.T) {
-				b.fail(e.Args[2].Pos(), "the default of %s must be a %s, not %s", up, call.T, d.Type())
-			}
-			def = c
-		}
-		call.Args = append(call.Args, def)
-		return false
-	case "nth_value":
-		n := b.constAtLeast(e.Args[1], up+"'s position", 1)
-		call.Args = append(call.Args, &Const{V: types.IntValue(n)})
-	}
-	return true
 }
 
 // windowFrame resolves the frame of a call: written, or the default.

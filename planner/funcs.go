@@ -98,29 +98,6 @@ func Funcs() map[string]*Func { return funcs }
 // Aliases maps each alternative spelling to its function's name.
 func Aliases() map[string]string { return aliases }
 
-// aggregates maps aggregate names to their argument counts.
-var aggregates = map[string][2]int{
-	"count": {0, 1}, "countif": {1, 1}, "sum": {1, 1}, "avg": {1, 1},
-	"min": {1, 1}, "max": {1, 1}, "approx_quantiles": {2, 2}, "any_value": {1, 1},
-	"logical_and": {1, 1}, "logical_or": {1, 1},
-	"string_agg": {1, 2}, "array_agg": {1, 1}, "approx_count_distinct": {1, 1},
-	"variance": {1, 1}, "var_samp": {1, 1}, "var_pop": {1, 1},
-	"stddev": {1, 1}, "stddev_samp": {1, 1}, "stddev_pop": {1, 1},
-	"approx_top_count": {2, 2},
-}
-
-// AggregateNames lists the aggregate functions (for tests and docs).
-func AggregateNames() []string {
-	var out []string
-	for n := range aggregates {
-		out = append(out, n)
-	}
-	return out
-}
-
-// IsAggregate reports whether name is an aggregate function.
-func IsAggregate(name string) bool { _, ok := aggregates[name]; return ok }
-
 // ErrEval matches (errors.Is) every error raised while evaluating a function.
 var ErrEval = errors.New("evaluation error")
 

@@ -1,0 +1,120 @@
+package exec
+
+import (
+	"logq/planner"
+	"logq/types"
+)
+
+func newExtremeState(a planner.AggCall) aggState { return &extremeState{fn: a.Fn, t: a.T} }
+
+// extremeState is MIN, MAX or ANY_VALUE. Integer-like inputs (the common
+// case: times, counts, milliseconds) stay in ints; others are boxed.
+type extremeState struct {
+	fn   string
+	t    types.Type
+	ints []int64
+	v    []types.Value
+	set  []bool
+}
+
+func (s *extremeState) grow(n int) {
+	for len(s.v) < n {
+		s.v = append(s.v, types.Value{})
+		s.ints = append(s.ints, 0)
+		s.set = append(s.set, false)
+	}
+}
+
+func (s *extremeState) intLike() bool {
+	switch s.t.Kind {
+	case types.KindInt64, types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindBool:
+		return s.fn != "any_value"
+	}
+	return false
+}
+
+func (s *extremeState) update(g []int32, args []*Vector, n int) {
+	v := args[0]
+	if s.intLike() && v.storage() == inInts && v.Lazy == nil {
+		ints, set, x := s.ints, s.set, v.I
+		switch {
+		case s.fn == "min" && v.Null == nil:
+			for r, gi := range g {
+				if !set[gi] || x[r] < ints[gi] {
+					ints[gi], set[gi] = x[r], true
+				}
+			}
+		case s.fn == "max" && v.Null == nil:
+			for r, gi := range g {
+				if !set[gi] || x[r] > ints[gi] {
+					ints[gi], set[gi] = x[r], true
+				}
+			}
+		default:
+			for r, gi := range g {
+				if v.isNull(r) {
+					continue
+				}
+				if !set[gi] || (s.fn == "min" && x[r] < ints[gi]) || (s.fn == "max" && x[r] > ints[gi]) {
+					ints[gi], set[gi] = x[r], true
+				}
+			}
+		}
+		return
+	}
+	for r, gi := range g {
+		if v.isNull(r) {
+			continue
+		}
+		if !s.set[gi] {
+			s.v[gi], s.set[gi] = v.Value(r), true
+			continue
+		}
+		if s.fn == "any_value" {
+			continue
+		}
+		x := v.Value(r)
+		c, _ := types.Compare(x, s.v[gi])
+		if (s.fn == "min" && c < 0) || (s.fn == "max" && c > 0) {
+			s.v[gi] = x
+		}
+	}
+}
+
+func (s *extremeState) result(g int) types.Value {
+	if !s.set[g] {
+		return types.NullOf(s.t)
+	}
+	if s.intLike() {
+		return types.Value{T: s.t, I: s.ints[g]}
+	}
+	return s.v[g]
+}
+
+func (s *extremeState) merge(target []int32, other aggState) {
+	o := other.(*extremeState)
+	if s.intLike() {
+		for g, t := range target {
+			if o.set[g] && (!s.set[t] || (s.fn == "min" && o.ints[g] < s.ints[t]) || (s.fn == "max" && o.ints[g] > s.ints[t])) {
+				s.ints[t], s.set[t] = o.ints[g], true
+			}
+		}
+		return
+	}
+	for g, t := range target {
+		if !o.set[g] {
+			continue
+		}
+		if !s.set[t] {
+			s.v[t], s.set[t] = o.v[g], true
+			continue
+		}
+		if s.fn == "any_value" {
+			continue
+		}
+		c, _ := types.Compare(o.v[g], s.v[t])
+		if (s.fn == "min" && c < 0) || (s.fn == "max" && c > 0) {
+			s.v[t] = o.v[g]
+		}
+	}
+}

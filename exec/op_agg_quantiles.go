@@ -1,0 +1,112 @@
+package exec
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// quantAgg is APPROX_QUANTILES(x, n): per group, a quantileState
+// (quantile.go); only the ranks the plan reads are computed.
+type quantAgg struct {
+	n     int
+	ranks []int
+	elem  types.Type
+	q     []quantileState
+	done  []types.Value // results, when computed ahead by prepare
+}
+
+func newQuantAgg(a planner.AggCall) aggState {
+	n := int(a.Args[1].(*planner.Const).V.I)
+	ranks := a.Ranks
+	if ranks == nil {
+		for i := 0; i <= n; i++ {
+			ranks = append(ranks, i)
+		}
+	}
+	return &quantAgg{n: n, ranks: ranks, elem: *a.T.Elem}
+}
+
+func (s *quantAgg) grow(n int) {
+	for len(s.q) < n {
+		s.q = append(s.q, quantileState{})
+	}
+}
+
+func (s *quantAgg) update(g []int32, args []*Vector, n int) {
+	v := args[0]
+	switch v.storage() {
+	case inFloats:
+		for r, gi := range g {
+			if !v.isNull(r) {
+				s.q[gi].add(v.F[r])
+			}
+		}
+	case inInts:
+		for r, gi := range g {
+			if !v.isNull(r) {
+				s.q[gi].add(float64(v.I[r]))
+			}
+		}
+	}
+}
+
+// prepare computes every group's quantiles on all cores: selection is the
+// costly part of APPROX_QUANTILES and groups are independent.
+func (s *quantAgg) prepare() {
+	s.done = make([]types.Value, len(s.q))
+	workers := min(runtime.GOMAXPROCS(0), len(s.q))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for g := w; g < len(s.q); g += workers {
+				s.done[g] = s.compute(g)
+			}
+		}(w)
+	}
+	wg.Wait()
+}
+
+func (s *quantAgg) result(g int) types.Value {
+	if s.done != nil {
+		return s.done[g]
+	}
+	return s.compute(g)
+}
+
+func (s *quantAgg) compute(g int) types.Value {
+	vals := s.q[g].quantiles(s.n, s.ranks)
+	if vals == nil {
+		return types.NullOf(types.ArrayOf(s.elem))
+	}
+	// Positions not requested (when only some ranks are read) stay NULL; the
+	// planner guarantees nothing reads them.
+	out := make([]types.Value, s.n+1)
+	for i := range out {
+		out[i] = types.NullOf(s.elem)
+	}
+	for k, r := range s.ranks {
+		if r < 0 || r > s.n {
+			continue
+		}
+		x := vals[k]
+		if s.elem.Kind == types.KindFloat64 {
+			out[r] = types.FloatValue(x)
+		} else {
+			out[r] = types.Value{T: s.elem, I: int64(math.Round(x))}
+		}
+	}
+	return types.ArrayValue(s.elem, out)
+}
+
+func (s *quantAgg) merge(target []int32, other aggState) {
+	o := other.(*quantAgg)
+	for g, t := range target {
+		s.q[t].merge(&o.q[g])
+	}
+}

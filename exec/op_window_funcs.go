@@ -1,0 +1,158 @@
+package exec
+
+import (
+	"context"
+	"math"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// windowCalc computes one call over the sorted rows.
+type windowCalc struct {
+	*windowOrder
+	op   *windowOp
+	call *planner.WindowCall
+	ce   callExprs
+	key  []types.Value // the ORDER BY key by row, for RANGE offsets (rangeKey)
+	// lists says whether the aggregate keeps every value (chargeList);
+	// nil until known.
+	lists *bool
+}
+
+// arg is the stored column of the call's argument k.
+func (w *windowCalc) arg(k int) *Vector { return w.op.vals.cols[w.ce.args[k]] }
+
+// constArg is argument k of c, an INT64 constant by the binder's rules
+// (NTILE's buckets, LAG's offset, NTH_VALUE's position).
+func constArg(c *planner.WindowCall, k int) int64 { return c.Args[k].(*planner.Const).V.I }
+
+// partition fills out for the rows of one partition: an aggregate over
+// its frames (op_window_agg.go), or the call's function from windowFuncs.
+func (w *windowCalc) partition(ctx context.Context, p partitionRun, out *Vector) error {
+	if w.call.Fn == "aggregate" {
+		return w.aggregate(ctx, p, out)
+	}
+	f := windowFuncs[w.call.Fn]
+	if f == nil {
+		// The binder only makes calls of planner.AnalyticNames, each of
+		// which has an entry (TestEveryFunctionIsDefinedAndTested).
+		return &Error{Kind: KindInternal, Msg: "no evaluation for window function " + w.call.Fn}
+	}
+	n, idx := w.op.rows.n, w.idx
+	f(w, p, func(j int, v types.Value) { out.set(int(idx[j]), v, n) })
+	return nil
+}
+
+// windowFuncs computes each numbering and navigation function the planner
+// registers (planner.Analytic), by name: for the sorted positions
+// [p.lo, p.hi) of one partition, set(j, v) gives position j its value.
+var windowFuncs = map[string]func(w *windowCalc, p partitionRun, set func(j int, v types.Value)){
+	"row_number": func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+		for j := p.lo; j < p.hi; j++ {
+			set(j, types.IntValue(int64(j-p.lo+1)))
+		}
+	},
+	"rank": func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+		for j := p.lo; j < p.hi; j++ {
+			set(j, types.IntValue(int64(int(w.peerStart[j])-p.lo+1)))
+		}
+	},
+	"dense_rank": func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+		rank := int64(0)
+		for j := p.lo; j < p.hi; j++ {
+			if int(w.peerStart[j]) == j {
+				rank++
+			}
+			set(j, types.IntValue(rank))
+		}
+	},
+	"percent_rank": func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+		size := p.hi - p.lo
+		for j := p.lo; j < p.hi; j++ {
+			v := 0.0
+			if size > 1 {
+				v = float64(int(w.peerStart[j])-p.lo) / float64(size-1)
+			}
+			set(j, types.FloatValue(v))
+		}
+	},
+	"cume_dist": func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+		for j := p.lo; j < p.hi; j++ {
+			set(j, types.FloatValue(float64(int(w.peerEnd[j])-p.lo)/float64(p.hi-p.lo)))
+		}
+	},
+	"ntile": func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+		size := p.hi - p.lo
+		buckets := int(min(constArg(w.call, 0), int64(size)))
+		q, r := size/buckets, size%buckets
+		for j := p.lo; j < p.hi; j++ {
+			i := j - p.lo
+			var b int
+			if i < r*(q+1) {
+				b = i/(q+1) + 1
+			} else {
+				b = r + (i-r*(q+1))/q + 1
+			}
+			set(j, types.IntValue(int64(b)))
+		}
+	},
+	"lag":         lagLead(-1),
+	"lead":        lagLead(1),
+	"first_value": framePick(false, false),
+	"last_value":  framePick(true, false),
+	"nth_value":   framePick(false, true),
+}
+
+// lagLead is LAG (dir -1) or LEAD (dir 1): the value off rows away within
+// the partition, else the default.
+func lagLead(dir int) func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+	return func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+		x, def := w.arg(0), w.arg(2)
+		off := dir * int(min(constArg(w.call, 1), int64(math.MaxInt32)))
+		for j := p.lo; j < p.hi; j++ {
+			if k := j + off; k >= p.lo && k < p.hi {
+				set(j, x.Value(int(w.idx[k])))
+			} else {
+				set(j, def.Value(int(w.idx[j])))
+			}
+		}
+	}
+}
+
+// framePick is FIRST_VALUE, LAST_VALUE (fromEnd) or NTH_VALUE (nthArg:
+// argument 1 says which): a row of each row's frame (pick).
+func framePick(fromEnd, nthArg bool) func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+	return func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+		x := w.arg(0)
+		nth := 1
+		if nthArg {
+			nth = int(min(constArg(w.call, 1), int64(math.MaxInt32)))
+		}
+		for j := p.lo; j < p.hi; j++ {
+			lo, hi := w.frame(p, j)
+			set(j, w.pick(x, lo, hi, nth, fromEnd))
+		}
+	}
+}
+
+// pick returns the value of the nth row (from the end for LAST_VALUE) of
+// the frame [lo, hi), skipping NULLs with IGNORE NULLS.
+func (w *windowCalc) pick(x *Vector, lo, hi, nth int, fromEnd bool) types.Value {
+	step, start := 1, lo
+	if fromEnd {
+		step, start = -1, hi-1
+	}
+	seen := 0
+	for j := start; j >= lo && j < hi; j += step {
+		r := int(w.idx[j])
+		if w.call.IgnoreNulls && x.isNull(r) {
+			continue
+		}
+		seen++
+		if seen == nth {
+			return x.Value(r)
+		}
+	}
+	return types.NullOf(w.call.T)
+}

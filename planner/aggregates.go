@@ -1,0 +1,207 @@
+package planner
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"logq/types"
+)
+
+// Agg defines one aggregate function, as Func defines a scalar one: its
+// arguments, the modifiers it takes inside the call, its type rule, its
+// value over no rows and whether it may be an analytic function. The binder
+// (aggCall, aggModifiers, windowCall), the decorrelation of scalar
+// subqueries and the executor read this table; exec attaches the state that
+// computes each one (exec/op_agg.go aggStates), and its registry test checks
+// that the two name the same functions and that a golden case calls each.
+type Agg struct {
+	Name             string
+	MinArgs, MaxArgs int
+	Star             bool // COUNT(*)
+	// The modifiers taken inside the call (any other is refused, named).
+	Distinct    bool // f(DISTINCT x): each distinct value once
+	IgnoreNulls bool // IGNORE NULLS / RESPECT NULLS
+	OrderLimit  bool // ORDER BY key [DESC] … and LIMIT n
+	// Window: it may take OVER (…).
+	Window bool
+	// Check types a call whose arguments are bound (call.Args; with
+	// symbolic, parameters are not constants yet) and returns its result
+	// type; its errors are refusals at the call.
+	Check func(call *AggCall, symbolic bool) (types.Type, error)
+	// Zero: over no rows the result is 0 (COUNT), not NULL.
+	Zero bool
+}
+
+// Empty is the aggregate's value over no rows.
+func (a *Agg) Empty(t types.Type) types.Value {
+	if a.Zero {
+		return types.IntValue(0)
+	}
+	return types.NullOf(t)
+}
+
+// aggs is every aggregate, by name.
+var aggs = map[string]*Agg{}
+
+func init() {
+	for _, a := range []*Agg{
+		{Name: "count", MinArgs: 1, MaxArgs: 1, Star: true, Distinct: true, Window: true, Zero: true, Check: countType},
+		{Name: "countif", MinArgs: 1, MaxArgs: 1, Window: true, Zero: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
+			return types.Int64, argKinds(c, "COUNTIF needs a BOOL", types.KindBool)
+		}},
+		// Computed exactly: the distinct values, counted.
+		{Name: "approx_count_distinct", MinArgs: 1, MaxArgs: 1, Window: true, Zero: true, Check: countType},
+		{Name: "sum", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
+			t := c.Args[0].Type()
+			if !t.IsNumeric() && t.Kind != types.KindNull {
+				return t, fmt.Errorf("SUM needs a number, not %s", t)
+			}
+			if t.Kind == types.KindNull {
+				return types.Int64, nil
+			}
+			return t, nil
+		}},
+		{Name: "avg", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: numericToFloat},
+		{Name: "variance", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
+		{Name: "var_samp", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
+		{Name: "var_pop", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
+		{Name: "stddev", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
+		{Name: "stddev_samp", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
+		{Name: "stddev_pop", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
+		{Name: "min", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: orderable},
+		{Name: "max", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: orderable},
+		{Name: "any_value", MinArgs: 1, MaxArgs: 1, Window: true, Check: orderable},
+		{Name: "logical_and", MinArgs: 1, MaxArgs: 1, Window: true, Check: boolAgg},
+		{Name: "logical_or", MinArgs: 1, MaxArgs: 1, Window: true, Check: boolAgg},
+		{Name: "string_agg", MinArgs: 1, MaxArgs: 2, Distinct: true, OrderLimit: true, Window: true, Check: stringAggType},
+		{Name: "array_agg", MinArgs: 1, MaxArgs: 1, Distinct: true, IgnoreNulls: true, OrderLimit: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
+			t := c.Args[0].Type()
+			if t.Kind == types.KindArray {
+				return t, errors.New("ARRAY_AGG of an ARRAY is not supported (an array cannot contain an array)")
+			}
+			if t.Kind == types.KindNull {
+				t = types.Int64
+			}
+			return types.ArrayOf(t), nil
+		}},
+		{Name: "approx_top_count", MinArgs: 2, MaxArgs: 2, Check: approxTopCountType},
+		{Name: "approx_quantiles", MinArgs: 2, MaxArgs: 2, Check: approxQuantilesType},
+	} {
+		aggs[a.Name] = a
+	}
+}
+
+// LookupAgg returns the aggregate named name, or nil.
+func LookupAgg(name string) *Agg { return aggs[name] }
+
+// AggregateNames lists the aggregate functions, sorted (for tests and docs).
+func AggregateNames() []string {
+	out := make([]string, 0, len(aggs))
+	for n := range aggs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// IsAggregate reports whether name is an aggregate function.
+func IsAggregate(name string) bool { return aggs[name] != nil }
+
+// arity says how many arguments an aggregate takes, for messages.
+func (a *Agg) arity() string {
+	switch {
+	case a.MinArgs == a.MaxArgs:
+		return fmt.Sprintf("%d argument(s)", a.MaxArgs)
+	default:
+		return fmt.Sprintf("%d to %d arguments", a.MinArgs, a.MaxArgs)
+	}
+}
+
+// argKinds checks that the first argument is NULL or of kind k.
+func argKinds(c *AggCall, msg string, k types.Kind) error {
+	if t := c.Args[0].Type(); t.Kind != k && t.Kind != types.KindNull {
+		return fmt.Errorf("%s, not %s", msg, t)
+	}
+	return nil
+}
+
+func countType(*AggCall, bool) (types.Type, error) { return types.Int64, nil }
+
+func numericToFloat(c *AggCall, _ bool) (types.Type, error) {
+	if t := c.Args[0].Type(); !t.IsNumeric() && t.Kind != types.KindNull {
+		return t, fmt.Errorf("%s needs a number, not %s", strings.ToUpper(c.Fn), t)
+	}
+	return types.Float64, nil
+}
+
+func orderable(c *AggCall, _ bool) (types.Type, error) {
+	t := c.Args[0].Type()
+	if t.Kind == types.KindArray || t.Kind == types.KindStruct {
+		return t, fmt.Errorf("%s cannot order %s", strings.ToUpper(c.Fn), t)
+	}
+	return t, nil
+}
+
+func boolAgg(c *AggCall, _ bool) (types.Type, error) {
+	return types.Bool, argKinds(c, strings.ToUpper(c.Fn)+" needs a BOOL", types.KindBool)
+}
+
+// stringAggType: STRING_AGG(s [, delimiter]), the delimiter a constant
+// STRING (a NULL one makes the result NULL).
+func stringAggType(c *AggCall, symbolic bool) (types.Type, error) {
+	if err := argKinds(c, "STRING_AGG needs a STRING", types.KindString); err != nil {
+		return types.String, err
+	}
+	if len(c.Args) == 2 {
+		k, ok := c.Args[1].(*Const)
+		if ok && k.V.T.Kind == types.KindNull {
+			k, ok = &Const{V: types.NullOf(types.String)}, true
+		}
+		if !ok && !symbolic {
+			return types.String, errors.New("the delimiter of STRING_AGG must be a constant STRING")
+		}
+		if ok && k.V.T.Kind != types.KindString {
+			return types.String, fmt.Errorf("the delimiter of STRING_AGG must be a STRING, not %s", k.V.T)
+		}
+	}
+	return types.String, nil
+}
+
+// approxTopCountType: APPROX_TOP_COUNT(x, n), n a constant from 1 to
+// 100000, is ARRAY<STRUCT<value, count INT64>>.
+func approxTopCountType(c *AggCall, symbolic bool) (types.Type, error) {
+	argT := c.Args[0].Type()
+	k, ok := c.Args[1].(*Const)
+	if !ok && !symbolic {
+		return argT, errors.New("the number of APPROX_TOP_COUNT values must be a constant")
+	}
+	if ok && (k.V.T.Kind != types.KindInt64 || k.V.Null || k.V.I < 1 || k.V.I > 100000) {
+		return argT, errors.New("the number of APPROX_TOP_COUNT values must be an integer from 1 to 100000")
+	}
+	if argT.Kind == types.KindArray {
+		return argT, fmt.Errorf("APPROX_TOP_COUNT cannot group %s", argT)
+	}
+	if argT.Kind == types.KindNull {
+		argT = types.Int64
+	}
+	return types.ArrayOf(types.StructOf(types.Field{Name: "value", Type: argT}, types.Field{Name: "count", Type: types.Int64})), nil
+}
+
+// approxQuantilesType: APPROX_QUANTILES(x, n), n a constant from 1 to
+// 100000, is an ARRAY of n+1 of x's values.
+func approxQuantilesType(c *AggCall, symbolic bool) (types.Type, error) {
+	argT := c.Args[0].Type()
+	k, ok := c.Args[1].(*Const)
+	if !ok && !symbolic {
+		return argT, errors.New("the number of quantiles must be a constant")
+	}
+	if ok && (k.V.T.Kind != types.KindInt64 || k.V.I < 1 || k.V.I > 100000) {
+		return argT, errors.New("the number of quantiles must be an integer from 1 to 100000")
+	}
+	if !argT.IsNumeric() && !argT.IsTime() && argT.Kind != types.KindNull && argT.Kind != types.KindString {
+		return argT, fmt.Errorf("APPROX_QUANTILES cannot order %s", argT)
+	}
+	return types.ArrayOf(argT), nil
+}

@@ -30,15 +30,23 @@ func linearScan(n planner.Node) (*planner.Scan, bool) {
 	}
 }
 
-// buildChain builds the Filter/Project chain above a given scan operator.
+// buildChain builds the Filter/Project chain n (linearScan's) above a
+// given scan operator: through build, with a view that answers the scan
+// with it.
 func buildChain(n planner.Node, scan Operator, ev *evaluator) Operator {
-	switch x := n.(type) {
-	case *planner.Filter:
-		return &filterOp{in: buildChain(x.In, scan, ev), cond: x.Cond, ev: ev}
-	case *planner.Project:
-		return &projectOp{in: buildChain(x.In, scan, ev), exprs: x.Exprs, ev: ev}
+	op, _ := build(n, &Env{view: givenScan{scan}, ev: ev}) // a chain over a given scan cannot fail
+	return op
+}
+
+// givenScan answers the one Scan of a plan with an operator already made.
+type givenScan struct{ op Operator }
+
+func (g givenScan) Table(string) planner.TableSchema { return planner.EmptyCatalog{}.Table("") }
+func (g givenScan) Build(n planner.Node, _ *Env) (Operator, error) {
+	if _, ok := n.(*planner.Scan); ok {
+		return g.op, nil
 	}
-	return scan
+	return nil, nil
 }
 
 // parallelAgg is an Aggregate computed by several workers and merged.

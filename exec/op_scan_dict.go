@@ -58,27 +58,14 @@ func andAll(es []planner.Expr) planner.Expr {
 	return out
 }
 
+// colsRead adds the input columns e reads to used.
 func colsRead(e planner.Expr, used map[int]bool) {
-	switch x := e.(type) {
-	case *planner.ColRef:
-		used[x.Idx] = true
-	case *planner.Call:
-		for _, a := range x.Args {
-			colsRead(a, used)
-		}
-	case *planner.Case:
-		for _, w := range x.Whens {
-			colsRead(w.Cond, used)
-			colsRead(w.Then, used)
-		}
-		colsRead(x.Else, used)
-	case *inSet:
-		colsRead(x.x, used)
-		if x.key != nil {
-			colsRead(x.key, used)
-		}
-	case *keyedValue:
-		colsRead(x.x, used)
+	if c, ok := e.(*planner.ColRef); ok {
+		used[c.Idx] = true
+		return
+	}
+	for _, c := range e.Children() {
+		colsRead(c, used)
 	}
 }
 

@@ -208,7 +208,13 @@ type keyedValue struct {
 	line, col int
 }
 
-func (e *keyedValue) Type() types.Type { return e.def.T }
+func (e *keyedValue) Type() types.Type         { return e.def.T }
+func (e *keyedValue) Children() []planner.Expr { return []planner.Expr{e.x} }
+func (e *keyedValue) WithChildren(ch []planner.Expr) planner.Expr {
+	c := *e
+	c.x = ch[0]
+	return &c
+}
 func (e *keyedValue) String() string {
 	return fmt.Sprintf("keyed(%s, %d values)", e.x, len(e.vals))
 }
@@ -278,6 +284,20 @@ type inSet struct {
 }
 
 func (e *inSet) Type() types.Type { return types.Bool }
+func (e *inSet) Children() []planner.Expr {
+	if e.key != nil {
+		return []planner.Expr{e.x, e.key}
+	}
+	return []planner.Expr{e.x}
+}
+func (e *inSet) WithChildren(ch []planner.Expr) planner.Expr {
+	c := *e
+	c.x = ch[0]
+	if len(ch) > 1 {
+		c.key = ch[1]
+	}
+	return &c
+}
 func (e *inSet) String() string {
 	if e.key != nil {
 		return fmt.Sprintf("in(%s, key %s, sets of %d keys)", e.x, e.key, len(e.sets))

@@ -59,7 +59,9 @@ func checkConstants(n Node) error {
 	}
 	var walk func(n Node)
 	walk = func(n Node) {
-		exprFields(n, func(v reflect.Value) { visit(v.Interface().(Expr)) }) // subquery.go
+		for _, e := range n.Expressions() {
+			visit(e)
+		}
 		for _, in := range Inputs(n) {
 			walk(in)
 		}

@@ -1,8 +1,6 @@
 package planner
 
 import (
-	"reflect"
-
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -38,8 +36,10 @@ type outerRef struct {
 	msg string // the refusal, should the shape not be decorrelated
 }
 
-func (o *outerRef) Type() types.Type { return o.x.Type() }
-func (o *outerRef) String() string   { return "outer(" + o.x.String() + ")" }
+func (o *outerRef) Type() types.Type         { return o.x.Type() }
+func (o *outerRef) Children() []Expr         { return nil }
+func (o *outerRef) WithChildren([]Expr) Expr { return o }
+func (o *outerRef) String() string           { return "outer(" + o.x.String() + ")" }
 
 // collectOuter binds e in the enclosing scope at index level of b.outer as
 // an outerRef, when an EXISTS subquery directly inside that scope is being
@@ -262,11 +262,11 @@ func onlyOuter(e Expr) bool {
 // plans of its subqueries included), or nil.
 func findOuterRef(n Node) *outerRef {
 	var found *outerRef
-	exprFields(n, func(v reflect.Value) {
+	for _, e := range n.Expressions() {
 		if found == nil {
-			found = findOuterRefExpr(v.Interface().(Expr))
+			found = findOuterRefExpr(e)
 		}
-	})
+	}
 	for _, in := range n.Children() {
 		if found == nil {
 			found = findOuterRef(in)

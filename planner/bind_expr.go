@@ -24,8 +24,10 @@ type exprCtx struct {
 // paramRef is a parameter whose value is not known (Check only).
 type paramRef struct{ name string }
 
-func (p *paramRef) Type() types.Type { return types.String }
-func (p *paramRef) String() string   { return "@" + p.name }
+func (p *paramRef) Type() types.Type         { return types.String }
+func (p *paramRef) Children() []Expr         { return nil }
+func (p *paramRef) WithChildren([]Expr) Expr { return p }
+func (p *paramRef) String() string           { return "@" + p.name }
 
 func (b *binder) boolExpr(e sqlparse.Expr, ctx *exprCtx, clause string) Expr {
 	x := b.expr(e, ctx)

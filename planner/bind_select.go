@@ -324,8 +324,10 @@ type aggRef struct {
 	T types.Type
 }
 
-func (a *aggRef) Type() types.Type { return a.T }
-func (a *aggRef) String() string   { return fmt.Sprintf("$agg%d", a.i) }
+func (a *aggRef) Type() types.Type         { return a.T }
+func (a *aggRef) Children() []Expr         { return nil }
+func (a *aggRef) WithChildren([]Expr) Expr { return a }
+func (a *aggRef) String() string           { return fmt.Sprintf("$agg%d", a.i) }
 
 func (c *aggCollector) add(call AggCall) *aggRef {
 	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls)

@@ -43,8 +43,10 @@ type winRef struct {
 	T types.Type
 }
 
-func (w *winRef) Type() types.Type { return w.T }
-func (w *winRef) String() string   { return fmt.Sprintf("$win%d", w.i) }
+func (w *winRef) Type() types.Type         { return w.T }
+func (w *winRef) Children() []Expr         { return nil }
+func (w *winRef) WithChildren([]Expr) Expr { return w }
+func (w *winRef) String() string           { return fmt.Sprintf("$win%d", w.i) }
 
 func (c *winCollector) add(call WindowCall, pos int) *winRef {
 	key := call.String()

@@ -47,9 +47,13 @@
 // STRING fields a top-k right above a scan only carries, or a first-rows
 // Window partitions by as they are, marked Late (lateFields: read for the
 // kept rows only; a partition key is grouped by its dictionary codes).
-// Explain prints a plan for tests and debugging. Every plan node implements
-// Children/WithChildren (plan.go), so Inputs, mapInputs and the rewrite
-// passes built on them need no per-node type switch.
+// Explain prints a plan for tests and debugging. Nodes and expressions walk
+// and print themselves: every plan node implements Children/WithChildren
+// (its inputs), Expressions/WithExpressions (the expressions it holds,
+// plan_exprs.go), explain (its line, plan_explain.go) and prune (prune.go),
+// and every expression Children/WithChildren, so Inputs, mapInputs,
+// mapExpr, MapExprs, Explain and the rewrite passes built on them need no
+// per-node type switch, and a new node type that lacks one does not compile.
 //
 // Subqueries in expressions (bind_subquery.go, subquery.go): (SELECT …),
 // EXISTS, ARRAY(SELECT …) and x IN (SELECT …) are bound like derived tables
@@ -64,8 +68,8 @@
 // and a scalar aggregate or plain value correlated by one equality,
 // decorrelated into a keyed lookup of the aggregate grouped by its key or of
 // the rows by their key (SubKeyed; bind_correlated.go).
-// MapExprs reaches the expressions of any node by reflection, so the
-// executor can replace subqueries by their values in node types added later.
+// MapExprs reaches the expressions of any node through Expressions, so the
+// executor can replace subqueries by their values in any node type.
 //
 // Sandboxed endpoints (sandbox.go): Options.Sandbox carries a caller's query
 // that replaces the endpoint's final SELECT. It is bound inside the scope of
@@ -87,7 +91,10 @@
 // must be registered (or an alias such as IFNULL) and not Internal (an
 // operator's or syntax's entry); SAFE.f(…) sets Call.Safe and turns f's
 // evaluation errors into NULL; other dotted names are refused. Aggregates are
-// a separate table (aggregates) implemented by exec's aggregate operator.
+// defined the same way, one Agg each (aggregates.go: arity, modifiers, type
+// rule, value over no rows, whether it takes OVER), and analytic functions
+// one Analytic each (analytic.go); exec attaches the state or computation
+// of each by name and tests that both tables agree.
 //
 // This package imports types and sqlparse; it sees storage only through Catalog.
 package planner

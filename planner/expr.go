@@ -10,9 +10,19 @@ import (
 
 // Expr is a bound, typed scalar expression over the columns of a plan node's
 // input. Expressions are data: the executor compiles them into kernels.
+//
+// Children and WithChildren let rewrites and walks (mapExpr, colsUsed, the
+// executor's) handle every expression without a type switch.
 type Expr interface {
 	Type() types.Type
 	String() string
+	// Children returns the direct sub-expressions over the same row (a
+	// subquery's plan reads its own rows and is not among them).
+	Children() []Expr
+	// WithChildren returns a copy of the expression with its children
+	// replaced (same number, same order); the original is not changed.
+	// Only expressions with children are asked.
+	WithChildren(children []Expr) Expr
 }
 
 // ColRef reads column Idx of the input.
@@ -108,55 +118,48 @@ func isInfix(fn string) bool {
 }
 
 // children returns the direct sub-expressions.
-func children(e Expr) []Expr {
-	switch e := e.(type) {
-	case *Call:
-		return e.Args
-	case *Case:
-		out := make([]Expr, 0, 2*len(e.Whens)+1)
-		for _, w := range e.Whens {
-			out = append(out, w.Cond, w.Then)
-		}
-		return append(out, e.Else)
-	case *Subquery:
-		// The plan reads its own rows, not ours; X and Key read ours.
-		switch {
-		case e.Key != nil:
-			return []Expr{e.X, e.Key}
-		case e.X != nil:
-			return []Expr{e.X}
-		}
-	}
-	return nil
-}
+func children(e Expr) []Expr { return e.Children() }
 
-// mapExpr rebuilds e bottom-up, replacing each node by f(node).
+// mapExpr rebuilds e bottom-up, replacing each node by f(node). Nodes with
+// children are copied (WithChildren), so e itself is left as it was.
 func mapExpr(e Expr, f func(Expr) Expr) Expr {
-	switch x := e.(type) {
-	case *Call:
-		c := *x
-		c.Args = make([]Expr, len(x.Args))
-		for i, a := range x.Args {
-			c.Args[i] = mapExpr(a, f)
+	if ch := e.Children(); len(ch) > 0 {
+		out := make([]Expr, len(ch))
+		for i, c := range ch {
+			out[i] = mapExpr(c, f)
 		}
-		return f(&c)
-	case *Case:
-		c := &Case{T: x.T, Else: mapExpr(x.Else, f)}
-		for _, w := range x.Whens {
-			c.Whens = append(c.Whens, When{mapExpr(w.Cond, f), mapExpr(w.Then, f)})
-		}
-		return f(c)
-	case *Subquery:
-		s := *x
-		if x.X != nil {
-			s.X = mapExpr(x.X, f)
-		}
-		if x.Key != nil {
-			s.Key = mapExpr(x.Key, f)
-		}
-		return f(&s)
+		e = e.WithChildren(out)
 	}
 	return f(e)
+}
+
+// MapExpr is mapExpr for the executor's rewrites.
+func MapExpr(e Expr, f func(Expr) Expr) Expr { return mapExpr(e, f) }
+
+func (e *ColRef) Children() []Expr { return nil }
+func (e *Const) Children() []Expr  { return nil }
+func (e *Call) Children() []Expr   { return e.Args }
+func (e *Case) Children() []Expr {
+	out := make([]Expr, 0, 2*len(e.Whens)+1)
+	for _, w := range e.Whens {
+		out = append(out, w.Cond, w.Then)
+	}
+	return append(out, e.Else)
+}
+
+func (e *ColRef) WithChildren([]Expr) Expr { return e }
+func (e *Const) WithChildren([]Expr) Expr  { return e }
+func (e *Call) WithChildren(ch []Expr) Expr {
+	c := *e
+	c.Args = ch
+	return &c
+}
+func (e *Case) WithChildren(ch []Expr) Expr {
+	c := &Case{T: e.T, Else: ch[len(ch)-1]}
+	for i := 0; i+1 < len(ch); i += 2 {
+		c.Whens = append(c.Whens, When{ch[i], ch[i+1]})
+	}
+	return c
 }
 
 // colsUsed adds the input columns e reads to set.

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"strings"
 
 	"logq/types"
 )
@@ -10,9 +9,13 @@ import (
 // Node is a logical plan operator. Nodes are data; the executor builds one
 // physical operator per node.
 //
-// Children and WithChildren let rewrites and walks handle every node without
-// a type switch: a new node type implements them (and Columns) and every
-// generic pass (Inputs, mapInputs, the walks of bind and optimize) handles it.
+// A node walks and prints itself, so that generic passes need no type
+// switch and a new node type cannot be forgotten by one: Children and
+// WithChildren (its inputs: Inputs, mapInputs, the walks of bind and
+// optimize), Expressions and WithExpressions (the expressions it holds:
+// MapExprs, Subqueries; plan_exprs.go), explain (its line in Explain;
+// plan_explain.go) and prune (column pruning; prune.go). Only planner
+// defines nodes.
 type Node interface {
 	Columns() []Column
 	// Children returns the node's inputs, in order.
@@ -21,6 +24,17 @@ type Node interface {
 	// order) and returns the node. It works in place: a plan is built per
 	// call and its nodes are not shared between plans.
 	WithChildren(children []Node) Node
+	// Expressions returns the expressions the node holds itself (not its
+	// inputs'), in a fixed order.
+	Expressions() []Expr
+	// WithExpressions replaces them (same number, same order), in place,
+	// and returns the node.
+	WithExpressions(es []Expr) Node
+	// explain is the node's own line of Explain.
+	explain() string
+	// prune keeps the output columns in need, and what computing them
+	// reads, and returns the node with a map from old to new positions.
+	prune(need map[int]bool) (Node, map[int]int)
 }
 
 // Column is one output column of a node.
@@ -244,124 +258,6 @@ func mustChildren(n Node, ch []Node, want int) {
 	if len(ch) != want {
 		panic(fmt.Sprintf("planner: %T takes %d children, got %d", n, want, len(ch)))
 	}
-}
-
-// Explain renders a plan as an indented tree, one node per line.
-func Explain(n Node) string {
-	var b strings.Builder
-	explain(&b, n, 0)
-	return b.String()
-}
-
-func explain(b *strings.Builder, n Node, depth int) {
-	b.WriteString(strings.Repeat("  ", depth))
-	switch n := n.(type) {
-	case *Scan:
-		fmt.Fprintf(b, "Scan %s", n.Source)
-		var f []string
-		for _, sf := range n.Fields {
-			switch {
-			case sf.Presence:
-				f = append(f, "present("+sf.Path+")")
-			case sf.Late:
-				f = append(f, "late("+sf.Path+")")
-			default:
-				f = append(f, sf.Path)
-			}
-		}
-		fmt.Fprintf(b, " [%s]", strings.Join(f, ", "))
-		if n.TimeLo != minTime || n.TimeHi != maxTime {
-			fmt.Fprintf(b, " time=[%s, %s]", fmtBound(n.TimeLo), fmtBound(n.TimeHi))
-		}
-		for _, e := range n.Eq {
-			fmt.Fprintf(b, " %s=%q", n.Fields[e.Field].Path, e.Value)
-		}
-		for _, p := range n.Present {
-			fmt.Fprintf(b, " present(%s)", p)
-		}
-		if n.Filter != nil {
-			fmt.Fprintf(b, " filter=%s", n.Filter)
-		}
-		if n.Empty {
-			b.WriteString(" EMPTY")
-		}
-	case *Values:
-		fmt.Fprintf(b, "Values rows=%d", len(n.Rows))
-	case *Filter:
-		fmt.Fprintf(b, "Filter %s", n.Cond)
-	case *Project:
-		fmt.Fprintf(b, "Project %s", exprList(n.Exprs, n.Cols))
-	case *Unnest:
-		fmt.Fprintf(b, "Unnest %s left=%v offset=%v", n.Expr, n.Left, n.WithOffset)
-	case *Aggregate:
-		var aggs []string
-		for _, a := range n.Aggs {
-			s := a.Fn + "("
-			if a.Star {
-				s += "*"
-			}
-			var args []string
-			for _, x := range a.Args {
-				args = append(args, x.String())
-			}
-			s += strings.Join(args, ", ") + ")"
-			if a.Ranks != nil {
-				s += fmt.Sprintf("ranks%v", a.Ranks)
-			}
-			aggs = append(aggs, s)
-		}
-		var keys []string
-		for _, k := range n.Keys {
-			keys = append(keys, k.String())
-		}
-		fmt.Fprintf(b, "Aggregate keys=[%s] aggs=[%s]", strings.Join(keys, ", "), strings.Join(aggs, ", "))
-	case *Sort:
-		var keys []string
-		for _, k := range n.Keys {
-			s := k.Expr.String()
-			if k.Desc {
-				s += " DESC"
-			}
-			keys = append(keys, s)
-		}
-		if n.Limit >= 0 {
-			fmt.Fprintf(b, "TopK %d offset=%d [%s]", n.Limit, n.Offset, strings.Join(keys, ", "))
-		} else {
-			fmt.Fprintf(b, "Sort [%s]", strings.Join(keys, ", "))
-		}
-	case *Limit:
-		fmt.Fprintf(b, "Limit %d offset=%d", n.N, n.Offset)
-	case *Join:
-		kind := [...]string{"Inner", "Left", "Cross", "Right", "Full"}[n.Kind]
-		fmt.Fprintf(b, "%sJoin", kind)
-		if len(n.LeftKeys) > 0 {
-			fmt.Fprintf(b, " hash %s = %s", exprList(n.LeftKeys, nil), exprList(n.RightKeys, nil))
-		}
-		if n.Cond != nil {
-			fmt.Fprintf(b, " on %s", n.Cond)
-		}
-	case *Union:
-		b.WriteString("UnionAll")
-	case *SetOp:
-		b.WriteString(n.explain())
-	case *Window:
-		b.WriteString(n.explain())
-	}
-	b.WriteByte('\n')
-	for _, in := range Inputs(n) {
-		explain(b, in, depth+1)
-	}
-}
-
-func exprList(es []Expr, cols []Column) string {
-	parts := make([]string, len(es))
-	for i, e := range es {
-		parts[i] = e.String()
-		if cols != nil && cols[i].Name != "" {
-			parts[i] += " AS " + cols[i].Name
-		}
-	}
-	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 const (

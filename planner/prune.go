@@ -13,220 +13,243 @@ func pruneRoot(n Node) Node {
 	return out
 }
 
-// prune keeps the required output columns of n (and whatever they need) and
-// returns the new node with a map from old to new output positions.
-func prune(n Node, need map[int]bool) (Node, map[int]int) {
-	switch x := n.(type) {
-	case *Scan:
-		keep := map[int]bool{}
-		for i := range need {
-			keep[i] = true
-		}
-		if x.Filter != nil {
-			colsUsed(x.Filter, keep)
-		}
-		for _, e := range x.Eq {
-			keep[e.Field] = true
-		}
-		m := keepIndexes(len(x.Fields), keep)
-		var fields []ScanField
-		var cols []Column
-		for i, f := range x.Fields {
-			if keep[i] {
-				fields = append(fields, f)
-				cols = append(cols, x.cols[i])
-			}
-		}
-		x.Fields, x.cols = fields, cols
-		if x.Filter != nil {
-			x.Filter = remap(x.Filter, m)
-		}
-		for i := range x.Eq {
-			x.Eq[i].Field = m[x.Eq[i].Field]
-		}
-		return x, m
-	case *Values:
-		return x, identity(len(x.Cols))
-	case *Filter:
-		req := copySet(need)
-		colsUsed(x.Cond, req)
-		in, m := prune(x.In, req)
-		x.In, x.Cond = in, remap(x.Cond, m)
-		return x, m
-	case *Project:
-		idx := sortedKeys(need)
-		req := map[int]bool{}
-		for _, i := range idx {
-			colsUsed(x.Exprs[i], req)
-		}
-		in, m := prune(x.In, req)
-		p := &Project{In: in}
-		out := map[int]int{}
-		for k, i := range idx {
-			p.Exprs = append(p.Exprs, remap(x.Exprs[i], m))
-			p.Cols = append(p.Cols, x.Cols[i])
-			out[i] = k
-		}
-		return p, out
-	case *Aggregate:
-		nk := len(x.Keys)
-		req := map[int]bool{}
-		for _, k := range x.Keys {
-			colsUsed(k, req)
-		}
-		var aggs []AggCall
-		out := map[int]int{}
-		for i := 0; i < nk; i++ {
-			out[i] = i
-		}
-		cols := append([]Column(nil), x.Cols[:nk]...)
-		for i, a := range x.Aggs {
-			if !need[nk+i] {
-				continue
-			}
-			for _, arg := range a.Args {
-				colsUsed(arg, req)
-			}
-			out[nk+i] = nk + len(aggs)
-			aggs = append(aggs, a)
-			cols = append(cols, x.Cols[nk+i])
-		}
-		in, m := prune(x.In, req)
-		for i := range x.Keys {
-			x.Keys[i] = remap(x.Keys[i], m)
-		}
-		for i := range aggs {
-			args := make([]Expr, len(aggs[i].Args))
-			for j, arg := range aggs[i].Args {
-				args[j] = remap(arg, m)
-			}
-			aggs[i].Args = args
-		}
-		x.In, x.Aggs, x.Cols = in, aggs, cols
-		return x, out
-	case *Window:
-		nin := len(x.In.Columns())
-		req := inputsNeeded(need, nin)
-		var kept []int // the calls read above
-		for i := range x.Calls {
-			if need[nin+i] {
-				kept = append(kept, i)
-				x.Calls[i].mapExprs(func(e Expr) Expr { colsUsed(e, req); return e })
-			}
-		}
-		in, m := prune(x.In, req)
-		if len(kept) == 0 {
-			return in, m
-		}
-		out := map[int]int{}
-		for k, v := range m {
-			out[k] = v
-		}
-		cols := append([]Column(nil), in.Columns()...)
-		var calls []WindowCall
-		for _, i := range kept {
-			c := x.Calls[i]
-			c.mapExprs(func(e Expr) Expr { return remap(e, m) })
-			out[nin+i] = len(cols)
-			calls = append(calls, c)
-			cols = append(cols, x.Cols[nin+i])
-		}
-		x.In, x.Calls, x.Cols = in, calls, cols
-		return x, out
-	case *Sort:
-		req := copySet(need)
-		for _, k := range x.Keys {
-			colsUsed(k.Expr, req)
-		}
-		in, m := prune(x.In, req)
-		x.In = in
-		for i := range x.Keys {
-			x.Keys[i].Expr = remap(x.Keys[i].Expr, m)
-		}
-		return x, m
-	case *Limit:
-		in, m := prune(x.In, need)
-		x.In = in
-		return x, m
-	case *Unnest:
-		nin := len(x.In.Columns())
-		req := inputsNeeded(need, nin)
-		colsUsed(x.Expr, req)
-		in, m := prune(x.In, req)
-		x.In, x.Expr = in, remap(x.Expr, m)
-		newIn := len(in.Columns())
-		out := map[int]int{}
-		for k, v := range m {
-			out[k] = v
-		}
-		out[nin] = newIn
-		if x.WithOffset {
-			out[nin+1] = newIn + 1
-		}
-		cols := append([]Column(nil), in.Columns()...)
-		x.Cols = append(cols, x.Cols[nin:]...)
-		return x, out
-	case *Join:
-		nl := len(x.Left.Columns())
-		lreq, rreq := map[int]bool{}, map[int]bool{}
-		all := copySet(need)
-		if x.Cond != nil {
-			colsUsed(x.Cond, all)
-		}
-		for i := range all {
-			if i < nl {
-				lreq[i] = true
-			} else {
-				rreq[i-nl] = true
-			}
-		}
-		for _, k := range x.LeftKeys {
-			colsUsed(k, lreq)
-		}
-		for _, k := range x.RightKeys {
-			colsUsed(k, rreq)
-		}
-		l, lm := prune(x.Left, lreq)
-		r, rm := prune(x.Right, rreq)
-		newL := len(l.Columns())
-		out := map[int]int{}
-		for k, v := range lm {
-			out[k] = v
-		}
-		for k, v := range rm {
-			out[k+nl] = v + newL
-		}
-		for i := range x.LeftKeys {
-			x.LeftKeys[i] = remap(x.LeftKeys[i], lm)
-		}
-		for i := range x.RightKeys {
-			x.RightKeys[i] = remap(x.RightKeys[i], rm)
-		}
-		x.Left, x.Right = l, r
-		if x.Cond != nil {
-			x.Cond = remap(x.Cond, out)
-		}
-		return x, out
-	case *Union:
-		all := map[int]bool{}
-		for i := range x.Cols {
-			all[i] = true
-		}
-		for i, in := range x.Inputs {
-			x.Inputs[i], _ = prune(in, all)
-		}
-		return x, identity(len(x.Cols))
-	case *SetOp: // every column is part of a row's identity
-		all := identity(len(x.Cols))
-		need := map[int]bool{}
-		for i := range all {
-			need[i] = true
-		}
-		x.Left, _ = prune(x.Left, need)
-		x.Right, _ = prune(x.Right, need)
-		return x, all
+// prune (each node's, below) keeps the required output columns of a node
+// (and whatever they need) and returns the new node with a map from old to
+// new output positions. It is a method of every node, so that a new node
+// type cannot be left out of pruning.
+func prune(n Node, need map[int]bool) (Node, map[int]int) { return n.prune(need) }
+
+func (x *Scan) prune(need map[int]bool) (Node, map[int]int) {
+	keep := map[int]bool{}
+	for i := range need {
+		keep[i] = true
 	}
-	return n, identity(len(n.Columns()))
+	if x.Filter != nil {
+		colsUsed(x.Filter, keep)
+	}
+	for _, e := range x.Eq {
+		keep[e.Field] = true
+	}
+	m := keepIndexes(len(x.Fields), keep)
+	var fields []ScanField
+	var cols []Column
+	for i, f := range x.Fields {
+		if keep[i] {
+			fields = append(fields, f)
+			cols = append(cols, x.cols[i])
+		}
+	}
+	x.Fields, x.cols = fields, cols
+	if x.Filter != nil {
+		x.Filter = remap(x.Filter, m)
+	}
+	for i := range x.Eq {
+		x.Eq[i].Field = m[x.Eq[i].Field]
+	}
+	return x, m
+}
+
+func (x *Values) prune(map[int]bool) (Node, map[int]int) {
+	return x, identity(len(x.Cols))
+}
+
+func (x *Filter) prune(need map[int]bool) (Node, map[int]int) {
+	req := copySet(need)
+	colsUsed(x.Cond, req)
+	in, m := prune(x.In, req)
+	x.In, x.Cond = in, remap(x.Cond, m)
+	return x, m
+}
+
+func (x *Project) prune(need map[int]bool) (Node, map[int]int) {
+	idx := sortedKeys(need)
+	req := map[int]bool{}
+	for _, i := range idx {
+		colsUsed(x.Exprs[i], req)
+	}
+	in, m := prune(x.In, req)
+	p := &Project{In: in}
+	out := map[int]int{}
+	for k, i := range idx {
+		p.Exprs = append(p.Exprs, remap(x.Exprs[i], m))
+		p.Cols = append(p.Cols, x.Cols[i])
+		out[i] = k
+	}
+	return p, out
+}
+
+func (x *Aggregate) prune(need map[int]bool) (Node, map[int]int) {
+	nk := len(x.Keys)
+	req := map[int]bool{}
+	for _, k := range x.Keys {
+		colsUsed(k, req)
+	}
+	var aggs []AggCall
+	out := map[int]int{}
+	for i := 0; i < nk; i++ {
+		out[i] = i
+	}
+	cols := append([]Column(nil), x.Cols[:nk]...)
+	for i, a := range x.Aggs {
+		if !need[nk+i] {
+			continue
+		}
+		for _, arg := range a.Args {
+			colsUsed(arg, req)
+		}
+		out[nk+i] = nk + len(aggs)
+		aggs = append(aggs, a)
+		cols = append(cols, x.Cols[nk+i])
+	}
+	in, m := prune(x.In, req)
+	for i := range x.Keys {
+		x.Keys[i] = remap(x.Keys[i], m)
+	}
+	for i := range aggs {
+		args := make([]Expr, len(aggs[i].Args))
+		for j, arg := range aggs[i].Args {
+			args[j] = remap(arg, m)
+		}
+		aggs[i].Args = args
+	}
+	x.In, x.Aggs, x.Cols = in, aggs, cols
+	return x, out
+}
+
+func (x *Window) prune(need map[int]bool) (Node, map[int]int) {
+	nin := len(x.In.Columns())
+	req := inputsNeeded(need, nin)
+	var kept []int // the calls read above
+	for i := range x.Calls {
+		if need[nin+i] {
+			kept = append(kept, i)
+			x.Calls[i].mapExprs(func(e Expr) Expr { colsUsed(e, req); return e })
+		}
+	}
+	in, m := prune(x.In, req)
+	if len(kept) == 0 {
+		return in, m
+	}
+	out := map[int]int{}
+	for k, v := range m {
+		out[k] = v
+	}
+	cols := append([]Column(nil), in.Columns()...)
+	var calls []WindowCall
+	for _, i := range kept {
+		c := x.Calls[i]
+		c.mapExprs(func(e Expr) Expr { return remap(e, m) })
+		out[nin+i] = len(cols)
+		calls = append(calls, c)
+		cols = append(cols, x.Cols[nin+i])
+	}
+	x.In, x.Calls, x.Cols = in, calls, cols
+	return x, out
+}
+
+func (x *Sort) prune(need map[int]bool) (Node, map[int]int) {
+	req := copySet(need)
+	for _, k := range x.Keys {
+		colsUsed(k.Expr, req)
+	}
+	in, m := prune(x.In, req)
+	x.In = in
+	for i := range x.Keys {
+		x.Keys[i].Expr = remap(x.Keys[i].Expr, m)
+	}
+	return x, m
+}
+
+func (x *Limit) prune(need map[int]bool) (Node, map[int]int) {
+	in, m := prune(x.In, need)
+	x.In = in
+	return x, m
+}
+
+func (x *Unnest) prune(need map[int]bool) (Node, map[int]int) {
+	nin := len(x.In.Columns())
+	req := inputsNeeded(need, nin)
+	colsUsed(x.Expr, req)
+	in, m := prune(x.In, req)
+	x.In, x.Expr = in, remap(x.Expr, m)
+	newIn := len(in.Columns())
+	out := map[int]int{}
+	for k, v := range m {
+		out[k] = v
+	}
+	out[nin] = newIn
+	if x.WithOffset {
+		out[nin+1] = newIn + 1
+	}
+	cols := append([]Column(nil), in.Columns()...)
+	x.Cols = append(cols, x.Cols[nin:]...)
+	return x, out
+}
+
+func (x *Join) prune(need map[int]bool) (Node, map[int]int) {
+	nl := len(x.Left.Columns())
+	lreq, rreq := map[int]bool{}, map[int]bool{}
+	all := copySet(need)
+	if x.Cond != nil {
+		colsUsed(x.Cond, all)
+	}
+	for i := range all {
+		if i < nl {
+			lreq[i] = true
+		} else {
+			rreq[i-nl] = true
+		}
+	}
+	for _, k := range x.LeftKeys {
+		colsUsed(k, lreq)
+	}
+	for _, k := range x.RightKeys {
+		colsUsed(k, rreq)
+	}
+	l, lm := prune(x.Left, lreq)
+	r, rm := prune(x.Right, rreq)
+	newL := len(l.Columns())
+	out := map[int]int{}
+	for k, v := range lm {
+		out[k] = v
+	}
+	for k, v := range rm {
+		out[k+nl] = v + newL
+	}
+	for i := range x.LeftKeys {
+		x.LeftKeys[i] = remap(x.LeftKeys[i], lm)
+	}
+	for i := range x.RightKeys {
+		x.RightKeys[i] = remap(x.RightKeys[i], rm)
+	}
+	x.Left, x.Right = l, r
+	if x.Cond != nil {
+		x.Cond = remap(x.Cond, out)
+	}
+	return x, out
+}
+
+func (x *Union) prune(need map[int]bool) (Node, map[int]int) {
+	all := map[int]bool{}
+	for i := range x.Cols {
+		all[i] = true
+	}
+	for i, in := range x.Inputs {
+		x.Inputs[i], _ = prune(in, all)
+	}
+	return x, identity(len(x.Cols))
+}
+
+// prune of a SetOp keeps every column: each is part of a row's identity.
+func (x *SetOp) prune(map[int]bool) (Node, map[int]int) {
+	all := identity(len(x.Cols))
+	every := map[int]bool{}
+	for i := range all {
+		every[i] = true
+	}
+	x.Left, _ = prune(x.Left, every)
+	x.Right, _ = prune(x.Right, every)
+	return x, all
 }
 
 // inputsNeeded is the part of need that names one of a node's first nin

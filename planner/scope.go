@@ -41,8 +41,10 @@ type sym struct {
 	nm  string
 }
 
-func (s *sym) Type() types.Type { return s.T }
-func (s *sym) String() string   { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.idx) }
+func (s *sym) Type() types.Type         { return s.T }
+func (s *sym) Children() []Expr         { return nil }
+func (s *sym) WithChildren([]Expr) Expr { return s }
+func (s *sym) String() string           { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.idx) }
 
 // scope is the set of range variables visible to expressions of a SELECT.
 type scope struct {

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"reflect"
 	"strings"
 
 	"logq/types"
@@ -68,6 +67,29 @@ type Subquery struct {
 
 func (e *Subquery) Type() types.Type { return e.T }
 
+// Children are X and Key, which read the enclosing row; the plan reads its
+// own rows, not ours.
+func (e *Subquery) Children() []Expr {
+	switch {
+	case e.Key != nil:
+		return []Expr{e.X, e.Key}
+	case e.X != nil:
+		return []Expr{e.X}
+	}
+	return nil
+}
+
+func (e *Subquery) WithChildren(ch []Expr) Expr {
+	s := *e
+	if len(ch) > 0 {
+		s.X = ch[0]
+	}
+	if len(ch) > 1 {
+		s.Key = ch[1]
+	}
+	return &s
+}
+
 func (e *Subquery) String() string {
 	lines := strings.Split(strings.TrimSpace(Explain(e.Plan)), "\n")
 	for i, l := range lines {
@@ -84,74 +106,4 @@ func (e *Subquery) String() string {
 		return "keyed(" + e.X.String() + ", " + body + ")"
 	}
 	return e.Kind.String() + "(" + body + ")"
-}
-
-var exprIface = reflect.TypeOf((*Expr)(nil)).Elem()
-
-// MapExprs replaces every expression that node n holds itself (not those of
-// its inputs) by mapExpr(e, f), i.e. bottom-up, node by node. It finds them
-// by reflection over n's exported fields (Expr, slices and structs of them),
-// so a node type added later is covered without a case here; fields of
-// type Node (the inputs) are not entered. The executor uses it to put the
-// values of subqueries into a plan before it runs.
-func MapExprs(n Node, f func(Expr) Expr) {
-	exprFields(n, func(v reflect.Value) {
-		if out := mapExpr(v.Interface().(Expr), f); out != nil {
-			v.Set(reflect.ValueOf(out))
-		}
-	})
-}
-
-// Subqueries returns the subqueries in the expressions that n holds itself
-// (not those of its inputs, nor those inside the subqueries' plans).
-func Subqueries(n Node) []*Subquery {
-	var out []*Subquery
-	var visit func(e Expr)
-	visit = func(e Expr) {
-		if s, ok := e.(*Subquery); ok {
-			out = append(out, s)
-		}
-		for _, c := range children(e) {
-			visit(c)
-		}
-	}
-	exprFields(n, func(v reflect.Value) { visit(v.Interface().(Expr)) })
-	return out
-}
-
-// exprFields calls f with each non-nil, settable Expr field of node n.
-func exprFields(n Node, f func(reflect.Value)) {
-	v := reflect.ValueOf(n)
-	if v.Kind() != reflect.Pointer || v.IsNil() {
-		return
-	}
-	walkValue(v.Elem(), f)
-}
-
-var (
-	typeType   = reflect.TypeOf(types.Type{})
-	columnType = reflect.TypeOf(Column{})
-)
-
-func walkValue(v reflect.Value, f func(reflect.Value)) {
-	switch v.Kind() {
-	case reflect.Struct:
-		t := v.Type()
-		if t == typeType || t == columnType {
-			return
-		}
-		for i := 0; i < v.NumField(); i++ {
-			if t.Field(i).IsExported() {
-				walkValue(v.Field(i), f)
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; i < v.Len(); i++ {
-			walkValue(v.Index(i), f)
-		}
-	case reflect.Interface:
-		if !v.IsNil() && v.Type() == exprIface && v.CanSet() {
-			f(v) // not an input Node: those have type Node
-		}
-	}
 }

@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"logq/endpoint"
+	"logq/logstore"
 )
 
 // The official OTLP/HTTP log exporter ships records; they are queried back,
@@ -99,10 +100,15 @@ func TestOTLPJSONHexIDs(t *testing.T) {
 	require.Equal(t, 200, r.code, string(r.body))
 	seg := h.store.Snapshot("o.hex").Segments[0]
 	require.Equal(t, 2, seg.Rows())
-	require.Equal(t, "5b8efff798038103d269b633813fc60c", seg.Column("trace_id").Str(0))
-	require.Equal(t, "eee19b7ec3c1b174", seg.Column("span_id").Str(0))
-	require.Equal(t, "", seg.Column("trace_id").Str(1))
-	require.Equal(t, int64(1773500400000000), seg.Column("timestamp").Int(1), "a numeric time keeps its digits")
+	col := func(p string) *logstore.Column {
+		c, err := seg.Column(p)
+		require.NoError(t, err)
+		return c
+	}
+	require.Equal(t, "5b8efff798038103d269b633813fc60c", col("trace_id").Str(0))
+	require.Equal(t, "eee19b7ec3c1b174", col("span_id").Str(0))
+	require.Equal(t, "", col("trace_id").Str(1))
+	require.Equal(t, int64(1773500400000000), col("timestamp").Int(1), "a numeric time keeps its digits")
 	// Rewriting the ids must not drop what protojson would refuse.
 	bad := `{"resourceLogs":[{"scopeLogs":[{"logRecords":[{"timeUnixNano":"1","traceId":"5b8efff798038103d269b633813fc60c"}]}]}]} trailing`
 	requireError(t, h.do(http.MethodPost, "/v1/logs?source_name=o.hex", strings.NewReader(bad), hdr), 400, "INVALID_ARGUMENT", "")

@@ -45,12 +45,8 @@ func (e *Error) Error() string { return e.Msg }
 func (e *Error) Unwrap() error { return e.Err }
 
 // fromPanic turns what a query's goroutine panicked with into an error: a
-// segment file that could not be read is the store's (KindUnavailable);
-// anything else is a bug (KindInternal, with its stack).
+// bug (KindInternal, with its stack).
 func fromPanic(r any) *Error {
-	if se, ok := r.(*logstore.StorageError); ok {
-		return &Error{Kind: KindUnavailable, Msg: se.Error(), Err: se}
-	}
 	return &Error{Kind: KindInternal, Msg: fmt.Sprintf("internal error: %v", r), Stack: string(debug.Stack())}
 }
 
@@ -98,7 +94,12 @@ func classify(err error) *Error {
 	}
 	var pe *planner.Error
 	var se *sqlparse.Error
+	var ste *logstore.StorageError
 	switch {
+	case errors.As(err, &ste):
+		// The message goes to clients: no server path (Err, which the
+		// server logs, has it).
+		return &Error{Kind: KindUnavailable, Msg: "a segment file could not be read; it has been moved aside and its events are lost (the server log names it)", Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{Kind: KindDeadline, Msg: "the query ran past its time limit", Err: err}
 	case errors.Is(err, context.Canceled):

@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -32,19 +33,24 @@ func TestValueErrorsAreNotInternal(t *testing.T) {
 	}
 }
 
-// A panic in a query's worker goroutine comes back as the query's error,
-// not a crash: a segment file that cannot be read as KindUnavailable (the
-// api's 503), anything else as KindInternal with its stack.
-func TestPanicsInWorkersBecomeErrors(t *testing.T) {
-	se := &logstore.StorageError{File: "seg-1.lqs", Err: errors.New("checksum mismatch")}
-	err := safely(func() error { panic(se) })
-	var e *Error
-	require.True(t, errors.As(err, &e))
+// A segment file that cannot be read is KindUnavailable (the api's 503),
+// with a message that names no server path; the error it wraps (which the
+// server logs) does.
+func TestStorageErrorsAreUnavailableWithoutPaths(t *testing.T) {
+	se := &logstore.StorageError{File: "/var/lib/logq/sources/s/seg-1.lqs", Err: errors.New("checksum mismatch")}
+	e := classify(fmt.Errorf("scan: %w", se))
 	require.Equal(t, KindUnavailable, e.Kind)
-	require.ErrorIs(t, err, se)
-	require.Contains(t, e.Msg, "seg-1.lqs")
+	require.ErrorIs(t, e, se)
+	require.NotContains(t, e.Msg, "/var/lib")
+	require.NotContains(t, e.Msg, "seg-1")
+	require.Contains(t, e.Unwrap().Error(), "seg-1.lqs")
+}
 
-	err = safely(func() error { panic("boom") })
+// A panic in a query's worker goroutine comes back as the query's error,
+// not a crash: KindInternal with its stack.
+func TestPanicsInWorkersBecomeErrors(t *testing.T) {
+	var e *Error
+	err := safely(func() error { panic("boom") })
 	require.True(t, errors.As(err, &e))
 	require.Equal(t, KindInternal, e.Kind)
 	require.Contains(t, e.Msg, "boom")

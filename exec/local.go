@@ -15,24 +15,35 @@ func Local(store *logstore.Store) Storage { return localStorage{store} }
 type localStorage struct{ store *logstore.Store }
 
 func (l localStorage) View() View {
-	return &localView{store: l.store, snaps: map[string]logstore.Snapshot{}}
+	return &localView{store: l.store, snaps: map[string]snapshot{}}
 }
 
 // localView serves one query from one snapshot per source, taken on first
 // use, so the query sees one consistent state of each source.
 type localView struct {
-	store *logstore.Store
-	snaps map[string]logstore.Snapshot
+	store  *logstore.Store
+	snaps  map[string]snapshot
+	failed readFailure // late reads of every snapshot (lazyField)
 }
 
-func (v *localView) snapshot(name string) logstore.Snapshot {
+// snapshot is one source as a query reads it: the store's snapshot, and
+// where its late reads report a failure.
+type snapshot struct {
+	logstore.Snapshot
+	failed *readFailure
+}
+
+func (v *localView) snapshot(name string) snapshot {
 	s, ok := v.snaps[name]
 	if !ok {
-		s = v.store.Snapshot(name)
+		s = snapshot{v.store.Snapshot(name), &v.failed}
 		v.snaps[name] = s
 	}
 	return s
 }
+
+// lateErr is the first error met reading a value late, if any.
+func (v *localView) lateErr() error { return v.failed.get() }
 
 // Build answers scans, and the shapes over a scan that the store's segments
 // make faster: a top-k on the event time read newest segment first, an

@@ -4,7 +4,6 @@ import (
 	"context"
 	"runtime"
 
-	"logq/logstore"
 	"logq/planner"
 )
 
@@ -58,7 +57,7 @@ type parallelAgg struct {
 	workers int
 }
 
-func newParallelAgg(p *planner.Aggregate, snap logstore.Snapshot, ev *evaluator) Operator {
+func newParallelAgg(p *planner.Aggregate, snap snapshot, ev *evaluator) Operator {
 	workers := runtime.GOMAXPROCS(0)
 	if workers < 2 || len(snap.Segments) < minParallelSegments {
 		return nil

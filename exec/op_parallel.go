@@ -5,7 +5,6 @@ import (
 	"runtime"
 	"sync"
 
-	"logq/logstore"
 	"logq/planner"
 )
 
@@ -30,7 +29,7 @@ type scanResult struct {
 // minParallelSegments is the least number of segments worth a second worker.
 const minParallelSegments = 4
 
-func newParallelScan(p *planner.Scan, snap logstore.Snapshot, workers int) Operator {
+func newParallelScan(p *planner.Scan, snap snapshot, workers int) Operator {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}

@@ -14,7 +14,7 @@ import (
 // scanOp reads one source's snapshot segment by segment.
 type scanOp struct {
 	plan  *planner.Scan
-	snap  logstore.Snapshot
+	snap  snapshot
 	ev    *evaluator
 	seg   int // current segment
 	pos   int // position of seg in order
@@ -65,21 +65,21 @@ type eqCheck struct {
 // resolver for each one read as row references (nested records, late
 // fields). Parallel workers of one scan share its resolvers, so references
 // from any of them compare equal.
-func scanFields(p *planner.Scan, snap logstore.Snapshot) ([]*event.Field, []*lazyField) {
+func scanFields(p *planner.Scan, snap snapshot) ([]*event.Field, []*lazyField) {
 	fields := make([]*event.Field, len(p.Fields))
 	lazy := make([]*lazyField, len(p.Fields))
 	for i, f := range p.Fields {
 		if lf, ok := snap.Schema.Lookup(f.Path); ok {
 			fields[i] = lf
 			if lf.Object || f.Late {
-				lazy[i] = &lazyField{segs: snap.Segments, field: lf}
+				lazy[i] = &lazyField{segs: snap.Segments, field: lf, failed: snap.failed}
 			}
 		}
 	}
 	return fields, lazy
 }
 
-func newScan(p *planner.Scan, snap logstore.Snapshot, ev *evaluator) *scanOp {
+func newScan(p *planner.Scan, snap snapshot, ev *evaluator) *scanOp {
 	if snap.NotBefore > p.TimeLo {
 		// Retention: rows past it are never returned, as if the query's
 		// own time range excluded them.
@@ -140,10 +140,10 @@ func (s *scanOp) nextSegment() bool {
 			s.skipped++
 			continue
 		}
-		if !s.prepareEq(seg) {
-			continue
+		ok, err := s.prepareEq(seg)
+		if err == nil && ok {
+			ok, err = s.prepareValuePreds(seg)
 		}
-		ok, err := s.prepareValuePreds(seg)
 		if err != nil {
 			s.err = err
 			return false
@@ -156,32 +156,32 @@ func (s *scanOp) nextSegment() bool {
 
 // prepareEq resolves equality predicates against the segment's dictionaries;
 // it reports false when a value is absent, so the segment cannot match.
-func (s *scanOp) prepareEq(seg *logstore.Segment) bool {
+func (s *scanOp) prepareEq(seg *logstore.Segment) (bool, error) {
 	s.present = s.present[:0]
 	for _, path := range s.plan.Present {
-		col := seg.Column(path)
-		if col == nil {
-			return false // no event of the segment has the object
+		col, err := seg.Column(path)
+		if err != nil || col == nil {
+			return false, err // nil: no event of the segment has the object
 		}
 		s.present = append(s.present, col)
 	}
 	s.eqCol = s.eqCol[:0]
 	for _, e := range s.plan.Eq {
-		col := seg.Column(s.plan.Fields[e.Field].Path)
-		if col == nil {
-			return false // every row NULL: NULL = x is never true
+		col, err := seg.Column(s.plan.Fields[e.Field].Path)
+		if err != nil || col == nil {
+			return false, err // nil: every row NULL, and NULL = x is never true
 		}
 		chk := eqCheck{col: col, str: e.Value}
 		if col.IsDict() {
 			code, ok := col.FindCode(e.Value)
 			if !ok {
-				return false
+				return false, nil
 			}
 			chk.code = code
 		}
 		s.eqCol = append(s.eqCol, chk)
 	}
-	return true
+	return true, nil
 }
 
 func (s *scanOp) Next(ctx context.Context) (*Batch, error) {
@@ -203,7 +203,10 @@ func (s *scanOp) Next(ctx context.Context) (*Batch, error) {
 			start = max(end-BatchSize, 0)
 		}
 		s.row += end - start
-		rows := s.candidates(seg, start, end)
+		rows, err := s.candidates(seg, start, end)
+		if err != nil {
+			return nil, err
+		}
 		if len(rows) == 0 {
 			continue
 		}
@@ -220,7 +223,7 @@ func (s *scanOp) Next(ctx context.Context) (*Batch, error) {
 // candidates returns the rows of [start, end) that pass the time range, the
 // equality predicates and the presence checks, all decided on compact
 // storage before any other field is read.
-func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
+func (s *scanOp) candidates(seg *logstore.Segment, start, end int) ([]int32, error) {
 	from := s.plan.TimeLo
 	if s.floor != nil {
 		if f, ok := s.floor(); ok && f > from {
@@ -247,7 +250,10 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 				rows = append(rows, int32(r))
 			}
 		default:
-			tc := seg.Column("timestamp")
+			tc, err := seg.Column("timestamp")
+			if err != nil {
+				return nil, err
+			}
 			n := be - bs
 			idx := s.scratchRows(bs, be)
 			s.ts = grow(s.ts, n)
@@ -287,7 +293,7 @@ func (s *scanOp) candidates(seg *logstore.Segment, start, end int) []int32 {
 		slices.Reverse(rows)
 	}
 	s.rows = rows
-	return rows
+	return rows, nil
 }
 
 // scratchRows lists rows [bs, be) in a reused buffer.
@@ -352,7 +358,10 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 	for i, f := range s.plan.Fields {
 		v := b.Cols[i]
 		v.T, v.Lazy = f.T, nil
-		col := seg.Column(f.Path)
+		col, err := seg.Column(f.Path)
+		if err != nil {
+			return nil, err
+		}
 		lf := s.fields[i]
 		switch {
 		case f.Presence:

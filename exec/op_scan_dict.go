@@ -108,7 +108,10 @@ func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 	s.masks = s.masks[:0]
 	rowPreds := s.restFilter
 	for _, p := range s.valuePreds {
-		col := seg.Column(s.plan.Fields[p.field].Path)
+		col, err := seg.Column(s.plan.Fields[p.field].Path)
+		if err != nil {
+			return false, err
+		}
 		if col != nil && !col.IsDict() {
 			rowPreds = append(rowPreds[:len(rowPreds):len(rowPreds)], p.expr)
 			continue

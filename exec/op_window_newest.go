@@ -76,7 +76,10 @@ func (o *windowOp) dominates(seg *logstore.Segment, keyPath string) bool {
 	if keyPath == "" {
 		return newer(0)
 	}
-	col := seg.Column(keyPath)
+	col, err := seg.Column(keyPath)
+	if err != nil {
+		return false // not skipped: reading the segment meets the error
+	}
 	if col == nil {
 		return newer(t.groups.nullG) // every row's key is NULL
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"runtime"
 
-	"logq/logstore"
 	"logq/planner"
 )
 
@@ -19,7 +18,7 @@ import (
 
 // newParallelTopN returns the workers' union as the Window's input, or nil
 // when one worker would do.
-func newParallelTopN(p *planner.Window, snap logstore.Snapshot, ev *evaluator) Operator {
+func newParallelTopN(p *planner.Window, snap snapshot, ev *evaluator) Operator {
 	workers := runtime.GOMAXPROCS(0)
 	scanPlan, ok := linearScan(p.In)
 	if !ok || p.TopN <= 0 || workers < 2 || len(snap.Segments) < minParallelSegments {

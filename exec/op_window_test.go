@@ -410,7 +410,9 @@ func TestWindowLatePartitionKeyMatchesReference(t *testing.T) {
 	snap := st.Snapshot("src")
 	var dict, plain, absent int
 	for _, seg := range snap.Segments {
-		switch c := seg.Column("k"); {
+		c, err := seg.Column("k")
+		require.NoError(t, err)
+		switch {
 		case c == nil:
 			absent++
 		case c.IsDict():

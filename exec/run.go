@@ -127,6 +127,16 @@ func execute(ctx context.Context, plan planner.Node, view View, maxRows int, mem
 			arrays[c] = true
 		}
 	}
+	// A value read late (a nested record, a late field) that could not be
+	// read reads as NULL where it is met; the query then fails with it.
+	done := func() (*Result, error) {
+		if f, ok := view.(interface{ lateErr() error }); ok {
+			if err := f.lateErr(); err != nil {
+				return nil, err
+			}
+		}
+		return res, nil
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -136,11 +146,11 @@ func execute(ctx context.Context, plan planner.Node, view View, maxRows int, mem
 			return nil, err
 		}
 		if b == nil {
-			return res, nil
+			return done()
 		}
 		for r := 0; r < b.N; r++ {
 			if maxRows > 0 && len(res.Rows) >= maxRows {
-				return res, nil
+				return done()
 			}
 			row := make([]types.Value, len(b.Cols))
 			for c, v := range b.Cols {

@@ -4,6 +4,7 @@ import (
 	"logq/event"
 	"logq/logstore"
 	"logq/types"
+	"sync"
 )
 
 // BatchSize is the number of rows operators move at a time.
@@ -34,10 +35,45 @@ type Vector struct {
 	codes []uint32
 }
 
-// lazyField assembles a nested record from storage on demand.
+// lazyField assembles a nested record from storage on demand. Its readers
+// (Vector.Value, strings) return no error: a column that cannot be read
+// reads as NULL, and the failure goes to the query's readFailure, which
+// fails the query before any row is answered (execute).
 type lazyField struct {
-	segs  []*logstore.Segment
-	field *event.Field
+	segs   []*logstore.Segment
+	field  *event.Field
+	failed *readFailure
+}
+
+// value reads the field in one row; NULL when it cannot be read.
+func (l *lazyField) value(ref int64) types.Value {
+	v, err := l.segs[ref>>32].Value(l.field, int(ref&0xffffffff))
+	if err != nil {
+		l.failed.set(err)
+		return types.NullOf(l.field.Type)
+	}
+	return v
+}
+
+// readFailure is the first error a query met reading values late (lazy
+// fields), shared by its operators and their workers.
+type readFailure struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *readFailure) set(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil {
+		f.err = err
+	}
+}
+
+func (f *readFailure) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
 }
 
 func lazyRef(seg, row int) int64 { return int64(seg)<<32 | int64(row) }
@@ -54,7 +90,11 @@ func (l *lazyField) strings(refs []int64, dst []string, rows []int32) ([]string,
 		for ; j < len(refs) && refs[j]>>32 == seg; j++ {
 			rows = append(rows, int32(refs[j]))
 		}
-		if col := l.segs[seg].Column(l.field.Path); col != nil {
+		col, err := l.segs[seg].Column(l.field.Path)
+		if err != nil {
+			l.failed.set(err)
+		}
+		if col != nil {
 			col.GatherStrings(rows, dst[i:j])
 		} else {
 			clear(dst[i:j])
@@ -136,8 +176,7 @@ func (v *Vector) Value(i int) types.Value {
 		return types.NullOf(v.T)
 	}
 	if v.Lazy != nil {
-		ref := v.I[i]
-		return v.Lazy.segs[ref>>32].Value(v.Lazy.field, int(ref&0xffffffff))
+		return v.Lazy.value(v.I[i])
 	}
 	switch v.T.Kind {
 	case types.KindFloat64:

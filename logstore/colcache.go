@@ -23,29 +23,28 @@ type diskSegment struct {
 	f  *os.File   // opened on first load
 }
 
-// column returns a column, from the cache or read from the file. A column
-// that cannot be read (its checksum fails, or the disk does) panics with a
-// *StorageError, which the query's executor turns into an error reply; a
-// damaged file is moved aside first, so that the next query does not meet
-// it again.
-func (d *diskSegment) column(path string) *Column {
+// column returns a column, from the cache or read from the file; nil when
+// the segment has no such column. A column that cannot be read (its
+// checksum fails, or the disk does) is a *StorageError; a damaged file is
+// moved aside first, so that the next query does not meet it again.
+func (d *diskSegment) column(path string) (*Column, error) {
 	m := d.cols[path]
 	if m == nil {
-		return nil
+		return nil, nil
 	}
 	key := colKey{d, path}
 	if c, ok := d.cache.get(key); ok {
-		return c
+		return c, nil
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if c, ok := d.cache.get(key); ok {
-		return c // loaded while we waited
+		return c, nil // loaded while we waited
 	}
 	if d.f == nil {
 		f, err := os.Open(d.path)
 		if err != nil {
-			panic(&StorageError{File: d.path, Err: err})
+			return nil, &StorageError{File: d.path, Err: err}
 		}
 		d.f = f
 	}
@@ -54,10 +53,10 @@ func (d *diskSegment) column(path string) *Column {
 		if d.owner != nil && isDamage(err) {
 			go d.owner.quarantine(d, err) // it takes the source's lock
 		}
-		panic(&StorageError{File: d.path, Err: err})
+		return nil, &StorageError{File: d.path, Err: err}
 	}
 	d.cache.put(key, c, m.bytes())
-	return c
+	return c, nil
 }
 
 // verify reads every column of the segment once, checking its checksum and

@@ -104,7 +104,7 @@ func lateFieldCase(t *testing.T, json, want func(i int) string, kind types.Kind,
 		require.Equal(t, kind, f.Type.Kind)
 		require.Len(t, snap.Segments, 1)
 		seg := snap.Segments[0]
-		col := seg.Column("f")
+		col := mustColumn(seg, "f")
 		require.Equal(t, rowsN, col.Len(), stage)
 		first, last := -1, -1
 		for r := range rowsN {
@@ -165,7 +165,7 @@ func lateFieldCase(t *testing.T, json, want func(i int) string, kind types.Kind,
 				i := int(r)
 				require.Equal(t, !hasAt(i), nulls[k], "%s: row %d null", stage, i)
 				require.Equal(t, !hasAt(i), col.IsNull(i), "%s: row %d IsNull", stage, i)
-				require.Equal(t, !hasAt(i), seg.Value(f, i).Null, "%s: row %d Value", stage, i)
+				require.Equal(t, !hasAt(i), mustValue(seg, f, i).Null, "%s: row %d Value", stage, i)
 				if hasAt(i) {
 					require.Equal(t, want(orig(i)), got[k], "%s: row %d", stage, i)
 				}

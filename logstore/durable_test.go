@@ -32,7 +32,7 @@ func rows(st *Store, source string) []string {
 		for r := 0; r < seg.Rows(); r++ {
 			var b strings.Builder
 			for _, f := range snap.Schema.Top {
-				fmt.Fprintf(&b, "%s=%s ", f.Name, seg.Value(f, r).String())
+				fmt.Fprintf(&b, "%s=%s ", f.Name, mustValue(seg, f, r).String())
 			}
 			out = append(out, b.String())
 		}
@@ -50,7 +50,7 @@ func column(st *Store, source, name string) []string {
 	var out []string
 	for _, seg := range snap.Segments {
 		for r := 0; r < seg.Rows(); r++ {
-			out = append(out, seg.Value(f, r).String())
+			out = append(out, mustValue(seg, f, r).String())
 		}
 	}
 	return out
@@ -898,14 +898,11 @@ func TestDamagedColumnMetByAQuery(t *testing.T) {
 	require.Zero(t, st.Recovery().CorruptFiles, "start-up reads only the meta")
 	snap := st.Snapshot("s")
 	require.Len(t, snap.Segments, 3)
-	require.NotNil(t, snap.Segments[0].Column("event_message"))
-	var got any
-	func() {
-		defer func() { got = recover() }()
-		snap.Segments[1].Column("event_message")
-	}()
-	se, ok := got.(*StorageError)
-	require.True(t, ok, "a *StorageError, got %v", got)
+	require.NotNil(t, mustColumn(snap.Segments[0], "event_message"))
+	c, err := snap.Segments[1].Column("event_message")
+	require.Nil(t, c)
+	var se *StorageError
+	require.ErrorAs(t, err, &se)
 	require.ErrorIs(t, se, errSegFile)
 	require.Equal(t, seg, se.File)
 	require.Eventually(t, func() bool { return st.Recovery().CorruptFiles == 1 }, 5*time.Second, 5*time.Millisecond)
@@ -974,7 +971,7 @@ func TestRetentionTrimsASegmentPinnedByTheFuture(t *testing.T) {
 	after, err := os.Stat(segFile[0])
 	require.NoError(t, err)
 	require.Less(t, after.Size(), before.Size()/2, "the expired rows' bytes are gone from the file")
-	require.Nil(t, segs[0].Column("pad"), "a column only expired rows had is not kept")
+	require.Nil(t, mustColumn(segs[0], "pad"), "a column only expired rows had is not kept")
 	require.Zero(t, st.EnforceRetention(), "nothing left to trim")
 	require.NoError(t, st.Close())
 
@@ -1380,7 +1377,7 @@ func TestArrayElementWideningSurvivesARestart(t *testing.T) {
 		types = append(types, f.Type.String())
 		for _, seg := range snap.Segments {
 			for r := 0; r < seg.Rows(); r++ {
-				types = append(types, seg.Value(f, r).L[0].T.String())
+				types = append(types, mustValue(seg, f, r).L[0].T.String())
 			}
 		}
 		return types

@@ -23,7 +23,7 @@ func fieldValue(st *Store, source, path string, row int) (string, bool) {
 	}
 	for _, seg := range snap.Segments {
 		if row < seg.Rows() {
-			v := seg.Value(f, row)
+			v := mustValue(seg, f, row)
 			return v.S, !v.Null
 		}
 		row -= seg.Rows()
@@ -136,7 +136,7 @@ func TestWideEventIsBounded(t *testing.T) {
 	seg := segs[0]
 	require.Equal(t, 25001, seg.Rows())
 	// Its columns store nothing for the 25,000 rows before it.
-	c := seg.Column("metadata.k00007")
+	c := mustColumn(seg, "metadata.k00007")
 	require.NotNil(t, c)
 	require.Equal(t, 25001, c.Len())
 	require.Equal(t, 25000, c.lo)
@@ -252,9 +252,9 @@ func TestWideEventStaysBoundedWhenSealed(t *testing.T) {
 				f, ok := snap.Schema.Lookup("k007")
 				require.True(t, ok)
 				seg := snap.Segments[0]
-				require.Equal(t, strings.Trim(val(7), `"`), strings.Trim(seg.Value(f, 12346).String(), `"`))
-				require.True(t, seg.Value(f, 12345).Null)
-				require.True(t, seg.Value(f, 12347).Null)
+				require.Equal(t, strings.Trim(val(7), `"`), strings.Trim(mustValue(seg, f, 12346).String(), `"`))
+				require.True(t, mustValue(seg, f, 12345).Null)
+				require.True(t, mustValue(seg, f, 12347).Null)
 			})
 		}
 	}

@@ -92,19 +92,13 @@ func (s *Source) mergeOnce(run []*Segment) bool {
 // it reports whether it did.
 func (s *Source) rewrite(run []*Segment, parts []segRows) (done bool) {
 	st := s.store
-	defer func() {
+	merged, err := concatSegments(parts)
+	if err != nil {
 		// A damaged file in the run has been moved aside (colcache.go);
 		// the next pass merges what is left.
-		if r := recover(); r != nil {
-			se, ok := r.(*StorageError)
-			if !ok {
-				panic(r)
-			}
-			st.log().Error("merge: a segment file could not be read; the run stays as it is", "source", s.name, "err", se)
-			done = false
-		}
-	}()
-	merged := concatSegments(parts)
+		st.log().Error("merge: a segment file could not be read; the run stays as it is", "source", s.name, "err", err)
+		return false
+	}
 	merged.seq = run[len(run)-1].seq
 	merged.first = run[0].seq
 	if run[0].first > 0 {
@@ -197,13 +191,17 @@ type segRows struct {
 // stores only the span of rows its parts store (a late field of one part
 // costs its own rows, not the merged segment's); a column that stores no
 // row is not kept. Sealing the result trims each span to its values.
-func concatSegments(parts []segRows) *Segment {
+func concatSegments(parts []segRows) (*Segment, error) {
 	out := newSegment()
 	kinds := map[string]types.Kind{}
 	for _, part := range parts {
 		seg := part.seg
 		for _, p := range seg.columnPaths() {
-			k := seg.Column(p).kind
+			c, err := seg.Column(p)
+			if err != nil {
+				return nil, err
+			}
+			k := c.kind
 			if have, ok := kinds[p]; ok && have != k {
 				k = event.WidenKind(have, k)
 			}
@@ -225,7 +223,11 @@ func concatSegments(parts []segRows) *Segment {
 		var pieces []piece
 		at := 0
 		for _, part := range parts {
-			if src := part.seg.Column(p); src != nil {
+			src, err := part.seg.Column(p)
+			if err != nil {
+				return nil, err
+			}
+			if src != nil {
 				from, to := max(part.from, src.lo), min(part.seg.rows, src.hi)
 				if from < to {
 					pieces = append(pieces, piece{src, from, to, at + from - part.from})
@@ -255,7 +257,7 @@ func concatSegments(parts []segRows) *Segment {
 			out.minTS, out.maxTS = min(out.minTS, v), max(out.maxTS, v)
 		}
 	}
-	return out
+	return out, nil
 }
 
 // columnPaths lists a segment's column paths, in memory or on disk.

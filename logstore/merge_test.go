@@ -186,6 +186,6 @@ func TestMergeOfALateWideEventIsBounded(t *testing.T) {
 	snap := st.Snapshot("s")
 	f, ok := snap.Schema.Lookup("k007")
 	require.True(t, ok)
-	require.Equal(t, "7.5", segs[0].Value(f, 24000).String())
-	require.True(t, segs[0].Value(f, 23999).Null)
+	require.Equal(t, "7.5", mustValue(segs[0], f, 24000).String())
+	require.True(t, mustValue(segs[0], f, 23999).Null)
 }

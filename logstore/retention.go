@@ -83,17 +83,11 @@ func (src *Source) trimExpired(cutoff int64) int {
 
 // expiredRows counts the rows of a sealed segment older than cutoff: its
 // first ones, since sealing sorts rows by time.
+// A segment whose timestamps cannot be read counts none (a damaged file is
+// moved aside already).
 func expiredRows(seg *Segment, cutoff int64) (n int) {
-	defer func() {
-		if r := recover(); r != nil { // a damaged file: moved aside already
-			if _, ok := r.(*StorageError); !ok {
-				panic(r)
-			}
-			n = 0
-		}
-	}()
-	ts := seg.Column("timestamp")
-	if ts == nil {
+	ts, err := seg.Column("timestamp")
+	if err != nil || ts == nil {
 		return 0
 	}
 	return sort.Search(seg.rows, func(i int) bool { return ts.Int(i) >= cutoff })

@@ -100,7 +100,7 @@ func TestSegmentFileCoversCompressedStrings(t *testing.T) {
 	st := New(Options{SegmentRows: 1500})
 	st.Append("s", variedEvents(1500, 3))
 	require.NoError(t, st.Flush())
-	c := st.Snapshot("s").Segments[0].Column("event_message")
+	c := mustColumn(st.Snapshot("s").Segments[0], "event_message")
 	require.IsType(t, &zstrings{}, c.enc, "event_message should be zstd-compressed")
 }
 

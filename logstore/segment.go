@@ -41,12 +41,14 @@ func (s *Segment) Rows() int { return s.rows }
 func (s *Segment) TimeRange() (lo, hi int64) { return s.minTS, s.maxTS }
 
 // Column returns the column of a field path, or nil when no event of this
-// segment has the field (every row is then NULL).
-func (s *Segment) Column(path string) *Column {
+// segment has the field (every row is then NULL). A sealed segment reads
+// its columns from its file on demand: a column that cannot be read is a
+// *StorageError.
+func (s *Segment) Column(path string) (*Column, error) {
 	if s.disk != nil {
 		return s.disk.column(path)
 	}
-	return s.cols[path]
+	return s.cols[path], nil
 }
 
 // Bytes is the memory the segment holds, estimated.
@@ -136,20 +138,25 @@ func (s *Segment) view() *Segment {
 // Value assembles the value of field f in row as SQL sees it: a nested object
 // becomes an ARRAY of one STRUCT (or NULL when absent), a scalar is converted
 // to the field's current type.
-func (s *Segment) Value(f *event.Field, row int) types.Value {
-	c := s.Column(f.Path)
+func (s *Segment) Value(f *event.Field, row int) (types.Value, error) {
+	c, err := s.Column(f.Path)
+	if err != nil {
+		return types.Value{}, err
+	}
 	if c == nil || c.IsNull(row) {
-		return types.NullOf(f.Type)
+		return types.NullOf(f.Type), nil
 	}
 	if !f.Object {
-		return c.Value(row, f.Type)
+		return c.Value(row, f.Type), nil
 	}
 	st := *f.Type.Elem
 	fields := make([]types.Value, len(f.Children))
 	for i, child := range f.Children {
-		fields[i] = s.Value(child, row)
+		if fields[i], err = s.Value(child, row); err != nil {
+			return types.Value{}, err
+		}
 	}
-	return types.ArrayValue(st, []types.Value{types.StructValue(st, fields)})
+	return types.ArrayValue(st, []types.Value{types.StructValue(st, fields)}), nil
 }
 
 // openBytes estimates the memory of a segment not yet sealed.

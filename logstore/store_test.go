@@ -34,16 +34,16 @@ func TestAppendSamplesKeepsEveryField(t *testing.T) {
 	f, ok := snap.Schema.Lookup("metadata.request.cf.asn")
 	require.True(t, ok)
 	require.Equal(t, types.Int64, f.Type)
-	require.Equal(t, int64(3209), seg.Value(f, 0).I)
+	require.Equal(t, int64(3209), mustValue(seg, f, 0).I)
 	meta, _ := snap.Schema.Lookup("metadata")
 	require.True(t, meta.Object)
-	v := seg.Value(meta, 0)
+	v := mustValue(seg, meta, 0)
 	require.Equal(t, types.KindArray, v.T.Kind)
 	require.Len(t, v.L, 1)
 	req := v.L[0].L[v.T.Elem.FieldIndex("request")]
 	require.Equal(t, "GET", req.L[0].L[req.T.Elem.FieldIndex("method")].S)
 	idf, _ := snap.Schema.Lookup("id")
-	require.Len(t, seg.Value(idf, 0).S, 36, "a missing id gets a UUID")
+	require.Len(t, mustValue(seg, idf, 0).S, 36, "a missing id gets a UUID")
 
 	rt := st.Snapshot("realtime.logs.prod")
 	dom, ok := rt.Schema.Lookup("metadata.context.domain")
@@ -77,11 +77,11 @@ func TestTimestampsAndKeys(t *testing.T) {
 	seg := snap.Segments[0]
 	ts, _ := snap.Schema.Lookup("timestamp")
 	for i := 0; i < 5; i++ {
-		require.Equal(t, want, seg.Value(ts, i).I, i)
+		require.Equal(t, want, mustValue(seg, ts, i).I, i)
 	}
-	require.Equal(t, now.UnixMicro(), seg.Value(ts, 5).I)
+	require.Equal(t, now.UnixMicro(), mustValue(seg, ts, 5).I)
 	em, _ := snap.Schema.Lookup("event_message")
-	require.Equal(t, "m", seg.Value(em, 0).S)
+	require.Equal(t, "m", mustValue(seg, em, 0).S)
 	_, ok := snap.Schema.Lookup("a_b_c")
 	require.True(t, ok)
 	_, ok = snap.Schema.Lookup("_9x")
@@ -101,13 +101,13 @@ func TestTypeConflictsWidenWithoutLoss(t *testing.T) {
 	var got []string
 	for _, seg := range snap.Segments {
 		for r := 0; r < seg.Rows(); r++ {
-			got = append(got, seg.Value(f, r).S)
+			got = append(got, mustValue(seg, f, r).S)
 		}
 	}
 	require.Equal(t, []string{"1", "2", "2.5", "x", "true"}, got)
 	side, ok := snap.Schema.Lookup("o__json")
 	require.True(t, ok)
-	require.Equal(t, `"flat"`, snap.Segments[1].Value(side, 0).S)
+	require.Equal(t, `"flat"`, mustValue(snap.Segments[1], side, 0).S)
 }
 
 func TestPlainStringsAndSealing(t *testing.T) {
@@ -123,13 +123,13 @@ func TestPlainStringsAndSealing(t *testing.T) {
 	require.Len(t, snap.Segments, 3)
 	u, _ := snap.Schema.Lookup("u")
 	c, _ := snap.Schema.Lookup("c")
-	require.False(t, snap.Segments[0].Column("u").IsDict())
-	require.True(t, snap.Segments[0].Column("c").IsDict())
+	require.False(t, mustColumn(snap.Segments[0], "u").IsDict())
+	require.True(t, mustColumn(snap.Segments[0], "c").IsDict())
 	row := 0
 	for _, seg := range snap.Segments {
 		for r := 0; r < seg.Rows(); r++ {
-			require.Equal(t, fmt.Sprintf("unique-%d", row), seg.Value(u, r).S)
-			require.Equal(t, fmt.Sprintf("v%d", row%3), seg.Value(c, r).S)
+			require.Equal(t, fmt.Sprintf("unique-%d", row), mustValue(seg, u, r).S)
+			require.Equal(t, fmt.Sprintf("v%d", row%3), mustValue(seg, c, r).S)
 			row++
 		}
 	}
@@ -170,7 +170,7 @@ func TestSnapshotsDuringAppends(t *testing.T) {
 				rows += seg.Rows()
 				if ok {
 					for r := 0; r < seg.Rows(); r += 97 {
-						_ = seg.Value(f, r)
+						_ = mustValue(seg, f, r)
 					}
 				}
 			}
@@ -207,7 +207,7 @@ func TestKeysSanitisedToReservedNames(t *testing.T) {
 	require.Equal(t, 1, n, rej)
 	snap := st.Snapshot("s")
 	em, _ := snap.Schema.Lookup("event_message")
-	require.Equal(t, "a", snap.Segments[0].Value(em, 0).S, "of keys equal after sanitising, the first wins")
+	require.Equal(t, "a", mustValue(snap.Segments[0], em, 0).S, "of keys equal after sanitising, the first wins")
 	_, ok := snap.Schema.Lookup("time_stamp")
 	require.True(t, ok)
 	_, ok = snap.Schema.Lookup("_1d")
@@ -234,12 +234,12 @@ func TestCompressedStringsRoundTrip(t *testing.T) {
 	st.Flush()
 	snap := st.Snapshot("s")
 	seg := snap.Segments[0]
-	col := seg.Column("m")
+	col := mustColumn(seg, "m")
 	require.IsType(t, &zstrings{}, col.enc, "nearly unique text is compressed when sealed")
 	f, _ := snap.Schema.Lookup("m")
 	rows := make([]int32, 0, 5000)
 	for i := 0; i < 5000; i++ {
-		require.Equal(t, want[i], seg.Value(f, i).S, i)
+		require.Equal(t, want[i], mustValue(seg, f, i).S, i)
 		rows = append(rows, int32(i))
 	}
 	got := make([]string, len(rows))
@@ -270,7 +270,7 @@ func TestMatchCodeAgreesWithValues(t *testing.T) {
 	widths := map[string]bool{}
 	for _, seg := range st.Snapshot("src").Segments {
 		for _, c := range []struct{ path, value string }{{"s", "v1"}, {"t", "w21"}, {"t", "w0"}} {
-			col := seg.Column(c.path)
+			col := mustColumn(seg, c.path)
 			require.True(t, col.IsDict(), c.path)
 			widths[fmt.Sprintf("%T", col.enc)] = true
 			code, ok := col.FindCode(c.value)

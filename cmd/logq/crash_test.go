@@ -149,7 +149,8 @@ func TestCrashLosesNothingAcknowledged(t *testing.T) {
 	snap := st.Snapshot("crash")
 	count := map[string]int{}
 	for _, seg := range snap.Segments {
-		col := seg.Column("id")
+		col, err := seg.Column("id")
+		require.NoError(t, err)
 		for r := 0; r < seg.Rows(); r++ {
 			count[col.Str(r)]++
 		}

@@ -3,6 +3,7 @@ package logstore
 import (
 	"encoding/binary"
 	"errors"
+	"logq/types"
 	"sync/atomic"
 	"unsafe"
 
@@ -86,8 +87,16 @@ func (z *zstrings) write(m *colMeta, w *segWriter) {
 	m.parts[partZStarts] = w.blob(asBytes(z.starts))
 }
 
-func loadZStrings(r *partReader) *zstrings {
-	return &zstrings{data: readPart[byte](r, partZData), starts: readPart[uint32](r, partZStarts), n: r.m.stored()}
+// zstringsForm is a compressed plain STRING column in a segment file: the
+// zstd blocks, and where each starts (validate checks them).
+var zstringsForm = fileForm{
+	is: func(m *colMeta) bool {
+		return m.kind == types.KindString && m.plain && m.parts[partZData].len > 0
+	},
+	fits: func(*colMeta, int) bool { return true },
+	load: func(r *partReader) (encoding, error) {
+		return &zstrings{data: readPart[byte](r, partZData), starts: readPart[uint32](r, partZStarts), n: r.m.stored()}, nil
+	},
 }
 
 func (z *zstrings) validate(int, *nullMask) error {

@@ -2,6 +2,7 @@ package logstore
 
 import (
 	"errors"
+	"logq/types"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -252,6 +253,17 @@ func (d *dictionary[T]) write(m *colMeta, w *segWriter) {
 
 // loadDictionary reads a sealed dictionary from a segment file. Its code
 // width is the one part of the three that is present.
+// dictForm is a dictionary STRING column in a segment file: the entries'
+// bytes and offsets, and a code per stored row of the width the part
+// names.
+var dictForm = fileForm{
+	is: func(m *colMeta) bool { return m.kind == types.KindString && !m.plain },
+	fits: func(m *colMeta, n int) bool {
+		return m.count(partCodes)+m.count(partCodes8)+m.count(partCodes16) == n && m.count(partDictOffs) >= 1
+	},
+	load: func(r *partReader) (encoding, error) { return loadDictionary(r), nil },
+}
+
 func loadDictionary(r *partReader) dictValues {
 	data := readPart[byte](r, partDictData)
 	offs := readPart[uint32](r, partDictOffs)

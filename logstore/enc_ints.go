@@ -159,6 +159,28 @@ func packDeltas[T uint8 | uint16 | uint32](v []int64, lo, hi int64) *forInts[T] 
 	return &forInts[T]{base: lo, d: d}
 }
 
+// intsForm is a sealed integer column in a segment file: a base, and
+// deltas of the meta's width (0: every row the base; 8: the values).
+var intsForm = fileForm{
+	is: func(m *colMeta) bool { return isInt(m.kind) },
+	fits: func(m *colMeta, n int) bool {
+		switch m.width {
+		case 0:
+			return true
+		case 1:
+			return m.count(partInts8) == n
+		case 2:
+			return m.count(partInts16) == n
+		case 4:
+			return m.count(partInts32) == n
+		case 8:
+			return m.count(partInts) == n
+		}
+		return false
+	},
+	load: func(r *partReader) (encoding, error) { return loadInts(r), nil },
+}
+
 // loadInts reads a sealed integer encoding from a segment file.
 func loadInts(r *partReader) intValues {
 	m := r.m

@@ -22,7 +22,12 @@ func (e *float64s) bytes() int64 { return 8 * int64(len(e.v)) }
 
 func (e *float64s) write(m *colMeta, w *segWriter) { m.parts[partFloats] = w.blob(asBytes(e.v)) }
 
-func loadFloats(r *partReader) *float64s { return &float64s{v: readPart[float64](r, partFloats)} }
+// floatsForm is a FLOAT64 column in a segment file: the values.
+var floatsForm = fileForm{
+	is:   func(m *colMeta) bool { return m.kind == types.KindFloat64 },
+	fits: func(m *colMeta, n int) bool { return m.count(partFloats) == n },
+	load: func(r *partReader) (encoding, error) { return &float64s{v: readPart[float64](r, partFloats)}, nil },
+}
 
 // arrayValues is ARRAY values, boxed, in an open column and in a sealed one
 // alike; a segment file stores them in the meta's value encoding
@@ -53,8 +58,17 @@ func (e *arrayValues) write(m *colMeta, w *segWriter) {
 	m.parts[partVals] = w.blob(vb)
 }
 
-// decodeArrays decodes n values of a segment file's array part, after its
-// checksum has been checked.
+// arraysForm is an ARRAY column in a segment file: its values, encoded as
+// the meta encodes values, decoded (decodeArrays) once read.
+var arraysForm = fileForm{
+	is:   func(m *colMeta) bool { return m.kind == types.KindArray },
+	fits: func(m *colMeta, n int) bool { return m.parts[partVals].len > 0 || n == 0 },
+	load: func(r *partReader) (encoding, error) {
+		return decodeArrays(readPart[byte](r, partVals), r.m.stored())
+	},
+}
+
+// decodeArrays decodes n values of a segment file's array part.
 func decodeArrays(vb []byte, n int) (*arrayValues, error) {
 	e := &arrayValues{v: make([]types.Value, 0, min(n, len(vb)))} // a value takes a byte at least: a crafted count allocates no more than the data
 	if vb == nil {

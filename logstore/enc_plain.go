@@ -2,6 +2,7 @@ package logstore
 
 import (
 	"errors"
+	"logq/types"
 	"unsafe"
 )
 
@@ -66,8 +67,16 @@ func (p *plainStrings) write(m *colMeta, w *segWriter) {
 	m.parts[partOffs] = w.blob(asBytes(p.offs))
 }
 
-func loadPlain(r *partReader) *plainStrings {
-	return &plainStrings{data: readPart[byte](r, partData), offs: readPart[uint32](r, partOffs)}
+// plainForm is an uncompressed plain STRING column in a segment file: the
+// bytes of every value, and n+1 offsets into them.
+var plainForm = fileForm{
+	is: func(m *colMeta) bool {
+		return m.kind == types.KindString && m.plain && m.parts[partZData].len == 0
+	},
+	fits: func(m *colMeta, n int) bool { return m.count(partOffs) == n+1 },
+	load: func(r *partReader) (encoding, error) {
+		return &plainStrings{data: readPart[byte](r, partData), offs: readPart[uint32](r, partOffs)}, nil
+	},
 }
 
 func (p *plainStrings) validate(n int, _ *nullMask) error {

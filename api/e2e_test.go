@@ -203,6 +203,18 @@ func TestIngestEveryFormThenQuery(t *testing.T) {
 			require.InDelta(t, w.Avg, flt(t, r[3].v), 1e-9)
 		}
 	}
+	// An absent or empty interval behaves as 1day, as any other value does
+	// (CONTRACT §5): rows, not a 400.
+	day := fixtures.InvocationStats(relay, p0, "", "1day", testNow)
+	require.NotEmpty(t, day)
+	for _, q := range []string{"", "&interval=", "&interval=weekly"} {
+		got := rows(t, h.get("/api/endpoints/query/functions.invocation-stats?project="+p0+q))
+		require.Len(t, got, len(day), q)
+		for i, w := range day {
+			require.Equal(t, w.Timestamp.UnixMicro(), num(t, got[i][0].v), q)
+			require.Equal(t, w.Count, num(t, got[i][6].v), q)
+		}
+	}
 	for _, path := range []string{"usage.api-counts", "7a6b2f0e-3c1d-4b8a-9e57-2d4c6f8a1b03"} {
 		got := rows(t, h.get("/api/endpoints/query/"+path+"?interval=daily&project="+p0))
 		want := fixtures.APICounts(edge, p0, "daily", testNow)

@@ -89,3 +89,27 @@ func (s *Source) overflowed(key []byte) {
 	s.store.log().Warn("source reached its field cap: keys past it are kept as JSON in __overflow columns",
 		"source", s.name, "max_fields", s.opts.MaxFields, "key", string(key))
 }
+
+// apply writes one chunk's events into the open segment; rejects are
+// numbered from base. Called with mu held.
+func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []event.Reject) {
+	seg := s.open
+	s.sink.start(seg, s.tree)
+	o := event.Origin{Arrival: b.arrival, Seed: b.seed}
+	for i, ev := range b.events {
+		o.Index = uint64(i)
+		s.sink.row = seg.rows
+		ts, err := s.tree.Shred(ev, o, &s.sink)
+		if err != nil {
+			seg.abandonRow()
+			rejects = append(rejects, event.Reject{Index: base + i, Reason: err.Error()})
+			continue
+		}
+		seg.finishRow(ts)
+		s.rows++
+		seg.rawBytes += int64(len(ev))
+		accepted++
+	}
+	s.events += int64(accepted)
+	return accepted, rejects
+}

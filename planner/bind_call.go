@@ -1,0 +1,208 @@
+package planner
+
+import (
+	"logq/sqlparse"
+	"logq/types"
+	"strconv"
+	"strings"
+)
+
+// Calls: scalar functions (finish types and folds them), aggregates.
+
+// call builds, types and folds a call of a scalar function.
+func (b *binder) call(pos int, fn string, args []Expr) Expr {
+	return b.finish(pos, &Call{Fn: fn, Args: args})
+}
+
+// finish types a call (unless its type is already set) and folds it.
+func (b *binder) finish(pos int, c *Call) Expr {
+	def := funcs[c.Fn]
+	if def == nil {
+		b.fail(pos, "unknown function %s", strings.ToUpper(c.Fn))
+	}
+	if len(c.Args) < def.MinArgs || (def.MaxArgs >= 0 && len(c.Args) > def.MaxArgs) {
+		b.fail(pos, "%s takes %s, got %d", strings.ToUpper(c.Fn), argCount(def), len(c.Args))
+	}
+	if b.symbolic {
+		for _, a := range c.Args {
+			if _, ok := a.(*paramRef); ok && def.Check != nil {
+				// Unknown parameters are STRINGs that may become anything a
+				// constant string coerces to; type the call optimistically.
+				if _, err := def.Check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit, T: c.T}); err == nil {
+					if c.T.Kind == types.KindNull {
+						c.T, _ = def.Check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit})
+					}
+					return c
+				}
+			}
+		}
+	}
+	if def.Check != nil {
+		t, err := def.Check(c)
+		if err != nil {
+			b.failErr(pos, err)
+		}
+		c.T = t
+	}
+	out, err := fold(c)
+	if err != nil {
+		// Leave it unfolded: a branch that constants later cut away (the
+		// right side of `TRUE OR …`) must not fail the query. checkConstants
+		// raises the error if the call survives into the plan.
+		return c
+	}
+	return out
+}
+
+func constStrings(args []Expr) []Expr {
+	out := make([]Expr, len(args))
+	for i, a := range args {
+		if p, ok := a.(*paramRef); ok {
+			out[i] = &Const{V: types.StringValue(""), Param: p.name}
+		} else {
+			out[i] = a
+		}
+	}
+	return out
+}
+
+func argCount(d *Func) string {
+	switch {
+	case d.MaxArgs < 0:
+		return "at least " + strconv.Itoa(d.MinArgs) + " arguments"
+	case d.MinArgs == d.MaxArgs:
+		return strconv.Itoa(d.MinArgs) + " arguments"
+	}
+	return strconv.Itoa(d.MinArgs) + " to " + strconv.Itoa(d.MaxArgs) + " arguments"
+}
+
+func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
+	name, safe := funcName(e.Name), false
+	if strings.Contains(e.Name, ".") {
+		lower := strings.ToLower(e.Name)
+		// Only SAFE. and the NET. family are prefixes; anything else named
+		// with a dot is not a function logq has.
+		if rest, ok := strings.CutPrefix(lower, "safe."); ok {
+			safe, lower = true, rest
+		}
+		switch {
+		case !strings.Contains(lower, "."):
+			name = lower
+		case strings.HasPrefix(lower, "net.") && LookupFunc(lower) != nil:
+			name = lower
+		case name == "generate_timestamp_trunc_array":
+			// the saved queries call it as a dataset-qualified UDF
+		default:
+			b.fail(e.At, "unknown function %s", e.Name)
+		}
+	}
+	if e.Over != nil {
+		return b.windowCall(e, name, safe, ctx) // bind_window.go
+	}
+	if IsAnalytic(name) {
+		b.fail(e.At, "analytic function %s needs an OVER clause", strings.ToUpper(name))
+	}
+	if IsAggregate(name) {
+		if safe {
+			b.fail(e.At, "the SAFE. prefix is not supported on aggregate function %s", strings.ToUpper(name))
+		}
+		return b.aggregate(e, name, ctx)
+	}
+	if e.Star || e.Distinct {
+		b.fail(e.At, "%s does not take * or DISTINCT", strings.ToUpper(name))
+	}
+	b.noAggModifiers(e, name) // bind_aggmods.go
+	var unit types.DatePart
+	var args []Expr
+	for _, a := range e.Args {
+		if dp, ok := a.(*sqlparse.DatePartArg); ok {
+			if ext := "extract_" + strings.ToLower(dp.Unit); name == "extract" && LookupFunc(ext) != nil {
+				name = ext // EXTRACT(DAYOFWEEK FROM …) and the other non-unit parts
+				continue
+			}
+			p, ok := types.ParseDatePart(dp.Unit)
+			if !ok {
+				b.fail(dp.At, "unknown date part %s", dp.Unit)
+			}
+			unit = p
+			continue
+		}
+		if x, u, ok := b.bindCalendar(name, a, ctx); ok { // funcs_calendar.go
+			args, unit = append(args, x), u
+			continue
+		}
+		args = append(args, b.expr(a, ctx))
+	}
+	switch name {
+	case "current_timestamp":
+		if len(args) > 0 {
+			b.fail(e.At, "CURRENT_TIMESTAMP takes no arguments")
+		}
+		if b.symbolic {
+			return &Const{V: types.TimestampValue(0)}
+		}
+		return &Const{V: types.TimestampValue(b.opts.Now)}
+	case "generate_timestamp_trunc_array":
+		if len(args) != 2 {
+			b.fail(e.At, "generate_timestamp_trunc_array takes 2 arguments (count, spec), got %d", len(args))
+		}
+		args = append(args, &Const{V: types.TimestampValue(b.opts.Now)})
+	}
+	f := LookupFunc(name)
+	if f == nil || (f.Internal && !(strings.EqualFold(e.Name, "extract") && name != "extract")) {
+		b.fail(e.At, "unknown function %s", e.Name)
+	}
+	return b.finish(e.At, &Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
+}
+
+func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
+	if ctx.aggs == nil {
+		b.fail(e.At, "aggregate function %s is not allowed here", strings.ToUpper(name))
+	}
+	return ctx.aggs.add(b.aggCall(e, name, &exprCtx{sc: ctx.sc}))
+}
+
+// aggCall binds an aggregate call's arguments in inner and types it. Only
+// an analytic aggregate's inner context collects aggregates: SUM(COUNT(*))
+// OVER () in a grouped SELECT.
+func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall {
+	def := aggs[name]
+	up := strings.ToUpper(name)
+	switch {
+	case e.Star && !def.Star:
+		b.fail(e.At, "only COUNT takes *")
+	case !e.Star && (len(e.Args) < def.MinArgs || len(e.Args) > def.MaxArgs):
+		b.fail(e.At, "%s takes %s, got %d", up, def.arity(), len(e.Args))
+	case e.Distinct && !def.Distinct:
+		b.fail(e.At, "DISTINCT is not supported in %s (%s take it)", up, strings.Join(aggsWith(func(a *Agg) bool { return a.Distinct }), ", "))
+	}
+	call := AggCall{Fn: name, Star: e.Star, Distinct: e.Distinct}
+	for _, a := range e.Args {
+		if inner.aggs == nil && hasAggregate(a) {
+			b.fail(a.Pos(), "aggregate functions cannot be nested")
+		}
+		call.Args = append(call.Args, b.expr(a, inner))
+	}
+	if !e.Star {
+		t, err := def.Check(&call, b.symbolic)
+		if err != nil {
+			b.fail(e.At, "%s", err)
+		}
+		call.T = t
+	} else {
+		call.T = types.Int64
+	}
+	b.aggModifiers(e, def, &call, inner) // bind_aggmods.go
+	return call
+}
+
+// aggsWith names the aggregates def says yes to, upper case, sorted.
+func aggsWith(yes func(*Agg) bool) []string {
+	var out []string
+	for _, n := range AggregateNames() {
+		if yes(aggs[n]) {
+			out = append(out, strings.ToUpper(n))
+		}
+	}
+	return out
+}

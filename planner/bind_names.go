@@ -1,0 +1,176 @@
+package planner
+
+import (
+	"logq/sqlparse"
+	"logq/types"
+	"strings"
+)
+
+// Names in expressions: columns, fields of range variables, a range
+// variable as a value, struct members.
+
+// ident resolves a (possibly dotted) name.
+func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
+	if ctx.sc == nil {
+		b.fail(e.At, "unrecognized name %s", e.Parts[0])
+	}
+	parts := e.Parts
+	// A range variable's alias takes precedence over a column of the same name.
+	rv := ctx.sc.find(parts[0])
+	if rv == nil && len(parts) == 1 {
+		// QUALIFY reads select-list aliases first, as ORDER BY does.
+		if i := aliasIndex(ctx.aliases, parts[0]); i >= 0 {
+			return ctx.aliases[i].expr
+		}
+	}
+	if rv != nil {
+		if len(parts) == 1 {
+			return b.rowValue(rv, e.At)
+		}
+		return b.member(rv, parts[1:], e.At)
+	}
+	// A column merged by JOIN … USING is not ambiguous (bind_using.go).
+	if u := ctx.sc.using.lookup(parts[0]); u != nil && u.first >= ctx.sc.inner {
+		return b.fields(u.expr, parts[1:], e.At)
+	}
+	// An unqualified column of exactly one FROM item.
+	var found []Expr
+	for _, rv := range ctx.sc.visible() {
+		if x := b.columnOf(rv, parts[0]); x != nil {
+			found = append(found, x)
+		}
+	}
+	switch {
+	case len(found) > 1:
+		b.fail(e.At, "column name %s is ambiguous", parts[0])
+	case len(found) == 1:
+		return b.fields(found[0], parts[1:], e.At)
+	}
+	if x := b.outerName(e); x != nil { // bind_subquery.go
+		return x
+	}
+	if ctx.sc.outside(parts[0], func(rv *rangeVar) bool { return b.columnOf(rv, parts[0]) != nil }) {
+		b.fail(e.At, "%s is not visible inside a parenthesized join: only its own FROM items are (move the condition to the join's ON)", parts[0])
+	}
+	var scans []*rangeVar
+	for _, rv := range ctx.sc.visible() {
+		if rv.kind == rvScan {
+			scans = append(scans, rv)
+		}
+	}
+	if len(scans) == 1 {
+		// A field no event has yet: NULL until one does.
+		return b.fields(scanField(scans[0], parts[0], types.Null, false), parts[1:], e.At)
+	}
+	b.fail(e.At, "unrecognized name %s", parts[0])
+	return nil
+}
+
+// columnOf returns the column name of rv as an expression, or nil.
+func (b *binder) columnOf(rv *rangeVar, name string) Expr {
+	switch rv.kind {
+	case rvScan:
+		if t, _, ok := fieldOf(rv, name); ok {
+			return scanField(rv, name, t, false)
+		}
+	case rvPath:
+		path := rv.prefix + "." + name
+		if t, _, ok := fieldOf(rv.scanRV, path); ok {
+			return scanField(rv.scanRV, path, t, false)
+		}
+	case rvView:
+		if c := rv.viewColumn(name); c != "" {
+			return viewField(rv, c)
+		}
+	case rvPlan:
+		for i, c := range rv.cols {
+			if strings.EqualFold(c.Name, name) {
+				return &sym{rv: rv, idx: i, T: c.T, nm: c.Name}
+			}
+		}
+	case rvConst:
+		for i, c := range rv.cols {
+			if strings.EqualFold(c.Name, name) {
+				return rv.consts[i]
+			}
+		}
+	case rvElem:
+		// A STRUCT element's fields are columns of its UNNEST, aliased or
+		// not (a value table, as BigQuery reads one; Studio writes
+		// `UNNEST(metadata) AS m … WHERE function_id = …`).
+		if rv.cols[0].T.Kind == types.KindStruct {
+			if i := rv.cols[0].T.FieldIndex(name); i >= 0 {
+				return &Call{Fn: "field", Args: []Expr{&sym{rv: rv, idx: 0, T: rv.cols[0].T}}, Idx: i, T: rv.cols[0].T.Fields[i].Type}
+			}
+		}
+	}
+	return nil
+}
+
+// member resolves alias.rest.
+func (b *binder) member(rv *rangeVar, rest []string, pos int) Expr {
+	switch rv.kind {
+	case rvScan, rvPath:
+		srv, path := rv, rest[0]
+		if rv.kind == rvPath {
+			srv, path = rv.scanRV, rv.prefix+"."+rest[0]
+		}
+		t, _, ok := fieldOf(srv, path)
+		if !ok {
+			t = types.Null
+		}
+		return b.fields(scanField(srv, path, t, false), rest[1:], pos)
+	case rvPlan, rvConst, rvView:
+		x := b.columnOf(rv, rest[0])
+		if x == nil {
+			b.fail(pos, "%s has no column %s", rv.alias, rest[0])
+		}
+		return b.fields(x, rest[1:], pos)
+	}
+	return b.fields(&sym{rv: rv, idx: 0, T: rv.cols[0].T, nm: rv.cols[0].Name}, rest, pos)
+}
+
+// rowValue is a range variable used as a value: its element, or a STRUCT of its row.
+func (b *binder) rowValue(rv *rangeVar, pos int) Expr {
+	if rv.kind == rvElem {
+		return &sym{rv: rv, idx: 0, T: rv.cols[0].T, nm: rv.cols[0].Name}
+	}
+	var args []Expr
+	var fields []types.Field
+	for _, it := range b.rangeVarColumns(rv) {
+		args = append(args, it.expr)
+		fields = append(fields, types.Field{Name: it.name, Type: it.expr.Type()})
+	}
+	if len(args) == 0 && rv.kind == rvPath {
+		// A path with no field known yet (at load, before any data: an
+		// UNNEST of what may be an array): a field no event has, NULL.
+		return scanField(rv.scanRV, rv.prefix, types.Null, false)
+	}
+	return b.finish(pos, &Call{Fn: "make_struct", Args: args, T: types.StructOf(fields...)})
+}
+
+// fields applies struct field accesses.
+func (b *binder) fields(x Expr, names []string, pos int) Expr {
+	for _, n := range names {
+		x = b.field(x, n, pos)
+	}
+	return x
+}
+
+func (b *binder) field(x Expr, name string, pos int) Expr {
+	t := x.Type()
+	switch t.Kind {
+	case types.KindStruct:
+		i := t.FieldIndex(name)
+		if i < 0 {
+			b.fail(pos, "field %s not found in %s", name, t)
+		}
+		return b.finish(pos, &Call{Fn: "field", Args: []Expr{x}, Idx: i, T: t.Fields[i].Type})
+	case types.KindNull:
+		return &Const{V: types.NullOf(types.Null)}
+	case types.KindArray:
+		b.fail(pos, "cannot access field %s on a value of type %s; use UNNEST", name, t)
+	}
+	b.fail(pos, "cannot access field %s on a value of type %s", name, t)
+	return nil
+}

@@ -1,0 +1,344 @@
+package planner
+
+import (
+	"fmt"
+	"logq/types"
+	"math"
+	"strings"
+)
+
+// registerOperators defines the operators (comparisons, arithmetic, logic,
+// IS, LIKE, CAST) and the conditional and core string functions the
+// binder reaches by syntax or by name.
+func registerOperators() {
+	cmp := func(c *Call) (types.Type, error) {
+		if err := unify(c, c.Args); err != nil {
+			return types.Type{}, err
+		}
+		return types.Bool, nil
+	}
+	cmpEval := func(test func(int) bool) func(*Call, []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			r, ok := types.Compare(a[0], a[1])
+			if !ok {
+				return types.Value{}, evalErr("cannot compare %s with %s", a[0].T, a[1].T)
+			}
+			return types.BoolValue(test(r)), nil
+		}
+	}
+	arith := func(c *Call) (types.Type, error) {
+		for _, a := range c.Args {
+			if k := a.Type().Kind; k != types.KindNull && !a.Type().IsNumeric() {
+				return types.Type{}, fmt.Errorf("operator %s needs numbers, not %s", c.Fn, a.Type())
+			}
+		}
+		if c.Fn == "/" {
+			return types.Float64, nil
+		}
+		for _, a := range c.Args {
+			if a.Type().Kind == types.KindFloat64 {
+				return types.Float64, nil
+			}
+		}
+		return types.Int64, nil
+	}
+	arithEval := func(c *Call, a []types.Value) (types.Value, error) {
+		if c.T.Kind == types.KindInt64 {
+			x, y := a[0].I, a[1].I
+			switch c.Fn {
+			case "+":
+				if r := x + y; (r > x) == (y > 0) {
+					return types.IntValue(r), nil
+				}
+			case "-":
+				if r := x - y; (r < x) == (y > 0) {
+					return types.IntValue(r), nil
+				}
+			case "*":
+				if x == 0 || y == 0 {
+					return types.IntValue(0), nil
+				}
+				if r := x * y; r/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64) {
+					return types.IntValue(r), nil
+				}
+			}
+			return types.Value{}, evalErr("integer overflow: %d %s %d", x, c.Fn, y)
+		}
+		x, y := a[0].Float(), a[1].Float()
+		switch c.Fn {
+		case "+":
+			return types.FloatValue(x + y), nil
+		case "-":
+			return types.FloatValue(x - y), nil
+		case "*":
+			return types.FloatValue(x * y), nil
+		}
+		if y == 0 {
+			return types.Value{}, evalErr("division by zero: %s / %s", a[0], a[1])
+		}
+		return types.FloatValue(x / y), nil
+	}
+	boolArgs := func(c *Call) (types.Type, error) {
+		for i := range c.Args {
+			a, err := coerceTo(c.Args[i], types.Bool)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("operand of %s: %w", strings.ToUpper(c.Fn), err)
+			}
+			c.Args[i] = a
+		}
+		return types.Bool, nil
+	}
+	same := func(c *Call) (types.Type, error) {
+		if err := unify(c, c.Args); err != nil {
+			return types.Type{}, err
+		}
+		for _, a := range c.Args {
+			if a.Type().Kind != types.KindNull {
+				return a.Type(), nil
+			}
+		}
+		return types.Null, nil
+	}
+	for name, f := range map[string]*Func{
+		"=":  def(2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false),
+		"!=": def(2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false),
+		"<":  def(2, 2, cmp, cmpEval(func(r int) bool { return r < 0 }), false),
+		"<=": def(2, 2, cmp, cmpEval(func(r int) bool { return r <= 0 }), false),
+		">":  def(2, 2, cmp, cmpEval(func(r int) bool { return r > 0 }), false),
+		">=": def(2, 2, cmp, cmpEval(func(r int) bool { return r >= 0 }), false),
+		"+":  def(2, 2, arith, arithEval, false),
+		"-":  def(2, 2, arith, arithEval, false),
+		"*":  def(2, 2, arith, arithEval, false),
+		"/":  def(2, 2, arith, arithEval, false),
+		"neg": def(1, 1, arith, func(c *Call, a []types.Value) (types.Value, error) {
+			if c.T.Kind == types.KindInt64 {
+				if a[0].I == math.MinInt64 {
+					return types.Value{}, evalErr("integer overflow")
+				}
+				return types.IntValue(-a[0].I), nil
+			}
+			return types.FloatValue(-a[0].F), nil
+		}, false),
+		"||": def(2, 2, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.StringValue(a[0].S + a[1].S), nil
+		}, false),
+		"and": def(2, 2, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			if (!a[0].Null && a[0].I == 0) || (!a[1].Null && a[1].I == 0) {
+				return types.BoolValue(false), nil
+			}
+			if a[0].Null || a[1].Null {
+				return types.NullOf(types.Bool), nil
+			}
+			return types.BoolValue(true), nil
+		}, true),
+		"or": def(2, 2, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			if a[0].Bool() || a[1].Bool() {
+				return types.BoolValue(true), nil
+			}
+			if a[0].Null || a[1].Null {
+				return types.NullOf(types.Bool), nil
+			}
+			return types.BoolValue(false), nil
+		}, true),
+		"not": def(1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(a[0].I == 0), nil
+		}, false),
+		"is_null": def(1, 1, func(c *Call) (types.Type, error) { return types.Bool, nil }, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(a[0].Null), nil
+		}, true),
+		"is_true": def(1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(a[0].Bool()), nil
+		}, true),
+		"is_false": def(1, 1, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(!a[0].Null && a[0].I == 0), nil
+		}, true),
+		"like": def(2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+			match, err := LikeMatcher(a[1].S)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return types.BoolValue(match(a[0].S)), nil
+		}, false),
+		"coalesce": def(1, -1, same, func(c *Call, a []types.Value) (types.Value, error) {
+			for _, v := range a {
+				if !v.Null {
+					return v, nil
+				}
+			}
+			return types.NullOf(c.T), nil
+		}, true),
+		"if": def(3, 3, func(c *Call) (types.Type, error) {
+			cond, err := coerceTo(c.Args[0], types.Bool)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("condition of IF: %w", err)
+			}
+			c.Args[0] = cond
+			rest := c.Args[1:]
+			if err := unify(c, rest); err != nil {
+				return types.Type{}, err
+			}
+			if rest[0].Type().Kind != types.KindNull {
+				return rest[0].Type(), nil
+			}
+			return rest[1].Type(), nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			if a[0].Bool() {
+				return a[1], nil
+			}
+			return a[2], nil
+		}, true),
+		"nullif": def(2, 2, same, func(c *Call, a []types.Value) (types.Value, error) {
+			if !a[0].Null && !a[1].Null && types.Equal(a[0], a[1]) {
+				return types.NullOf(c.T), nil
+			}
+			return a[0], nil
+		}, true),
+		"cast": def(1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
+			v, err := types.Cast(a[0], c.T)
+			if err == nil {
+				v, err = inRange(v) // '9999-12-31 23:30:00-01:00' is past 9999 in UTC
+			}
+			if err != nil && c.Safe {
+				return types.NullOf(c.T), nil
+			}
+			return v, err
+		}, false),
+		"regexp_contains": def(2, 2, constPattern(sig(types.KindString, types.KindString, types.KindBool)), func(c *Call, a []types.Value) (types.Value, error) {
+			re, err := CompileRegexp(a[1].S)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return types.BoolValue(re.MatchString(a[0].S)), nil
+		}, false),
+		"lower": def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.StringValue(strings.ToLower(a[0].S)), nil
+		}, false),
+		"upper": def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.StringValue(strings.ToUpper(a[0].S)), nil
+		}, false),
+		"length": def(1, 1, sig(types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.IntValue(int64(len([]rune(a[0].S)))), nil
+		}, false),
+		"concat": def(1, -1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+			var b strings.Builder
+			for _, v := range a {
+				b.WriteString(v.S)
+			}
+			return types.StringValue(b.String()), nil
+		}, false),
+		"starts_with": def(2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(strings.HasPrefix(a[0].S, a[1].S)), nil
+		}, false),
+		"ends_with": def(2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.BoolValue(strings.HasSuffix(a[0].S, a[1].S)), nil
+		}, false),
+		"strpos": def(2, 2, sig(types.KindString, types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+			i := strings.Index(a[0].S, a[1].S)
+			if i < 0 {
+				return types.IntValue(0), nil
+			}
+			return types.IntValue(int64(len([]rune(a[0].S[:i]))) + 1), nil
+		}, false),
+		"abs": def(1, 1, func(c *Call) (types.Type, error) { return numeric1(c) }, func(c *Call, a []types.Value) (types.Value, error) {
+			if c.T.Kind == types.KindInt64 {
+				if a[0].I < 0 {
+					return types.IntValue(-a[0].I), nil
+				}
+				return a[0], nil
+			}
+			return types.FloatValue(math.Abs(a[0].F)), nil
+		}, false),
+		"array_length": def(1, 1, func(c *Call) (types.Type, error) {
+			if k := c.Args[0].Type().Kind; k != types.KindArray && k != types.KindNull {
+				return types.Type{}, fmt.Errorf("ARRAY_LENGTH needs an array, not %s", c.Args[0].Type())
+			}
+			return types.Int64, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			return types.IntValue(int64(len(a[0].L))), nil
+		}, false),
+	} {
+		register(name, f)
+	}
+	alias("ifnull", "coalesce")
+	funcs["and"].Simplify = simplifyLogic
+	funcs["or"].Simplify = simplifyLogic
+	funcs["coalesce"].Simplify = func(c *Call) Expr {
+		var args []Expr
+		for _, a := range c.Args {
+			if k, ok := constArg(a); ok {
+				if k.V.Null {
+					continue
+				}
+				if len(args) == 0 {
+					return a
+				}
+				args = append(args, a)
+				break
+			}
+			args = append(args, a)
+		}
+		switch len(args) {
+		case 0:
+			return &Const{V: types.NullOf(c.T)}
+		case 1:
+			return args[0]
+		}
+		c.Args = args
+		return c
+	}
+	funcs["if"].Simplify = func(c *Call) Expr {
+		if k, ok := constArg(c.Args[0]); ok {
+			if k.V.Bool() {
+				return c.Args[1]
+			}
+			return c.Args[2]
+		}
+		return c
+	}
+	funcs["cast"].Simplify = func(c *Call) Expr {
+		if c.Args[0].Type().Equal(c.T) {
+			return c.Args[0]
+		}
+		return c
+	}
+}
+
+// simplifyLogic: TRUE decides OR, FALSE decides AND; TRUE AND x = x, FALSE
+// OR x = x.
+func simplifyLogic(c *Call) Expr {
+	decisive := c.Fn == "or"
+	for i, a := range c.Args {
+		k, ok := constArg(a)
+		if !ok || k.V.Null {
+			continue
+		}
+		if k.V.Bool() == decisive {
+			return &Const{V: types.BoolValue(decisive)}
+		}
+		other := c.Args[1-i]
+		if other.Type().Kind == types.KindBool {
+			return other
+		}
+	}
+	return c
+}
+
+// constPattern validates a constant regular expression when the query is
+// planned, so a bad pattern fails whether or not any row reaches it.
+func constPattern(check func(*Call) (types.Type, error)) func(*Call) (types.Type, error) {
+	return func(c *Call) (types.Type, error) {
+		t, err := check(c)
+		if err != nil {
+			return t, err
+		}
+		if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+			if _, err := CompileRegexp(k.V.S); err != nil {
+				if k.Param != "" {
+					return t, &Error{Param: k.Param, Msg: fmt.Sprintf("value %q is not a valid regular expression: %v", k.V.S, err), Err: err}
+				}
+				return t, err
+			}
+		}
+		return t, nil
+	}
+}

@@ -388,6 +388,8 @@ func files(t *testing.T, dir, source, glob string) []string {
 type faultFS struct {
 	failWrite, failSync atomic.Bool
 	failRead            atomic.Bool
+	failTruncate        atomic.Bool
+	truncates, reads    atomic.Int64
 	okWrites            atomic.Int64
 	writes, syncs       atomic.Int64
 	hold                atomic.Pointer[chan struct{}]
@@ -418,7 +420,16 @@ func (f *faultFS) failing(mode string) *atomic.Bool {
 	return &f.failWrite
 }
 
+func (f *faultFS) truncate(file *os.File, n int64) error {
+	f.truncates.Add(1)
+	if f.failTruncate.Load() {
+		return syscall.EIO
+	}
+	return file.Truncate(n)
+}
+
 func (f *faultFS) read(file *os.File) ([]byte, error) {
+	f.reads.Add(1)
 	if f.failRead.Load() {
 		return nil, syscall.EIO
 	}
@@ -1267,7 +1278,8 @@ func TestRebuildReadsThroughTheOpenFile(t *testing.T) {
 // refused event reaches a segment file) until a rebuild succeeds.
 func TestUnreadableWALStopsTheSourceUntilRebuilt(t *testing.T) {
 	dir := t.TempDir()
-	st := openT(t, dir, Options{})
+	clock := newTestClock()
+	st := openT(t, dir, Options{Now: clock.now})
 	ffs := &faultFS{}
 	st.fs = ffs
 	_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"a"}`)})
@@ -1285,6 +1297,9 @@ func TestUnreadableWALStopsTheSourceUntilRebuilt(t *testing.T) {
 	require.Empty(t, segs)
 
 	ffs.failRead.Store(false)
+	_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"c"}`)})
+	require.ErrorIs(t, err, syscall.EIO, "refused until the next attempt is due")
+	clock.advance(repairFirst)
 	_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"c"}`)})
 	require.NoError(t, err)
 	require.Equal(t, []string{"a", "c"}, column(st, "s", "event_message"))
@@ -1400,4 +1415,104 @@ func TestFailedStartLeavesNothingWriting(t *testing.T) {
 	tmps, err := filepath.Glob(filepath.Join(adir, "*.tmp"))
 	require.NoError(t, err)
 	require.Empty(t, tmps)
+}
+
+// testClock is a store clock that tests move by hand.
+type testClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newTestClock() *testClock { return &testClock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)} }
+
+func (c *testClock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *testClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// A WAL file that could not be cut back after a failed write refuses
+// events (nothing may follow a torn record) until a later attempt cuts it
+// back; then the source takes events again by itself, and a restart finds
+// exactly the acknowledged ones.
+func TestBrokenWALRepairsItself(t *testing.T) {
+	dir := t.TempDir()
+	clock := newTestClock()
+	st := openT(t, dir, Options{Now: clock.now})
+	ffs := &faultFS{}
+	st.fs = ffs
+	ingest := func(msg string) error {
+		_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"` + msg + `"}`)})
+		return err
+	}
+	require.NoError(t, ingest("a"))
+	ffs.failWrite.Store(true)
+	ffs.failTruncate.Store(true)
+	require.ErrorIs(t, ingest("refused"), syscall.ENOSPC)
+	require.True(t, st.Source("s", false).wal.isBroken())
+	ffs.failWrite.Store(false)
+	require.Error(t, ingest("refused too"), "the torn record is still there")
+	clock.advance(time.Minute)
+	require.Error(t, ingest("refused again"), "the cut still fails")
+	ffs.failTruncate.Store(false)
+	require.Error(t, ingest("refused: the next attempt is not due yet"))
+	clock.advance(time.Minute)
+	require.NoError(t, ingest("b"))
+	require.False(t, st.Source("s", false).wal.isBroken())
+	require.NoError(t, ingest("c"))
+	require.Equal(t, []string{"a", "b", "c"}, column(st, "s", "event_message"))
+	require.NoError(t, st.Close())
+	st = openT(t, dir, Options{})
+	defer st.Close()
+	require.Equal(t, []string{"a", "b", "c"}, column(st, "s", "event_message"))
+}
+
+// While the open segment cannot be rebuilt, attempts back off: requests
+// meanwhile are refused without rereading the WAL file or logging again,
+// and the wait doubles after each failed attempt, up to repairMost.
+func TestFailingRebuildBacksOff(t *testing.T) {
+	var logs syncBuffer
+	dir := t.TempDir()
+	clock := newTestClock()
+	st := openT(t, dir, Options{Now: clock.now, Logger: logTo(&logs)})
+	defer st.Close()
+	ffs := &faultFS{}
+	st.fs = ffs
+	ingest := func() error {
+		_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"x"}`)})
+		return err
+	}
+	require.NoError(t, ingest())
+	ffs.failWrite.Store(true)
+	ffs.failRead.Store(true)
+	require.ErrorIs(t, ingest(), syscall.ENOSPC) // the write fails, its rebuild too
+	ffs.failWrite.Store(false)
+	attempts := func() int64 { return ffs.reads.Load() }
+	require.EqualValues(t, 1, attempts(), "the failed write's own rebuild")
+	tries := func() {
+		before := attempts()
+		for i := 0; i < 10; i++ {
+			require.ErrorIs(t, ingest(), syscall.EIO)
+		}
+		require.EqualValues(t, before+1, attempts(), "one attempt per back-off, not one per request")
+	}
+	tries()
+	for _, wait := range []time.Duration{repairFirst, 2 * repairFirst, 4 * repairFirst, 8 * repairFirst} {
+		clock.advance(wait - time.Nanosecond)
+		before := attempts()
+		require.ErrorIs(t, ingest(), syscall.EIO)
+		require.EqualValues(t, before, attempts(), "not due before %v", wait)
+		clock.advance(time.Nanosecond)
+		tries()
+	}
+	require.Equal(t, 6, strings.Count(logs.String(), "could not reread"), "one log line per attempt")
+	ffs.failRead.Store(false)
+	clock.advance(repairMost)
+	require.NoError(t, ingest())
 }

@@ -61,12 +61,31 @@ func (s *Source) mergeRun() []*Segment {
 }
 
 // merge merges runs of small segments until none is left. It runs on the
-// store's background group, one pass per source at a time.
+// store's background group, one pass per source at a time. A request that
+// comes while another pass (or a retention trim, which holds the same
+// flag) runs is not lost: it is noted (mergeWanted), and whoever holds the
+// flag runs one more pass when it lets go.
 func (s *Source) merge() {
-	if s.opts.noMerge || s.wal == nil || !s.merging.CompareAndSwap(false, true) {
+	if s.opts.noMerge || s.wal == nil {
 		return
 	}
-	defer s.merging.Store(false)
+	if s.opts.onMergeReturn != nil {
+		defer s.opts.onMergeReturn()
+	}
+	s.mergeWanted.Store(true)
+	for s.mergeWanted.Load() && s.merging.CompareAndSwap(false, true) {
+		s.mergeWanted.Store(false)
+		s.mergePass()
+		if s.opts.onMergePassEnd != nil {
+			s.opts.onMergePassEnd()
+		}
+		s.merging.Store(false)
+	}
+}
+
+// mergePass merges runs until none is left or one fails. Called with the
+// merging flag held.
+func (s *Source) mergePass() {
 	for {
 		s.mu.Lock()
 		run := s.mergeRun()

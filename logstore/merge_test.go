@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -188,4 +189,47 @@ func TestMergeOfALateWideEventIsBounded(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, "7.5", mustValue(segs[0], f, 24000).String())
 	require.True(t, mustValue(segs[0], f, 23999).Null)
+}
+
+// A merge asked for while a pass is ending (it found nothing to do, but
+// has not let go of the source yet) is not lost: the pass runs once more.
+func TestMergeRequestDuringAPassIsKept(t *testing.T) {
+	dir := t.TempDir()
+	var st *Store
+	asked := false
+	returned := make(chan struct{}, 16)
+	opts := Options{SegmentRows: 100}
+	opts.onMergeReturn = func() { returned <- struct{}{} }
+	opts.onMergePassEnd = func() {
+		if asked {
+			return
+		}
+		asked = true
+		// A second small segment is sealed, and its merge asked for (by the
+		// seal, on a goroutine of its own), while this pass still holds the
+		// source; the request has been turned away before the pass ends.
+		if _, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"b"}`)}); err != nil {
+			t.Error(err)
+		}
+		if err := st.Flush(); err != nil {
+			t.Error(err)
+		}
+		<-returned
+	}
+	st = openT(t, dir, opts)
+	defer st.Close()
+	_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"a"}`)})
+	require.NoError(t, err)
+	require.NoError(t, st.Flush()) // one small segment: its pass finds nothing
+	st.bg.Wait()
+	require.True(t, asked)
+	require.Eventually(t, func() bool { return len(st.Snapshot("s").Segments) == 1 }, 5*time.Second, time.Millisecond,
+		"the two small segments were merged")
+	require.Equal(t, []string{"a", "b"}, sortedColumn(st, "event_message"))
+}
+
+func sortedColumn(st *Store, name string) []string {
+	c := column(st, "s", name)
+	sort.Strings(c)
+	return c
 }

@@ -58,7 +58,12 @@ func (src *Source) trimExpired(cutoff int64) int {
 	if src.wal == nil || !src.merging.CompareAndSwap(false, true) {
 		return 0
 	}
-	defer src.merging.Store(false)
+	defer func() {
+		src.merging.Store(false)
+		if src.mergeWanted.Load() {
+			src.merge() // a seal asked while the trim held the flag
+		}
+	}()
 	src.mu.Lock()
 	var cands []*Segment
 	for _, seg := range src.sealed {

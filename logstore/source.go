@@ -26,9 +26,10 @@ type Source struct {
 	store   *Store
 	wal     *wal // nil when the store is in memory only
 	// warned tells whether reaching the field cap has been logged.
-	warned  bool
-	merging atomic.Bool // a merge pass runs (merge.go)
-	seq     uint64      // the open segment's number (its WAL file's)
+	warned      bool
+	merging     atomic.Bool // a merge pass or a retention trim runs (merge.go)
+	mergeWanted atomic.Bool // a merge was asked for since the last pass began
+	seq         uint64      // the open segment's number (its WAL file's)
 	// walGen is the WAL generation the open segment matches; a failed fsync
 	// starts a new one, and the open segment is then rebuilt from its file
 	// (dropUndone).
@@ -46,6 +47,12 @@ type Source struct {
 	// then chunks are written before they are applied, so that while the
 	// disk refuses now and then, a refused chunk costs no rebuild.
 	writeFirstUntil int64
+	// repairErr is why the last attempt to repair the source (cut its WAL
+	// file back, rebuild its open segment) failed; none is made again
+	// before repairAt (unix ns, the store's clock), repairDelay after it.
+	repairErr   error
+	repairAt    int64
+	repairDelay time.Duration
 }
 
 // Name returns the source's name.

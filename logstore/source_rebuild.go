@@ -4,7 +4,10 @@ package logstore
 // segment and the field tree are rebuilt from the WAL file, as a start
 // would rebuild them (rebuildOpen).
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // dropUndone makes the open segment hold what its WAL file holds again
 // after a failed fsync cut that file back to what was durable: the events
@@ -20,20 +23,52 @@ func (s *Source) dropUndone() {
 	_ = s.dropUndoneLocked()
 }
 
-// dropUndoneLocked is dropUndone with mu held. It fails while the open
-// segment cannot be made to match its file (mustRebuild stays set).
+// dropUndoneLocked is dropUndone with mu held. It fails while the WAL file
+// cannot be cut back (wal.broken) or the open segment cannot be made to
+// match it (mustRebuild stays set). Each is tried again, but after a
+// failure only once its back-off has passed (repairRetry): a disk that
+// keeps failing costs one attempt, and one log line, per back-off, not per
+// request.
 func (s *Source) dropUndoneLocked() error {
 	s.wal.mu.Lock()
-	gen := s.wal.gen
+	gen, broken := s.wal.gen, s.wal.broken != nil
 	s.wal.mu.Unlock()
 	if gen != s.walGen {
 		s.mustRebuild = true
 	}
-	if !s.mustRebuild {
+	if !s.mustRebuild && !broken {
 		return nil
 	}
-	return s.rebuildOpen()
+	now := s.opts.Now().UnixNano()
+	if s.repairErr != nil && now < s.repairAt {
+		return s.repairErr
+	}
+	err := s.wal.repair()
+	if err == nil && s.mustRebuild {
+		err = s.rebuildOpen()
+	}
+	s.repairBackOff(err, now)
+	return err
 }
+
+// repairBackOff notes the outcome of an attempt to repair the source at
+// now (unix ns): after a failure the next waits twice as long as the last
+// (from repairFirst up to repairMost); a success ends the back-off.
+func (s *Source) repairBackOff(err error, now int64) {
+	if err == nil {
+		s.repairErr, s.repairDelay = nil, 0
+		return
+	}
+	s.repairDelay = min(max(2*s.repairDelay, repairFirst), repairMost)
+	s.repairErr, s.repairAt = err, now+int64(s.repairDelay)
+}
+
+// The back-off of repairs: the first retry after repairFirst, then twice
+// as long each time, at most repairMost.
+const (
+	repairFirst = 100 * time.Millisecond
+	repairMost  = 30 * time.Second
+)
 
 // rebuildOpen makes the open segment hold what its WAL file holds, and the
 // field tree the tree of the last retire plus what that file adds: what a

@@ -38,6 +38,10 @@ type Options struct {
 	noMerge bool
 	// noScrub skips the start-up scrub (tests of damage met by a query).
 	noScrub bool
+	// onMergePassEnd, when set, runs as a merge pass ends, before it lets
+	// go of the source's merging flag, and onMergeReturn as any call of
+	// merge returns (tests of requests made meanwhile).
+	onMergePassEnd, onMergeReturn func()
 	// MaxOpenBytes seals a source's open segment early once it holds this
 	// much memory (wide or large events), so the open segments stay within
 	// a memory budget; 0 means only SegmentRows seals.

@@ -204,7 +204,11 @@ type wal struct {
 	gen      uint64
 	genEnd   map[uint64]int64 // ended generation → bytes synced when it ended
 	failure  error            // the fsync error that ended the last generation
-	broken   error            // set when a file could not be restored after a failure
+	// broken is set when the current file could not be cut back after a
+	// failure: nothing is written until repair cuts it to brokenAt (-1:
+	// never, the WAL is closed).
+	broken   error
+	brokenAt int64
 
 	syncMu sync.Mutex   // one fsync at a time; waiters queue here
 	synced atomic.Int64 // logical bytes known durable
@@ -253,16 +257,38 @@ func (w *wal) append(b *walBatch) (walPos, error) {
 	return walPos{start: w.written - int64(len(buf)), end: w.written, gen: w.gen}, nil
 }
 
-// cutBack truncates the current file to off and positions writes there.
-// Called with mu held.
+// cutBack truncates the current file to off and positions writes there;
+// when it cannot, the WAL is broken until repair can. Called with mu held.
 func (w *wal) cutBack(off int64) {
-	if err := w.f.Truncate(off); err != nil {
-		w.broken = fmt.Errorf("wal %s: a failed write could not be undone: %w", w.f.Name(), err)
+	if err := w.fs.truncate(w.f, off); err != nil {
+		w.broken, w.brokenAt = fmt.Errorf("wal %s: a failed write could not be undone: %w", w.f.Name(), err), off
 		return
 	}
 	if _, err := w.f.Seek(off, io.SeekStart); err != nil {
-		w.broken = fmt.Errorf("wal %s: %w", w.f.Name(), err)
+		w.broken, w.brokenAt = fmt.Errorf("wal %s: %w", w.f.Name(), err), off
 	}
+}
+
+// repair tries again to cut a broken file back (cutBack), and reports the
+// error that remains: nil once the file ends where it must and takes
+// records again.
+func (w *wal) repair() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.broken == nil || w.brokenAt < 0 || w.f == nil {
+		return w.broken
+	}
+	at := w.brokenAt
+	w.broken = nil
+	w.cutBack(at)
+	return w.broken
+}
+
+// isBroken reports whether the WAL takes no records until repaired.
+func (w *wal) isBroken() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.broken != nil
 }
 
 // sync returns once the record ending at p is on disk, or an error when it
@@ -393,7 +419,7 @@ func (w *wal) close() error {
 	defer w.syncMu.Unlock()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.broken = errClosed
+	w.broken, w.brokenAt = errClosed, -1
 	if w.f == nil {
 		return nil
 	}
@@ -440,6 +466,7 @@ func createWALFile(fs fileSystem, dir string, seq uint64) (*os.File, error) {
 type fileSystem interface {
 	write(f *os.File, b []byte) (int, error)
 	sync(f *os.File) error
+	truncate(f *os.File, size int64) error
 	read(f *os.File) ([]byte, error) // the whole file
 }
 
@@ -447,6 +474,7 @@ type osFS struct{}
 
 func (osFS) write(f *os.File, b []byte) (int, error) { return f.Write(b) }
 func (osFS) sync(f *os.File) error                   { return f.Sync() }
+func (osFS) truncate(f *os.File, n int64) error      { return f.Truncate(n) }
 func (osFS) read(f *os.File) ([]byte, error)         { return readAll(f) }
 
 // readAll reads a whole file through its descriptor, whatever its offset.

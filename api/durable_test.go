@@ -61,7 +61,9 @@ func TestStorageMetrics(t *testing.T) {
 	opts := logstore.Options{SegmentRows: 2, MaxFields: 5}
 	st, err := logstore.Open(dir, opts)
 	require.NoError(t, err)
-	st.Append("s", [][]byte{[]byte(`{"event_message":"a"}`), []byte(`{"event_message":"b"}`), []byte(`{"event_message":"c"}`)})
+	// Two requests: a segment file of a and b, c replayed from the WAL.
+	st.Append("s", [][]byte{[]byte(`{"event_message":"a"}`), []byte(`{"event_message":"b"}`)})
+	st.Append("s", [][]byte{[]byte(`{"event_message":"c"}`)})
 	require.NoError(t, st.Close())
 	segs, err := filepath.Glob(filepath.Join(dir, "sources", "s", "seg-*.lqs"))
 	require.NoError(t, err)

@@ -94,8 +94,14 @@ func goldenStore(t *testing.T, mode string, order []string, inputs map[string][]
 	opts := logstore.Options{SegmentRows: 3}
 	load := func(st *logstore.Store) {
 		for _, src := range order {
-			_, rej := st.Append(src, inputs[src])
-			require.Empty(t, rej)
+			// In requests of a segment each, so that a case's rows span
+			// segments (a request goes whole into one).
+			for evs := inputs[src]; len(evs) > 0; {
+				k := min(opts.SegmentRows, len(evs))
+				_, rej := st.Append(src, evs[:k])
+				require.Empty(t, rej)
+				evs = evs[k:]
+			}
 		}
 	}
 	if mode == "memory" {

@@ -313,8 +313,18 @@ func (src *Source) load(dir string, st *Store) (err error) {
 		if src.open.rows > 0 {
 			full = append(full, src.retireWithTree())
 		}
-		// A rebuild of the open segment (rebuildOpen) replays its file over
-		// the tree from before it, as here.
+		// The file's records replay over the tree it was made with (as
+		// well as over every earlier segment file's): fields whose segment
+		// files retention dropped come back. A rebuild of the open segment
+		// (rebuildOpen) replays its file over the tree from before it, as
+		// here.
+		if len(scan.tree) > 0 {
+			t, err := decodeTree(scan.tree)
+			if err != nil {
+				return fmt.Errorf("%s: the field tree of its header: %w; refusing to start rather than type its events wrongly", name, err)
+			}
+			src.tree.Merge(t.Root())
+		}
 		src.base = encodeTree(nil, src.tree)
 		src.open.seq, src.seq = seq, max(src.seq, seq)
 		st.recovery.Replayed += src.replay(scan.batches)
@@ -338,7 +348,7 @@ func (src *Source) load(dir string, st *Store) (err error) {
 		src.base = encodeTree(nil, src.tree)
 		src.seq++
 		src.open.seq = src.seq
-		w.seq = src.seq
+		w.seq, w.tree = src.seq, src.base
 		if err := w.openFile(); err != nil {
 			return err
 		}

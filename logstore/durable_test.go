@@ -64,8 +64,8 @@ func openT(t *testing.T, dir string, opts Options) *Store {
 }
 
 // Everything acknowledged comes back after a restart, in the same segments,
-// with the same generated ids and arrival timestamps: requests that each fit
-// in a segment, and requests cut across segments.
+// with the same generated ids and arrival timestamps: requests smaller than
+// a segment, and requests larger than one.
 func TestReopenReplaysEverything(t *testing.T) {
 	for _, size := range []int{5, 10} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) { reopenReplaysEverything(t, size) })
@@ -78,7 +78,7 @@ func reopenReplaysEverything(t *testing.T, size int) {
 	opts := Options{SegmentRows: 7, Now: func() time.Time { return clock }}
 	st := openT(t, dir, opts)
 	var want []string // event_message of every valid event, computed from the input
-	for b := 0; b < 12; b++ {
+	for b := 0; b < 13; b++ {
 		var batch [][]byte
 		for i := 0; i < size; i++ {
 			msg := fmt.Sprintf("b%d-e%d", b, i)
@@ -111,8 +111,11 @@ func reopenReplaysEverything(t *testing.T, size int) {
 	require.Equal(t, before, rows(st, "src"))
 	rec := st.Recovery()
 	require.Equal(t, len(want), rec.Replayed+rec.Loaded)
-	// Every sealed segment holds 7 rows (a refused event adds none).
-	require.Equal(t, len(want)%7, rec.Replayed, "only the open segment is replayed; sealed ones are read from their files")
+	// A request goes whole into a segment, which is retired once it holds 7
+	// rows or more. Requests of 5 events take 4 (one is refused): segments
+	// of 4 + 4, and the 13th request's 4 in the open segment. Requests of
+	// 10 take 9: a segment each, and none open.
+	require.Equal(t, map[int]int{5: 4, 10: 0}[size], rec.Replayed, "only the open segment is replayed; sealed ones are read from their files")
 	require.Equal(t, RecoveryStats{Replayed: rec.Replayed, Loaded: rec.Loaded}, rec)
 	// New events go on from where the log ended.
 	_, _, err := st.Ingest("src", [][]byte{[]byte(`{"event_message":"after"}`)})
@@ -162,7 +165,7 @@ func walFiles(t *testing.T, dir, source string) []string { return files(t, dir, 
 func recordOffsets(t *testing.T, data []byte) []int {
 	t.Helper()
 	var offs []int
-	for off := len(walMagic); off < len(data); {
+	for off := walHeaderLen(data); off < len(data); {
 		offs = append(offs, off)
 		off += 8 + int(binary.LittleEndian.Uint32(data[off:]))
 	}
@@ -317,7 +320,7 @@ func TestDamagedSegmentFile(t *testing.T) {
 				// the rename and the removal leaves it.
 				var b walBatch
 				b.events = [][]byte{[]byte(`{"event_message":"m0"}`), []byte(`{"event_message":"m1"}`)}
-				wf := append(append([]byte{}, walMagic[:]...), b.encode(nil)...)
+				wf := append(walHeader(nil), b.encode(nil)...)
 				require.NoError(t, os.WriteFile(strings.Replace(strings.Replace(seg, "seg-", "wal-", 1), ".lqs", ".log", 1), wf, 0o644))
 			}
 			data[columnByte(t, data, "event_message")] ^= 0x20
@@ -529,40 +532,51 @@ func messages(prefix string, n int) [][]byte {
 	return evs
 }
 
-// A small request (at most an eighth of a segment) that does not fit in the
-// open segment's room goes whole into the next segment, so a failure refuses
-// all of it: none of its events stays behind in the segment before for a
-// retry to store twice.
+// A refused request leaves nothing behind, whatever its size: it goes whole
+// into one segment, as one WAL record, so none of its events stays in a
+// segment for a retry to store twice (a request larger than a segment used
+// to be cut, and kept its earlier parts when a later one failed).
 func TestRefusedRequestLeavesNothingBehind(t *testing.T) {
-	dir := t.TempDir()
-	st := openT(t, dir, Options{SegmentRows: 16})
-	ffs := &faultFS{}
-	st.fs = ffs
-	_, _, err := st.Ingest("s", messages("a", 15))
-	require.NoError(t, err)
-	want := column(st, "s", "event_message")
-	ffs.okWrites.Store(1) // a rotation's new file, or the first part of the request, is written
-	ffs.failWrite.Store(true)
-	_, _, err = st.Ingest("s", messages("b", 2))
-	require.ErrorIs(t, err, syscall.ENOSPC)
-	require.Equal(t, want, column(st, "s", "event_message"))
-	ffs.failWrite.Store(false)
-	_, _, err = st.Ingest("s", messages("c", 2))
-	require.NoError(t, err)
-	want = append(want, "c0", "c1")
-	require.Equal(t, want, column(st, "s", "event_message"))
-	require.NoError(t, st.Close())
-	st = openT(t, dir, Options{SegmentRows: 16})
-	defer st.Close()
-	require.Equal(t, want, column(st, "s", "event_message"))
+	// Within the open segment's room (no rotation), past it and larger than
+	// a segment (a rotation's new file is written first).
+	for n, rotations := range map[int]int64{2: 0, 10: 1, 40: 1} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			dir := t.TempDir()
+			st := openT(t, dir, Options{SegmentRows: 16})
+			ffs := &faultFS{}
+			st.fs = ffs
+			_, _, err := st.Ingest("s", messages("a", 15))
+			require.NoError(t, err)
+			want := column(st, "s", "event_message")
+			ffs.okWrites.Store(rotations) // a rotation's new file is written; the request is not
+			ffs.failWrite.Store(true)
+			_, _, err = st.Ingest("s", messages("b", n))
+			require.ErrorIs(t, err, syscall.ENOSPC)
+			require.Equal(t, want, column(st, "s", "event_message"))
+			ffs.failWrite.Store(false)
+			_, _, err = st.Ingest("s", messages("c", n))
+			require.NoError(t, err)
+			for i := 0; i < n; i++ {
+				want = append(want, fmt.Sprintf("c%d", i))
+			}
+			require.Equal(t, want, column(st, "s", "event_message"))
+			require.NoError(t, st.Close())
+			st = openT(t, dir, Options{SegmentRows: 16})
+			defer st.Close()
+			require.Equal(t, want, column(st, "s", "event_message"))
+		})
+	}
 }
 
-// A request of more than an eighth of a segment does not retire the open
-// segment first: it is cut, so segments stay full.
-func TestLargerRequestsAreCut(t *testing.T) {
+// A request goes whole into one segment: into the open one while that
+// stays within half again SegmentRows, else into the next; a segment is
+// retired once it holds SegmentRows.
+func TestRequestsGoWholeIntoOneSegment(t *testing.T) {
 	st := openT(t, t.TempDir(), Options{SegmentRows: 16, noMerge: true})
 	defer st.Close()
-	for _, n := range []int{15, 3} {
+	// 15 | 15+3 = 18 (within 24): retired at 18 | 5 | 5+20 > 24: 5 retired
+	// first, then 20 | 40, larger than a segment, alone.
+	for _, n := range []int{15, 3, 5, 20, 40} {
 		_, _, err := st.Ingest("s", messages("m", n))
 		require.NoError(t, err)
 	}
@@ -571,7 +585,7 @@ func TestLargerRequestsAreCut(t *testing.T) {
 	for _, seg := range st.Snapshot("s").Segments {
 		sizes = append(sizes, seg.Rows())
 	}
-	require.Equal(t, []int{16, 2}, sizes)
+	require.Equal(t, []int{18, 5, 20, 40}, sizes)
 }
 
 // An ingest after Close fails and touches nothing: not the data directory,
@@ -748,7 +762,7 @@ func TestRetentionRemovesWALFiles(t *testing.T) {
 func FuzzScanWAL(f *testing.F) {
 	var b walBatch
 	b.events = [][]byte{[]byte(`{"a":1}`), []byte(`x`)}
-	rec := b.encode(append([]byte{}, walMagic[:]...))
+	rec := b.encode(walHeader(nil))
 	f.Add(rec)
 	f.Add(append(rec, rec[8:]...))
 	f.Add(rec[:len(rec)-1])
@@ -1515,4 +1529,95 @@ func TestFailingRebuildBacksOff(t *testing.T) {
 	ffs.failRead.Store(false)
 	clock.advance(repairMost)
 	require.NoError(t, ingest())
+}
+
+// Once retention has dropped every sealed segment of a source, memory still
+// knows the fields and widened types those segments brought; a restart
+// knows them too, from the field tree in the open segment's WAL header
+// (it used to read trees only from segment files, and forgot them).
+func TestRetentionKeepsFieldsAcrossARestart(t *testing.T) {
+	dir := t.TempDir()
+	now := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
+	opts := Options{SegmentRows: 2, Retention: 48 * time.Hour, Now: func() time.Time { return now }}
+	st := openT(t, dir, opts)
+	for _, ev := range []string{
+		`{"timestamp":"2026-05-01T00:00:00Z","old":1,"o":{"x":"a"}}`,
+		`{"timestamp":"2026-05-01T00:00:01Z","old":1.5}`, // a sealed segment: old widened to FLOAT64
+		`{"timestamp":"2026-05-09T00:00:00Z","event_message":"fresh"}`,
+	} {
+		_, _, err := st.Ingest("s", [][]byte{[]byte(ev)})
+		require.NoError(t, err)
+	}
+	st.sealer.wait()
+	require.Equal(t, 2, st.EnforceRetention())
+	require.Equal(t, []string{"fresh"}, column(st, "s", "event_message"))
+	schema := func(st *Store) map[string]string {
+		out := map[string]string{}
+		for _, p := range st.Snapshot("s").Schema.Paths() {
+			f, _ := st.Snapshot("s").Schema.Lookup(p)
+			out[p] = f.Type.String()
+		}
+		return out
+	}
+	inMemory := schema(st)
+	require.Equal(t, "FLOAT64", inMemory["old"])
+	require.Contains(t, inMemory, "o.x")
+	require.NoError(t, st.Close())
+	require.Empty(t, files(t, dir, "s", "seg-*.lqs"), "every segment file is gone")
+	st = openT(t, dir, opts)
+	defer st.Close()
+	require.Equal(t, inMemory, schema(st))
+	require.Equal(t, []string{"fresh"}, column(st, "s", "event_message"))
+}
+
+// A WAL file of version 1 (no field tree in its header) is still read.
+func TestWALVersion1IsRead(t *testing.T) {
+	dir := t.TempDir()
+	sdir := filepath.Join(dir, "sources", encodeName("s"))
+	require.NoError(t, os.MkdirAll(sdir, 0o755))
+	b := walBatchOf(`{"event_message":"v1","n":7}`)
+	header := append([]byte(nil), walMagic[:]...)
+	header[7] = 1
+	require.NoError(t, os.WriteFile(walPath(sdir, 1), b.encode(header), 0o644))
+	st := openT(t, dir, Options{})
+	defer st.Close()
+	require.Equal(t, []string{"v1"}, column(st, "s", "event_message"))
+	_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"v2"}`)})
+	require.NoError(t, err)
+	require.Equal(t, []string{"v1", "v2"}, column(st, "s", "event_message"))
+}
+
+// Each segment file carries the field tree as of its own retire, not the
+// source's tree when the file is written: a field first seen after the
+// segment was retired, while it waited to be sealed, is not in its file.
+func TestSegmentFilesCarryTheirOwnTree(t *testing.T) {
+	dir := t.TempDir()
+	st := openT(t, dir, Options{noMerge: true})
+	ingest := func(ev string) {
+		_, _, err := st.Ingest("s", [][]byte{[]byte(ev)})
+		require.NoError(t, err)
+	}
+	ingest(`{"a":1}`)
+	src := st.Source("s", false)
+	src.mu.Lock()
+	full, err := src.retire()
+	src.mu.Unlock()
+	require.NoError(t, err)
+	ingest(`{"b":"x"}`) // after the retire, before the seal
+	src.seal(full)
+	require.NoError(t, st.Close())
+	segs := files(t, dir, "s", "seg-*.lqs")
+	require.Len(t, segs, 1)
+	f, err := os.Open(segs[0])
+	require.NoError(t, err)
+	defer f.Close()
+	fi, err := f.Stat()
+	require.NoError(t, err)
+	m, err := readSegmentMeta(f, fi.Size())
+	require.NoError(t, err)
+	var fields []string
+	for _, n := range m.tree.Root().Children {
+		fields = append(fields, n.Name)
+	}
+	require.ElementsMatch(t, []string{"a", "id", "timestamp"}, fields)
 }

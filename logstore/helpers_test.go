@@ -22,3 +22,16 @@ func mustValue(seg *Segment, f *event.Field, row int) types.Value {
 	}
 	return v
 }
+
+// appendEach stores events in requests of at most n: as many requests do,
+// and as the segments of tests that want several are made (a request goes
+// whole into one segment).
+func appendEach(st *Store, source string, evs [][]byte, n int) (accepted int) {
+	for len(evs) > 0 {
+		k := min(n, len(evs))
+		a, _ := st.Append(source, evs[:k])
+		accepted += a
+		evs = evs[k:]
+	}
+	return accepted
+}

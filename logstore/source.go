@@ -58,22 +58,33 @@ type Source struct {
 // Name returns the source's name.
 func (s *Source) Name() string { return s.name }
 
-// ingest stores events; see Store.Ingest. A batch is cut into chunks that
-// each fit the open segment, so that every WAL file holds exactly one
-// segment's events. A chunk is written to the WAL and applied to memory under
-// the source lock (so replay sees chunks in the order queries did). The
-// write, and then its fsync, run on another goroutine while the chunk is
-// applied, so that the copy into the page cache (which the kernel throttles
-// under writeback) and the disk work beside the decoding. A chunk whose
-// write fails is taken back before the lock is released, by rebuilding the
-// open segment and the field tree from the WAL as a restart would
-// (rebuildOpen); for a while after that, chunks are written first. The
-// reply waits for the fsync (or a later one: every request waiting at that
-// moment shares it) after the lock is released.
+// ingest stores events; see Store.Ingest. In a durable store a request goes
+// whole into one segment, as one WAL record (every WAL file holds exactly
+// one segment's events), so that it is stored or refused whole: a refused
+// request leaves nothing behind, and a client's retry doubles nothing. It
+// goes into the open segment unless that would take the segment past half
+// again SegmentRows (or the segment is past its memory budget); the open
+// segment is then retired first. A segment is retired once a request leaves
+// it at SegmentRows or more, so segments hold up to 1.5 × SegmentRows events
+// (one request more than that for a request larger than a segment), and
+// merges join the small ones that early retirements leave. A store in
+// memory, which cannot refuse part of a request, cuts a request at segment
+// boundaries instead.
+//
+// The record is written and applied to memory under the source lock (so
+// replay sees records in the order queries did). The write, and then its
+// fsync, run on another goroutine while the events are applied, so that the
+// copy into the page cache (which the kernel throttles under writeback) and
+// the disk work beside the decoding. A record whose write fails is taken
+// back before the lock is released, by rebuilding the open segment and the
+// field tree from the WAL as a restart would (rebuildOpen); for a while
+// after that, records are written first. The reply waits for the fsync (or
+// a later one: every request waiting at that moment shares it) after the
+// lock is released.
 func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejects []event.Reject, err error) {
 	var (
 		full []*Segment
-		pos  []walPos // one per chunk written
+		pos  walPos // the request's record
 	)
 	// A straggler after Close must not retire or seal anything: the
 	// directory may already belong to another store. Close waits for the
@@ -92,40 +103,32 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 			return 0, nil, err
 		}
 	}
-	for start := 0; start < len(events); {
-		// A request of at most an eighth of a segment goes whole into one,
-		// retiring the open segment at most that much short: then its one
-		// chunk is written, or refused, whole. (A request cut across a
-		// boundary keeps its earlier chunks when a later one fails, and a
-		// retry stores them twice.) Larger requests are still cut, so that
-		// segments stay nearly full and a refused retry cannot retire
-		// segment after segment.
-		fitsOne := start == 0 && len(events) <= s.opts.SegmentRows/8
-		if s.open.rows >= s.opts.SegmentRows || s.overBudget() ||
-			fitsOne && s.open.rows > 0 && s.open.rows+len(events) > s.opts.SegmentRows {
+	for start := 0; err == nil && start < len(events); {
+		n := len(events) - start // durable: the whole request
+		if s.wal == nil {
+			n = min(n, s.opts.SegmentRows-s.open.rows)
+		}
+		if s.open.rows > 0 && (s.open.rows >= s.opts.SegmentRows || s.overBudget() ||
+			s.open.rows+n > s.opts.SegmentRows+s.opts.SegmentRows/2) {
 			seg, rerr := s.retire()
 			if seg != nil {
 				full = append(full, seg)
 			}
-			if rerr != nil {
-				err = rerr
+			if err = rerr; err != nil {
 				break
 			}
+			if s.wal == nil {
+				n = min(len(events)-start, s.opts.SegmentRows)
+			}
 		}
-		n := min(len(events)-start, s.opts.SegmentRows-s.open.rows)
 		b := walBatch{arrival: arrival.UnixMicro(), events: events[start : start+n]}
 		_, _ = rand.Read(b.seed[:])
-		p, acc, rej, cerr := s.writeAndApply(&b, start)
-		if cerr != nil {
-			err = cerr
-			break
-		}
-		if s.wal != nil {
-			pos = append(pos, p)
-		}
+		var acc int
+		var rej []event.Reject
+		pos, acc, rej, err = s.writeAndApply(&b, start)
 		accepted += acc
 		rejects = append(rejects, rej...)
-		start += len(b.events)
+		start += n
 	}
 	if err == nil && (s.open.rows >= s.opts.SegmentRows || s.overBudget()) {
 		// This request's events are in the segment retired here, made
@@ -143,30 +146,23 @@ func (s *Source) ingest(events [][]byte, arrival time.Time) (accepted int, rejec
 	for _, seg := range full {
 		s.sealer.run(func() { s.seal(seg) })
 	}
-	if err == nil && s.wal != nil && len(pos) > 0 {
-		err = s.wal.sync(pos[len(pos)-1])
-		// A batch cut across a rotation: its earlier chunks are in files
-		// synced then, unless that fsync failed (their generation ended).
-		for _, p := range pos[:len(pos)-1] {
-			if err == nil {
-				err = s.wal.lost(p)
-			}
-		}
-		if err != nil {
+	if err == nil && s.wal != nil && len(events) > 0 {
+		if err = s.wal.sync(pos); err != nil {
 			s.dropUndone()
 		}
 	}
 	return accepted, rejects, err
 }
 
-// writeFirstFor is how long chunks are written before they are applied
+// writeFirstFor is how long records are written before they are applied
 // after a write failed: a rebuild replays up to a segment's events, which
-// should happen once per episode of a full disk, not once per refused chunk.
+// should happen once per episode of a full disk, not once per refused
+// request.
 const writeFirstFor = 10 * time.Second
 
-// writeAndApply writes one chunk to the WAL, when the source has one, and
-// applies it to the open segment: both, or (with an error) neither. Called
-// with mu held.
+// writeAndApply writes one request's record to the WAL, when the source has
+// one, and applies it to the open segment: both, or (with an error)
+// neither. Called with mu held.
 func (s *Source) writeAndApply(b *walBatch, index0 int) (p walPos, accepted int, rejects []event.Reject, err error) {
 	switch {
 	case s.wal == nil:

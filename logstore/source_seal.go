@@ -27,7 +27,7 @@ func (s *Source) retire() (*Segment, error) {
 		return s.retireOpen(), nil
 	}
 	full := s.retireWithTree() // all durable now (synced above)
-	err := s.wal.rotate(s.open.seq)
+	err := s.wal.rotate(s.open.seq, s.base)
 	s.wal.mu.Lock()
 	s.walGen = s.wal.gen // the new file starts in the current generation
 	s.wal.mu.Unlock()

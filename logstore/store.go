@@ -140,8 +140,8 @@ func (s *Store) Source(name string, create bool) *Source {
 		if s.dir != "" {
 			// The directory and first file are made by the first append, so
 			// a full disk is an ingest error (503), not a lost source.
-			src.wal = &wal{dir: filepath.Join(s.dir, "sources", encodeName(name)), fs: s.fs, genEnd: map[uint64]int64{}, seq: 1}
 			src.base = encodeTree(nil, src.tree)
+			src.wal = &wal{dir: filepath.Join(s.dir, "sources", encodeName(name)), fs: s.fs, genEnd: map[uint64]int64{}, seq: 1, tree: src.base}
 		}
 		s.sources[name] = src
 	}

@@ -116,7 +116,7 @@ func TestPlainStringsAndSealing(t *testing.T) {
 	for i := 0; i < 12000; i++ {
 		evs = append(evs, []byte(fmt.Sprintf(`{"u":"unique-%d","c":"v%d"}`, i, i%3)))
 	}
-	n, _ := st.Append("s", evs)
+	n := appendEach(st, "s", evs, 5000)
 	require.Equal(t, 12000, n)
 	st.Flush()
 	snap := st.Snapshot("s")
@@ -263,9 +263,7 @@ func TestMatchCodeAgreesWithValues(t *testing.T) {
 		}
 		evs = append(evs, []byte(ev))
 	}
-	_, rej, err := st.Ingest("src", evs)
-	require.NoError(t, err)
-	require.Empty(t, rej)
+	require.Equal(t, len(evs), appendEach(st, "src", evs, 1000))
 	st.sealer.wait() // the sealed segments are read from their files
 	widths := map[string]bool{}
 	for _, seg := range st.Snapshot("src").Segments {

@@ -18,17 +18,34 @@ import (
 //
 // File layout (docs/storage.md):
 //
-//	header  8 bytes: "LQWAL" 0 0 walVersion
+//	header  8 bytes: "LQWAL" 0 0 walVersion |
+//	        u32 LE tree length | u32 LE CRC-32C of the tree | tree
 //	record  u32 LE payload length | u32 LE CRC-32C of payload | payload
 //	payload i64 LE arrival (µs) | 16 bytes id seed | uvarint n |
 //	        n × (uvarint length | event bytes)
 //
 // The arrival time and id seed make replay deterministic: an event without a
-// timestamp or id gets the same ones it got when it was first written.
+// timestamp or id gets the same ones it got when it was first written. The
+// tree is the source's field tree (encodeTree) when the file was made, the
+// tree its records were first written over: a start replays them over it,
+// so that a source whose segment files retention has all dropped comes
+// back with the fields and types memory had, not fewer. Version 1 files
+// (no tree) are still read.
 
-const walVersion = 1
+const (
+	walVersion    = 2
+	walVersionMin = 1 // the oldest this build reads
+)
 
 var walMagic = [8]byte{'L', 'Q', 'W', 'A', 'L', 0, 0, walVersion}
+
+// walHeader is the header of a new WAL file over field tree tree.
+func walHeader(tree []byte) []byte {
+	h := append([]byte(nil), walMagic[:]...)
+	h = binary.LittleEndian.AppendUint32(h, uint32(len(tree)))
+	h = binary.LittleEndian.AppendUint32(h, crc32.Checksum(tree, crcTable))
+	return append(h, tree...)
+}
 
 // maxWALRecord bounds a record's declared length when reading, so a corrupt
 // length cannot make the reader allocate gigabytes. An ingest body is at most
@@ -100,6 +117,8 @@ type walScan struct {
 	// skipped lists offsets of records whose checksum failed but whose
 	// framing was intact, so reading went on after them.
 	skipped []int64
+	// tree is the field tree the header carries (nil in version 1).
+	tree []byte
 }
 
 // errWALVersion means a WAL file was written by another format version:
@@ -119,10 +138,27 @@ func scanWAL(data []byte) (walScan, error) {
 		s.tail = "not a WAL header"
 		return s, nil
 	}
-	if data[7] != walVersion || data[5] != 0 || data[6] != 0 {
-		return s, fmt.Errorf("%w %d (this build reads %d)", errWALVersion, data[7], walVersion)
+	if data[7] < walVersionMin || data[7] > walVersion || data[5] != 0 || data[6] != 0 {
+		return s, fmt.Errorf("%w %d (this build reads %d to %d)", errWALVersion, data[7], walVersionMin, walVersion)
 	}
 	off := int64(len(walMagic))
+	if data[7] >= 2 {
+		if len(data) < 16 {
+			s.tail = "incomplete header"
+			return s, nil
+		}
+		n := int64(binary.LittleEndian.Uint32(data[8:]))
+		if n > maxWALRecord || 16+n > int64(len(data)) {
+			s.tail = "incomplete header"
+			return s, nil
+		}
+		tree := data[16 : 16+n]
+		if crc32.Checksum(tree, crcTable) != binary.LittleEndian.Uint32(data[12:]) {
+			s.tail = "checksum mismatch in the header"
+			return s, nil
+		}
+		s.tree, off = tree, 16+n
+	}
 	s.validEnd = off
 	for off < int64(len(data)) {
 		rest := data[off:]
@@ -203,6 +239,7 @@ type wal struct {
 	written  int64  // logical end of what has been written
 	gen      uint64
 	genEnd   map[uint64]int64 // ended generation → bytes synced when it ended
+	tree     []byte           // the field tree a new file's header carries
 	failure  error            // the fsync error that ended the last generation
 	// broken is set when the current file could not be cut back after a
 	// failure: nothing is written until repair cuts it to brokenAt (-1:
@@ -373,9 +410,10 @@ func (w *wal) lost(p walPos) error {
 }
 
 // rotate makes the current file durable, closes it and starts the file of
-// segment seq. Called with the source lock held, once per segment. When the
-// new file cannot be made, the next append tries again.
-func (w *wal) rotate(seq uint64) error {
+// segment seq, whose header carries tree. Called with the source lock held,
+// once per segment. When the new file cannot be made, the next append tries
+// again.
+func (w *wal) rotate(seq uint64, tree []byte) error {
 	w.syncMu.Lock()
 	defer w.syncMu.Unlock()
 	w.mu.Lock()
@@ -393,7 +431,7 @@ func (w *wal) rotate(seq uint64) error {
 		w.f.Close()
 		w.f = nil
 	}
-	w.seq = seq
+	w.seq, w.tree = seq, tree
 	return w.openFile()
 }
 
@@ -405,11 +443,12 @@ func (w *wal) openFile() error {
 	if err := syncDir(filepath.Dir(w.dir)); err != nil {
 		return err
 	}
-	f, err := createWALFile(w.fs, w.dir, w.seq)
+	header := walHeader(w.tree)
+	f, err := createWALFile(w.fs, w.dir, w.seq, header)
 	if err != nil {
 		return err
 	}
-	w.f, w.fileBase, w.fileHead = f, w.written, int64(len(walMagic))
+	w.f, w.fileBase, w.fileHead = f, w.written, int64(len(header))
 	return nil
 }
 
@@ -436,7 +475,7 @@ func (w *wal) close() error {
 
 // createWALFile creates a new WAL file with its header, durably (the file's
 // directory entry is synced too, or a crash could forget the file).
-func createWALFile(fs fileSystem, dir string, seq uint64) (*os.File, error) {
+func createWALFile(fs fileSystem, dir string, seq uint64, header []byte) (*os.File, error) {
 	name := walPath(dir, seq)
 	// O_TRUNC: a file of this number can only be left by an earlier failed
 	// attempt (numbers only grow), and holds no record.
@@ -444,7 +483,7 @@ func createWALFile(fs fileSystem, dir string, seq uint64) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wal: %w", err)
 	}
-	if _, err := fs.write(f, walMagic[:]); err != nil {
+	if _, err := fs.write(f, header); err != nil {
 		f.Close()
 		os.Remove(name)
 		return nil, fmt.Errorf("wal %s: %w", name, err)

@@ -1,6 +1,7 @@
 package logstore
 
 import (
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,8 +26,16 @@ func writeWAL(t *testing.T, dir, source string, seq uint64, evs ...string) strin
 	require.NoError(t, os.MkdirAll(sdir, 0o755))
 	b := walBatchOf(evs...)
 	b.arrival = 1_700_000_000_000_000 // events without a timestamp get this one
-	require.NoError(t, os.WriteFile(walPath(sdir, seq), b.encode(append([]byte(nil), walMagic[:]...)), 0o644))
+	require.NoError(t, os.WriteFile(walPath(sdir, seq), b.encode(walHeader(nil)), 0o644))
 	return sdir
+}
+
+// walHeaderLen is the length of a WAL file's header, of either version.
+func walHeaderLen(data []byte) int {
+	if data[7] < 2 {
+		return len(walMagic)
+	}
+	return 16 + int(binary.LittleEndian.Uint32(data[8:]))
 }
 
 // writeWALOfAnotherVersion writes a WAL file header of a version this build

@@ -44,6 +44,8 @@ func TestIngestNotDurableIs503(t *testing.T) {
 	r = h.ingest("s", []byte(`[{"event_message":"b"}]`), nil)
 	requireError(t, r, 503, "UNAVAILABLE", "")
 	require.Contains(t, string(r.body), "could not be written durably")
+	require.NotContains(t, string(r.body), dir, "no server path in a reply")
+	require.NotContains(t, string(r.body), "wal-", "no file name either")
 	require.Equal(t, "5", r.header.Get("Retry-After"))
 	// Only the acknowledged event is in the directory.
 	st, err = logstore.Open(dir, logstore.Options{})
@@ -84,4 +86,20 @@ func TestStorageMetrics(t *testing.T) {
 	require.Contains(t, body, `logq_recovery_events{what="replayed"} 1`)
 	require.Contains(t, body, `logq_fields_overflowed_total{source="s"} 1`)
 	require.Regexp(t, `logq_disk_bytes [1-9]`, body)
+}
+
+// Ingest into one source more than the store holds is a 400 that names the
+// limit and how to raise it (a retry would fail again); the sources there
+// keep taking events.
+func TestTooManySourcesIs400(t *testing.T) {
+	st := logstore.New(logstore.Options{MaxSources: 2})
+	h := newHarness(t, func(c *Config) { c.Backend = Local(st) })
+	for _, s := range []string{"a", "b"} {
+		require.Equal(t, 200, h.ingest(s, []byte(`[{"event_message":"x"}]`), nil).code)
+	}
+	r := h.ingest("c", []byte(`[{"event_message":"x"}]`), nil)
+	requireError(t, r, 400, "INVALID_ARGUMENT", "source_name")
+	require.Contains(t, string(r.body), "limit of 2 sources")
+	require.Contains(t, string(r.body), "--max-sources")
+	require.Equal(t, 200, h.ingest("a", []byte(`[{"event_message":"y"}]`), nil).code)
 }

@@ -17,6 +17,7 @@ import (
 
 	"logq/event"
 	"logq/ingest"
+	"logq/storage"
 )
 
 // handleIngest stores the events of a body of the given form. Good events
@@ -94,12 +95,20 @@ func (s *Server) storeEvents(w http.ResponseWriter, r *http.Request, source, for
 		return 0, nil, false
 	}
 	accepted, rejects, err := s.store.Ingest(source, batch.Events)
+	if errors.Is(err, storage.ErrTooManySources) {
+		// Retrying will not help: the source must be one the server has, or
+		// the limit raised. (The message names no server path.)
+		s.log.Warn("ingest: source refused", "source", source, "err", err)
+		writeError(w, errorf(400, "tooManySources", "source_name", "source %q cannot be made: %v; send to an existing source, or raise --max-sources (LOGQ_MAX_SOURCES)", clip(source, 60), err))
+		return 0, nil, false
+	}
 	if err != nil {
-		// Some of these events may be stored and come back once more when
-		// the shipper retries: at-least-once for what was refused.
+		// Nothing of the request is stored (the store keeps a request whole
+		// or not at all): a shipper's retry stores it once. What went wrong
+		// (with the files it names) goes to the log, not to the client.
 		s.log.Error("ingest: events could not be made durable", "source", source, "events", len(batch.Events), "err", err)
 		w.Header().Set("Retry-After", "5")
-		writeError(w, errorf(503, "storageUnavailable", "", "the events could not be written durably (%v); nothing from this request is acknowledged, retry later", err))
+		writeError(w, errorf(503, "storageUnavailable", "", "the events could not be written durably; nothing from this request is acknowledged, retry later"))
 		return 0, nil, false
 	}
 	refused = batch.Rejects

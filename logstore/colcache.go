@@ -1,7 +1,6 @@
 package logstore
 
 import (
-	"fmt"
 	"os"
 	"sync"
 
@@ -19,8 +18,12 @@ type diskSegment struct {
 	owner     *Source // moves the file aside if a column is found damaged
 	tree      []byte  // the field tree the file carries (encodeNode), for merges
 
-	mu sync.Mutex // serialises loads of this segment's columns
-	f  *os.File   // opened on first load
+	mu sync.Mutex // serialises loads of this segment's columns, and uses of f
+	f  *os.File   // nil when the budget closed it (openfiles.go)
+	// files is the store's budget of open segment files; pinned takes d
+	// out of it (its path is about to name another file, or none).
+	files  *openFiles
+	pinned bool
 }
 
 // column returns a column, from the cache or read from the file; nil when
@@ -41,14 +44,11 @@ func (d *diskSegment) column(path string) (*Column, error) {
 	if c, ok := d.cache.get(key); ok {
 		return c, nil // loaded while we waited
 	}
-	if d.f == nil {
-		f, err := os.Open(d.path)
-		if err != nil {
-			return nil, &StorageError{File: d.path, Err: err}
-		}
-		d.f = f
+	f, err := d.open()
+	if err != nil {
+		return nil, &StorageError{File: d.path, Err: err}
 	}
-	c, err := loadColumn(d.f, m)
+	c, err := loadColumn(f, m)
 	if err != nil {
 		if d.owner != nil && isDamage(err) {
 			go d.owner.quarantine(d, err) // it takes the source's lock
@@ -66,11 +66,8 @@ func (d *diskSegment) verify() error {
 		// Locked per column, so that a query loading a column of this
 		// segment waits for one column's check at most.
 		d.mu.Lock()
-		f := d.f
-		var err error
-		if f == nil {
-			err = fmt.Errorf("segment file %s: closed", d.path)
-		} else {
+		f, err := d.open()
+		if err == nil {
 			_, err = loadColumn(f, m)
 		}
 		d.mu.Unlock()
@@ -92,6 +89,10 @@ func (d *diskSegment) close() {
 	if d.f != nil {
 		d.f.Close()
 		d.f = nil
+	}
+	d.pinned = true // not to be reopened
+	if d.files != nil {
+		d.files.forget(d)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,6 +91,13 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	s := New(opts)
 	s.dir, s.lock = dir, lock
+	limit := fileLimit()
+	segFiles, _ := descriptorBudgets(limit)
+	if opts.MaxOpenFiles > 0 {
+		segFiles = opts.MaxOpenFiles
+	}
+	s.files = newOpenFiles(segFiles)
+	s.maxSources, s.limitWhy = opts.sourceLimit(true, limit)
 	if err := s.load(); err != nil {
 		// Sources loaded before the failure seal what they replayed (their
 		// trees are whole); nothing may still write once the lock is gone.
@@ -111,7 +117,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	// Small segments left by the last run (a flush, an early seal) are
 	// merged in the background.
 	for _, name := range s.Names() {
-		src := s.Source(name, false)
+		src := s.Source(name)
 		s.bg.Add(1)
 		go func() { defer s.bg.Done(); src.merge() }()
 	}
@@ -155,7 +161,10 @@ func (s *Store) load() error {
 			s.log().Warn("skipping a directory that is not a source", "dir", filepath.Join(root, e.Name()))
 			continue
 		}
-		src := s.Source(name, true)
+		src, err := s.source(name, false)
+		if err != nil {
+			return fmt.Errorf("%s: %w", filepath.Join(root, e.Name()), err)
+		}
 		if err := src.load(filepath.Join(root, e.Name()), s); err != nil {
 			return err
 		}
@@ -443,14 +452,15 @@ func openSegmentFile(path string, owner *Source) (*Segment, *segMeta, error) {
 		return nil, nil, err
 	}
 	d := &diskSegment{path: path, fileBytes: fi.Size(), cols: make(map[string]*colMeta, len(m.cols)), cache: owner.store.cache, owner: owner,
-		tree: encodeTree(nil, m.tree)}
+		tree: encodeTree(nil, m.tree), files: owner.store.files}
 	for i := range m.cols {
 		d.cols[m.cols[i].path] = &m.cols[i]
 	}
-	// Kept open, so that a query holding this segment can still read it
-	// after a merge or retention unlinks the file; closed when unreachable.
+	// Kept open while the budget of open files allows (openfiles.go).
+	d.mu.Lock()
 	d.f = f
-	runtime.AddCleanup(d, func(f *os.File) { f.Close() }, f)
+	d.files.used(d)
+	d.mu.Unlock()
 	seg := &Segment{rows: m.rows, minTS: m.minTS, maxTS: m.maxTS, blockMin: m.blockMin, blockMax: m.blockMax,
 		seq: m.seq, first: m.first, sealed: true, disk: d, bytes: int64(len(m.cols))*(64+int64(numParts)*16) + 16*int64(len(m.blockMin))}
 	return seg, m, nil
@@ -461,6 +471,9 @@ func openSegmentFile(path string, owner *Source) (*Segment, *segMeta, error) {
 func (s *Source) removeFiles(seg *Segment) {
 	if s.wal == nil {
 		return
+	}
+	if seg.disk != nil {
+		seg.disk.pin() // before the unlink below: see pin
 	}
 	for _, f := range []string{walPath(s.wal.dir, seg.seq), segPath(s.wal.dir, seg.seq)} {
 		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {

@@ -622,7 +622,7 @@ func TestCloseWaitsForAnIngestUnderWay(t *testing.T) {
 	st := openT(t, dir, Options{SegmentRows: 4})
 	ffs := &faultFS{held: make(chan struct{})}
 	st.fs = ffs
-	src := st.Source("s", true)
+	src, _ := st.source("s", true)
 	src.wal.fs = ffs
 	_, _, err := st.Ingest("s", [][]byte{[]byte(`{"event_message":"a0"}`), []byte(`{"event_message":"a1"}`), []byte(`{"event_message":"a2"}`)})
 	require.NoError(t, err)
@@ -659,7 +659,7 @@ func TestNoEmptySegmentAfterAnUndoneWrite(t *testing.T) {
 	st := openT(t, dir, opts)
 	ffs := &faultFS{}
 	st.fs = ffs
-	src := st.Source("s", true)
+	src, _ := st.source("s", true)
 	src.wal.fs = ffs
 	// Request X as ingest runs it, up to where it releases the lock.
 	src.mu.Lock()
@@ -779,7 +779,7 @@ func FuzzScanWAL(f *testing.F) {
 			t.Fatalf("bytes past validEnd %d without a reason", s.validEnd)
 		}
 		// Replaying what was read must not panic either.
-		src := New(Options{}).Source("s", true)
+		src, _ := New(Options{}).source("s", true)
 		src.mu.Lock()
 		defer src.mu.Unlock()
 		for i := range s.batches {
@@ -1209,7 +1209,7 @@ func TestRebuildMatchesARestart(t *testing.T) {
 			require.Equal(t, want, column(st, "s", "n"), "after a restart")
 			ffs := &faultFS{}
 			st.fs = ffs
-			st.Source("s", false).wal.fs = ffs // the WAL took the store's at start
+			st.Source("s").wal.fs = ffs // the WAL took the store's at start
 			fail := ffs.failing(mode)
 			fail.Store(true)
 			_, _, err = st.Ingest("s", [][]byte{[]byte(`{"event_message":"c"}`)})
@@ -1469,7 +1469,7 @@ func TestBrokenWALRepairsItself(t *testing.T) {
 	ffs.failWrite.Store(true)
 	ffs.failTruncate.Store(true)
 	require.ErrorIs(t, ingest("refused"), syscall.ENOSPC)
-	require.True(t, st.Source("s", false).wal.isBroken())
+	require.True(t, st.Source("s").wal.isBroken())
 	ffs.failWrite.Store(false)
 	require.Error(t, ingest("refused too"), "the torn record is still there")
 	clock.advance(time.Minute)
@@ -1478,7 +1478,7 @@ func TestBrokenWALRepairsItself(t *testing.T) {
 	require.Error(t, ingest("refused: the next attempt is not due yet"))
 	clock.advance(time.Minute)
 	require.NoError(t, ingest("b"))
-	require.False(t, st.Source("s", false).wal.isBroken())
+	require.False(t, st.Source("s").wal.isBroken())
 	require.NoError(t, ingest("c"))
 	require.Equal(t, []string{"a", "b", "c"}, column(st, "s", "event_message"))
 	require.NoError(t, st.Close())
@@ -1598,7 +1598,7 @@ func TestSegmentFilesCarryTheirOwnTree(t *testing.T) {
 		require.NoError(t, err)
 	}
 	ingest(`{"a":1}`)
-	src := st.Source("s", false)
+	src := st.Source("s")
 	src.mu.Lock()
 	full, err := src.retire()
 	src.mu.Unlock()

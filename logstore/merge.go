@@ -167,13 +167,16 @@ func (s *Source) rewrite(run []*Segment, parts []segRows) (done bool) {
 	// Only now, with the run known intact and the source locked (so no
 	// retention pass can drop part of it), does the merged file replace the
 	// run's newest; the covered ones are deleted after.
+	run[len(run)-1].disk.pin() // its path is about to name the merged file
 	if err := os.Rename(pending, final); err != nil {
 		s.mu.Unlock()
 		os.Remove(pending)
 		st.log().Error("merge: could not put the merged file in place", "source", s.name, "err", err)
 		return false
 	}
+	seg.disk.mu.Lock()
 	seg.disk.path = final
+	seg.disk.mu.Unlock()
 	if err := syncDir(s.wal.dir); err != nil {
 		st.log().Warn("merge: directory not synced", "source", s.name, "err", err)
 	}

@@ -26,7 +26,7 @@ func (s *Store) EnforceRetention() int {
 	if s.opts.Retention > 0 {
 		cutoff := s.opts.notBefore()
 		for _, name := range s.Names() {
-			src := s.Source(name, false)
+			src := s.Source(name)
 			dropped += src.dropWhere(func(seg *Segment) bool { return seg.maxTS < cutoff })
 			dropped += src.trimExpired(cutoff)
 		}
@@ -102,7 +102,7 @@ func expiredRows(seg *Segment, cutoff int64) (n int) {
 func (s *Store) DiskBytes() int64 {
 	total := s.segBytes.Load()
 	for _, name := range s.Names() {
-		if w := s.Source(name, false).wal; w != nil {
+		if w := s.Source(name).wal; w != nil {
 			w.mu.Lock()
 			if w.f != nil {
 				total += w.fileHead + w.written - w.fileBase
@@ -130,7 +130,7 @@ func (s *Store) enforceDisk() int {
 	}
 	var cands []cand
 	for _, name := range s.Names() {
-		src := s.Source(name, false)
+		src := s.Source(name)
 		src.mu.Lock()
 		for _, seg := range src.sealed {
 			if seg.disk != nil {
@@ -154,7 +154,7 @@ func (s *Store) enforceDisk() int {
 	}
 	dropped := 0
 	for _, name := range s.Names() {
-		dropped += s.Source(name, false).dropWhere(func(seg *Segment) bool { return doomed[seg] })
+		dropped += s.Source(name).dropWhere(func(seg *Segment) bool { return doomed[seg] })
 	}
 	if dropped > 0 {
 		s.log().Info("disk budget: dropped the oldest segments", "events", dropped, "max_disk", s.opts.MaxDiskBytes)

@@ -76,7 +76,7 @@ func (s *Store) scrub() {
 	defer close(s.scrubbed)
 	start, files := time.Now(), 0
 	for _, name := range s.Names() {
-		src := s.Source(name, false)
+		src := s.Source(name)
 		src.mu.Lock()
 		segs := append([]*Segment(nil), src.sealed...)
 		src.mu.Unlock()

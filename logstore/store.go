@@ -2,6 +2,7 @@ package logstore
 
 import (
 	"errors"
+	"fmt"
 	"log/slog"
 	"math"
 	"os"
@@ -46,6 +47,13 @@ type Options struct {
 	// much memory (wide or large events), so the open segments stay within
 	// a memory budget; 0 means only SegmentRows seals.
 	MaxOpenBytes int64
+	// MaxSources bounds the sources; a new one past it is refused
+	// (storage.ErrTooManySources). 0 means DefaultMaxSources. A durable
+	// store may allow fewer, as the process's file limit does (openfiles.go).
+	MaxSources int
+	// MaxOpenFiles bounds the segment files a durable store holds open at
+	// once; 0 means a quarter of the process's file limit (openfiles.go).
+	MaxOpenFiles int
 }
 
 // DefaultCacheBytes is the column cache's budget when none is given.
@@ -73,13 +81,18 @@ type Store struct {
 	closing  atomic.Bool
 	// closeMu is held shared by every ingest under way and exclusively by
 	// Close, so that Close waits for them (and the seals they start).
-	closeMu  sync.RWMutex
-	cache    *colCache
-	segBytes atomic.Int64 // bytes of segment files held
-	trimming atomic.Bool  // a disk-budget pass is running
-	bg       sync.WaitGroup
-	mergeMu  sync.Mutex
-	merges   MergeStats
+	closeMu sync.RWMutex
+	cache   *colCache
+	files   *openFiles // the budget of open segment files
+	// maxSources bounds the sources (Options.MaxSources, or fewer, as
+	// limitWhy says, for the file limit).
+	maxSources int
+	limitWhy   string
+	segBytes   atomic.Int64 // bytes of segment files held
+	trimming   atomic.Bool  // a disk-budget pass is running
+	bg         sync.WaitGroup
+	mergeMu    sync.Mutex
+	merges     MergeStats
 }
 
 // sealer runs seals in the background, a bounded number at a time; when all
@@ -120,20 +133,32 @@ func New(opts Options) *Store {
 	if opts.CacheBytes <= 0 {
 		opts.CacheBytes = DefaultCacheBytes
 	}
-	return &Store{opts: opts, sources: make(map[string]*Source), sealer: &sealer{slots: make(chan struct{}, 2)}, fs: osFS{}, cache: newColCache(opts.CacheBytes)}
+	s := &Store{opts: opts, sources: make(map[string]*Source), sealer: &sealer{slots: make(chan struct{}, 2)}, fs: osFS{}, cache: newColCache(opts.CacheBytes)}
+	s.maxSources, s.limitWhy = opts.sourceLimit(false, 0)
+	return s
 }
 
-// Source returns the named source, creating it when create is set.
-func (s *Store) Source(name string, create bool) *Source {
+// Source returns the named source, or nil.
+func (s *Store) Source(name string) *Source {
 	s.mu.RLock()
-	src := s.sources[name]
-	s.mu.RUnlock()
-	if src != nil || !create {
-		return src
+	defer s.mu.RUnlock()
+	return s.sources[name]
+}
+
+// source returns the named source, making it when it is new, unless the
+// store holds its limit of sources already (a start loads every source it
+// finds, beyond the limit too: their events are kept).
+func (s *Store) source(name string, limited bool) (*Source, error) {
+	if src := s.Source(name); src != nil {
+		return src, nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if src = s.sources[name]; src == nil {
+	src := s.sources[name]
+	if src == nil && limited && len(s.sources) >= s.maxSources {
+		return nil, fmt.Errorf("%w: this store holds its limit of %d sources%s", storage.ErrTooManySources, s.maxSources, s.limitWhy)
+	}
+	if src == nil {
 		src = &Source{name: name, open: newSegment(), opts: &s.opts, pending: map[*Segment]int{}, sealer: s.sealer, store: s}
 		src.tree = src.newTree()
 		src.seq, src.open.seq = 1, 1
@@ -145,7 +170,7 @@ func (s *Store) Source(name string, create bool) *Source {
 		}
 		s.sources[name] = src
 	}
-	return src
+	return src, nil
 }
 
 // Ingest stores events (raw JSON objects) in the named source, creating the
@@ -159,7 +184,11 @@ func (s *Store) Source(name string, create bool) *Source {
 // of more than an eighth of SegmentRows events). Close waits for ingests
 // under way; one after it fails without touching anything.
 func (s *Store) Ingest(source string, events [][]byte) (accepted int, rejects []event.Reject, err error) {
-	return s.Source(source, true).ingest(events, s.opts.Now())
+	src, err := s.source(source, true)
+	if err != nil {
+		return 0, nil, err
+	}
+	return src.ingest(events, s.opts.Now())
 }
 
 // Append is Ingest for callers that only want counts (tools and tests): when
@@ -200,7 +229,7 @@ func (s *Store) Close() error {
 	s.bg.Wait()
 	var first error
 	for _, name := range s.Names() {
-		src := s.Source(name, false)
+		src := s.Source(name)
 		src.mu.Lock()
 		if src.wal != nil {
 			if err := src.wal.close(); err != nil && first == nil {
@@ -247,7 +276,7 @@ type Snapshot struct {
 // Snapshot returns the current contents of the named source; an unknown source
 // gives an empty snapshot (its fields are unknown, so every field reads NULL).
 func (s *Store) Snapshot(source string) Snapshot {
-	src := s.Source(source, false)
+	src := s.Source(source)
 	if src == nil {
 		return Snapshot{Schema: event.EmptySchema(), NotBefore: math.MinInt64}
 	}
@@ -268,7 +297,7 @@ func (src *Source) snapshot() Snapshot {
 func (s *Store) Stats() []storage.SourceStats {
 	var out []storage.SourceStats
 	for _, name := range s.Names() {
-		src := s.Source(name, false)
+		src := s.Source(name)
 		src.mu.Lock()
 		st := storage.SourceStats{Name: name, Events: src.rows, Ingested: src.events, Segments: len(src.sealed), Overflowed: src.tree.Overflowed}
 		first := true
@@ -304,7 +333,7 @@ func (s *Store) Stats() []storage.SourceStats {
 func (s *Store) Flush() error {
 	var first error
 	for _, name := range s.Names() {
-		src := s.Source(name, false)
+		src := s.Source(name)
 		src.mu.Lock()
 		if err := src.sealOpen(); err != nil && first == nil {
 			first = err

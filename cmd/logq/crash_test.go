@@ -34,8 +34,14 @@ func startChild(t *testing.T, args ...string) *child {
 
 func startChildAt(t testing.TB, addr string, args ...string) *child {
 	t.Helper()
+	return startChildEnv(t, addr, nil, args...)
+}
+
+// startChildEnv starts a child with more environment (env, as KEY=value).
+func startChildEnv(t testing.TB, addr string, env []string, args ...string) *child {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], append([]string{"serve", "--addr", addr, "--api-key", "k"}, args...)...)
-	cmd.Env = append(os.Environ(), "LOGQ_TEST_MAIN=1")
+	cmd.Env = append(append(os.Environ(), "LOGQ_TEST_MAIN=1"), env...)
 	errs := &bytes.Buffer{}
 	cmd.Stderr = errs
 	stdout, err := cmd.StdoutPipe()

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,6 +23,13 @@ import (
 // TestMain lets tests run the command itself in a child process.
 func TestMain(m *testing.M) {
 	if os.Getenv("LOGQ_TEST_MAIN") == "1" {
+		if n, err := strconv.ParseUint(os.Getenv("LOGQ_TEST_NOFILE"), 10, 64); err == nil {
+			// A child run under a limit on open files (as `ulimit -n` would
+			// set it, soft and hard alike).
+			if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+				panic(err)
+			}
+		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

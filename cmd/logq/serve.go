@@ -43,6 +43,8 @@ type serveConfig struct {
 	memLimit  int64
 	maxDisk   int64
 	maxFields int
+	// maxSources bounds the sources a server holds (0: the store's default).
+	maxSources int
 	// sandboxLogsAll lets callers of the built-in logs.all send sql= (what
 	// self-hosted Studio does for every log page); the seed's default is off.
 	sandboxLogsAll bool
@@ -90,6 +92,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory holding the data; created if missing (env LOGQ_DATA_DIR; default ./logq-data, or memory only with --demo)")
 	fs.IntVar(&c.segRows, "segment-rows", logstore.DefaultSegmentRows, "events per segment (and per WAL file); smaller seals sooner")
 	fs.IntVar(&c.maxFields, "max-fields", 0, "field paths per source; keys past it are kept as JSON in __overflow columns (env LOGQ_MAX_FIELDS; default 500)")
+	fs.IntVar(&c.maxSources, "max-sources", 0, "sources the server holds; ingest into one more is refused with 400 (env LOGQ_MAX_SOURCES; default 1000, fewer when the process's open-file limit is low)")
 	maxDisk := fs.String("max-disk", "", "bytes the data directory may take, e.g. 20GiB; past it the oldest data is dropped first (env LOGQ_MAX_DISK; default no bound)")
 	memLimit := fs.String("memory-limit", "", "memory the process may use, e.g. 512MiB or 2GiB (env LOGQ_MEMORY_LIMIT; default half the machine's or the container's memory)")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory and write nothing; a restart forgets every event")
@@ -168,6 +171,16 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 			return nil, fmt.Errorf("invalid LOGQ_MAX_FIELDS %q: want a positive number", env("LOGQ_MAX_FIELDS"))
 		}
 		c.maxFields = n
+	}
+	if c.maxSources == 0 && env("LOGQ_MAX_SOURCES") != "" {
+		n, err := strconv.Atoi(env("LOGQ_MAX_SOURCES"))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("invalid LOGQ_MAX_SOURCES %q: want a positive number", env("LOGQ_MAX_SOURCES"))
+		}
+		c.maxSources = n
+	}
+	if c.maxSources < 0 {
+		return nil, fmt.Errorf("invalid --max-sources %d: must be positive", c.maxSources)
 	}
 	if c.maxFields < 0 {
 		return nil, fmt.Errorf("invalid --max-fields %d: must be positive", c.maxFields)
@@ -315,7 +328,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	budget := budgetFor(cfg.memLimit)
 	debug.SetMemoryLimit(budget.goLimit)
 	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows,
-		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource, MaxDiskBytes: cfg.maxDisk, MaxFields: cfg.maxFields}
+		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource, MaxDiskBytes: cfg.maxDisk, MaxFields: cfg.maxFields, MaxSources: cfg.maxSources}
 	store := logstore.New(opts)
 	if !cfg.inMemory {
 		start := time.Now()

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/klauspost/compress/zstd"
@@ -419,8 +420,12 @@ func cacheKeyFor(t *testing.T, h *harness, name string, params map[string]string
 	return cacheKey(h.srv.byName[name], params)
 }
 
-// Identical misses share one run.
-func TestCacheSharedMiss(t *testing.T) {
+// Identical misses share one run. (In a synctest bubble: synctest.Wait
+// returns once every caller is blocked, on the run or on the one it waits
+// for, so the test cannot pass without the sharing it names.)
+func TestCacheSharedMiss(t *testing.T) { synctest.Test(t, testCacheSharedMiss) }
+
+func testCacheSharedMiss(t *testing.T) {
 	c := newResultCache(10, NewFakeClock(testNow), nil)
 	var mu sync.Mutex
 	runs := 0
@@ -443,7 +448,10 @@ func TestCacheSharedMiss(t *testing.T) {
 			results[i] = string(b)
 		}(i)
 	}
-	time.Sleep(50 * time.Millisecond) // let every goroutine reach the cache
+	synctest.Wait() // every caller has reached the cache, and waits
+	mu.Lock()
+	require.Equal(t, 1, runs, "one run while all eight wait")
+	mu.Unlock()
 	close(release)
 	wg.Wait()
 	require.Equal(t, 1, runs)
@@ -512,9 +520,15 @@ func TestMetricsAndHealth(t *testing.T) {
 
 // A caller that gives up does not fail the shared run others wait on.
 func TestSharedMissSurvivesFirstCallerLeaving(t *testing.T) {
+	synctest.Test(t, testSharedMissSurvivesFirstCallerLeaving)
+}
+
+func testSharedMissSurvivesFirstCallerLeaving(t *testing.T) {
 	c := newResultCache(10, NewFakeClock(testNow), nil)
+	started := make(chan struct{}, 2)
 	release := make(chan struct{})
 	run := func(ctx ctxT) ([]byte, error) {
+		started <- struct{}{}
 		<-release
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -528,13 +542,14 @@ func TestSharedMissSurvivesFirstCallerLeaving(t *testing.T) {
 		_, _, err := c.get(first, "k", "e", time.Minute, 0, shared)
 		done <- err
 	}()
-	time.Sleep(20 * time.Millisecond)
+	synctest.Wait() // the first caller's run has started, and waits
 	second := make(chan string, 1)
 	go func() {
 		b, _, _ := c.get(bgCtx(), "k", "e", time.Minute, 0, shared)
 		second <- string(b)
 	}()
-	time.Sleep(20 * time.Millisecond)
+	synctest.Wait() // the second caller waits on the same run
+	require.Len(t, started, 1, "one run for both callers")
 	cancel() // the first caller hangs up
 	close(release)
 	require.NoError(t, <-done, "the run itself was not canceled")

@@ -98,6 +98,11 @@ func init() {
 		} else {
 			for i, us := range x.I[:b.N] {
 				out.I[i] = types.TruncMicros(us, c.Unit)
+				if !planner.InTimeRange(out.I[i]) && !x.isNull(i) {
+					// A WEEK of year 1 can start in year 0: the row path
+					// says so, with the error it owns.
+					return nil, false, nil
+				}
 			}
 		}
 		out.copyNulls(x.Null, b.N)

@@ -17,8 +17,13 @@ func registerOperators() {
 		}
 		return types.Bool, nil
 	}
+	// A comparison with NaN is FALSE, but != which is TRUE, as in
+	// BigQuery (and IEEE 754); types.Compare orders NaN first, for sorting.
 	cmpEval := func(test func(int) bool) func(*Call, []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
+			if isNaN(a[0]) || isNaN(a[1]) {
+				return types.BoolValue(c.Fn == "!="), nil
+			}
 			r, ok := types.Compare(a[0], a[1])
 			if !ok {
 				return types.Value{}, evalErr("cannot compare %s with %s", a[0].T, a[1].T)
@@ -342,3 +347,6 @@ func constPattern(check func(*Call) (types.Type, error)) func(*Call) (types.Type
 		return t, nil
 	}
 }
+
+// isNaN reports whether v is a FLOAT64 NaN.
+func isNaN(v types.Value) bool { return v.T.Kind == types.KindFloat64 && !v.Null && math.IsNaN(v.F) }

@@ -17,6 +17,10 @@ const (
 	maxDays   = 2932896            // 9999-12-31
 )
 
+// InTimeRange reports whether us (µs since the epoch) is a TIMESTAMP or
+// DATETIME of the years 1 to 9999.
+func InTimeRange(us int64) bool { return us >= minMicros && us <= maxMicros }
+
 // rangeErr is the error for a value past years 1 to 9999.
 func rangeErr(kind types.Kind) error {
 	return evalErr("%s value is out of range (years 1 to 9999)", kind)

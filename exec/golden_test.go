@@ -29,8 +29,10 @@ var goldenNow = time.Date(2024, 5, 1, 12, 30, 0, 0, time.UTC)
 //	-- input/NAME --    NDJSON events of source NAME (any number)
 //	-- want --          result rows, one per line, values joined by " | "
 //	-- error --         a regexp the error must match (instead of want)
+//	-- plan --          the optimised plan, as Explain prints it (optional)
 //
-// Expected rows are written by hand; -update rewrites them for review.
+// Expected rows and plans are written by hand; -update rewrites the rows
+// for review.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/golden/*.txtar")
 	require.NoError(t, err)
@@ -66,6 +68,13 @@ func TestGolden(t *testing.T) {
 			// and on that directory reopened (segments read from files).
 			for _, mode := range []string{"memory", "data directory", "reopened"} {
 				store := goldenStore(t, mode, order, inputs)
+				if want, ok := sections["plan"]; ok {
+					q, err := Prepare(sections["query.sql"])
+					require.NoError(t, err)
+					plan, err := Explain(Local(store), q, Request{Params: params, Now: goldenNow})
+					require.NoError(t, err)
+					require.Equal(t, strings.TrimSpace(want), strings.TrimSpace(plan), "%s: the optimised plan", mode)
+				}
 				got, runErr := runGolden(store, sections["query.sql"], params)
 				if want, ok := sections["error"]; ok {
 					require.Error(t, runErr, "%s: want an error matching %q, got rows:\n%s", mode, want, got)

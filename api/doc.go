@@ -68,6 +68,14 @@
 //     source literally named "other", are counted together as "other").
 //
 // Runtime errors from exec are mapped to statuses in one place (errors.go).
-// This package imports exec, endpoint, ingest, logstore, planner and types,
-// never fixtures.
+//
+// Storage is a Backend (backend.go): queries run over it as an
+// exec.Storage, events go in and sources are listed through it as a
+// storage.Engine. Local wraps the local store, whose data-directory metrics
+// are exported only then. Ingest into a source past the engine's limit is
+// 400 tooManySources; an ingest the engine cannot store is 503, whose
+// message names no server path (the log line does).
+//
+// This package imports exec, endpoint, event, ingest, otlp, storage,
+// logstore (for Local) and types, never fixtures.
 package api

@@ -1,4 +1,12 @@
-// Package exec runs logical plans from the planner over log store snapshots.
+// Package exec runs logical plans from the planner over a storage engine.
+//
+// Storage (storage.go) is what a query reads: View returns one query's
+// catalog and is offered every plan node, top down, before exec builds it
+// from its own operators (build, in run.go: the one builder switch), so an
+// engine answers whatever subtrees it can. Local (local.go) is the local log
+// store's: it answers scans, and the shapes over a scan that its segments
+// make faster (parallel aggregates and first-rows windows, newest-first
+// top-k and windows); a remote engine would answer what it can translate.
 //
 // Each plan node becomes a pull operator: Next returns the next Batch of rows
 // (typed column vectors) or nil at the end. A batch is valid until the next
@@ -19,22 +27,31 @@
 //
 // Scalar functions are defined once, in planner (planner.Func); kernels.go
 // attaches optional vectorised kernels to registered names, and every other
-// call is evaluated row by row through planner.EvalCall. registry_test.go
-// fails if a registered function has no golden case calling it.
+// call is evaluated row by row through planner.EvalCall. SAFE. calls use the
+// kernels too, falling back to the row path when one fails.
+// registry_test.go fails if a registered function has no golden case
+// calling it; kernel_eval_test.go checks every kernel against the row path
+// on random batches.
 //
 // Joins: hash joins on the ON's equalities, nested loops otherwise; RIGHT and
 // FULL add a pass over unmatched right rows (op_join_outer.go). INTERSECT and
 // EXCEPT DISTINCT are op_setop.go; UNION DISTINCT is an aggregate.
 //
-// Aggregates: COUNT (with DISTINCT, its sets charged to the memory budget;
-// APPROX_COUNT_DISTINCT is bound as it, exact), APPROX_TOP_COUNT (exact,
-// op_agg_topcount.go), COUNTIF, SUM, AVG, MIN, MAX, ANY_VALUE, LOGICAL_AND/OR,
-// STRING_AGG and ARRAY_AGG (op_agg_list.go, with ORDER BY, LIMIT and IGNORE
-// NULLS; every value is charged to the memory budget), VARIANCE/STDDEV and their _SAMP/_POP forms (op_agg_var.go)
-// and APPROX_QUANTILES. APPROX_QUANTILES is exact (nearest rank) while a group has
-// at most ExactQuantileLimit values, then switches to a merging t-digest.
+// Aggregates are defined in planner (planner.Agg); aggStates (op_agg.go)
+// makes each one's state, and each state family is one file holding its
+// update, result and merge: op_agg_count.go (COUNT, COUNTIF, COUNT(DISTINCT)
+// and APPROX_COUNT_DISTINCT, exact, their sets charged to the memory
+// budget), op_agg_sum.go, op_agg_extreme.go (MIN, MAX, ANY_VALUE),
+// op_agg_logical.go, op_agg_list.go (STRING_AGG, ARRAY_AGG: every value
+// charged), op_agg_topcount.go, op_agg_var.go, op_agg_distinct.go (DISTINCT
+// of the others) and op_agg_quantiles.go. APPROX_QUANTILES is exact (nearest
+// rank) while a group has at most ExactQuantileLimit values, then switches
+// to a merging t-digest (quantile.go).
 //
-// Window functions (op_window.go): the operator keeps its input rows, sorts
+// Window functions (op_window.go: the operator and its sort;
+// op_window_funcs.go: numbering and navigation, by name in windowFuncs;
+// op_window_frame.go; op_window_agg.go: aggregates over frames;
+// op_window_topn.go: first-rows admission): the operator keeps its input rows, sorts
 // row numbers once per call by partition and ORDER BY keys, and computes
 // each partition: numbering and navigation directly, aggregates with the
 // aggregate states above (one group per partition for the whole-partition
@@ -70,8 +87,12 @@
 //
 // Errors: runtime errors are *Error with a Kind (a query error keeps its
 // line:col in the query text); one recover at the top of Run
-// turns a bug into KindInternal with the stack. Run honours ctx cancellation
-// and deadlines between batches.
+// turns a bug into KindInternal with the stack. A segment file that cannot
+// be read is KindUnavailable, with a message that names no server path;
+// values read late (nested records, late fields) that cannot be read fail
+// the query before any row is answered (readFailure). Run honours ctx
+// cancellation and deadlines between batches.
 //
-// This package imports types, sqlparse, planner and logstore.
+// This package imports types, event (schemas), sqlparse, planner and
+// logstore (for Local only).
 package exec

@@ -22,9 +22,10 @@
 // leading '_'. When two keys of one object are equal after that (or repeat),
 // the first value is kept.
 //
-// Segments. Append writes into one open segment per source. At SegmentRows
-// rows (or its memory budget) it is retired and sealed outside the source
-// lock, on a background goroutine when one of two slots is free (a read-only
+// Segments. Ingest writes into one open segment per source; in a durable
+// store a request goes whole into one segment (source.go), so it is stored
+// or refused whole. At SegmentRows rows (or its memory budget) the segment
+// is retired and sealed outside the source lock, on a background goroutine when one of two slots is free (a read-only
 // view stands in meanwhile): immutable from then on, so queries read it
 // without locks. Each segment records its minimum and maximum timestamp
 // (queries skip segments outside their time range).
@@ -69,6 +70,11 @@
 // package keeps a source's event.Tree, persists it in segment files, and
 // writes the shredded values into the open segment's columns (shred.go).
 //
-// This package imports types, event, the standard library, zstd and
-// golang-lru.
+// It implements storage.Engine (Ingest, Names, Stats); queries read it
+// through exec.Local. Sources are bounded (Options.MaxSources, and the
+// process's file limit for a data directory), and so are the segment files
+// held open (openfiles.go).
+//
+// This package imports types, event, storage, the standard library, zstd
+// and golang-lru.
 package logstore

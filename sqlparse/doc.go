@@ -7,7 +7,8 @@
 // `a.b.c` as schema.table.column and comma joins with the wrong precedence.
 //
 // Every AST node records the byte offset where it starts, and errors are
-// reported as "line:col: expected X, found Y" (see Error and ErrorList).
+// reported as "line:col: expected X, found Y" (see Error); parsing stops
+// at the first one.
 // Print(Parse(q)) parses back to the same tree, so the printer is a fixed point
 // and can be used to compare queries in tests.
 //

@@ -92,6 +92,7 @@ func TestHelpListsEveryFlag(t *testing.T) {
 		"query":       {"json", "url", "api-key", "endpoints", "explain", "file", "raw"},
 		"healthcheck": {"url", "addr"},
 		"generate":    {"source", "events", "out"},
+		"test":        {"run", "v"},
 		"endpoints":   {"json", "url", "api-key", "endpoints", "file"},
 		"sources":     {"json", "url", "api-key", "endpoints", "file"},
 	} {

@@ -5,6 +5,7 @@
 //	logq healthcheck [--addr ADDR | --url URL]
 //	logq endpoints|sources [--json] [--url URL --api-key KEY]
 //	logq generate [--source SOURCE] [--events N] [--out FILE]
+//	logq test [--run REGEXP] [-v] FILE...
 //	logq version
 package main
 
@@ -71,6 +72,7 @@ const usage = `usage:
   logq endpoints [--json] [--url URL --api-key KEY | --endpoints DIR]
   logq sources [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
   logq generate [--source cloudflare.logs.prod] [--events 1000] [--out FILE.ndjson]
+  logq test [--run REGEXP] [-v] FILE.test.yaml...
   logq version
 `
 
@@ -90,6 +92,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return catalog(args[0], args[1:], stdout, stderr)
 	case "generate":
 		return generate(args[1:], stdout, stderr)
+	case "test":
+		return testCmd(args[1:], stdout, stderr)
 	case "version", "--version", "-v":
 		if len(args) > 1 && (args[1] == "-h" || args[1] == "--help" || args[1] == "-help") {
 			fmt.Fprint(stdout, "usage:\n  logq version\n\nprints the version, the VCS revision, the build time and the Go version.\n")

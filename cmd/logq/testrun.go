@@ -1,0 +1,465 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"logq/api"
+	"logq/endpoint"
+	"logq/fixtures"
+	"logq/logstore"
+	"logq/sqlparse"
+)
+
+// Exit statuses of `logq test`.
+const (
+	testPassed     = 0 // every test passed
+	testFailed     = 1 // a test's answer differs from what it wants
+	testUnrunnable = 2 // a file cannot be read, is malformed, or its input is refused
+)
+
+// testCmd runs `logq test FILE...`: each test posts its events to a fresh
+// in-memory server and queries it through the server's own handler, at
+// the file's clock, so rows are encoded and errors worded as over HTTP.
+func testCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("test", stderr)
+	runRE := fs.String("run", "", "run only the tests whose name matches this regular expression")
+	verbose := fs.Bool("v", false, "list every test, passed or not")
+	// Flags may follow the files.
+	var files []string
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return testUnrunnable
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			files = append(files, args[0])
+			args = args[1:]
+		}
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "logq test: name the test files, e.g. logq test endpoints.test.yaml (docs/testing.md)")
+		return testUnrunnable
+	}
+	r := newTestRunner(stdout, stderr)
+	r.verbose = *verbose
+	if *runRE != "" {
+		re, err := regexp.Compile(*runRE)
+		if err != nil {
+			fmt.Fprintf(stderr, "logq test: --run: %v\n", err)
+			return testUnrunnable
+		}
+		r.only = re
+	}
+	code := testPassed
+	for _, f := range files {
+		code = max(code, r.runFile(f))
+	}
+	return code
+}
+
+// testRunner runs files, sharing what does not change between them: the
+// built-in endpoints, endpoint files named by several test files, and the
+// order each endpoint's query gives its rows.
+type testRunner struct {
+	stdout, stderr io.Writer
+	verbose        bool
+	only           *regexp.Regexp
+
+	builtin []*endpoint.Endpoint
+	loaded  map[string][]*endpoint.Endpoint // by the path an endpoints entry names
+	orders  map[*endpoint.Endpoint]rowOrder
+	log     *slog.Logger
+}
+
+func newTestRunner(stdout, stderr io.Writer) *testRunner {
+	return &testRunner{stdout: stdout, stderr: stderr, loaded: map[string][]*endpoint.Endpoint{},
+		orders: map[*endpoint.Endpoint]rowOrder{}, log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+}
+
+// testKey is the API key of the in-process servers: nothing else can reach
+// them, but the handler checks a key as it does for any caller.
+const testKey = "logq-test"
+
+// runFile runs one file and prints its report; it returns the file's exit
+// status.
+func (r *testRunner) runFile(path string) int {
+	start := time.Now()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(r.stderr, "logq test: %v\n", err)
+		return testUnrunnable
+	}
+	tf, err := parseTestFile(path, data, os.ReadFile)
+	if err != nil {
+		fmt.Fprintf(r.stderr, "logq test: %v\n", err)
+		return testUnrunnable
+	}
+	eps, err := r.endpoints(tf)
+	if err != nil {
+		fmt.Fprintf(r.stderr, "logq test: %v\n", err)
+		return testUnrunnable
+	}
+	targets := make([]*endpoint.Endpoint, len(tf.tests))
+	for i, tc := range tf.tests {
+		if targets[i], err = findEndpoint(eps, tc, tf.sandboxLogsAll); err != nil {
+			fmt.Fprintf(r.stderr, "logq test: %v\n", err)
+			return testUnrunnable
+		}
+	}
+	ran, failed, broken := 0, 0, 0
+	for i, tc := range tf.tests {
+		if r.only != nil && !r.only.MatchString(tc.name) {
+			continue
+		}
+		ran++
+		lines, err := r.runTest(tc, targets[i], eps)
+		switch {
+		case err != nil:
+			broken++
+			fmt.Fprintf(r.stderr, "logq test: %v\n", err)
+		case lines != nil:
+			failed++
+			fmt.Fprintf(r.stdout, "--- FAIL: %s: %s (%s)\n", tc.at, tc.name, tc.endpoint.value)
+			for _, l := range lines {
+				fmt.Fprintf(r.stdout, "    %s\n", l)
+			}
+		case r.verbose:
+			fmt.Fprintf(r.stdout, "--- PASS: %s: %s (%s)\n", tc.at, tc.name, tc.endpoint.value)
+		}
+	}
+	took := time.Since(start).Seconds()
+	switch {
+	case broken > 0:
+		fmt.Fprintf(r.stdout, "FAIL\t%s\t%s, %d could not run, %d failed\t%.3fs\n", path, plural(ran, "test"), broken, failed, took)
+		return testUnrunnable
+	case failed > 0:
+		fmt.Fprintf(r.stdout, "FAIL\t%s\t%s, %d failed\t%.3fs\n", path, plural(ran, "test"), failed, took)
+		return testFailed
+	}
+	fmt.Fprintf(r.stdout, "ok\t%s\t%s\t%.3fs\n", path, plural(ran, "test"), took)
+	return testPassed
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// endpoints returns what a file's tests can call: the endpoints it lists,
+// and the built-in ones that none of those replaces by name or id (as
+// `serve --endpoints` does). sandbox_logs_all sandboxes the built-in
+// logs.all as `serve --sandbox-logs-all` does; a replaced one keeps its own
+// `sandboxed:`.
+func (r *testRunner) endpoints(tf *testFile) ([]*endpoint.Endpoint, error) {
+	if r.builtin == nil {
+		b, err := endpoint.LoadFS(fixtures.Endpoints, "endpoints")
+		if err != nil {
+			return nil, fmt.Errorf("built-in endpoints: %w", err)
+		}
+		r.builtin = b
+	}
+	var out []*endpoint.Endpoint
+	seen := map[string]string{}
+	listed := map[string]bool{}
+	for _, ref := range tf.endpoints {
+		eps, err := r.loadEndpoints(ref.value)
+		if err != nil {
+			return nil, fmt.Errorf("%w (in the endpoints of %s)", err, ref.at)
+		}
+		for _, e := range eps {
+			if listed[e.File] {
+				continue // named twice, e.g. as a file and in its directory
+			}
+			listed[e.File] = true
+			for _, k := range []string{e.Name, strings.ToLower(e.ID)} {
+				if other, dup := seen[k]; dup {
+					return nil, fmt.Errorf("%s: endpoint name or id %s is also used by %s (in the endpoints of %s)", e.File, k, other, ref.at)
+				}
+				seen[k] = e.File
+			}
+			out = append(out, e)
+		}
+	}
+	for _, b := range r.builtin {
+		if _, replaced := seen[b.Name]; replaced {
+			continue
+		}
+		if _, replaced := seen[strings.ToLower(b.ID)]; replaced {
+			continue
+		}
+		if b.Name == "logs.all" && tf.sandboxLogsAll {
+			sb := *b // the shared built-in stays as it is for other files
+			sb.Sandboxed = true
+			b = &sb
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// loadEndpoints reads an endpoint file, or every *.yaml and *.yml file of a
+// directory, once per run; errors carry the endpoint file's own
+// file:line:col.
+func (r *testRunner) loadEndpoints(path string) ([]*endpoint.Endpoint, error) {
+	if eps, ok := r.loaded[path]; ok {
+		return eps, nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	files := []string{path}
+	if st.IsDir() {
+		ents, err := os.ReadDir(path)
+		if err != nil {
+			return nil, err
+		}
+		files = files[:0]
+		for _, ent := range ents {
+			if n := ent.Name(); !ent.IsDir() && (strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml")) {
+				files = append(files, filepath.Join(path, n))
+			}
+		}
+	}
+	var eps []*endpoint.Endpoint
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		e, err := endpoint.Parse(f, data)
+		if err != nil {
+			return nil, err
+		}
+		eps = append(eps, e)
+	}
+	r.loaded[path] = eps
+	return eps, nil
+}
+
+// findEndpoint resolves a test's endpoint as the API does (a UUID in any
+// case, else a name), at load time, so a misspelt name stops the file
+// instead of failing as a 404. A caller's SQL sent to an endpoint that is
+// not sandboxed would be ignored by the API; a test that sends one is
+// almost surely missing sandbox_logs_all, so it is refused too.
+func findEndpoint(eps []*endpoint.Endpoint, tc *testCase, sandboxLogsAll bool) (*endpoint.Endpoint, error) {
+	var found *endpoint.Endpoint
+	for _, e := range eps {
+		if strings.EqualFold(e.ID, tc.endpoint.value) {
+			found = e
+			break
+		}
+		if e.Name == tc.endpoint.value && found == nil {
+			found = e
+		}
+	}
+	if found == nil {
+		names := make([]string, len(eps))
+		for i, e := range eps {
+			names[i] = e.Name
+		}
+		return nil, fmt.Errorf("%s: test %q: no endpoint %q (there are: %s)", tc.endpoint.at, tc.name, tc.endpoint.value, strings.Join(names, ", "))
+	}
+	if tc.sql != nil && !found.Sandboxed {
+		hint := "set sandboxed: true in its file"
+		if found.Name == "logs.all" && !sandboxLogsAll {
+			hint = "set sandbox_logs_all: true at the top of the test file, as serve --sandbox-logs-all does"
+		}
+		return nil, fmt.Errorf("%s: test %q sends sql, but %s is not sandboxed and would ignore it; %s", tc.sql.at, tc.name, found.Name, hint)
+	}
+	return found, nil
+}
+
+// order is how the rows of a test are compared: by the caller's SQL when
+// the test sends one, else by the endpoint's.
+func (r *testRunner) order(e *endpoint.Endpoint, tc *testCase) rowOrder {
+	if tc.sql != nil {
+		q, err := sqlparse.ParseSelect(tc.sql.value)
+		if err != nil {
+			return rowOrder{} // the API refuses it; the test wants that error
+		}
+		return orderOf(q)
+	}
+	if o, ok := r.orders[e]; ok {
+		return o
+	}
+	q, err := sqlparse.Parse(e.SQL)
+	var o rowOrder
+	if err == nil {
+		o = orderOf(q)
+	}
+	r.orders[e] = o
+	return o
+}
+
+// runTest runs one test on a server of its own (a fresh store: tests are
+// independent). It returns the lines of the difference when the test
+// fails, and an error when its events are refused.
+func (r *testRunner) runTest(tc *testCase, e *endpoint.Endpoint, eps []*endpoint.Endpoint) ([]string, error) {
+	now := tc.now
+	// The store's clock is the arrival time of events without a timestamp.
+	store := logstore.New(logstore.Options{Now: func() time.Time { return now }})
+	defer store.Close()
+	srv := api.New(api.Config{Keys: []string{testKey}, Endpoints: eps, Store: store, Clock: api.NewFakeClock(now), Logger: r.log})
+	defer srv.Close()
+	srv.SetReady(true)
+	h := srv.Handler()
+	for _, src := range tc.sources {
+		if src.inline != nil {
+			if err := postEvents(h, src.name, src.inline, func(i int) string { return src.inlineAt[i] }); err != nil {
+				return nil, fmt.Errorf("test %q: %w", tc.name, err)
+			}
+		}
+		for _, f := range src.files {
+			if err := postEvents(h, src.name, f.data, f.eventAt); err != nil {
+				return nil, fmt.Errorf("test %q: %w", tc.name, err)
+			}
+		}
+	}
+	params := tc.params
+	if tc.sql != nil {
+		params = url.Values{}
+		for k, v := range tc.params {
+			params[k] = v
+		}
+		params.Set("sql", tc.sql.value)
+	}
+	status, body := serveOne(h, http.MethodGet, "/api/endpoints/query/"+url.PathEscape(tc.endpoint.value)+"?"+params.Encode(), nil)
+	return judge(tc, r.order(e, tc), status, body), nil
+}
+
+// serveOne answers one request with the server's handler.
+func serveOne(h http.Handler, method, target string, body []byte) (int, []byte) {
+	req := httptest.NewRequest(method, target, bytes.NewReader(body))
+	req.Header.Set("X-API-KEY", testKey)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.Bytes()
+}
+
+var refusalRE = regexp.MustCompile(`^event (\d+): (?:line \d+: )?(.*)$`)
+
+// postEvents sends one body of events as POST /api/logs does. Anything but
+// 200 is the test's input at fault: each refused event is named at the
+// place it is written (eventAt of its index in the body).
+func postEvents(h http.Handler, source string, body []byte, eventAt func(int) string) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	status, resp := serveOne(h, http.MethodPost, "/api/logs?source_name="+url.QueryEscape(source), body)
+	switch status {
+	case http.StatusOK:
+		return nil
+	case http.StatusNotAcceptable:
+		var out struct {
+			Message []string `json:"message"`
+		}
+		if json.Unmarshal(resp, &out) != nil || len(out.Message) == 0 {
+			break
+		}
+		var errs []error
+		for _, m := range out.Message {
+			if sm := refusalRE.FindStringSubmatch(m); sm != nil {
+				i, _ := strconv.Atoi(sm[1])
+				errs = append(errs, fmt.Errorf("%s: ingest refused this event of %s: %s", eventAt(i), source, sm[2]))
+				continue
+			}
+			errs = append(errs, fmt.Errorf("ingest refused an event of %s: %s", source, m))
+		}
+		return errors.Join(errs...)
+	}
+	return fmt.Errorf("ingest into %s answered %d: %s", source, status, errorMessage(status, resp))
+}
+
+// eventAt names the place of the i-th event of an NDJSON file: ingest
+// counts the lines that are not blank.
+func (f *ndjsonFile) eventAt(i int) string {
+	if bytes.HasPrefix(bytes.TrimSpace(f.data), []byte("[")) {
+		return fmt.Sprintf("%s: event %d", f.path, i+1) // a JSON array, not NDJSON
+	}
+	line, n := 0, 0
+	for _, l := range bytes.Split(f.data, []byte("\n")) {
+		line++
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		if n == i {
+			return fmt.Sprintf("%s:%d", f.path, line)
+		}
+		n++
+	}
+	return fmt.Sprintf("%s: event %d", f.path, i+1)
+}
+
+// judge compares an answer with what the test wants; nil when it passes.
+func judge(tc *testCase, ord rowOrder, status int, body []byte) []string {
+	if we := tc.wantErr; we != nil {
+		msg := apiErrorMessage(body)
+		switch {
+		case status == http.StatusOK:
+			n := "some"
+			if rows, err := decodeResult(body); err == nil {
+				n = strconv.Itoa(len(rows))
+			}
+			return []string{fmt.Sprintf("want error %d, got 200 with %s rows", we.status, n)}
+		case status != we.status:
+			return []string{fmt.Sprintf("want error %d, got %d: %s", we.status, status, msg)}
+		case we.message != nil && !we.message.MatchString(msg):
+			return []string{fmt.Sprintf("want an error message matching %q, got %q", we.message.String(), msg)}
+		}
+		return nil
+	}
+	if status != http.StatusOK {
+		return []string{fmt.Sprintf("want %s, got error %d: %s", plural(len(tc.want), "row"), status, apiErrorMessage(body))}
+	}
+	got, err := decodeResult(body)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	lines := compareRows(tc.want, got, ord)
+	if lines == nil {
+		return nil
+	}
+	how := "compared as a multiset (the query has no ORDER BY at its top level)"
+	if ord.ordered {
+		how = "compared in order (" + ord.by + ")"
+	}
+	return append([]string{fmt.Sprintf("want %s, got %d; %s", plural(len(tc.want), "row"), len(got), how)}, lines...)
+}
+
+// apiErrorMessage is the message of an error answer (CONTRACT.md §2), or
+// the body itself when it is not one.
+func apiErrorMessage(body []byte) string {
+	var e struct {
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &e) != nil || e.Error.Message == "" {
+		return strings.TrimSpace(string(body))
+	}
+	return e.Error.Message
+}

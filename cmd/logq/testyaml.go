@@ -16,19 +16,25 @@ import (
 // map, keeps keys in the order written (events are ingested as the user
 // wrote them) and every error at its line and column.
 
-// maxYAMLDepth bounds the nesting yamlJSON follows, aliases included: a
-// document of aliases to aliases can describe a value far larger than its
-// text ("billion laughs"), which yaml.v3 only partly guards against when
-// decoding, not when walking nodes.
-const maxYAMLDepth = 200
-
-// maxYAMLBytes bounds the JSON one value may expand to through aliases.
-const maxYAMLBytes = 16 << 20
+// Aliases let a short document describe a huge value ("billion laughs":
+// each of ten aliases names a list of ten of the previous one), and
+// yaml.v3 guards against that only when decoding into Go values, not for
+// a walk over nodes. One event or row written in YAML is therefore
+// bounded: its nesting, the values it expands to, and its JSON's size
+// (larger inputs belong in an events file). An alias inside the value it
+// names is refused outright.
+const (
+	maxYAMLDepth  = 200
+	maxYAMLValues = 100_000
+	maxYAMLBytes  = 1 << 20
+)
 
 type yamlJSONWriter struct {
-	at   func(*yaml.Node) string // "file:line:col" of a node
-	buf  []byte
-	memo map[*yaml.Node][]yamlPair
+	at     func(*yaml.Node) string // "file:line:col" of a node
+	buf    []byte
+	values int                       // nodes written so far
+	open   map[*yaml.Node]bool       // aliased nodes being written, merged mappings being listed
+	memo   map[*yaml.Node][]yamlPair // merged mappings listed
 }
 
 // yamlJSON returns the JSON text of n. at names a node's position in
@@ -45,8 +51,8 @@ func (w *yamlJSONWriter) value(n *yaml.Node, depth int) error {
 	if depth > maxYAMLDepth {
 		return fmt.Errorf("%s: nested deeper than %d levels", w.at(n), maxYAMLDepth)
 	}
-	if len(w.buf) > maxYAMLBytes {
-		return fmt.Errorf("%s: the value is larger than %d bytes", w.at(n), maxYAMLBytes)
+	if w.values++; w.values > maxYAMLValues || len(w.buf) > maxYAMLBytes {
+		return fmt.Errorf("%s: the value is larger than %d values or %d bytes of JSON; put large events in an events file", w.at(n), maxYAMLValues, maxYAMLBytes)
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -59,6 +65,11 @@ func (w *yamlJSONWriter) value(n *yaml.Node, depth int) error {
 		if n.Alias == nil {
 			return fmt.Errorf("%s: unknown alias", w.at(n))
 		}
+		if w.open[n.Alias] {
+			return fmt.Errorf("%s: alias *%s is inside the value it names", w.at(n), n.Value)
+		}
+		w.mark(n.Alias, true)
+		defer w.mark(n.Alias, false)
 		return w.value(n.Alias, depth+1)
 	case yaml.ScalarNode:
 		return w.scalar(n)
@@ -169,6 +180,11 @@ func (w *yamlJSONWriter) pairs(n *yaml.Node, depth int) ([]yamlPair, error) {
 	if depth > maxYAMLDepth {
 		return nil, fmt.Errorf("%s: nested deeper than %d levels", w.at(n), maxYAMLDepth)
 	}
+	if w.open[n] {
+		return nil, fmt.Errorf("%s: a merge key (<<) names the mapping that holds it", w.at(n))
+	}
+	w.mark(n, true)
+	defer w.mark(n, false)
 	own := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
@@ -242,4 +258,16 @@ func (w *yamlJSONWriter) mergeBases(v *yaml.Node) ([]*yaml.Node, error) {
 		return nil, fmt.Errorf("%s: a merge key (<<) takes a mapping or a list of mappings", w.at(at))
 	}
 	return out, nil
+}
+
+// mark notes that n is being written (or listed), or no longer is.
+func (w *yamlJSONWriter) mark(n *yaml.Node, on bool) {
+	if w.open == nil {
+		w.open = map[*yaml.Node]bool{}
+	}
+	if on {
+		w.open[n] = true
+	} else {
+		delete(w.open, n)
+	}
 }

@@ -14,8 +14,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"logq/api"
@@ -124,21 +126,22 @@ func (r *testRunner) runFile(path string) int {
 			return testUnrunnable
 		}
 	}
+	results := r.runTests(tf, targets, eps)
 	ran, failed, broken := 0, 0, 0
 	for i, tc := range tf.tests {
-		if r.only != nil && !r.only.MatchString(tc.name) {
+		res := results[i]
+		if !res.ran {
 			continue
 		}
 		ran++
-		lines, err := r.runTest(tc, targets[i], eps)
 		switch {
-		case err != nil:
+		case res.err != nil:
 			broken++
-			fmt.Fprintf(r.stderr, "logq test: %v\n", err)
-		case lines != nil:
+			fmt.Fprintf(r.stderr, "logq test: %v\n", res.err)
+		case res.lines != nil:
 			failed++
 			fmt.Fprintf(r.stdout, "--- FAIL: %s: %s (%s)\n", tc.at, tc.name, tc.endpoint.value)
-			for _, l := range lines {
+			for _, l := range res.lines {
 				fmt.Fprintf(r.stdout, "    %s\n", l)
 			}
 		case r.verbose:
@@ -163,6 +166,39 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// testResult is what one test came to: ran is false for a test --run
+// leaves out; lines is its difference when it failed; err says why it
+// could not run.
+type testResult struct {
+	ran   bool
+	lines []string
+	err   error
+}
+
+// runTests runs a file's tests, several at once: each has a server and a
+// store of its own, so they share nothing but the endpoints, which no run
+// changes. The report follows the file's order whatever the timing.
+func (r *testRunner) runTests(tf *testFile, targets, eps []*endpoint.Endpoint) []testResult {
+	results := make([]testResult, len(tf.tests))
+	sem := make(chan struct{}, min(runtime.GOMAXPROCS(0), 8))
+	var wg sync.WaitGroup
+	for i, tc := range tf.tests {
+		if r.only != nil && !r.only.MatchString(tc.name) {
+			continue
+		}
+		ord := r.order(targets[i], tc) // the cache is not shared with the goroutines
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			lines, err := r.runTest(tc, ord, eps)
+			results[i] = testResult{ran: true, lines: lines, err: err}
+		}()
+	}
+	wg.Wait()
+	return results
 }
 
 // endpoints returns what a file's tests can call: the endpoints it lists,
@@ -315,7 +351,7 @@ func (r *testRunner) order(e *endpoint.Endpoint, tc *testCase) rowOrder {
 // runTest runs one test on a server of its own (a fresh store: tests are
 // independent). It returns the lines of the difference when the test
 // fails, and an error when its events are refused.
-func (r *testRunner) runTest(tc *testCase, e *endpoint.Endpoint, eps []*endpoint.Endpoint) ([]string, error) {
+func (r *testRunner) runTest(tc *testCase, ord rowOrder, eps []*endpoint.Endpoint) ([]string, error) {
 	now := tc.now
 	// The store's clock is the arrival time of events without a timestamp.
 	store := logstore.New(logstore.Options{Now: func() time.Time { return now }})
@@ -326,13 +362,13 @@ func (r *testRunner) runTest(tc *testCase, e *endpoint.Endpoint, eps []*endpoint
 	h := srv.Handler()
 	for _, src := range tc.sources {
 		if src.inline != nil {
-			if err := postEvents(h, src.name, src.inline, func(i int) string { return src.inlineAt[i] }); err != nil {
-				return nil, fmt.Errorf("test %q: %w", tc.name, err)
+			if err := postEvents(h, tc, src.name, src.inline, func(i int) string { return src.inlineAt[i] }); err != nil {
+				return nil, err
 			}
 		}
 		for _, f := range src.files {
-			if err := postEvents(h, src.name, f.data, f.eventAt); err != nil {
-				return nil, fmt.Errorf("test %q: %w", tc.name, err)
+			if err := postEvents(h, tc, src.name, f.data, f.eventAt); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -345,7 +381,7 @@ func (r *testRunner) runTest(tc *testCase, e *endpoint.Endpoint, eps []*endpoint
 		params.Set("sql", tc.sql.value)
 	}
 	status, body := serveOne(h, http.MethodGet, "/api/endpoints/query/"+url.PathEscape(tc.endpoint.value)+"?"+params.Encode(), nil)
-	return judge(tc, r.order(e, tc), status, body), nil
+	return judge(tc, ord, status, body), nil
 }
 
 // serveOne answers one request with the server's handler.
@@ -365,7 +401,7 @@ var refusalRE = regexp.MustCompile(`^event (\d+): (?:line \d+: )?(.*)$`)
 // postEvents sends one body of events as POST /api/logs does. Anything but
 // 200 is the test's input at fault: each refused event is named at the
 // place it is written (eventAt of its index in the body).
-func postEvents(h http.Handler, source string, body []byte, eventAt func(int) string) error {
+func postEvents(h http.Handler, tc *testCase, source string, body []byte, eventAt func(int) string) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
@@ -384,14 +420,14 @@ func postEvents(h http.Handler, source string, body []byte, eventAt func(int) st
 		for _, m := range out.Message {
 			if sm := refusalRE.FindStringSubmatch(m); sm != nil {
 				i, _ := strconv.Atoi(sm[1])
-				errs = append(errs, fmt.Errorf("%s: ingest refused this event of %s: %s", eventAt(i), source, sm[2]))
+				errs = append(errs, fmt.Errorf("%s: test %q: ingest refused this event of %s: %s", eventAt(i), tc.name, source, sm[2]))
 				continue
 			}
-			errs = append(errs, fmt.Errorf("ingest refused an event of %s: %s", source, m))
+			errs = append(errs, fmt.Errorf("%s: test %q: ingest refused an event of %s: %s", tc.at, tc.name, source, m))
 		}
 		return errors.Join(errs...)
 	}
-	return fmt.Errorf("ingest into %s answered %d: %s", source, status, errorMessage(status, resp))
+	return fmt.Errorf("%s: test %q: ingest into %s answered %d: %s", tc.at, tc.name, source, status, errorMessage(status, resp))
 }
 
 // eventAt names the place of the i-th event of an NDJSON file: ingest
@@ -420,11 +456,11 @@ func judge(tc *testCase, ord rowOrder, status int, body []byte) []string {
 		msg := apiErrorMessage(body)
 		switch {
 		case status == http.StatusOK:
-			n := "some"
+			n := "rows"
 			if rows, err := decodeResult(body); err == nil {
-				n = strconv.Itoa(len(rows))
+				n = plural(len(rows), "row")
 			}
-			return []string{fmt.Sprintf("want error %d, got 200 with %s rows", we.status, n)}
+			return []string{fmt.Sprintf("want error %d, got 200 with %s", we.status, n)}
 		case status != we.status:
 			return []string{fmt.Sprintf("want error %d, got %d: %s", we.status, status, msg)}
 		case we.message != nil && !we.message.MatchString(msg):

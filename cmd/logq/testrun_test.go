@@ -18,7 +18,7 @@ func TestBuiltinEndpointTestFiles(t *testing.T) {
 	code := run([]string{"test", "testdata/endpoints.test.yaml", "testdata/sandbox.test.yaml"}, &out, &errb)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	require.Empty(t, errb.String())
-	require.Regexp(t, `(?m)^ok\ttestdata/endpoints.test.yaml\t18 tests\t`, out.String())
+	require.Regexp(t, `(?m)^ok\ttestdata/endpoints.test.yaml\t20 tests\t`, out.String())
 	require.Regexp(t, `(?m)^ok\ttestdata/sandbox.test.yaml\t7 tests\t`, out.String())
 }
 
@@ -337,4 +337,32 @@ func BenchmarkTestFile100(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/100, "µs/test")
+}
+
+// The worked example of docs/testing.md passes as written there: each
+// fenced block after an "<!-- example: NAME -->" line is a file.
+func TestDocsTestingExample(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/testing.md")
+	require.NoError(t, err)
+	files := map[string]string{}
+	lines := strings.Split(string(doc), "\n")
+	for i := 0; i < len(lines); i++ {
+		name, ok := strings.CutPrefix(lines[i], "<!-- example: ")
+		if !ok {
+			continue
+		}
+		name = strings.TrimSuffix(name, " -->")
+		require.True(t, strings.HasPrefix(lines[i+1], "```"), "a fenced block follows %s", name)
+		var body []string
+		for i += 2; lines[i] != "```"; i++ {
+			body = append(body, lines[i])
+		}
+		files[name] = strings.Join(body, "\n") + "\n"
+	}
+	require.Contains(t, files, "api.test.yaml")
+	require.Contains(t, files, "edge.ndjson")
+	dir := writeTestFiles(t, files)
+	code, out, errb := runTestCmd(t, dir, "-v", "api.test.yaml")
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errb)
+	require.Contains(t, out, "ok\tapi.test.yaml\t3 tests\t")
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"logq/endpoint"
 	"logq/sqlparse"
 )
 
@@ -21,6 +22,28 @@ type rowOrder struct {
 	ordered bool
 	by      string     // the ORDER BY as printed, for the report
 	keys    []orderKey // the sort keys; nil when one is not an output column
+}
+
+// order is how the rows of a test are compared: by the caller's SQL when
+// the test sends one, else by the endpoint's.
+func (r *testRunner) order(e *endpoint.Endpoint, tc *testCase) rowOrder {
+	if tc.sql != nil {
+		q, err := sqlparse.ParseSelect(tc.sql.value)
+		if err != nil {
+			return rowOrder{} // the API refuses it; the test wants that error
+		}
+		return orderOf(q)
+	}
+	if o, ok := r.orders[e]; ok {
+		return o
+	}
+	q, err := sqlparse.Parse(e.SQL)
+	var o rowOrder
+	if err == nil {
+		o = orderOf(q)
+	}
+	r.orders[e] = o
+	return o
 }
 
 // orderKey is an ORDER BY key that names an output column: by its name

@@ -52,9 +52,10 @@ func (r *testRunner) endpoints(tf *testFile) ([]*endpoint.Endpoint, error) {
 		if _, replaced := seen[strings.ToLower(b.ID)]; replaced {
 			continue
 		}
-		if b.Name == "logs.all" && tf.sandboxLogsAll {
+		if b.Name == "logs.all" {
 			sb := *b // the shared built-in stays as it is for other files
-			sb.Sandboxed = true
+			sb.Sandboxed = sb.Sandboxed || tf.sandboxLogsAll
+			sb.SandboxHint = "set sandbox_logs_all: true at the top of the test file (as serve --sandbox-logs-all does)"
 			b = &sb
 		}
 		out = append(out, b)
@@ -104,10 +105,10 @@ func (r *testRunner) loadEndpoints(path string) ([]*endpoint.Endpoint, error) {
 
 // findEndpoint resolves a test's endpoint as the API does (a UUID in any
 // case, else a name), at load time, so a misspelt name stops the file
-// instead of failing as a 404. A caller's SQL sent to an endpoint that is
-// not sandboxed would be ignored by the API; a test that sends one is
-// almost surely missing sandbox_logs_all, so it is refused too.
-func findEndpoint(eps []*endpoint.Endpoint, tc *testCase, sandboxLogsAll bool) (*endpoint.Endpoint, error) {
+// instead of failing as a 404. (A caller's SQL sent to an endpoint that is
+// not sandboxed is the API's to refuse, with a 400 that says how to
+// sandbox it; a test may expect that refusal.)
+func findEndpoint(eps []*endpoint.Endpoint, tc *testCase) (*endpoint.Endpoint, error) {
 	var found *endpoint.Endpoint
 	for _, e := range eps {
 		if strings.EqualFold(e.ID, tc.endpoint.value) {
@@ -124,13 +125,6 @@ func findEndpoint(eps []*endpoint.Endpoint, tc *testCase, sandboxLogsAll bool) (
 			names[i] = e.Name
 		}
 		return nil, fmt.Errorf("%s: test %q: no endpoint %q (there are: %s)", tc.endpoint.at, tc.name, tc.endpoint.value, strings.Join(names, ", "))
-	}
-	if tc.sql != nil && !found.Sandboxed {
-		hint := "set sandboxed: true in its file"
-		if found.Name == "logs.all" && !sandboxLogsAll {
-			hint = "set sandbox_logs_all: true at the top of the test file, as serve --sandbox-logs-all does"
-		}
-		return nil, fmt.Errorf("%s: test %q sends sql, but %s is not sandboxed and would ignore it; %s", tc.sql.at, tc.name, found.Name, hint)
 	}
 	return found, nil
 }

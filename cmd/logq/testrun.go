@@ -158,7 +158,7 @@ func (r *testRunner) setUp(path string) (*testFile, []*endpoint.Endpoint, []*end
 	}
 	targets := make([]*endpoint.Endpoint, len(tf.tests))
 	for i, tc := range tf.tests {
-		if targets[i], err = findEndpoint(eps, tc, tf.sandboxLogsAll); err != nil {
+		if targets[i], err = findEndpoint(eps, tc); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -213,7 +213,7 @@ func (r *testRunner) runTest(tc *testCase, ord rowOrder, eps []*endpoint.Endpoin
 	// The store's clock is the arrival time of events without a timestamp.
 	store := logstore.New(logstore.Options{Now: func() time.Time { return now }})
 	defer store.Close()
-	srv := api.New(api.Config{Keys: []string{testKey}, Endpoints: eps, Store: store, Clock: api.NewFakeClock(now), Logger: r.log})
+	srv := api.New(api.Config{Keys: []string{testKey}, Endpoints: eps, Backend: api.Local(store), Clock: api.NewFakeClock(now), Logger: r.log})
 	defer srv.Close()
 	srv.SetReady(true)
 	h := srv.Handler()

@@ -18,7 +18,7 @@ func TestBuiltinEndpointTestFiles(t *testing.T) {
 	code := run([]string{"test", "testdata/endpoints.test.yaml", "testdata/sandbox.test.yaml"}, &out, &errb)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out.String(), errb.String())
 	require.Empty(t, errb.String())
-	require.Regexp(t, `(?m)^ok\ttestdata/endpoints.test.yaml\t20 tests\t`, out.String())
+	require.Regexp(t, `(?m)^ok\ttestdata/endpoints.test.yaml\t22 tests\t`, out.String())
 	require.Regexp(t, `(?m)^ok\ttestdata/sandbox.test.yaml\t7 tests\t`, out.String())
 }
 
@@ -254,8 +254,6 @@ func TestTestFileErrors(t *testing.T) {
 		{"a status that is no error", now + t1 + "    want_error: {status: 200}\n", nil, "t.test.yaml:6:26: status must be an HTTP error status"},
 		{"a message that is no regular expression", now + t1 + "    want_error: {status: 400, message: \"(\"}\n", nil,
 			"t.test.yaml:6:40: message is a regular expression: error parsing regexp"},
-		{"sql to an endpoint that is not sandboxed", now + t1 + "    sql: select 1\n    want: []\n", nil,
-			`t.test.yaml:6:10: test "t" sends sql, but logs.all is not sandboxed and would ignore it; set sandbox_logs_all: true`},
 		{"sql twice", now + "sandbox_logs_all: true\ntests:\n  - name: t\n    endpoint: logs.all\n    params: {project: abc, sql: select 1}\n    sql: select 2\n    want: []\n", nil,
 			`t.test.yaml:7:10: test "t" gives sql both beside and in params`},
 		{"an endpoints directory that does not exist", now + "endpoints: [nowhere]\n" + t1 + "    want: []\n", nil,

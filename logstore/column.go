@@ -1,9 +1,9 @@
 package logstore
 
 import (
-	"strconv"
 	"sync"
 
+	"logq/event"
 	"logq/types"
 )
 
@@ -295,12 +295,10 @@ func (c *Column) DistinctInts(f func(int64) bool) bool {
 // text renders row i of a non-STRING scalar column as JSON text.
 func (c *Column) text(i int) string {
 	switch c.kind {
-	case types.KindBool:
-		return strconv.FormatBool(c.Int(i) != 0)
-	case types.KindInt64:
-		return strconv.FormatInt(c.Int(i), 10)
+	case types.KindBool, types.KindInt64:
+		return event.Text(c.kind, c.Int(i), 0)
 	case types.KindFloat64:
-		return strconv.FormatFloat(c.float(i), 'g', -1, 64)
+		return event.Text(c.kind, 0, c.float(i))
 	case types.KindArray:
 		return c.array(i).String()
 	}

@@ -1,0 +1,146 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/txtar"
+
+	"logq/exec"
+	"logq/logstore"
+	"logq/types"
+)
+
+// Every golden case of exec (its query over its inputs, written with hand-
+// computed answers) runs over the local store and over ClickHouse with the
+// same events: the rows, columns and errors must be the same.
+
+var goldenNow = time.Date(2024, 5, 1, 12, 30, 0, 0, time.UTC)
+
+type goldenCase struct {
+	name   string
+	query  string
+	params map[string]string
+	order  []string
+	inputs map[string][][]byte
+}
+
+func readGolden(t *testing.T) []goldenCase {
+	files, err := filepath.Glob("../exec/testdata/golden/*.txtar")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	var out []goldenCase
+	for _, f := range files {
+		ar, err := txtar.ParseFile(f)
+		require.NoError(t, err)
+		c := goldenCase{name: strings.TrimSuffix(filepath.Base(f), ".txtar"), params: map[string]string{}, inputs: map[string][][]byte{}}
+		for _, s := range ar.Files {
+			switch {
+			case s.Name == "query.sql":
+				c.query = string(s.Data)
+			case s.Name == "params":
+				for _, l := range strings.Split(string(s.Data), "\n") {
+					if k, v, ok := strings.Cut(l, "="); ok {
+						c.params[k] = v
+					}
+				}
+			case strings.HasPrefix(s.Name, "input/"):
+				src := strings.TrimPrefix(s.Name, "input/")
+				if _, seen := c.inputs[src]; !seen {
+					c.order = append(c.order, src)
+				}
+				for _, l := range strings.Split(string(s.Data), "\n") {
+					if strings.TrimSpace(l) != "" {
+						c.inputs[src] = append(c.inputs[src], []byte(l))
+					}
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// load stores a case's events in both engines, in requests of three.
+func (c goldenCase) load(t *testing.T, local *logstore.Store, ch *Engine) {
+	for _, src := range c.order {
+		for evs := c.inputs[src]; len(evs) > 0; {
+			k := min(3, len(evs))
+			_, lrej := local.Append(src, evs[:k])
+			_, crej, err := ch.Ingest(src, evs[:k])
+			require.NoError(t, err)
+			require.Equal(t, lrej, crej, "%s: the same events refused", src)
+			evs = evs[k:]
+		}
+	}
+}
+
+func TestGoldenCasesAgree(t *testing.T) {
+	cl := needCluster(t)
+	for _, c := range readGolden(t) {
+		t.Run(c.name, func(t *testing.T) {
+			local := logstore.New(logstore.Options{SegmentRows: 3})
+			ch := cl.engine(t, Config{})
+			c.load(t, local, ch)
+			compareEngines(t, c.query, c.params, goldenNow, local, ch)
+		})
+	}
+}
+
+// compareEngines runs sql over both engines and requires the same answer.
+func compareEngines(t *testing.T, sql string, params map[string]string, now time.Time, local *logstore.Store, ch *Engine) {
+	t.Helper()
+	q, err := exec.Prepare(sql)
+	if err != nil {
+		return // a parse error: no engine is asked
+	}
+	req := exec.Request{Params: params, Now: now, MaxRows: 1000}
+	want, werr := exec.Run(context.Background(), exec.Local(local), q, req)
+	got, gerr := exec.Run(context.Background(), ch, q, req)
+	if werr != nil || gerr != nil {
+		require.Error(t, werr, "ClickHouse failed where the local store answered: %v", gerr)
+		require.Error(t, gerr, "ClickHouse answered where the local store failed: %v", werr)
+		we, ge := werr.(*exec.Error), gerr.(*exec.Error)
+		require.Equal(t, we.Kind, ge.Kind, "local %v / clickhouse %v", werr, gerr)
+		require.Equal(t, we.Msg, ge.Msg)
+		return
+	}
+	require.Equal(t, want.Columns, got.Columns)
+	require.Equal(t, rowSet(want), rowSet(got), "the same rows")
+}
+
+// rowSet renders rows as sorted text, FLOAT64s to 12 significant digits
+// (shards sum in another order).
+func rowSet(r *exec.Result) []string {
+	var out []string
+	for _, row := range r.Rows {
+		var cells []string
+		for _, v := range row {
+			cells = append(cells, cellText(v))
+		}
+		out = append(out, strings.Join(cells, " | "))
+	}
+	sort.Strings(out)
+	return out
+}
+
+func cellText(v types.Value) string {
+	if !v.Null && v.T.Kind == types.KindFloat64 && !math.IsNaN(v.F) && !math.IsInf(v.F, 0) {
+		return fmt.Sprintf("%.12g", v.F)
+	}
+	if !v.Null && (v.T.Kind == types.KindArray || v.T.Kind == types.KindStruct) {
+		parts := make([]string, len(v.L))
+		for i, e := range v.L {
+			parts[i] = cellText(e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return v.String()
+}

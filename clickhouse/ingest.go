@@ -1,0 +1,469 @@
+package clickhouse
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"logq/event"
+	"logq/storage"
+	"logq/types"
+)
+
+// Ingest: a request's events are shredded by the source's event.Tree (the
+// local store's normaliser: keys, ids, timestamps, types, widening, the
+// field cap, overflow, refusals) into rows, under the source's lock; the
+// rows join the source's next insert (group commit), which makes the
+// columns new fields need, then inserts them (through the Distributed table
+// with insert_distributed_sync=1 on a cluster, so that every shard holds its
+// part when the insert returns). The request is answered when its insert
+// has: 200 only after ClickHouse holds the events and the next query sees
+// them; any failure fails every request of the insert, and the api answers
+// 503.
+
+// source is one source as this engine instance knows it.
+type source struct {
+	e    *Engine
+	name string
+
+	mu   sync.Mutex // the tree, the layout and the sink
+	tree *event.Tree
+	lay  *layout
+	sink rowSink
+
+	qmu       sync.Mutex // the pending insert
+	pending   *insert
+	flusher   bool // a goroutine flushes pending inserts
+	lastFlush time.Time
+
+	ingested, overflowed atomic.Int64
+}
+
+// source returns the named source, loading what ClickHouse holds of it;
+// with create, its tables are made when it has none, unless the engine
+// holds its limit of sources already.
+func (e *Engine) source(ctx context.Context, name string, create bool) (*source, error) {
+	e.mu.Lock()
+	src := e.sources[name]
+	if src == nil {
+		src = &source{e: e, name: name}
+		e.sources[name] = src
+	}
+	e.mu.Unlock()
+	src.mu.Lock()
+	defer src.mu.Unlock()
+	if src.tree != nil {
+		return src, nil
+	}
+	lay, err := e.readLayout(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if len(lay.order) == 0 {
+		if !create {
+			return nil, nil
+		}
+		names, err := e.listSources(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if len(names) >= e.cfg.MaxSources {
+			return nil, fmt.Errorf("%w: this store holds its limit of %d sources", storage.ErrTooManySources, e.cfg.MaxSources)
+		}
+		if err := e.createTables(ctx, name); err != nil {
+			return nil, err
+		}
+		if lay, err = e.readLayout(ctx, name); err != nil {
+			return nil, err
+		}
+	}
+	src.lay, src.tree = lay, lay.tree(e.cfg.MaxFields)
+	src.tree.OnOverflow = func([]byte) { src.overflowed.Add(1) }
+	return src, nil
+}
+
+// readLayout reads a source's columns from the table that holds its rows
+// (on the first server; DDL reaches every server before any insert that
+// needs it). A source without a table has no columns.
+func (e *Engine) readLayout(ctx context.Context, name string) (*layout, error) {
+	db, table := e.cfg.Database, name
+	if e.cfg.Cluster != "" {
+		table += localSuffix
+	}
+	rc, err := e.servers[0].do(ctx, "SELECT name, type, comment FROM system.columns WHERE database = "+quote(db)+" AND table = "+quote(table)+" FORMAT TabSeparated", nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	lay := newLayout()
+	r := newTSVReader(rc)
+	for {
+		fields, err := r.row()
+		if err != nil {
+			return nil, err
+		}
+		if fields == nil {
+			return lay, nil
+		}
+		if len(fields) == 3 {
+			lay.add(column{name: string(fields[0]), typ: string(fields[1]), comment: string(fields[2])})
+		}
+	}
+}
+
+// createTables makes a source's tables on every server: with a cluster a
+// MergeTree on each shard and a Distributed table over them (on every
+// server, so that any serves queries); else a MergeTree. Rows are sorted
+// by time and partitioned by day (retention drops whole days).
+func (e *Engine) createTables(ctx context.Context, name string) error {
+	cols := "`timestamp` Int64, `id` String, `event_message` Nullable(String)"
+	for _, c := range e.servers {
+		mt := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (%s) ENGINE = MergeTree() PARTITION BY intDiv(`timestamp`, %d) ORDER BY `timestamp`",
+			e.local(name), cols, microsPerDay)
+		if err := c.exec(ctx, mt, nil); err != nil && !isCode(err, codeTableExists) {
+			return fmt.Errorf("clickhouse %s: making the table of source %q: %w", c.base.Host, name, err)
+		}
+		if e.cfg.Cluster == "" {
+			continue
+		}
+		dist := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s AS %s ENGINE = Distributed(%s, %s, %s, cityHash64(`id`))",
+			e.table(name), e.local(name), ident(e.cfg.Cluster), ident(e.cfg.Database), quote(name+localSuffix))
+		if err := c.exec(ctx, dist, nil); err != nil && !isCode(err, codeTableExists) {
+			return fmt.Errorf("clickhouse %s: making the Distributed table of source %q: %w", c.base.Host, name, err)
+		}
+	}
+	return nil
+}
+
+const microsPerDay = 86_400_000_000
+
+// addColumns makes the columns a batch needs that the table lacks, on every
+// server (the local table, then the Distributed one). A column another
+// instance made meanwhile counts as made.
+func (e *Engine) addColumns(ctx context.Context, name string, lay *layout, want []column) error {
+	tables := []string{e.local(name)}
+	if e.cfg.Cluster != "" {
+		tables = append(tables, e.table(name))
+	}
+	alter := func(what, stmt string, ok func(error) bool) error {
+		for _, c := range e.servers {
+			for _, t := range tables {
+				if err := c.exec(ctx, "ALTER TABLE "+t+" "+stmt, nil); err != nil && !ok(err) {
+					return fmt.Errorf("clickhouse %s: %s of source %q: %w", c.base.Host, what, name, err)
+				}
+			}
+		}
+		return nil
+	}
+	for _, col := range want {
+		if !lay.cols[col.name] {
+			def := ident(col.name) + " " + col.typ
+			if err := alter("adding column "+col.name, "ADD COLUMN "+def, func(err error) bool { return isCode(err, codeColumnExists) }); err != nil {
+				return err
+			}
+			lay.add(column{name: col.name, typ: col.typ})
+		}
+		if col.comment == "" || col.comment == lay.comment[col.name] {
+			continue
+		}
+		// An array column's comment is its element type, set apart from
+		// ADD COLUMN (18.16 drops a COMMENT given there) and again when the
+		// elements widen.
+		if err := alter("typing column "+col.name, "COMMENT COLUMN "+ident(col.name)+" "+quote(col.comment), func(error) bool { return false }); err != nil {
+			return err
+		}
+		lay.setComment(col.name, col.comment)
+	}
+	return nil
+}
+
+// Ingest stores events in the named source; see storage.Engine. Nothing of
+// a failed call is acknowledged; rows of it that some shard took before the
+// failure stay there (docs/clickhouse.md says when a retry stores them
+// twice).
+func (e *Engine) Ingest(name string, events [][]byte) (accepted int, rejects []event.Reject, err error) {
+	ctx := context.Background()
+	src, err := e.source(ctx, name, true)
+	if err != nil {
+		return 0, nil, err
+	}
+	rows, cols, accepted, rejects := src.shred(events, e.cfg.Now())
+	if len(rows) == 0 {
+		return 0, rejects, nil
+	}
+	if err := src.commit(rows, cols); err != nil {
+		return 0, nil, err
+	}
+	src.ingested.Add(int64(accepted))
+	return accepted, rejects, nil
+}
+
+// shred turns events into rows under the source's tree, and lists every
+// column those rows use.
+func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []column, accepted int, rejects []event.Reject) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	o := event.Origin{Arrival: arrival.UnixMicro()}
+	_, _ = rand.Read(o.Seed[:])
+	s.sink.reset(s.tree)
+	for i, ev := range events {
+		o.Index = uint64(i)
+		s.sink.cur = s.sink.cur[:0]
+		ts, err := s.tree.Shred(ev, o, &s.sink)
+		if err != nil {
+			rejects = append(rejects, event.Reject{Index: i, Reason: err.Error()})
+			continue
+		}
+		rows = append(rows, row{ts: ts, cells: append([]cell(nil), s.sink.cur...)})
+		accepted++
+	}
+	return rows, s.sink.columns(), accepted, rejects
+}
+
+// row is one event's cells, and its time (for partitioning inserts).
+type row struct {
+	ts    int64
+	cells []cell
+}
+
+// cell is one column's value in a row, in TabSeparated form.
+type cell struct {
+	col int // in the sink's column list
+	val string
+}
+
+// rowSink collects shredded values (an event.Sink) as cells of columns it
+// numbers as it meets them.
+type rowSink struct {
+	tree  *event.Tree
+	cols  []column
+	nodes []*event.Node // each column's field
+	byKey map[colKey]int
+	cur   []cell
+}
+
+type colKey struct {
+	node int
+	code byte
+}
+
+func (w *rowSink) reset(t *event.Tree) {
+	w.tree, w.cols, w.nodes, w.byKey = t, nil, nil, map[colKey]int{}
+}
+
+// columns lists the columns the rows use; an array column's comment is its
+// field's element type after the whole request (later events of it may
+// have widened what earlier ones made).
+func (w *rowSink) columns() []column {
+	for i, n := range w.nodes {
+		if _, code, ok := splitColumn(w.cols[i].name); ok && code == codeArray {
+			w.cols[i].comment = n.Elem.String()
+		}
+	}
+	return w.cols
+}
+
+func (w *rowSink) col(n *event.Node, code byte) int {
+	k := colKey{n.ID, code}
+	if i, ok := w.byKey[k]; ok {
+		return i
+	}
+	c := column{name: columnName(n.Path, code), typ: chType(code)}
+	if n.Parent == w.tree.Root() {
+		if kind, fixed := fixedColumns[n.Name]; fixed && (kind == types.KindTimestamp || kind == types.KindString) {
+			c = column{name: n.Name, typ: map[string]string{"timestamp": "Int64", "id": "String", "event_message": "Nullable(String)"}[n.Name]}
+		}
+	}
+	w.cols = append(w.cols, c)
+	w.nodes = append(w.nodes, n)
+	w.byKey[k] = len(w.cols) - 1
+	return len(w.cols) - 1
+}
+
+func (w *rowSink) Int(n *event.Node, v int64) {
+	w.cur = append(w.cur, cell{w.col(n, kindCode(n.Kind)), strconv.FormatInt(v, 10)})
+}
+func (w *rowSink) Float(n *event.Node, v float64) {
+	w.cur = append(w.cur, cell{w.col(n, codeFloat), strconv.FormatFloat(v, 'g', -1, 64)})
+}
+func (w *rowSink) String(n *event.Node, b []byte) {
+	w.cur = append(w.cur, cell{w.col(n, codeString), tsvEscape(b)})
+}
+func (w *rowSink) Array(n *event.Node, v types.Value) {
+	w.cur = append(w.cur, cell{w.col(n, codeArray), tsvEscape(appendJSON(nil, v))})
+}
+func (w *rowSink) Present(n *event.Node) { w.cur = append(w.cur, cell{w.col(n, codeObject), "1"}) }
+
+// insert is one group of requests' rows, inserted at once.
+type insert struct {
+	cols  []column
+	idx   map[string]int
+	rows  [][]cell // cells' col is an index of cols
+	times []int64
+	done  chan struct{}
+	err   error
+}
+
+// commit adds rows to the source's next insert and waits for its outcome.
+func (s *source) commit(rows []row, cols []column) error {
+	s.qmu.Lock()
+	if s.pending == nil {
+		s.pending = &insert{idx: map[string]int{}, done: make(chan struct{})}
+	}
+	in := s.pending
+	remap := make([]int, len(cols))
+	for i, c := range cols {
+		j, ok := in.idx[c.name]
+		if !ok {
+			j = len(in.cols)
+			in.cols = append(in.cols, c)
+			in.idx[c.name] = j
+		}
+		in.cols[j].comment = c.comment // the tree only widens: the later request's is wider
+		remap[i] = j
+	}
+	for _, r := range rows {
+		cells := make([]cell, len(r.cells))
+		for k, c := range r.cells {
+			cells[k] = cell{remap[c.col], c.val}
+		}
+		in.rows = append(in.rows, cells)
+		in.times = append(in.times, r.ts)
+	}
+	if !s.flusher {
+		s.flusher = true
+		go s.flushLoop()
+	}
+	s.qmu.Unlock()
+	<-in.done
+	return in.err
+}
+
+// flushLoop inserts the pending groups one at a time, at most one per
+// linger, and ends when none is left.
+func (s *source) flushLoop() {
+	for {
+		s.qmu.Lock()
+		wait := s.e.cfg.Linger - time.Since(s.lastFlush)
+		s.qmu.Unlock()
+		if wait > 0 {
+			time.Sleep(wait)
+		}
+		s.qmu.Lock()
+		in := s.pending
+		s.pending = nil
+		if in == nil {
+			s.flusher = false
+			s.qmu.Unlock()
+			return
+		}
+		s.lastFlush = time.Now()
+		s.qmu.Unlock()
+		in.err = s.flush(in)
+		close(in.done)
+	}
+}
+
+// flush makes the columns an insert needs and inserts its rows, in parts
+// of at most maxDaysPerInsert days (current servers refuse an insert that
+// touches more than 100 partitions).
+func (s *source) flush(in *insert) error {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s.mu.Lock()
+	err := s.e.addColumns(ctx, s.name, s.lay, in.cols)
+	s.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	order := make([]int, len(in.rows))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return in.times[order[a]] < in.times[order[b]] })
+	var names []string
+	for _, c := range in.cols {
+		names = append(names, ident(c.name))
+	}
+	stmt := "INSERT INTO " + s.e.table(s.name) + " (" + strings.Join(names, ", ") + ") FORMAT TabSeparated"
+	settings := map[string]string{}
+	if s.e.cfg.Cluster != "" {
+		settings["insert_distributed_sync"] = "1"
+	}
+	for start := 0; start < len(order); {
+		end, days := start, map[int64]bool{}
+		for end < len(order) {
+			d := floorDiv(in.times[order[end]], microsPerDay)
+			if !days[d] && len(days) == maxDaysPerInsert {
+				break
+			}
+			days[d] = true
+			end++
+		}
+		var body strings.Builder
+		line := make([]string, len(in.cols))
+		for _, i := range order[start:end] {
+			for k, c := range in.cols {
+				line[k] = `\N`
+				if c.typ == "UInt8" {
+					line[k] = "0" // an object the event lacks
+				}
+			}
+			for _, c := range in.rows[i] {
+				line[c.col] = c.val
+			}
+			body.WriteString(strings.Join(line, "\t"))
+			body.WriteByte('\n')
+		}
+		rc, err := s.e.server().do(ctx, stmt, strings.NewReader(body.String()), settings)
+		if err != nil {
+			return fmt.Errorf("clickhouse: inserting into source %q: %w", s.name, err)
+		}
+		rc.Close()
+		start = end
+	}
+	return nil
+}
+
+const maxDaysPerInsert = 100
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}
+
+// tsvEscape writes bytes as a TabSeparated field.
+func tsvEscape(b []byte) string {
+	var out strings.Builder
+	out.Grow(len(b))
+	for _, c := range b {
+		switch c {
+		case '\\':
+			out.WriteString(`\\`)
+		case '\t':
+			out.WriteString(`\t`)
+		case '\n':
+			out.WriteString(`\n`)
+		case '\r':
+			out.WriteString(`\r`)
+		case 0:
+			out.WriteString(`\0`)
+		case '\b':
+			out.WriteString(`\b`)
+		case '\f':
+			out.WriteString(`\f`)
+		default:
+			out.WriteByte(c)
+		}
+	}
+	return out.String()
+}

@@ -45,6 +45,9 @@ type serveConfig struct {
 	maxFields int
 	// maxSources bounds the sources a server holds (0: the store's default).
 	maxSources int
+	// storage is "local" (the data directory, or memory) or "clickhouse".
+	storage string
+	ch      clickhouseConfig
 	// sandboxLogsAll lets callers of the built-in logs.all send sql= (what
 	// self-hosted Studio does for every log page); the seed's default is off.
 	sandboxLogsAll bool
@@ -92,6 +95,12 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.StringVar(&c.dataDir, "data-dir", "", "directory holding the data; created if missing (env LOGQ_DATA_DIR; default ./logq-data, or memory only with --demo)")
 	fs.IntVar(&c.segRows, "segment-rows", logstore.DefaultSegmentRows, "events per segment (and per WAL file); smaller seals sooner")
 	fs.IntVar(&c.maxFields, "max-fields", 0, "field paths per source; keys past it are kept as JSON in __overflow columns (env LOGQ_MAX_FIELDS; default 500)")
+	fs.StringVar(&c.storage, "storage", "", "where events live: local (--data-dir, or memory) or clickhouse (env LOGQ_STORAGE; default local)")
+	var chURLs stringList
+	fs.Var(&chURLs, "clickhouse-url", "with --storage clickhouse: a server's HTTP interface, http://HOST:8123; one per shard with --clickhouse-cluster; repeatable (env LOGQ_CLICKHOUSE_URL, comma-separated)")
+	fs.StringVar(&c.ch.database, "clickhouse-database", "", "with --storage clickhouse: the database (it must exist; logq makes its tables) (env LOGQ_CLICKHOUSE_DATABASE)")
+	fs.StringVar(&c.ch.cluster, "clickhouse-cluster", "", "with --storage clickhouse: the cluster whose shards the URLs are; a Distributed table spreads each source over them (env LOGQ_CLICKHOUSE_CLUSTER)")
+	fs.StringVar(&c.ch.user, "clickhouse-user", "", "with --storage clickhouse: the user (env LOGQ_CLICKHOUSE_USER; the password only from LOGQ_CLICKHOUSE_PASSWORD)")
 	fs.IntVar(&c.maxSources, "max-sources", 0, "sources the server holds; ingest into one more is refused with 400 (env LOGQ_MAX_SOURCES; default 1000, fewer when the process's open-file limit is low)")
 	maxDisk := fs.String("max-disk", "", "bytes the data directory may take, e.g. 20GiB; past it the oldest data is dropped first (env LOGQ_MAX_DISK; default no bound)")
 	memLimit := fs.String("memory-limit", "", "memory the process may use, e.g. 512MiB or 2GiB (env LOGQ_MEMORY_LIMIT; default half the machine's or the container's memory)")
@@ -178,6 +187,9 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 			return nil, fmt.Errorf("invalid LOGQ_MAX_SOURCES %q: want a positive number", env("LOGQ_MAX_SOURCES"))
 		}
 		c.maxSources = n
+	}
+	if err := c.parseStorage(chURLs, env); err != nil {
+		return nil, err
 	}
 	if c.maxSources < 0 {
 		return nil, fmt.Errorf("invalid --max-sources %d: must be positive", c.maxSources)
@@ -327,28 +339,21 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	log, _ := newLogger(cfg, os.Getenv, stderr) // checked by parseServe
 	budget := budgetFor(cfg.memLimit)
 	debug.SetMemoryLimit(budget.goLimit)
-	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows,
-		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource, MaxDiskBytes: cfg.maxDisk, MaxFields: cfg.maxFields, MaxSources: cfg.maxSources}
-	store := logstore.New(opts)
-	if !cfg.inMemory {
-		start := time.Now()
-		if store, err = logstore.Open(cfg.dataDir, opts); err != nil {
-			log.Error("cannot open the data directory", "dir", cfg.dataDir, "err", err)
-			return 1
-		}
-		rec := store.Recovery()
-		log.Info("data directory opened", "dir", cfg.dataDir, "replayed", rec.Replayed, "duration_ms", ms(time.Since(start)))
-		store.EnforceRetention()
+	store, err := openStore(ctx, cfg, log, budget)
+	if err != nil {
+		log.Error("cannot open the storage", "storage", cfg.storage, "err", err)
+		fmt.Fprintln(stderr, "logq serve:", err)
+		return 1
 	}
 	// Closed last (defers run in reverse): after the HTTP server has finished
 	// every request, so no acknowledged event is still being written.
 	defer func() {
-		if err := store.Close(); err != nil {
-			log.Error("closing the data directory", "err", err)
+		if err := store.close(); err != nil {
+			log.Error("closing the storage", "err", err)
 		}
 	}()
 	over := watchMemory(budget.limit)
-	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Backend: api.Local(store), Logger: log, Overloaded: over.Load, QueryMemory: cfg.queryMemory, QueryTimeout: cfg.queryTimeout})
+	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Backend: store.Backend, Logger: log, Overloaded: over.Load, QueryMemory: cfg.queryMemory, QueryTimeout: cfg.queryTimeout})
 	defer srv.Close()
 
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -363,7 +368,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 	if cfg.demo {
 		start := time.Now()
-		loadDemo(store, cfg.demoSize)
+		loadDemo(store.ingest, cfg.demoSize)
 		log.Info("demo data loaded", "events_per_source", cfg.demoSize, "duration_ms", ms(time.Since(start)))
 		printDemoHints(stdout, ln.Addr().String(), cfg.keys[0])
 	}
@@ -377,7 +382,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					store.EnforceRetention()
+					store.retain()
 				}
 			}
 		}()
@@ -433,10 +438,10 @@ func newLogger(c *serveConfig, env func(string) string, w io.Writer) (*slog.Logg
 }
 
 // loadDemo fills every source with synthetic events over the last 7 days.
-func loadDemo(store *logstore.Store, n int) {
+func loadDemo(ingest func(string, [][]byte), n int) {
 	spec := fixtures.DefaultSpec(n, time.Now().UTC())
 	for _, src := range fixtures.Sources {
-		fixtures.GenerateBatches(spec, src, 5000, func(evs [][]byte) { store.Append(src, evs) })
+		fixtures.GenerateBatches(spec, src, 5000, func(evs [][]byte) { ingest(src, evs) })
 	}
 }
 

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"logq/api"
+	"logq/clickhouse"
+	"logq/logstore"
+)
+
+// clickhouseConfig is what --storage clickhouse needs.
+type clickhouseConfig struct {
+	urls                              []string
+	database, cluster, user, password string
+}
+
+// parseStorage reads --storage and the ClickHouse settings, flags first,
+// then the environment.
+func (c *serveConfig) parseStorage(urls []string, env func(string) string) error {
+	if c.storage == "" {
+		c.storage = env("LOGQ_STORAGE")
+	}
+	if c.storage == "" {
+		c.storage = "local"
+	}
+	switch c.storage {
+	case "local":
+		return nil
+	case "clickhouse":
+	default:
+		return fmt.Errorf("invalid --storage %q: want local or clickhouse", c.storage)
+	}
+	c.ch.urls = urls
+	if len(c.ch.urls) == 0 {
+		for _, u := range strings.Split(env("LOGQ_CLICKHOUSE_URL"), ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				c.ch.urls = append(c.ch.urls, u)
+			}
+		}
+	}
+	if c.ch.database == "" {
+		c.ch.database = env("LOGQ_CLICKHOUSE_DATABASE")
+	}
+	if c.ch.cluster == "" {
+		c.ch.cluster = env("LOGQ_CLICKHOUSE_CLUSTER")
+	}
+	if c.ch.user == "" {
+		c.ch.user = env("LOGQ_CLICKHOUSE_USER")
+	}
+	c.ch.password = env("LOGQ_CLICKHOUSE_PASSWORD")
+	switch {
+	case len(c.ch.urls) == 0:
+		return fmt.Errorf("--storage clickhouse needs --clickhouse-url (or LOGQ_CLICKHOUSE_URL)")
+	case c.ch.database == "":
+		return fmt.Errorf("--storage clickhouse needs --clickhouse-database (or LOGQ_CLICKHOUSE_DATABASE)")
+	case c.inMemory:
+		return fmt.Errorf("--in-memory and --storage clickhouse contradict each other: choose one")
+	}
+	return nil
+}
+
+// openedStore is the storage a server runs over.
+type openedStore struct {
+	api.Backend
+	close  func() error
+	retain func() // drops what retention (and --max-disk) no longer keeps
+	ingest func(source string, events [][]byte)
+	what   string // for the log
+}
+
+// openStore opens the configured storage.
+func openStore(ctx context.Context, cfg *serveConfig, log *slog.Logger, budget memoryBudget) (*openedStore, error) {
+	if cfg.storage == "clickhouse" {
+		start := time.Now()
+		eng, err := clickhouse.Open(ctx, clickhouse.Config{URLs: cfg.ch.urls, Database: cfg.ch.database, Cluster: cfg.ch.cluster,
+			User: cfg.ch.user, Password: cfg.ch.password, Retention: cfg.retention, QueryTimeout: cfg.queryTimeout,
+			QueryMemory: cfg.queryMemory, MaxFields: cfg.maxFields, MaxSources: cfg.maxSources, Logger: log})
+		if err != nil {
+			return nil, err
+		}
+		log.Info("clickhouse storage opened", "servers", len(cfg.ch.urls), "database", cfg.ch.database, "cluster", cfg.ch.cluster, "duration_ms", ms(time.Since(start)))
+		return &openedStore{Backend: eng, close: eng.Close, retain: func() { eng.EnforceRetention(context.Background()) },
+			ingest: func(src string, evs [][]byte) { eng.Ingest(src, evs) }, what: "clickhouse"}, nil
+	}
+	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows,
+		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource, MaxDiskBytes: cfg.maxDisk, MaxFields: cfg.maxFields, MaxSources: cfg.maxSources}
+	store := logstore.New(opts)
+	if !cfg.inMemory {
+		start := time.Now()
+		var err error
+		if store, err = logstore.Open(cfg.dataDir, opts); err != nil {
+			return nil, fmt.Errorf("the data directory %s: %w", cfg.dataDir, err)
+		}
+		rec := store.Recovery()
+		log.Info("data directory opened", "dir", cfg.dataDir, "replayed", rec.Replayed, "duration_ms", ms(time.Since(start)))
+		store.EnforceRetention()
+	}
+	return &openedStore{Backend: api.Local(store), close: store.Close, retain: func() { store.EnforceRetention() },
+		ingest: func(src string, evs [][]byte) { store.Append(src, evs) }, what: "local"}, nil
+}

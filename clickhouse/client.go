@@ -65,6 +65,8 @@ const (
 	codeTooManyParts     = 252
 	codeAllConnectFailed = 279
 	codeNetwork          = 210
+	codeSocketTimeout    = 209
+	codeTooManyQueries   = 202
 	codeResultTooLarge   = 396
 )
 

@@ -1,12 +1,13 @@
 package clickhouse
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
-	"strings"
 
 	"logq/event"
 	"logq/exec"
@@ -89,12 +90,15 @@ func (v *view) settings() map[string]string {
 }
 
 // scan answers a Scan node: its time range, equalities, presence checks and
-// fields read in ClickHouse, its filter in exec.
+// fields read in ClickHouse, its filter in exec (when the whole scan could
+// not be translated, filter included).
 func (v *view) scan(p *planner.Scan, env *exec.Env) (exec.Operator, error) {
-	q, ok := v.scanQuery(p, true)
-	if !ok {
-		return nil, fmt.Errorf("clickhouse: scan of %s cannot be read", p.Source)
+	r, goEq, _ := v.scanRel(p, false)
+	q, _ := r.query()
+	if len(goEq) > 0 {
+		q.keep = func(b *exec.Batch) (*exec.Batch, error) { return keepEq(b, goEq), nil }
 	}
+	q.none = len(v.snapshot(p.Source).lay.order) == 0 // no table: a source nobody wrote to reads as empty
 	op := v.remote(q, env)
 	if p.Filter != nil {
 		return env.Filter(op, p.Filter), nil
@@ -129,8 +133,10 @@ func (o *remoteOp) Next(ctx context.Context) (*exec.Batch, error) {
 		return nil, nil
 	}
 	if o.body == nil {
+		o.v.e.cfg.Logger.Debug("clickhouse query", "sql", o.q.sql)
 		body, err := o.v.e.server().do(ctx, o.q.sql+" FORMAT TabSeparated", nil, o.v.settings())
 		if err != nil {
+			o.v.e.cfg.Logger.Debug("clickhouse query failed", "sql", o.q.sql, "err", err)
 			return nil, queryError(ctx, err)
 		}
 		o.body, o.rd = body, newTSVReader(body)
@@ -146,6 +152,11 @@ func (o *remoteOp) Next(ctx context.Context) (*exec.Batch, error) {
 			break
 		}
 		if len(fields) != o.q.width {
+			// An exception after the answer began comes as its text.
+			if m := codeRE.FindSubmatch(fields[0]); m != nil {
+				code, _ := strconv.Atoi(string(m[1]))
+				return nil, queryError(ctx, &Error{Code: code, Message: string(bytes.Join(fields, []byte("\t"))), Status: http.StatusOK})
+			}
 			return nil, &exec.Error{Kind: exec.KindInternal, Msg: fmt.Sprintf("clickhouse: a row of %d fields, want %d", len(fields), o.q.width)}
 		}
 		cp := make([][]byte, len(fields))
@@ -177,25 +188,27 @@ func (o *remoteOp) Next(ctx context.Context) (*exec.Batch, error) {
 	return b, nil
 }
 
-// queryError classifies a failed query as exec errors are.
+// queryError classifies a failed query as exec errors are: the servers
+// out of reach or overloaded, 503; past a limit, the limit's error; any
+// other refusal is of a query logq wrote, logq's bug: an internal error
+// whose message is logq's (ClickHouse's text is kept for the log).
 func queryError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	var ce *Error
-	if errors.As(err, &ce) {
-		switch ce.Code {
-		case codeTimeout:
-			return &exec.Error{Kind: exec.KindDeadline, Msg: "the query ran past its time limit", Err: err}
-		case codeMemoryLimit, codeResultTooLarge:
-			return &exec.Error{Kind: exec.KindResources, Msg: "the query went past its memory budget on the ClickHouse servers", Err: err}
-		}
-		if ce.Status >= 400 && ce.Status < 500 && ce.Code != codeAllConnectFailed && ce.Code != codeNetwork {
-			// A query logq wrote and ClickHouse refused is logq's bug.
-			return &exec.Error{Kind: exec.KindInternal, Msg: "internal error: ClickHouse refused a translated query", Err: err}
-		}
+	if !errors.As(err, &ce) {
+		return unavailable(err)
 	}
-	return unavailable(err)
+	switch ce.Code {
+	case codeTimeout:
+		return &exec.Error{Kind: exec.KindDeadline, Msg: "the query ran past its time limit", Err: err}
+	case codeMemoryLimit, codeResultTooLarge:
+		return &exec.Error{Kind: exec.KindResources, Msg: "the query went past its memory budget on the ClickHouse servers", Err: err}
+	case codeAllConnectFailed, codeNetwork, codeSocketTimeout, codeTooManyQueries, codeUnknownTable, codeUnknownDatabase, 0:
+		return unavailable(err)
+	}
+	return &exec.Error{Kind: exec.KindInternal, Msg: "internal error: ClickHouse refused a query logq wrote", Err: err}
 }
 
 // remoteQuery is SQL for ClickHouse and how to read its rows.
@@ -213,76 +226,6 @@ type outCol struct {
 	t    types.Type
 	read func(fields [][]byte) (types.Value, error)
 }
-
-// scanQuery writes the SQL of a scan: its fields as they read, its time
-// range, and its equalities and presence checks where they can be written
-// exactly (else checked in Go, keep). Its filter is not in it.
-func (v *view) scanQuery(p *planner.Scan, withEq bool) (*remoteQuery, bool) {
-	snap := v.snapshot(p.Source)
-	q := &remoteQuery{}
-	var sel []string
-	colAt := map[string]int{}
-	need := func(name string) int {
-		if i, ok := colAt[name]; ok {
-			return i
-		}
-		sel = append(sel, ident(name))
-		colAt[name] = len(sel) - 1
-		return len(sel) - 1
-	}
-	for _, f := range p.Fields {
-		q.cols = append(q.cols, fieldReader(snap, f, need))
-	}
-	where := []string{}
-	lo, hi := p.TimeLo, p.TimeHi
-	if r := v.e.cfg.Retention; r > 0 {
-		lo = max(lo, v.e.cfg.Now().Add(-r).UnixMicro())
-	}
-	if lo > minTime {
-		where = append(where, "`timestamp` >= "+strconv.FormatInt(lo, 10))
-	}
-	if hi < maxTime {
-		where = append(where, "`timestamp` <= "+strconv.FormatInt(hi, 10))
-	}
-	if p.Empty || lo > hi {
-		where = append(where, "0")
-	}
-	for _, path := range p.Present {
-		if !snap.lay.cols[columnName(path, codeObject)] {
-			where = append(where, "0")
-			continue
-		}
-		where = append(where, ident(columnName(path, codeObject))+" = 1")
-	}
-	var goEq []planner.EqPred
-	for _, eq := range p.Eq {
-		if c, ok := stringColumn(snap, p.Fields[eq.Field].Path); ok {
-			where = append(where, ident(c)+" = "+quote(eq.Value))
-		} else if withEq {
-			goEq = append(goEq, eq)
-		}
-	}
-	if len(snap.lay.order) == 0 {
-		q.none = true // no table: a source nobody wrote to reads as empty
-	}
-	if len(sel) == 0 {
-		sel = append(sel, "1")
-	}
-	q.width = len(sel)
-	q.sql = "SELECT " + strings.Join(sel, ", ") + " FROM " + v.e.table(p.Source)
-	if len(where) > 0 {
-		q.sql += " WHERE " + strings.Join(where, " AND ")
-	}
-	if len(goEq) > 0 {
-		q.keep = func(b *exec.Batch) (*exec.Batch, error) { return keepEq(b, goEq), nil }
-	}
-	return q, true
-}
-
-const (
-	minTime = int64(-1 << 63)
-	maxTime = int64(1<<63 - 1)
-)
 
 // stringColumn is the one column of a STRING field (a fixed column, or a
 // field that only ever held strings), which equalities compare directly.
@@ -321,28 +264,6 @@ func keepEq(b *exec.Batch, eqs []planner.EqPred) *exec.Batch {
 		out.Cols = append(out.Cols, v)
 	}
 	return out
-}
-
-// fieldReader says how a scan field reads from the columns need selects.
-func fieldReader(snap *snapshot, f planner.ScanField, need func(string) int) outCol {
-	if f.Presence {
-		if !snap.lay.cols[columnName(f.Path, codeObject)] {
-			return outCol{t: types.Bool, read: func([][]byte) (types.Value, error) { return types.NullOf(types.Bool), nil }}
-		}
-		i := need(columnName(f.Path, codeObject))
-		return outCol{t: types.Bool, read: func(fs [][]byte) (types.Value, error) {
-			if string(fs[i]) == "1" {
-				return types.BoolValue(true), nil
-			}
-			return types.NullOf(types.Bool), nil
-		}}
-	}
-	field, ok := snap.schema.Lookup(f.Path)
-	if !ok || f.T.Kind == types.KindNull {
-		return outCol{t: f.T, read: func([][]byte) (types.Value, error) { return types.NullOf(f.T), nil }}
-	}
-	read := valueReader(snap, field, need)
-	return outCol{t: f.T, read: read}
 }
 
 // valueReader reads a field's value as the schema types it: a scalar from

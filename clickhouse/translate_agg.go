@@ -1,0 +1,155 @@
+package clickhouse
+
+import (
+	"strconv"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// Aggregates in ClickHouse SQL. Each is written over a Nullable argument so
+// that a group of only NULLs (or no rows, without keys) gives NULL as in
+// BigQuery, not ClickHouse's zero of the type:
+//
+//	COUNT(*), COUNT(x), COUNTIF(c)   count(), count(x), countIf(c)
+//	COUNT(DISTINCT x)                uniqExact(x) (NULL for none: 0)
+//	SUM, AVG                         sum, avg (INT64 sums wrap in both engines)
+//	MIN, MAX                         min, max; FLOAT64 with NaN below every
+//	                                 number, as types.Compare orders it
+//	LOGICAL_AND, LOGICAL_OR          min, max of the 0/1 values
+//	APPROX_QUANTILES(x, n) read at   the group's values sorted (NaN first), the
+//	constant ranks only              r-th read as exec's nearest rank:
+//	                                 element max(⌈r·N/n⌉, 1)
+//
+// Float sums and averages may differ from exec's in the last bits: shards
+// add in another order. ANY_VALUE, STRING_AGG, ARRAY_AGG, the variances and
+// the rest run in exec.
+
+// aggregate adds GROUP BY n.Keys and n's aggregates to r.
+func (r *rel) aggregate(n *planner.Aggregate) (*rel, bool) {
+	var cols []rcol
+	var group []string
+	for _, k := range n.Keys {
+		if kind := k.Type().Kind; !comparable(kind) || kind == types.KindFloat64 {
+			return nil, false // NaN and -0 would group otherwise than in exec
+		}
+		s, ok := expr(r.cols, k, false)
+		if !ok {
+			return nil, false
+		}
+		group = append(group, s)
+		cols = append(cols, rcol{t: k.Type(), sql: s})
+	}
+	for _, a := range n.Aggs {
+		c, ok := aggCol(r.cols, a)
+		if !ok {
+			return nil, false
+		}
+		cols = append(cols, c)
+	}
+	r.group, r.agg, r.cols = group, true, cols
+	return r, true
+}
+
+func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
+	if a.HasLimit || len(a.Order) > 0 || a.IgnoreNulls {
+		return rcol{}, false
+	}
+	if a.Star {
+		return rcol{t: a.T, sql: "toInt64(count())"}, a.Fn == "count"
+	}
+	if len(a.Args) == 0 {
+		return rcol{}, false
+	}
+	filter := a.Fn == "countif" // NULL counts as false
+	x, ok := expr(in, a.Args[0], filter)
+	if !ok {
+		return rcol{}, false
+	}
+	kind := a.Args[0].Type().Kind
+	numeric := kind == types.KindInt64 || kind == types.KindFloat64
+	out := func(s string, ok bool) (rcol, bool) { return rcol{t: a.T, sql: s}, ok }
+	if a.Distinct {
+		if a.Fn != "count" || !comparable(kind) || kind == types.KindFloat64 {
+			return rcol{}, false
+		}
+		return out("toInt64(ifNull(uniqExact("+x+"), 0))", true)
+	}
+	switch a.Fn {
+	case "count":
+		return out("toInt64(count("+x+"))", true)
+	case "countif":
+		return out("toInt64(countIf("+x+"))", true)
+	case "sum", "avg":
+		return out(a.Fn+"(toNullable("+x+"))", numeric)
+	case "min", "max":
+		if kind == types.KindFloat64 {
+			return out(floatExtreme(a.Fn, x), true)
+		}
+		return out(a.Fn+"(toNullable("+x+"))", comparable(kind))
+	case "logical_and":
+		return out("min(toNullable("+x+"))", kind == types.KindBool)
+	case "logical_or":
+		return out("max(toNullable("+x+"))", kind == types.KindBool)
+	case "approx_quantiles":
+		if !numeric || len(a.Ranks) == 0 {
+			return rcol{}, false
+		}
+		n := int(a.Args[1].(*planner.Const).V.I)
+		sorted := "arraySort(groupArray(" + x + "))"
+		if kind == types.KindFloat64 {
+			g := "groupArray(" + x + ")"
+			sorted = "arrayConcat(arrayFilter(v -> isNaN(v), " + g + "), arraySort(arrayFilter(v -> NOT isNaN(v), " + g + ")))"
+		}
+		return rcol{t: a.T, quant: &quantCol{sorted: sorted, n: n, ranks: a.Ranks, elem: *a.T.Elem}}, true
+	}
+	return rcol{}, false
+}
+
+// floatExtreme is MIN or MAX of a FLOAT64 with NaN the least value: MIN is
+// NaN when any value is; MAX is NaN only when every value is.
+func floatExtreme(fn, x string) string {
+	nan := "ifNull(isNaN(" + x + "), 0)"
+	num := "ifNull(NOT isNaN(" + x + "), 0)"
+	if fn == "min" {
+		return "multiIf(countIf(" + nan + ") > 0, toNullable(nan), min(toNullable(" + x + ")))"
+	}
+	return "multiIf(countIf(" + num + ") > 0, toNullable(maxIf(" + x + ", " + num + ")), count(" + x + ") > 0, toNullable(nan), CAST(NULL AS Nullable(Float64)))"
+}
+
+// quantileElement writes OFFSET(q, k) (or ORDINAL, SAFE_…) of a quantiles
+// column at one of the ranks it was computed for: NULL for a group without
+// values, as exec's NULL array gives.
+func quantileElement(cols []rcol, e planner.Expr) (string, bool) {
+	c, ok := e.(*planner.Call)
+	if !ok || len(c.Args) != 2 {
+		return "", false
+	}
+	base := 0
+	switch c.Fn {
+	case "offset", "safe_offset":
+	case "ordinal", "safe_ordinal":
+		base = 1
+	default:
+		return "", false
+	}
+	ref, ok := c.Args[0].(*planner.ColRef)
+	if !ok || cols[ref.Idx].quant == nil {
+		return "", false
+	}
+	k, ok := c.Args[1].(*planner.Const)
+	if !ok || k.V.Null || k.V.T.Kind != types.KindInt64 {
+		return "", false
+	}
+	q, rank := cols[ref.Idx].quant, int(k.V.I)-base
+	known := false
+	for _, r := range q.ranks {
+		known = known || r == rank
+	}
+	if !known {
+		return "", false
+	}
+	s := q.sorted
+	at := "toUInt64(greatest(ceil(" + strconv.Itoa(rank) + " * length(" + s + ") / " + strconv.Itoa(q.n) + "), 1))"
+	return "multiIf(length(" + s + ") = 0, CAST(NULL AS " + sqlType(q.elem) + "), toNullable(arrayElement(" + s + ", " + at + ")))", true
+}

@@ -325,7 +325,7 @@ func (c *Column) Value(i int, want types.Type) types.Value {
 	case types.KindInt64, types.KindBool, types.KindTimestamp:
 		return types.Value{T: want, I: c.Int(i)}
 	case types.KindArray:
-		return c.array(i)
+		return event.Widened(c.array(i), want) // elements written before they widened to STRING
 	}
 	return types.NullOf(want)
 }

@@ -195,6 +195,18 @@ func (s *testServer) kill() {
 	}
 }
 
+// restart stops server i (if it runs) and starts it again over its data;
+// a test that stops a server restarts it, so the next test finds the
+// cluster whole.
+func (c *testCluster) restart(t testing.TB, i int) {
+	t.Helper()
+	s := c.servers[i]
+	s.kill()
+	if err := s.start(serverBinary()); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (c *testCluster) stop() {
 	for _, s := range c.servers {
 		s.kill()

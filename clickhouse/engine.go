@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"logq/event"
@@ -54,7 +55,13 @@ type Engine struct {
 
 	mu      sync.Mutex
 	sources map[string]*source
+
+	rowsMoved atomic.Int64 // rows streamed from ClickHouse to answer queries
 }
+
+// RowsMoved counts the rows queries have read from ClickHouse so far: with
+// aggregation pushed down, about the rows of the results.
+func (e *Engine) RowsMoved() int64 { return e.rowsMoved.Load() }
 
 // Open checks that every server answers, with these credentials, and holds
 // the database (and, with a cluster, knows it), and returns the engine.

@@ -94,12 +94,25 @@ func TestGoldenCasesAgree(t *testing.T) {
 	}
 }
 
-// compareEngines runs sql over both engines and requires the same answer.
+// compareEngines runs sql over both engines and requires the same answer,
+// the same rows in any order.
 func compareEngines(t *testing.T, sql string, params map[string]string, now time.Time, local *logstore.Store, ch *Engine) {
+	t.Helper()
+	compare(t, sql, params, now, local, ch, false)
+}
+
+// compareEnginesOrdered requires the same rows in the same order.
+// It returns the number of rows.
+func compareEnginesOrdered(t *testing.T, sql string, params map[string]string, now time.Time, local *logstore.Store, ch *Engine) int {
+	t.Helper()
+	return compare(t, sql, params, now, local, ch, true)
+}
+
+func compare(t *testing.T, sql string, params map[string]string, now time.Time, local *logstore.Store, ch *Engine, ordered bool) int {
 	t.Helper()
 	q, err := exec.Prepare(sql)
 	if err != nil {
-		return // a parse error: no engine is asked
+		return 0 // a parse error: no engine is asked
 	}
 	req := exec.Request{Params: params, Now: now, MaxRows: 1000}
 	want, werr := exec.Run(context.Background(), exec.Local(local), q, req)
@@ -110,15 +123,16 @@ func compareEngines(t *testing.T, sql string, params map[string]string, now time
 		we, ge := werr.(*exec.Error), gerr.(*exec.Error)
 		require.Equal(t, we.Kind, ge.Kind, "local %v / clickhouse %v", werr, gerr)
 		require.Equal(t, we.Msg, ge.Msg)
-		return
+		return 0
 	}
 	require.Equal(t, want.Columns, got.Columns)
-	require.Equal(t, rowSet(want), rowSet(got), "the same rows")
+	require.Equal(t, rowSet(want, ordered), rowSet(got, ordered), "the same rows")
+	return len(want.Rows)
 }
 
-// rowSet renders rows as sorted text, FLOAT64s to 12 significant digits
+// rowSet renders rows as text (sorted unless ordered), FLOAT64s to 12 significant digits
 // (shards sum in another order).
-func rowSet(r *exec.Result) []string {
+func rowSet(r *exec.Result, ordered bool) []string {
 	var out []string
 	for _, row := range r.Rows {
 		var cells []string
@@ -127,7 +141,9 @@ func rowSet(r *exec.Result) []string {
 		}
 		out = append(out, strings.Join(cells, " | "))
 	}
-	sort.Strings(out)
+	if !ordered {
+		sort.Strings(out)
+	}
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -120,9 +121,11 @@ func (e *Engine) readLayout(ctx context.Context, name string) (*layout, error) {
 // createTables makes a source's tables on every server: with a cluster a
 // MergeTree on each shard and a Distributed table over them (on every
 // server, so that any serves queries); else a MergeTree. Rows are sorted
-// by time and partitioned by day (retention drops whole days).
+// by time and partitioned by day (retention drops whole days); shards are
+// picked by a hash of the time (deterministic: a retried event with its own
+// timestamp lands where it did before).
 func (e *Engine) createTables(ctx context.Context, name string) error {
-	cols := "`timestamp` Int64, `id` String, `event_message` Nullable(String)"
+	cols := "`timestamp` Int64" // id and event_message come as fields do (schema.go)
 	for _, c := range e.servers {
 		mt := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (%s) ENGINE = MergeTree() PARTITION BY intDiv(`timestamp`, %d) ORDER BY `timestamp`",
 			e.local(name), cols, microsPerDay)
@@ -132,7 +135,7 @@ func (e *Engine) createTables(ctx context.Context, name string) error {
 		if e.cfg.Cluster == "" {
 			continue
 		}
-		dist := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s AS %s ENGINE = Distributed(%s, %s, %s, cityHash64(`id`))",
+		dist := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s AS %s ENGINE = Distributed(%s, %s, %s, cityHash64(`timestamp`))",
 			e.table(name), e.local(name), ident(e.cfg.Cluster), ident(e.cfg.Database), quote(name+localSuffix))
 		if err := c.exec(ctx, dist, nil); err != nil && !isCode(err, codeTableExists) {
 			return fmt.Errorf("clickhouse %s: making the Distributed table of source %q: %w", c.base.Host, name, err)
@@ -161,6 +164,11 @@ func (e *Engine) addColumns(ctx context.Context, name string, lay *layout, want 
 		}
 		return nil
 	}
+	// The table gets new columns in the order their fields were made, which
+	// is the order of the schema every instance reads back (the local
+	// store's order of fields).
+	want = slices.Clone(want)
+	sort.SliceStable(want, func(a, b int) bool { return want[a].node < want[b].node })
 	for _, col := range want {
 		if !lay.cols[col.name] {
 			def := ident(col.name) + " " + col.typ
@@ -212,6 +220,7 @@ func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []c
 	o := event.Origin{Arrival: arrival.UnixMicro()}
 	_, _ = rand.Read(o.Seed[:])
 	s.sink.reset(s.tree)
+	before := s.tree.Fields()
 	for i, ev := range events {
 		o.Index = uint64(i)
 		s.sink.cur = s.sink.cur[:0]
@@ -222,6 +231,9 @@ func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []c
 		}
 		rows = append(rows, row{ts: ts, cells: append([]cell(nil), s.sink.cur...)})
 		accepted++
+	}
+	if s.tree.Fields() > before {
+		s.sink.markNew(before)
 	}
 	return rows, s.sink.columns(), accepted, rejects
 }
@@ -257,11 +269,29 @@ func (w *rowSink) reset(t *event.Tree) {
 	w.tree, w.cols, w.nodes, w.byKey = t, nil, nil, map[colKey]int{}
 }
 
-// columns lists the columns the rows use; an array column's comment is its
-// field's element type after the whole request (later events of it may
-// have widened what earlier ones made).
+// markNew gives every field made by this request (IDs past before) that
+// holds no value yet (only NULLs) a marker column, so that the fields it
+// counts toward the cap, and their order, are in ClickHouse too.
+func (w *rowSink) markNew(before int) {
+	var walk func(n *event.Node)
+	walk = func(n *event.Node) {
+		for _, c := range n.Children {
+			if c.ID > before && !c.Object && !c.Array && c.Kind == types.KindNull {
+				w.col(c, codeNull)
+			}
+			walk(c)
+		}
+	}
+	walk(w.tree.Root())
+}
+
+// columns lists the columns the rows use, each with its field's number
+// (addColumns makes them in the order their fields were made); an array
+// column's comment is its field's element type after the whole request
+// (later events of it may have widened what earlier ones made).
 func (w *rowSink) columns() []column {
 	for i, n := range w.nodes {
+		w.cols[i].node = n.ID
 		if _, code, ok := splitColumn(w.cols[i].name); ok && code == codeArray {
 			w.cols[i].comment = n.Elem.String()
 		}
@@ -269,6 +299,7 @@ func (w *rowSink) columns() []column {
 	return w.cols
 }
 
+// col numbers the column of field n's kind code, making it on first use.
 func (w *rowSink) col(n *event.Node, code byte) int {
 	k := colKey{n.ID, code}
 	if i, ok := w.byKey[k]; ok {

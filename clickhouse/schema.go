@@ -23,6 +23,13 @@ import (
 //	P#o             UInt8              1 when the event has the object P
 //	P#a             Nullable(String)   an ARRAY, as JSON text; the column's
 //	                                   comment holds the element type
+//	P#n             Nullable(UInt8)    always NULL: P has held only NULLs (it
+//	                                   counts toward the field cap)
+//
+// Columns are made in the order the fields were (the local store's order
+// of fields); the id and event_message columns too, when the first event
+// brings them, and the timestamp field, whose column the table is made
+// with, stands just before id (every event brings both, in that order).
 //
 // A field that widens (INT64 meeting a fraction, a scalar meeting another
 // kind) gets a column for its new kind beside the old one, and never a
@@ -45,6 +52,7 @@ const (
 	codeBool   = 'b'
 	codeObject = 'o'
 	codeArray  = 'a'
+	codeNull   = 'n' // a field that has held only NULLs so far
 )
 
 // kindCode is the code of a scalar kind's column.
@@ -90,6 +98,8 @@ func chType(c byte) string {
 		return "Nullable(UInt8)"
 	case codeObject:
 		return "UInt8"
+	case codeNull:
+		return "Nullable(UInt8)"
 	}
 	return "Nullable(String)"
 }
@@ -105,7 +115,7 @@ func splitColumn(name string) (path string, code byte, ok bool) {
 		return "", 0, false
 	}
 	switch c := name[i+1]; c {
-	case codeInt, codeFloat, codeString, codeBool, codeObject, codeArray:
+	case codeInt, codeFloat, codeString, codeBool, codeObject, codeArray, codeNull:
 		return name[:i], c, true
 	}
 	return "", 0, false
@@ -114,6 +124,7 @@ func splitColumn(name string) (path string, code byte, ok bool) {
 // column is one column of a source table as system.columns lists it.
 type column struct {
 	name, typ, comment string
+	node               int // the field's event.Node ID, when a request made it
 }
 
 // layout is what a source's table holds: its columns by name, and for
@@ -163,6 +174,12 @@ func (l *layout) tree(maxFields int) *event.Tree {
 	t := event.NewTree(maxFields)
 	for _, c := range l.order {
 		if k, ok := fixedColumns[c.name]; ok {
+			switch c.name {
+			case "timestamp":
+				continue // made with the table; its field stands before id
+			case "id":
+				t.Root().Child("timestamp").Kind = types.KindTimestamp
+			}
 			t.Root().Child(c.name).Kind = k
 			continue
 		}
@@ -175,6 +192,7 @@ func (l *layout) tree(maxFields int) *event.Tree {
 			n = n.Child(key)
 		}
 		switch code {
+		case codeNull:
 		case codeObject:
 			n.Object = true
 		case codeArray:

@@ -170,6 +170,7 @@ func (o *remoteOp) Next(ctx context.Context) (*exec.Batch, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
+	o.v.e.rowsMoved.Add(int64(len(rows)))
 	b := &exec.Batch{N: len(rows)}
 	for _, c := range o.q.cols {
 		vec := exec.NewVector(c.t, len(rows))

@@ -1,0 +1,248 @@
+package clickhouse
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"logq/api"
+	"logq/exec"
+	"logq/logstore"
+)
+
+// Ingest over ClickHouse: the same normalisation as the local store
+// (schema evolution, refusals, the field cap), a schema that lives in
+// ClickHouse (other instances, a restart), and what a 200 and a 503 mean
+// when servers go away.
+
+// evolution are events whose fields change kind: INT64 widening to FLOAT64
+// then STRING, an object meeting a scalar both ways, arrays whose elements
+// widen, an empty array first, a refused event, keys past the field cap.
+var evolution = []string{
+	`{"timestamp":"2024-05-01T10:00:00Z","id":"e1","n":1,"o":{"a":1},"s":5,"arr":[],"tags":[1,2]}`,
+	`{"timestamp":"2024-05-01T10:01:00Z","id":"e2","n":2.5,"o":"flat","s":{"inner":true},"arr":[1],"tags":[3]}`,
+	`{"timestamp":"2024-05-01T10:02:00Z","id":"e3","n":"three","o":{"a":"x","b":[true]},"s":7,"arr":[1.5],"tags":["t"]}`,
+	`not json at all`,
+	`{"timestamp":"2024-05-01T10:03:00Z","id":"e4","n":4,"o":{"a":2},"s":"str","tags":[4,"u"],"k1":1,"k2":2,"k3":3,"k4":4,"k5":5}`,
+	`{"timestamp":"2024-05-01T10:04:00Z","id":"e5","n":null,"o":null,"m":{"k6":6,"k7":{"deep":7}},"k8":"eight"}`,
+	`{"timestamp":"2024-05-01T10:05:00Z","id":"e6","n":1e300,"tags":null,"arr":[[1],[2]]}`,
+	`{"timestamp":"2024-05-01T10:06:00Z","id":"e7","n":-7,"s":false,"x":1}`,
+}
+
+var evolutionQueries = []string{
+	`select * from src order by id`,
+	`select id, n, o, s, arr, tags from src order by id`,
+	`select id, o.a, o.b from src order by id`,
+	`select n, count(*) as c from src group by n order by n`,
+	`select id from src where n = '1' or n = '2.5' or n = 'three' order by id`,
+	`select id, t from src, unnest(tags) as t order by id, t`,
+}
+
+func TestSchemaEvolutionAgrees(t *testing.T) {
+	cl := needCluster(t)
+	const maxFields = 14
+	local := logstore.New(logstore.Options{SegmentRows: 2, MaxFields: maxFields})
+	ch := cl.engine(t, Config{MaxFields: maxFields})
+	c := goldenCase{inputs: map[string][][]byte{}, order: []string{"src"}}
+	for _, e := range evolution {
+		c.inputs["src"] = append(c.inputs["src"], []byte(e))
+	}
+	c.load(t, local, ch)
+	// Another instance, started afterwards, reads the same schema from
+	// ClickHouse alone.
+	other := cl.engine(t, Config{MaxFields: maxFields, Database: ch.cfg.Database})
+	for _, q := range evolutionQueries {
+		t.Run(q, func(t *testing.T) {
+			compareEnginesOrdered(t, q, nil, goldenNow, local, ch)
+			compareEnginesOrdered(t, q, nil, goldenNow, local, other)
+		})
+	}
+}
+
+// Two instances write the same source at once, widening the same field
+// in opposite orders; every instance then reads what one local store
+// holding all the events reads.
+func TestTwoInstancesWriteOneSource(t *testing.T) {
+	cl := needCluster(t)
+	a := cl.engine(t, Config{})
+	b := cl.engine(t, Config{Database: a.cfg.Database})
+	local := logstore.New(logstore.Options{})
+	batches := func(who string, kinds []string) [][][]byte {
+		var out [][][]byte
+		for i := 0; i < 20; i++ {
+			var evs [][]byte
+			for j := 0; j < 25; j++ {
+				k := (i*25 + j)
+				v := map[string]string{"int": fmt.Sprint(k), "float": fmt.Sprint(float64(k) + 0.5), "string": fmt.Sprintf("%q", fmt.Sprint("s", k))}[kinds[i%len(kinds)]]
+				evs = append(evs, []byte(fmt.Sprintf(`{"timestamp":"2024-05-01T10:%02d:%02dZ","id":"%s-%d","v":%s,"%s_only":%d}`, k/60%60, k%60, who, k, v, who, k)))
+			}
+			out = append(out, evs)
+		}
+		return out
+	}
+	fromA := batches("a", []string{"int", "float", "string"})
+	fromB := batches("b", []string{"string", "int", "float"})
+	var wg sync.WaitGroup
+	for _, w := range []struct {
+		e  *Engine
+		bs [][][]byte
+	}{{a, fromA}, {b, fromB}} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, evs := range w.bs {
+				_, rej, err := w.e.Ingest("src", evs)
+				require.NoError(t, err)
+				require.Empty(t, rej)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, bs := range [][][][]byte{fromA, fromB} {
+		for _, evs := range bs {
+			local.Append("src", evs)
+		}
+	}
+	fresh := cl.engine(t, Config{Database: a.cfg.Database})
+	for _, q := range []string{
+		`select id, v, a_only, b_only from src order by id`,
+		`select count(*) as n, count(distinct v) as d, count(a_only) as a, count(b_only) as b from src`,
+	} {
+		for _, e := range []*Engine{a, b, fresh} {
+			compareEnginesOrdered(t, q, nil, goldenNow, local, e)
+		}
+	}
+}
+
+// A restart of logq, and of every ClickHouse server, loses nothing
+// acknowledged.
+func TestRestartLosesNothing(t *testing.T) {
+	cl := needCluster(t)
+	ch := cl.engine(t, Config{})
+	local := logstore.New(logstore.Options{})
+	evs := numbered(0, 400)
+	_, _, err := ch.Ingest("src", evs)
+	require.NoError(t, err)
+	local.Append("src", evs)
+	require.NoError(t, ch.Close())
+	cl.restart(t, 0)
+	cl.restart(t, 1)
+	again := cl.engine(t, Config{Database: ch.cfg.Database})
+	compareEnginesOrdered(t, `select count(*) as n, min(id) as lo, max(id) as hi, sum(k) as s from src`, nil, goldenNow, local, again)
+}
+
+// numbered makes events k in [from, to), one second apart, with id ev-k.
+func numbered(from, to int) [][]byte {
+	var out [][]byte
+	for k := from; k < to; k++ {
+		ts := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC).Add(time.Duration(k) * time.Second)
+		out = append(out, []byte(fmt.Sprintf(`{"timestamp":%q,"id":"ev-%06d","k":%d,"msg":"event %d"}`, ts.Format(time.RFC3339Nano), k, k, k)))
+	}
+	return out
+}
+
+// While a shard is down the API answers ingest and queries with 503 and
+// Retry-After, acknowledging nothing; when it is back, everything
+// acknowledged before is there, and ingest works again.
+func TestClickHouseDownAndBack(t *testing.T) {
+	cl := needCluster(t)
+	ch := cl.engine(t, Config{})
+	srv := api.New(api.Config{Keys: []string{testKey}, Backend: ch, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv.SetReady(true)
+	t.Cleanup(srv.Close)
+	h := srv.Handler()
+	post := func(evs [][]byte) *httptest.ResponseRecorder {
+		body := "[" + string(joinLines(evs, ",")) + "]"
+		r := httptest.NewRequest("POST", "/api/logs?source_name=src", strings.NewReader(body))
+		r.Header.Set("X-API-Key", testKey)
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	require.Equal(t, 200, post(numbered(0, 100)).Code)
+
+	cl.servers[1].kill()
+	w := post(numbered(100, 200))
+	require.Equal(t, http.StatusServiceUnavailable, w.Code, w.Body.String())
+	require.NotEmpty(t, w.Header().Get("Retry-After"))
+	require.NotContains(t, w.Body.String(), "127.0.0.1", "no server address in the answer")
+	q, err := exec.Prepare(`select count(*) as n from src`)
+	require.NoError(t, err)
+	_, err = exec.Run(context.Background(), ch, q, exec.Request{Now: goldenNow})
+	require.Error(t, err)
+	require.Equal(t, exec.KindUnavailable, err.(*exec.Error).Kind)
+
+	cl.restart(t, 1)
+	require.Equal(t, 200, post(numbered(200, 300)).Code)
+	res, err := exec.Run(context.Background(), ch, q, exec.Request{Now: goldenNow})
+	require.NoError(t, err)
+	n := res.Rows[0][0].I
+	// Every acknowledged event is there; of the refused request, what the
+	// live shard took before the other failed may be too (docs/clickhouse.md).
+	require.GreaterOrEqual(t, n, int64(200))
+	require.LessOrEqual(t, n, int64(300))
+}
+
+func joinLines(evs [][]byte, sep string) []byte {
+	var b []byte
+	for i, e := range evs {
+		if i > 0 {
+			b = append(b, sep...)
+		}
+		b = append(b, e...)
+	}
+	return b
+}
+
+// A shard killed while a large insert runs: the request fails (nothing is
+// acknowledged), and the shipper's retry, once the shard is back, leaves
+// every event stored. What the surviving shard took of the failed attempt
+// is stored twice: 18.16 deduplicates inserts only into Replicated tables
+// (docs/clickhouse.md says what a retry can store twice).
+func TestShardKilledMidInsert(t *testing.T) {
+	cl := needCluster(t)
+	ch := cl.engine(t, Config{})
+	const n = 150_000
+	evs := numbered(0, n)
+	_, _, err := ch.Ingest("src", evs[:10]) // the table exists before the kill
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := ch.Ingest("src", evs[10:])
+		done <- err
+	}()
+	// Kill shard 1 once shard 0 holds rows of the insert (or it is over).
+	shard0, _ := newClient(cl.servers[0].url(), "", "")
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && len(done) == 0; time.Sleep(2 * time.Millisecond) {
+		out, err := shard0.text(context.Background(), "SELECT count() FROM "+ch.local("src"), nil)
+		if err == nil && strings.TrimSpace(out) != "10" && strings.TrimSpace(out) != "0" && strings.TrimSpace(out) != "5" {
+			break
+		}
+	}
+	cl.servers[1].kill()
+	err = <-done
+	cl.restart(t, 1)
+	t.Logf("the insert during the kill: %v", err)
+	if err != nil {
+		_, _, err = ch.Ingest("src", evs[10:]) // the shipper's retry
+	}
+	require.NoError(t, err)
+	q, err := exec.Prepare(`select count(*) as n, count(distinct id) as ids from src`)
+	require.NoError(t, err)
+	res, err := exec.Run(context.Background(), ch, q, exec.Request{Now: goldenNow})
+	require.NoError(t, err)
+	total, distinct := res.Rows[0][0].I, res.Rows[0][1].I
+	require.Equal(t, int64(n), distinct, "every event is stored")
+	require.LessOrEqual(t, total, int64(2*n-10), "only the failed attempt's rows twice")
+	t.Logf("%d events, %d rows stored: %d stored twice by the retry", n, total, total-n)
+}

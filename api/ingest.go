@@ -103,8 +103,10 @@ func (s *Server) storeEvents(w http.ResponseWriter, r *http.Request, source, for
 		return 0, nil, false
 	}
 	if err != nil {
-		// Nothing of the request is stored (the store keeps a request whole
-		// or not at all): a shipper's retry stores it once. What went wrong
+		// Nothing of the request is acknowledged. The local store keeps a
+		// request whole or not at all, so a shipper's retry stores it once;
+		// over ClickHouse a retry can store twice what a shard took before
+		// the failure (docs/clickhouse.md). What went wrong
 		// (with the files it names) goes to the log, not to the client.
 		s.log.Error("ingest: events could not be made durable", "source", source, "events", len(batch.Events), "err", err)
 		w.Header().Set("Retry-After", "5")

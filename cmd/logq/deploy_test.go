@@ -68,3 +68,28 @@ func scalars(n *yaml.Node) []string {
 	}
 	return out
 }
+
+// The ClickHouse compose file runs logq over the ClickHouse service beside
+// it: serve, given the file's environment, opens that server's database as
+// that service's user, and the service makes that database and user.
+func TestComposeClickHouseWiresLogqToItsServer(t *testing.T) {
+	b, err := os.ReadFile("../../deploy/docker-compose.clickhouse.yml")
+	require.NoError(t, err)
+	var doc yaml.Node
+	require.NoError(t, yaml.Unmarshal(b, &doc))
+	services := yamlKey(t, doc.Content[0], "services")
+	logq, ch := yamlKey(t, services, "analytics"), yamlKey(t, services, "clickhouse")
+	env, chEnv := yamlKey(t, logq, "environment"), yamlKey(t, ch, "environment")
+	vars := map[string]string{}
+	for i := 0; i+1 < len(env.Content); i += 2 {
+		vars[env.Content[i].Value] = env.Content[i+1].Value
+	}
+	c, err := parseServe(nil, func(k string) string { return vars[k] }, nil)
+	require.NoError(t, err)
+	require.Equal(t, "clickhouse", c.storage)
+	require.Equal(t, []string{"http://clickhouse:8123"}, c.ch.urls, "the URL names the clickhouse service")
+	require.Equal(t, yamlKey(t, chEnv, "CLICKHOUSE_DB").Value, c.ch.database)
+	require.Equal(t, yamlKey(t, chEnv, "CLICKHOUSE_USER").Value, c.ch.user)
+	require.Equal(t, yamlKey(t, chEnv, "CLICKHOUSE_PASSWORD").Value, vars["LOGQ_CLICKHOUSE_PASSWORD"])
+	require.Equal(t, "service_healthy", yamlKey(t, yamlKey(t, yamlKey(t, logq, "depends_on"), "clickhouse"), "condition").Value)
+}

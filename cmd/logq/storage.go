@@ -34,7 +34,13 @@ func (c *serveConfig) parseStorage(urls []string, env func(string) string) error
 	default:
 		return fmt.Errorf("invalid --storage %q: want local or clickhouse", c.storage)
 	}
-	c.ch.urls = urls
+	for _, u := range urls { // a flag may list several, as the variable does
+		for _, part := range strings.Split(u, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				c.ch.urls = append(c.ch.urls, part)
+			}
+		}
+	}
 	if len(c.ch.urls) == 0 {
 		for _, u := range strings.Split(env("LOGQ_CLICKHOUSE_URL"), ",") {
 			if u = strings.TrimSpace(u); u != "" {

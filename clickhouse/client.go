@@ -54,7 +54,8 @@ func (e *Error) Error() string { return fmt.Sprintf("clickhouse: code %d: %s", e
 const (
 	codeUnknownTable     = 60
 	codeUnknownDatabase  = 81
-	codeColumnExists     = 44
+	codeColumnExists     = 44 // 18.16's code for a column that exists
+	codeDuplicateColumn  = 15 // current versions' (DUPLICATE_COLUMN)
 	codeTableExists      = 57
 	codeNoSuchColumn     = 16
 	codeTimeout          = 159

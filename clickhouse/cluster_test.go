@@ -31,9 +31,29 @@ type testServer struct {
 	http, tcp int
 	dir       string
 	cmd       *exec.Cmd
+	external  string // a server this suite did not start (LOGQ_CLICKHOUSE_TEST_URL)
 }
 
-func (s *testServer) url() string { return fmt.Sprintf("http://127.0.0.1:%d", s.http) }
+func (s *testServer) url() string {
+	if s.external != "" {
+		return s.external
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d", s.http)
+}
+
+// external reports whether the suite runs against a server given by
+// LOGQ_CLICKHOUSE_TEST_URL (one server, no cluster: for checks by hand
+// against other ClickHouse versions) instead of its own cluster.
+func (c *testCluster) external() bool { return c.servers[0].external != "" }
+
+// needOwnServers skips a test that stops servers when the suite runs
+// against a server it did not start.
+func (c *testCluster) needOwnServers(t testing.TB) {
+	t.Helper()
+	if c.external() {
+		t.Skip("stops servers: runs on the suite's own cluster only")
+	}
+}
 
 // serverBinary finds clickhouse-server.
 func serverBinary() string {
@@ -48,6 +68,10 @@ func serverBinary() string {
 const clusterName = "logq_test"
 
 func TestMain(m *testing.M) {
+	if u := os.Getenv("LOGQ_CLICKHOUSE_TEST_URL"); u != "" {
+		cluster = &testCluster{servers: []*testServer{{external: u}}}
+		os.Exit(m.Run())
+	}
 	bin := serverBinary()
 	if bin == "" {
 		if os.Getenv("LOGQ_REQUIRE_CLICKHOUSE") == "1" {
@@ -229,7 +253,7 @@ func (c *testCluster) database(t testing.TB) string {
 	}
 	t.Cleanup(func() {
 		for _, s := range c.servers {
-			if s.cmd == nil {
+			if s.cmd == nil && s.external == "" {
 				continue
 			}
 			cl, _ := newClient(s.url(), "", "")
@@ -249,7 +273,9 @@ func (c *testCluster) engine(t testing.TB, cfg Config) *Engine {
 		for _, s := range c.servers {
 			cfg.URLs = append(cfg.URLs, s.url())
 		}
-		cfg.Cluster = clusterName
+		if !c.external() {
+			cfg.Cluster = clusterName
+		}
 	}
 	if cfg.Linger == 0 {
 		cfg.Linger = time.Millisecond

@@ -172,7 +172,7 @@ func (e *Engine) addColumns(ctx context.Context, name string, lay *layout, want 
 	for _, col := range want {
 		if !lay.cols[col.name] {
 			def := ident(col.name) + " " + col.typ
-			if err := alter("adding column "+col.name, "ADD COLUMN "+def, func(err error) bool { return isCode(err, codeColumnExists) }); err != nil {
+			if err := alter("adding column "+col.name, "ADD COLUMN "+def, func(err error) bool { return isCode(err, codeColumnExists) || isCode(err, codeDuplicateColumn) }); err != nil {
 				return err
 			}
 			lay.add(column{name: col.name, typ: col.typ})

@@ -127,6 +127,7 @@ func TestTwoInstancesWriteOneSource(t *testing.T) {
 // acknowledged.
 func TestRestartLosesNothing(t *testing.T) {
 	cl := needCluster(t)
+	cl.needOwnServers(t)
 	ch := cl.engine(t, Config{})
 	local := logstore.New(logstore.Options{})
 	evs := numbered(0, 400)
@@ -155,6 +156,7 @@ func numbered(from, to int) [][]byte {
 // acknowledged before is there, and ingest works again.
 func TestClickHouseDownAndBack(t *testing.T) {
 	cl := needCluster(t)
+	cl.needOwnServers(t)
 	ch := cl.engine(t, Config{})
 	srv := api.New(api.Config{Keys: []string{testKey}, Backend: ch, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv.SetReady(true)
@@ -211,6 +213,7 @@ func joinLines(evs [][]byte, sep string) []byte {
 // (docs/clickhouse.md says what a retry can store twice).
 func TestShardKilledMidInsert(t *testing.T) {
 	cl := needCluster(t)
+	cl.needOwnServers(t)
 	ch := cl.engine(t, Config{})
 	const n = 150_000
 	evs := numbered(0, n)

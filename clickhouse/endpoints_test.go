@@ -17,6 +17,7 @@ import (
 
 	"logq/api"
 	"logq/endpoint"
+	"logq/exec"
 	"logq/fixtures"
 	"logq/logstore"
 )
@@ -32,19 +33,28 @@ const testKey = "k"
 
 // pair is two API servers over the same events.
 type pair struct {
-	local, ch http.Handler
-	engine    *Engine
+	local, ch  http.Handler
+	engine     *Engine
+	localStore exec.Storage
 }
 
 func newPair(t *testing.T, perSource int) *pair {
+	return newPairOf(t, perSource, fixtures.Sources)
+}
+
+// newPairOf loads the generated events of the sources named.
+func newPairOf(t testing.TB, perSource int, sources []string) *pair {
 	cl := needCluster(t)
 	eng := cl.engine(t, Config{})
 	st := logstore.New(logstore.Options{SegmentRows: 700})
+	if perSource > 100_000 {
+		st = logstore.New(logstore.Options{})
+	}
 	spec := fixtures.DefaultSpec(perSource, epNow)
-	for _, src := range fixtures.Sources {
+	for _, src := range sources {
 		evs := fixtures.Generate(spec, src)
 		for len(evs) > 0 {
-			k := min(500, len(evs))
+			k := min(max(500, perSource/50), len(evs))
 			_, lrej := st.Append(src, evs[:k])
 			_, crej, err := eng.Ingest(src, evs[:k])
 			require.NoError(t, err)
@@ -66,7 +76,7 @@ func newPair(t *testing.T, perSource int) *pair {
 		t.Cleanup(s.Close)
 		return s.Handler()
 	}
-	return &pair{local: server(api.Local(st)), ch: server(eng), engine: eng}
+	return &pair{local: server(api.Local(st)), ch: server(eng), engine: eng, localStore: exec.Local(st)}
 }
 
 // get asks one server.

@@ -89,33 +89,53 @@ func (e *Engine) source(ctx context.Context, name string, create bool) (*source,
 	return src, nil
 }
 
-// readLayout reads a source's columns from the table that holds its rows
-// (on the first server; DDL reaches every server before any insert that
-// needs it). A source without a table has no columns.
+// readLayout reads a source's columns: those every table of the source
+// has on every server (the local table, and the Distributed one with a
+// cluster), in the order the first server's local table lists them. A
+// column another instance is still adding (it has reached some tables, not
+// all) is not there yet: a query does not select it, and an insert that
+// needs it adds it everywhere itself. A source without a table has none.
 func (e *Engine) readLayout(ctx context.Context, name string) (*layout, error) {
-	db, table := e.cfg.Database, name
+	tables := []string{name}
 	if e.cfg.Cluster != "" {
-		table += localSuffix
+		tables = []string{name + localSuffix, name}
 	}
-	rc, err := e.servers[0].do(ctx, "SELECT name, type, comment FROM system.columns WHERE database = "+quote(db)+" AND table = "+quote(table)+" FORMAT TabSeparated", nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	lay := newLayout()
-	r := newTSVReader(rc)
-	for {
-		fields, err := r.row()
+	var first []column
+	seen := map[string]int{}
+	for si, c := range e.servers {
+		rc, err := c.do(ctx, "SELECT table, name, type, comment FROM system.columns WHERE database = "+quote(e.cfg.Database)+
+			" AND table IN ("+quote(tables[0])+", "+quote(tables[len(tables)-1])+") FORMAT TabSeparated", nil, nil)
 		if err != nil {
 			return nil, err
 		}
-		if fields == nil {
-			return lay, nil
+		r := newTSVReader(rc)
+		for {
+			fields, err := r.row()
+			if err != nil {
+				rc.Close()
+				return nil, err
+			}
+			if fields == nil {
+				break
+			}
+			if len(fields) != 4 {
+				continue
+			}
+			col := string(fields[1])
+			seen[col]++
+			if si == 0 && string(fields[0]) == tables[0] {
+				first = append(first, column{name: col, typ: string(fields[2]), comment: string(fields[3])})
+			}
 		}
-		if len(fields) == 3 {
-			lay.add(column{name: string(fields[0]), typ: string(fields[1]), comment: string(fields[2])})
+		rc.Close()
+	}
+	lay := newLayout()
+	for _, c := range first {
+		if seen[c.name] == len(e.servers)*len(tables) {
+			lay.add(c)
 		}
 	}
+	return lay, nil
 }
 
 // createTables makes a source's tables on every server: with a cluster a

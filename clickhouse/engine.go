@@ -227,26 +227,6 @@ func ident(s string) string {
 
 // quote writes a string literal for ClickHouse SQL.
 func quote(s string) string {
-	var b strings.Builder
-	b.WriteByte('\'')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\'':
-			b.WriteString(`\'`)
-		case '\\':
-			b.WriteString(`\\`)
-		case 0:
-			b.WriteString(`\0`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	b.WriteByte('\'')
-	return b.String()
+	b := append(make([]byte, 0, len(s)+2), '\'')
+	return string(append(appendEscaped(b, []byte(s), true), '\''))
 }

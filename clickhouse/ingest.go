@@ -493,28 +493,4 @@ func floorDiv(a, b int64) int64 {
 }
 
 // tsvEscape writes bytes as a TabSeparated field.
-func tsvEscape(b []byte) string {
-	var out strings.Builder
-	out.Grow(len(b))
-	for _, c := range b {
-		switch c {
-		case '\\':
-			out.WriteString(`\\`)
-		case '\t':
-			out.WriteString(`\t`)
-		case '\n':
-			out.WriteString(`\n`)
-		case '\r':
-			out.WriteString(`\r`)
-		case 0:
-			out.WriteString(`\0`)
-		case '\b':
-			out.WriteString(`\b`)
-		case '\f':
-			out.WriteString(`\f`)
-		default:
-			out.WriteByte(c)
-		}
-	}
-	return out.String()
-}
+func tsvEscape(b []byte) string { return string(appendEscaped(nil, b, false)) }

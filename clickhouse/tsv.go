@@ -58,6 +58,38 @@ func (t *tsvReader) row() ([][]byte, error) {
 	return parts, nil
 }
 
+// appendEscaped appends s with ClickHouse's backslash escapes, the one
+// escaping of both TabSeparated fields and string literals (a literal also
+// escapes its quote); tsvUnescape reads it back.
+func appendEscaped(dst, s []byte, literal bool) []byte {
+	for _, c := range s {
+		switch c {
+		case '\\':
+			dst = append(dst, '\\', '\\')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case 0:
+			dst = append(dst, '\\', '0')
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\'':
+			if literal {
+				dst = append(dst, '\\')
+			}
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
 func tsvUnescape(p []byte) []byte {
 	out := make([]byte, 0, len(p))
 	for i := 0; i < len(p); i++ {

@@ -63,7 +63,7 @@ func (v *view) Build(n planner.Node, env *exec.Env) (exec.Operator, error) {
 		return nil, v.err
 	}
 	if q, ok := v.translate(n); ok {
-		return v.remote(q, env), nil
+		return v.remote(q), nil
 	}
 	if s, ok := n.(*planner.Scan); ok {
 		return v.scan(s, env)
@@ -99,7 +99,7 @@ func (v *view) scan(p *planner.Scan, env *exec.Env) (exec.Operator, error) {
 		q.keep = func(b *exec.Batch) (*exec.Batch, error) { return keepEq(b, goEq), nil }
 	}
 	q.none = len(v.snapshot(p.Source).lay.order) == 0 // no table: a source nobody wrote to reads as empty
-	op := v.remote(q, env)
+	op := v.remote(q)
 	if p.Filter != nil {
 		return env.Filter(op, p.Filter), nil
 	}
@@ -107,7 +107,7 @@ func (v *view) scan(p *planner.Scan, env *exec.Env) (exec.Operator, error) {
 }
 
 // remote runs a translated query and streams its rows as batches.
-func (v *view) remote(q *remoteQuery, env *exec.Env) exec.Operator {
+func (v *view) remote(q *remoteQuery) exec.Operator {
 	return &remoteOp{v: v, q: q}
 }
 

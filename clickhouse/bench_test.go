@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"logq/endpoint"
 	"logq/exec"
@@ -32,6 +34,17 @@ func BenchmarkEndpoints(b *testing.B) {
 		byName[e.Name] = e
 	}
 	proj := fixtures.ProjectRef(0)
+	// Let the servers finish merging what the load wrote, so that every
+	// side reads the same parts.
+	for _, c := range p.engine.servers {
+		for _, src := range []string{"deno-relay-logs", "cloudflare.logs.prod"} {
+			if err := c.exec(context.Background(), "OPTIMIZE TABLE "+p.engine.local(src)+" FINAL", nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	hand := handWritten(b, p, p.engine.cfg.Database)
+	want := map[string]int{}
 	for _, c := range []struct {
 		name, ep string
 		params   map[string]string
@@ -61,7 +74,61 @@ func BenchmarkEndpoints(b *testing.B) {
 				if side.name == "clickhouse" {
 					b.ReportMetric(float64(p.engine.RowsMoved()-before)/float64(b.N), "rows-moved/op")
 				}
+				want[c.name] = rows
 			})
 		}
+		b.Run(c.name+"/handwritten", func(b *testing.B) {
+			rows := 0
+			for i := 0; i < b.N; i++ {
+				out, err := p.engine.servers[i%len(p.engine.servers)].text(context.Background(), hand[c.name], nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				rows = strings.Count(out, "\n")
+			}
+			if rows != want[c.name] {
+				b.Fatalf("the hand-written query gave %d rows, logq %d:\n%s", rows, want[c.name], hand[c.name])
+			}
+			b.ReportMetric(float64(rows), "result-rows")
+		})
+	}
+}
+
+// handWritten is the ClickHouse SQL a person would write for each shape's
+// answer over logq's tables (db), to time logq's translation against.
+func handWritten(b *testing.B, p *pair, db string) map[string]string {
+	us := func(t time.Time) string { return strconv.FormatInt(t.UnixMicro(), 10) }
+	relay := ident(db) + "." + ident("deno-relay-logs")
+	edge := ident(db) + "." + ident("cloudflare.logs.prod")
+	proj := quote(fixtures.ProjectRef(0))
+	inv := func(width time.Duration, since time.Time) string {
+		w := strconv.FormatInt(width.Microseconds(), 10)
+		return "SELECT intDiv(timestamp, " + w + ") * " + w + " AS t, min(`metadata.execution_time_ms#i`), max(`metadata.execution_time_ms#i`), avg(`metadata.execution_time_ms#i`)," +
+			" quantileExact(0.95)(`metadata.execution_time_ms#i`), quantileExact(0.99)(`metadata.execution_time_ms#i`), count(), countIf(`metadata.response.status_code#i` >= 400)" +
+			" FROM " + relay + " WHERE timestamp >= " + us(since) + " AND `metadata.project_ref#s` = " + proj + " GROUP BY t ORDER BY t"
+	}
+	api := func(width time.Duration, since time.Time) string {
+		w := strconv.FormatInt(width.Microseconds(), 10)
+		return "SELECT intDiv(timestamp, " + w + ") * " + w + " AS t, countIf(match(`metadata.request.path#s`, '/rest')), countIf(match(`metadata.request.path#s`, '/storage'))," +
+			" countIf(match(`metadata.request.path#s`, '/auth')), countIf(match(`metadata.request.path#s`, '/realtime'))" +
+			" FROM " + edge + " WHERE timestamp >= " + us(since) + " AND match(`metadata.request.url#s`, " + proj + ") GROUP BY t ORDER BY t"
+	}
+	cols, err := p.engine.servers[0].text(context.Background(), "SELECT name FROM system.columns WHERE database = "+quote(db)+
+		" AND table = 'cloudflare.logs.prod' AND name LIKE 'metadata%' ORDER BY name", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	wide := "id, timestamp, event_message"
+	for _, c := range strings.Fields(cols) {
+		wide += ", " + ident(c)
+	}
+	day := 24 * time.Hour
+	return map[string]string{
+		"inv-1hr":      inv(time.Minute, epNow.Truncate(time.Minute).Add(-time.Hour)),
+		"inv-1day":     inv(time.Hour, epNow.Truncate(time.Hour).Add(-day)),
+		"inv-7day":     inv(day, epNow.Truncate(day).Add(-7*day)),
+		"api-hourly":   api(time.Hour, epNow.Add(-time.Hour)),
+		"api-daily":    api(day, epNow.Add(-7*day)),
+		"logs-all-PRO": "SELECT " + wide + " FROM " + edge + " WHERE timestamp >= " + us(epNow.Add(-7*day)) + " AND `project#s` = " + proj + " ORDER BY timestamp DESC LIMIT 100",
 	}
 }

@@ -40,8 +40,8 @@ type source struct {
 
 	qmu       sync.Mutex // the pending insert
 	pending   *insert
-	flusher   bool // a goroutine flushes pending inserts
-	lastFlush time.Time
+	flusher   bool      // a goroutine flushes pending inserts
+	lastFlush time.Time // when the last insert started
 
 	ingested, overflowed atomic.Int64
 }
@@ -89,12 +89,12 @@ func (e *Engine) source(ctx context.Context, name string, create bool) (*source,
 	return src, nil
 }
 
-// readLayout reads a source's columns: those every table of the source
-// has on every server (the local table, and the Distributed one with a
-// cluster), in the order the first server's local table lists them. A
-// column another instance is still adding (it has reached some tables, not
-// all) is not there yet: a query does not select it, and an insert that
-// needs it adds it everywhere itself. A source without a table has none.
+// readLayout reads a source's columns for an insert: those every table of
+// the source has on every server (the local table, and the Distributed one
+// with a cluster), in the order the first server's local table lists them.
+// A column another instance is still adding (it has reached some tables,
+// not all) is not there yet: an insert that needs it adds it everywhere
+// itself. A source without a table has none.
 func (e *Engine) readLayout(ctx context.Context, name string) (*layout, error) {
 	tables := []string{name}
 	if e.cfg.Cluster != "" {
@@ -103,31 +103,16 @@ func (e *Engine) readLayout(ctx context.Context, name string) (*layout, error) {
 	var first []column
 	seen := map[string]int{}
 	for si, c := range e.servers {
-		rc, err := c.do(ctx, "SELECT table, name, type, comment FROM system.columns WHERE database = "+quote(e.cfg.Database)+
-			" AND table IN ("+quote(tables[0])+", "+quote(tables[len(tables)-1])+") FORMAT TabSeparated", nil, nil)
+		cols, err := e.readColumns(ctx, c, tables)
 		if err != nil {
 			return nil, err
 		}
-		r := newTSVReader(rc)
-		for {
-			fields, err := r.row()
-			if err != nil {
-				rc.Close()
-				return nil, err
-			}
-			if fields == nil {
-				break
-			}
-			if len(fields) != 4 {
-				continue
-			}
-			col := string(fields[1])
-			seen[col]++
-			if si == 0 && string(fields[0]) == tables[0] {
-				first = append(first, column{name: col, typ: string(fields[2]), comment: string(fields[3])})
+		for _, col := range cols {
+			seen[col.name]++
+			if si == 0 && col.table == tables[0] {
+				first = append(first, col)
 			}
 		}
-		rc.Close()
 	}
 	lay := newLayout()
 	for _, c := range first {
@@ -136,6 +121,52 @@ func (e *Engine) readLayout(ctx context.Context, name string) (*layout, error) {
 		}
 	}
 	return lay, nil
+}
+
+// queryLayout reads a source's columns for a query run on server c: those
+// of the table the query names there (the Distributed one with a cluster).
+// That one server is enough: addColumns gives a column to every local
+// table before any Distributed table, and an insert needing it waits for
+// all of them, so a column c's Distributed table lists exists on every
+// shard, and every acknowledged row's columns are listed.
+func (e *Engine) queryLayout(ctx context.Context, c *client, name string) (*layout, error) {
+	cols, err := e.readColumns(ctx, c, []string{name})
+	if err != nil {
+		return nil, err
+	}
+	lay := newLayout()
+	for _, col := range cols {
+		lay.add(col)
+	}
+	return lay, nil
+}
+
+// readColumns lists the columns of the source's tables named on server c.
+func (e *Engine) readColumns(ctx context.Context, c *client, tables []string) ([]column, error) {
+	in := make([]string, len(tables))
+	for i, t := range tables {
+		in[i] = quote(t)
+	}
+	rc, err := c.do(ctx, "SELECT table, name, type, comment FROM system.columns WHERE database = "+quote(e.cfg.Database)+
+		" AND table IN ("+strings.Join(in, ", ")+") FORMAT TabSeparated", nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	r := newTSVReader(rc)
+	var cols []column
+	for {
+		fields, err := r.row()
+		if err != nil {
+			return nil, err
+		}
+		if fields == nil {
+			return cols, nil
+		}
+		if len(fields) == 4 {
+			cols = append(cols, column{table: string(fields[0]), name: string(fields[1]), typ: string(fields[2]), comment: string(fields[3])})
+		}
+	}
 }
 
 // createTables makes a source's tables on every server: with a cluster a
@@ -167,16 +198,17 @@ func (e *Engine) createTables(ctx context.Context, name string) error {
 const microsPerDay = 86_400_000_000
 
 // addColumns makes the columns a batch needs that the table lacks, on every
-// server (the local table, then the Distributed one). A column another
-// instance made meanwhile counts as made.
+// server: the local tables on every shard first, then the Distributed
+// tables (queryLayout relies on that order). A column another instance made
+// meanwhile counts as made.
 func (e *Engine) addColumns(ctx context.Context, name string, lay *layout, want []column) error {
 	tables := []string{e.local(name)}
 	if e.cfg.Cluster != "" {
 		tables = append(tables, e.table(name))
 	}
 	alter := func(what, stmt string, ok func(error) bool) error {
-		for _, c := range e.servers {
-			for _, t := range tables {
+		for _, t := range tables {
+			for _, c := range e.servers {
 				if err := c.exec(ctx, "ALTER TABLE "+t+" "+stmt, nil); err != nil && !ok(err) {
 					return fmt.Errorf("clickhouse %s: %s of source %q: %w", c.base.Host, what, name, err)
 				}
@@ -396,8 +428,11 @@ func (s *source) commit(rows []row, cols []column) error {
 	return in.err
 }
 
-// flushLoop inserts the pending groups one at a time, at most one per
-// linger, and ends when none is left.
+// flushLoop inserts the pending groups one at a time, starting at most one
+// per linger, and ends when none is left. Requests arriving meanwhile join
+// the next group. (Two inserts at once were measured slower: ClickHouse
+// spends its time writing and merging parts, and smaller inserts make
+// more of them.)
 func (s *source) flushLoop() {
 	for {
 		s.qmu.Lock()

@@ -124,7 +124,8 @@ func splitColumn(name string) (path string, code byte, ok bool) {
 // column is one column of a source table as system.columns lists it.
 type column struct {
 	name, typ, comment string
-	node               int // the field's event.Node ID, when a request made it
+	node               int    // the field's event.Node ID, when a request made it
+	table              string // the table listed in, when read back
 }
 
 // layout is what a source's table holds: its columns by name, and for

@@ -15,17 +15,21 @@ import (
 	"logq/types"
 )
 
-// Queries: a query's view reads each source's columns from ClickHouse once,
-// on first use (its schema is what the query binds against), and answers
+// Queries: a query's view runs on one server, picked in turn; it reads each
+// source's columns from that server once, on first use (its schema is what
+// the query binds against), and answers
 // plan nodes: the largest subtree it can translate to ClickHouse SQL
 // (translate.go) runs there, its rows streamed back and decoded into exec's
 // vectors; exec runs the rest over them.
 
 // View returns what one query reads.
-func (e *Engine) View() exec.View { return &view{e: e, tables: map[string]*snapshot{}} }
+func (e *Engine) View() exec.View {
+	return &view{e: e, srv: e.server(), tables: map[string]*snapshot{}}
+}
 
 type view struct {
 	e      *Engine
+	srv    *client // every query of the view goes to this server
 	tables map[string]*snapshot
 	err    error // reading a schema failed: Build answers with it
 }
@@ -41,7 +45,7 @@ func (v *view) snapshot(name string) *snapshot {
 	if s := v.tables[name]; s != nil {
 		return s
 	}
-	lay, err := v.e.readLayout(context.Background(), name)
+	lay, err := v.e.queryLayout(context.Background(), v.srv, name)
 	if err != nil {
 		if v.err == nil {
 			v.err = unavailable(err)
@@ -134,7 +138,7 @@ func (o *remoteOp) Next(ctx context.Context) (*exec.Batch, error) {
 	}
 	if o.body == nil {
 		o.v.e.cfg.Logger.Debug("clickhouse query", "sql", o.q.sql)
-		body, err := o.v.e.server().do(ctx, o.q.sql+" FORMAT TabSeparated", nil, o.v.settings())
+		body, err := o.v.srv.do(ctx, o.q.sql+" FORMAT TabSeparated", nil, o.v.settings())
 		if err != nil {
 			o.v.e.cfg.Logger.Debug("clickhouse query failed", "sql", o.q.sql, "err", err)
 			return nil, queryError(ctx, err)

@@ -1,0 +1,163 @@
+package clickhouse
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"logq/api"
+	"logq/fixtures"
+)
+
+// BenchmarkIngest sends the same edge events (LOGQ_BENCH_EVENTS, default
+// 200,000) in the same batches from the same concurrent senders two ways
+// into the two-shard cluster: through logq's ingest API (shredded into
+// typed columns, grouped, inserted through the Distributed table), and
+// straight into ClickHouse with its own JSONEachRow input, into the layout
+// Logflare's ClickHouse backend uses (id, timestamp, event_message, the
+// whole event as a JSON string), also through a Distributed table with
+// insert_distributed_sync=1. Each of 4 or 16 senders sends a batch of 1000
+// and waits for its answer before the next, as shippers do. The direct
+// senders' rows are prepared before the clock starts; logq's are the
+// events as a shipper sends them.
+//
+//	go test ./clickhouse/ -run XXX -bench Ingest -benchtime 3x
+func BenchmarkIngest(b *testing.B) {
+	n := 200_000
+	if s := os.Getenv("LOGQ_BENCH_EVENTS"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	const batch = 1000
+	cl := needCluster(b)
+	// As a live shipper sends them: the last hour's events, in order.
+	spec := fixtures.DefaultSpec(n, epNow)
+	spec.Span = time.Hour
+	evs := fixtures.Generate(spec, "cloudflare.logs.prod")
+	var batches []string // the bodies each way
+	var direct []string
+	for i := 0; i < len(evs); i += batch {
+		part := evs[i:min(i+batch, len(evs))]
+		batches = append(batches, "["+string(joinLines(part, ","))+"]")
+		var rows strings.Builder
+		for _, ev := range part {
+			var e struct {
+				ID        string `json:"id"`
+				Message   string `json:"event_message"`
+				Timestamp string `json:"timestamp"`
+			}
+			if err := json.Unmarshal(ev, &e); err != nil {
+				b.Fatal(err)
+			}
+			ts, err := time.Parse(time.RFC3339Nano, e.Timestamp)
+			if err != nil {
+				b.Fatal(err)
+			}
+			row, _ := json.Marshal(map[string]any{"id": e.ID, "timestamp": ts.UnixMicro(), "event_message": e.Message, "body": string(ev)})
+			rows.Write(row)
+			rows.WriteByte('\n')
+		}
+		direct = append(direct, rows.String())
+	}
+	for _, senders := range []int{4, 16} {
+		b.Run(fmt.Sprintf("senders=%d", senders), func(b *testing.B) { benchIngest(b, cl, evs, batches, direct, senders) })
+	}
+}
+
+func benchIngest(b *testing.B, cl *testCluster, evs [][]byte, batches, direct []string, senders int) {
+	// send runs fn over the batches from the senders, and reports events/s.
+	send := func(b *testing.B, fn func(it, i int) error) {
+		start := time.Now()
+		for it := 0; it < b.N; it++ {
+			var wg sync.WaitGroup
+			errs := make(chan error, senders)
+			next := make(chan int)
+			for s := 0; s < senders; s++ {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range next {
+						if err := fn(it+1, i); err != nil {
+							errs <- err
+							return
+						}
+					}
+				}()
+			}
+			for i := range batches {
+				next <- i
+			}
+			close(next)
+			wg.Wait()
+			close(errs)
+			if err := <-errs; err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.N*len(evs))/time.Since(start).Seconds(), "events/s")
+	}
+
+	b.Run("logq", func(b *testing.B) {
+		eng := cl.engine(b, Config{Linger: DefaultLinger})
+		srv := api.New(api.Config{Keys: []string{testKey}, Backend: eng, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		srv.SetReady(true)
+		defer srv.Close()
+		hs := httptest.NewServer(srv.Handler())
+		defer hs.Close()
+		b.ResetTimer()
+		send(b, func(it, i int) error {
+			req, _ := http.NewRequest("POST", hs.URL+"/api/logs?source_name=edge"+strconv.Itoa(it), strings.NewReader(batches[i]))
+			req.Header.Set("X-API-Key", testKey)
+			req.Header.Set("Content-Type", "application/json")
+			resp, err := hs.Client().Do(req)
+			if err != nil {
+				return err
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				return fmt.Errorf("%d: %s", resp.StatusCode, body)
+			}
+			return nil
+		})
+	})
+
+	b.Run("jsoneachrow", func(b *testing.B) {
+		eng := cl.engine(b, Config{})
+		db := ident(eng.cfg.Database)
+		ctx := context.Background()
+		for it := 1; it <= b.N; it++ {
+			for _, c := range eng.servers {
+				mt := fmt.Sprintf("CREATE TABLE %s.raw%d_local (id String, timestamp Int64, event_message String, body String) ENGINE = MergeTree() PARTITION BY intDiv(timestamp, %d) ORDER BY timestamp", db, it, microsPerDay)
+				dist := fmt.Sprintf("CREATE TABLE %s.raw%d AS %s.raw%d_local ENGINE = Distributed(%s, %s, %s, cityHash64(timestamp))", db, it, db, it, ident(eng.cfg.Cluster), db, quote(fmt.Sprintf("raw%d_local", it)))
+				if eng.cfg.Cluster == "" {
+					dist = fmt.Sprintf("CREATE VIEW %s.raw%d AS SELECT * FROM %s.raw%d_local", db, it, db, it)
+				}
+				for _, stmt := range []string{mt, dist} {
+					if err := c.exec(ctx, stmt, nil); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}
+		b.ResetTimer()
+		send(b, func(it, i int) error {
+			c := eng.servers[i%len(eng.servers)]
+			rc, err := c.do(ctx, fmt.Sprintf("INSERT INTO %s.raw%d FORMAT JSONEachRow", db, it), strings.NewReader(direct[i]), map[string]string{"insert_distributed_sync": "1"})
+			if err != nil {
+				return err
+			}
+			io.Copy(io.Discard, rc)
+			return rc.Close()
+		})
+	})
+}

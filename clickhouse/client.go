@@ -56,6 +56,7 @@ const (
 	codeUnknownDatabase  = 81
 	codeColumnExists     = 44 // 18.16's code for a column that exists
 	codeDuplicateColumn  = 15 // current versions' (DUPLICATE_COLUMN)
+	codeDecimalOverflow  = 407
 	codeTableExists      = 57
 	codeNoSuchColumn     = 16
 	codeTimeout          = 159

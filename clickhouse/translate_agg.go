@@ -13,9 +13,10 @@ import (
 //
 //	COUNT(*), COUNT(x), COUNTIF(c)   count(), count(x), countIf(c)
 //	COUNT(DISTINCT x)                uniqExact(x) (NULL for none: 0)
-//	SUM, AVG                         sum, avg (INT64 sums wrap in both engines)
-//	MIN, MAX                         min, max; FLOAT64 with NaN below every
-//	                                 number, as types.Compare orders it
+//	SUM, AVG of INT64                the sum of Decimal128s (exact; a SUM past
+//	                                 INT64 fails converting back, as BigQuery's)
+//	SUM, AVG of FLOAT64              sum, avg
+//	MIN, MAX                         min, max; FLOAT64 NaN when any value is
 //	LOGICAL_AND, LOGICAL_OR          min, max of the 0/1 values
 //	APPROX_QUANTILES(x, n) read at   the group's values sorted (NaN first), the
 //	constant ranks only              r-th read as exec's nearest rank:
@@ -81,7 +82,17 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 	case "countif":
 		return out("toInt64(countIf("+x+"))", true)
 	case "sum", "avg":
-		return out(a.Fn+"(toNullable("+x+"))", numeric)
+		if kind == types.KindFloat64 {
+			return out(a.Fn+"(toNullable("+x+"))", true)
+		}
+		// INT64 sums exactly in 128 bits, as BigQuery does (ClickHouse's
+		// Int64 sum wraps); toInt64 of a sum past INT64 fails with
+		// DECIMAL_OVERFLOW, which queryError reports as the overflow.
+		sum := "sum(toDecimal128(toNullable(" + x + "), 0))"
+		if a.Fn == "sum" {
+			return out("toInt64("+sum+")", numeric)
+		}
+		return out("multiIf(count("+x+") = 0, CAST(NULL AS Nullable(Float64)), toFloat64("+sum+") / count("+x+"))", numeric)
 	case "min", "max":
 		if kind == types.KindFloat64 {
 			return out(floatExtreme(a.Fn, x), true)
@@ -106,15 +117,11 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 	return rcol{}, false
 }
 
-// floatExtreme is MIN or MAX of a FLOAT64 with NaN the least value: MIN is
-// NaN when any value is; MAX is NaN only when every value is.
+// floatExtreme is MIN or MAX of a FLOAT64: NaN when any value is, as
+// BigQuery's are.
 func floatExtreme(fn, x string) string {
 	nan := "ifNull(isNaN(" + x + "), 0)"
-	num := "ifNull(NOT isNaN(" + x + "), 0)"
-	if fn == "min" {
-		return "multiIf(countIf(" + nan + ") > 0, toNullable(nan), min(toNullable(" + x + ")))"
-	}
-	return "multiIf(countIf(" + num + ") > 0, toNullable(maxIf(" + x + ", " + num + ")), count(" + x + ") > 0, toNullable(nan), CAST(NULL AS Nullable(Float64)))"
+	return "multiIf(countIf(" + nan + ") > 0, toNullable(nan), " + fn + "(toNullable(" + x + ")))"
 }
 
 // quantileElement writes OFFSET(q, k) (or ORDINAL, SAFE_…) of a quantiles

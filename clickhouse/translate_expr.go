@@ -28,9 +28,10 @@ import (
 //     where Go matches runes: a pattern is written from its parsed form
 //     (flags become groups) and only when no part of it can tell bytes from
 //     runes (no '.', no class reaching past ASCII);
-//   - integer arithmetic wraps in ClickHouse and errors in BigQuery, and
-//     division by zero is inf there: neither is written (exec computes
-//     them), nor is anything else not listed below.
+//   - integer arithmetic wraps in ClickHouse and errors in BigQuery; float
+//     arithmetic past FLOAT64's range is inf there and an error in
+//     BigQuery; division by zero is inf there: none is written (exec
+//     computes them), nor is anything else not listed below.
 
 // expr writes e over cols. In a filter position (WHERE, a CASE condition,
 // countIf) NULL and FALSE both reject, so AND and OR may be plain there.
@@ -233,10 +234,6 @@ func call(cols []rcol, c *planner.Call, filter bool) (string, bool) {
 			return "toFloat64(" + args[0] + ")", true
 		case from == types.KindInt64 && c.T.Kind == types.KindString:
 			return "toString(" + args[0] + ")", true
-		}
-	case "+", "-", "*":
-		if c.T.Kind == types.KindFloat64 && kind(0) == types.KindFloat64 && kind(1) == types.KindFloat64 {
-			return "(" + args[0] + " " + c.Fn + " " + args[1] + ")", true
 		}
 	case "neg":
 		if c.T.Kind == types.KindFloat64 {

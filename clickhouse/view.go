@@ -213,6 +213,10 @@ func queryError(ctx context.Context, err error) error {
 	case codeAllConnectFailed, codeNetwork, codeSocketTimeout, codeTooManyQueries, codeUnknownTable, codeUnknownDatabase, 0:
 		return unavailable(err)
 	}
+	if ce.Code == codeDecimalOverflow {
+		// the only Decimal logq writes is the exact INT64 SUM (translate_agg.go)
+		return &exec.Error{Kind: exec.KindEvaluation, Msg: "integer overflow: SUM is outside INT64", Err: err}
+	}
 	return &exec.Error{Kind: exec.KindInternal, Msg: "internal error: ClickHouse refused a query logq wrote", Err: err}
 }
 

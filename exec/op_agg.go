@@ -62,6 +62,20 @@ func (o *aggOp) failed() error {
 // failing states record an error update or merge could not return.
 type failing interface{ failed() error }
 
+// checked states can fail at the result: SUM of INT64 past INT64.
+type checked interface{ resultErr(g int) error }
+
+// resultOf is group g's result of st, or the error it ends in.
+func resultOf(st aggState, g int) (types.Value, error) {
+	v := st.result(g)
+	if c, ok := st.(checked); ok {
+		if err := c.resultErr(g); err != nil {
+			return types.Value{}, err
+		}
+	}
+	return v, nil
+}
+
 func (o *aggOp) Close() {
 	if o.in != nil {
 		o.in.Close()
@@ -87,8 +101,7 @@ func (o *aggOp) consume(ctx context.Context) error {
 	if err := o.accumulate(ctx); err != nil {
 		return err
 	}
-	o.finish()
-	return nil
+	return o.finish()
 }
 
 // accumulate reads the whole input into the group states.
@@ -109,7 +122,7 @@ func (o *aggOp) accumulate(ctx context.Context) error {
 }
 
 // finish turns the group states into output batches.
-func (o *aggOp) finish() {
+func (o *aggOp) finish() error {
 	if o.n == 0 && len(o.plan.Keys) == 0 {
 		o.n = 1 // an aggregate without GROUP BY always yields one row
 		for _, s := range o.states {
@@ -134,13 +147,18 @@ func (o *aggOp) finish() {
 		for ai, s := range o.states {
 			v := newVector(o.plan.Aggs[ai].T, len(idx))
 			for k, g := range idx {
-				v.set(k, s.result(int(g)), len(idx))
+				x, err := resultOf(s, int(g))
+				if err != nil {
+					return err
+				}
+				v.set(k, x, len(idx))
 			}
 			b.Cols = append(b.Cols, v)
 		}
 		o.out = append(o.out, b)
 	}
 	o.release()
+	return nil
 }
 
 // release hands reusable per-group storage back once results are built.

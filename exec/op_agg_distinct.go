@@ -114,3 +114,10 @@ func (s *distinctArgs) result(g int) types.Value {
 	}
 	return s.inner.result(g)
 }
+
+func (s *distinctArgs) resultErr(g int) error {
+	if c, ok := s.inner.(checked); ok {
+		return c.resultErr(g)
+	}
+	return nil
+}

@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"math"
+
 	"logq/planner"
 	"logq/types"
 )
@@ -73,12 +75,26 @@ func (s *extremeState) update(g []int32, args []*Vector, n int) {
 		if s.fn == "any_value" {
 			continue
 		}
-		x := v.Value(r)
-		c, _ := types.Compare(x, s.v[gi])
-		if (s.fn == "min" && c < 0) || (s.fn == "max" && c > 0) {
+		if x := v.Value(r); s.beats(x, s.v[gi]) {
 			s.v[gi] = x
 		}
 	}
+}
+
+// beats reports whether x replaces cur as the group's MIN or MAX. A NaN
+// is both: BigQuery's MIN and MAX are NaN when any input is (NaN orders
+// below every number, so MIN finds it by comparing; MAX must keep it).
+func (s *extremeState) beats(x, cur types.Value) bool {
+	if s.fn == "max" && x.T.Kind == types.KindFloat64 {
+		if math.IsNaN(cur.F) {
+			return false
+		}
+		if math.IsNaN(x.F) {
+			return true
+		}
+	}
+	c, _ := types.Compare(x, cur)
+	return (s.fn == "min" && c < 0) || (s.fn == "max" && c > 0)
 }
 
 func (s *extremeState) result(g int) types.Value {
@@ -112,8 +128,7 @@ func (s *extremeState) merge(target []int32, other aggState) {
 		if s.fn == "any_value" {
 			continue
 		}
-		c, _ := types.Compare(o.v[g], s.v[t])
-		if (s.fn == "min" && c < 0) || (s.fn == "max" && c > 0) {
+		if s.beats(o.v[g], s.v[t]) {
 			s.v[t] = o.v[g]
 		}
 	}

@@ -1,6 +1,10 @@
 package exec
 
 import (
+	"math"
+	"math/big"
+	"math/bits"
+
 	"logq/planner"
 	"logq/types"
 )
@@ -9,19 +13,25 @@ func newSumState(a planner.AggCall) aggState {
 	return &sumState{avg: a.Fn == "avg", float: a.Args[0].Type().Kind == types.KindFloat64}
 }
 
-// sumState is SUM or AVG. INT64 sums are exact, with a FLOAT64 shadow sum
-// kept once a group overflows INT64, from which an AVG still answers.
+// sumState is SUM or AVG. INT64 values are summed exactly in 128 bits (lo,
+// with hi the carry word), as BigQuery does: only a final SUM outside INT64
+// is an overflow error, and AVG divides the exact sum.
 type sumState struct {
 	avg, float bool
-	i          []int64
+	lo         []uint64
+	hi         []int64
 	f          []float64
 	c          []int64
-	overflow   []bool
 }
 
 func (s *sumState) grow(n int) {
-	s.i, s.f, s.c = growZero(s.i, n), growZero(s.f, n), growZero(s.c, n)
-	s.overflow = growZero(s.overflow, n)
+	s.lo, s.hi, s.f, s.c = growZero(s.lo, n), growZero(s.hi, n), growZero(s.f, n), growZero(s.c, n)
+}
+
+// add128 adds x (sign-extended) to the 128-bit integer (hi, lo).
+func add128(hi int64, lo uint64, xhi int64, xlo uint64) (int64, uint64) {
+	lo, carry := bits.Add64(lo, xlo, 0)
+	return hi + xhi + int64(carry), lo
 }
 
 func (s *sumState) update(g []int32, args []*Vector, n int) {
@@ -35,26 +45,38 @@ func (s *sumState) update(g []int32, args []*Vector, n int) {
 		}
 		return
 	}
-	// Integers sum exactly; the float shadow sum is only needed (and kept
-	// from then on) once a group overflows INT64.
 	for r, gi := range g {
 		if v.isNull(r) {
 			continue
 		}
 		x := v.I[r]
-		sum := s.i[gi] + x
-		if (x > 0 && sum < s.i[gi]) || (x < 0 && sum > s.i[gi]) {
-			if !s.overflow[gi] {
-				s.f[gi] = float64(s.i[gi])
-			}
-			s.overflow[gi] = true
-		}
-		if s.overflow[gi] {
-			s.f[gi] += float64(x)
-		}
-		s.i[gi] = sum
+		s.hi[gi], s.lo[gi] = add128(s.hi[gi], s.lo[gi], x>>63, uint64(x))
 		s.c[gi]++
 	}
+}
+
+// fits reports whether group g's integer sum is an INT64.
+func (s *sumState) fits(g int) bool {
+	return s.hi[g] == int64(s.lo[g])>>63
+}
+
+// sum128Float is group g's integer sum rounded to the nearest FLOAT64.
+func (s *sumState) sum128Float(g int) float64 {
+	if s.fits(g) {
+		return float64(int64(s.lo[g]))
+	}
+	x := new(big.Int).SetInt64(s.hi[g])
+	x.Lsh(x, 64).Add(x, new(big.Int).SetUint64(s.lo[g]))
+	f, _ := new(big.Float).SetInt(x).Float64()
+	return f
+}
+
+// resultErr is the overflow of a SUM of INT64 beyond INT64.
+func (s *sumState) resultErr(g int) error {
+	if s.avg || s.float || s.c[g] == 0 || s.fits(g) {
+		return nil
+	}
+	return &Error{Kind: KindEvaluation, Msg: "integer overflow: SUM is outside INT64"}
 }
 
 func (s *sumState) result(g int) types.Value {
@@ -63,38 +85,27 @@ func (s *sumState) result(g int) types.Value {
 		return types.NullOf(types.Float64)
 	case s.c[g] == 0:
 		return types.NullOf(types.Int64)
-	case s.avg && !s.float && !s.overflow[g]:
-		return types.FloatValue(float64(s.i[g]) / float64(s.c[g]))
-	case s.avg:
+	case s.avg && s.float:
 		return types.FloatValue(s.f[g] / float64(s.c[g]))
+	case s.avg:
+		return types.FloatValue(s.sum128Float(g) / float64(s.c[g]))
 	case s.float:
 		return types.FloatValue(s.f[g])
+	case !s.fits(g):
+		// resultErr reports it; a caller that does not ask sees the nearest value
+		if s.hi[g] < 0 {
+			return types.IntValue(math.MinInt64)
+		}
+		return types.IntValue(math.MaxInt64)
 	}
-	return types.IntValue(s.i[g])
+	return types.IntValue(int64(s.lo[g]))
 }
 
 func (s *sumState) merge(target []int32, other aggState) {
 	o := other.(*sumState)
 	for g, t := range target {
-		if s.float {
-			s.f[t] += o.f[g]
-			s.c[t] += o.c[g]
-			continue
-		}
-		sum := s.i[t] + o.i[g]
-		wrapped := (o.i[g] > 0 && sum < s.i[t]) || (o.i[g] < 0 && sum > s.i[t])
-		if (wrapped || o.overflow[g]) && !s.overflow[t] {
-			s.f[t] = float64(s.i[t])
-			s.overflow[t] = true
-		}
-		if s.overflow[t] {
-			if o.overflow[g] {
-				s.f[t] += o.f[g]
-			} else {
-				s.f[t] += float64(o.i[g])
-			}
-		}
-		s.i[t] = sum
+		s.f[t] += o.f[g]
+		s.hi[t], s.lo[t] = add128(s.hi[t], s.lo[t], o.hi[g], o.lo[g])
 		s.c[t] += o.c[g]
 	}
 }

@@ -95,7 +95,9 @@ func (pa *parallelAgg) Next(ctx context.Context) (*Batch, error) {
 				return nil, err
 			}
 		}
-		pa.final.finish()
+		if err := pa.final.finish(); err != nil {
+			return nil, err
+		}
 		pa.final.done = true
 	}
 	return pa.final.Next(ctx)

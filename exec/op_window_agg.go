@@ -30,7 +30,10 @@ func (w *windowCalc) wholePartitions(out *Vector) error {
 		}
 	}
 	for g, p := range w.parts {
-		v := st.result(g)
+		v, err := resultOf(st, g)
+		if err != nil {
+			return err
+		}
 		for j := p.lo; j < p.hi; j++ {
 			out.set(int(w.idx[j]), v, n)
 		}
@@ -90,7 +93,11 @@ func (w *windowCalc) aggregate(ctx context.Context, p partitionRun, out *Vector)
 			if err := w.chargeList(p.lo, hi); err != nil {
 				return err
 			}
-			out.set(int(idx[j]), st.result(0), n)
+			v, err := resultOf(st, 0)
+			if err != nil {
+				return err
+			}
+			out.set(int(idx[j]), v, n)
 		}
 		return nil
 	}
@@ -106,7 +113,11 @@ func (w *windowCalc) aggregate(ctx context.Context, p partitionRun, out *Vector)
 			}
 		}
 		for j := first; j < last; j++ {
-			out.set(int(idx[j]), st.result(j-first), n)
+			v, err := resultOf(st, j-first)
+			if err != nil {
+				return err
+			}
+			out.set(int(idx[j]), v, n)
 		}
 		rows, groups, first = rows[:0], groups[:0], last
 		return ctx.Err()

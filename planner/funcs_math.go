@@ -111,10 +111,21 @@ func registerMathFuncs() {
 	}, false))
 	alias("ceiling", "ceil")
 	register("safe_divide", def(2, 2, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-		if a[1].F == 0 {
+		v, err := floatArith("/", a[0].F, a[1].F)
+		if err != nil { // division by zero or overflow
 			return types.NullOf(types.Float64), nil
 		}
+		return v, nil
+	}, false))
+	// IEEE_DIVIDE never fails: x/0 is ±inf or NaN.
+	register("ieee_divide", def(2, 2, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
 		return types.FloatValue(a[0].F / a[1].F), nil
+	}, false))
+	register("is_nan", def(1, 1, sig(types.KindFloat64, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.BoolValue(math.IsNaN(a[0].F)), nil
+	}, false))
+	register("is_inf", def(1, 1, sig(types.KindFloat64, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.BoolValue(math.IsInf(a[0].F, 0)), nil
 	}, false))
 	register("mod", def(2, 2, sig(types.KindInt64, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
 		if a[1].I == 0 {

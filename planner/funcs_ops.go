@@ -49,39 +49,9 @@ func registerOperators() {
 	}
 	arithEval := func(c *Call, a []types.Value) (types.Value, error) {
 		if c.T.Kind == types.KindInt64 {
-			x, y := a[0].I, a[1].I
-			switch c.Fn {
-			case "+":
-				if r := x + y; (r > x) == (y > 0) {
-					return types.IntValue(r), nil
-				}
-			case "-":
-				if r := x - y; (r < x) == (y > 0) {
-					return types.IntValue(r), nil
-				}
-			case "*":
-				if x == 0 || y == 0 {
-					return types.IntValue(0), nil
-				}
-				if r := x * y; r/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64) {
-					return types.IntValue(r), nil
-				}
-			}
-			return types.Value{}, evalErr("integer overflow: %d %s %d", x, c.Fn, y)
+			return intArith(c.Fn, a[0].I, a[1].I)
 		}
-		x, y := a[0].Float(), a[1].Float()
-		switch c.Fn {
-		case "+":
-			return types.FloatValue(x + y), nil
-		case "-":
-			return types.FloatValue(x - y), nil
-		case "*":
-			return types.FloatValue(x * y), nil
-		}
-		if y == 0 {
-			return types.Value{}, evalErr("division by zero: %s / %s", a[0], a[1])
-		}
-		return types.FloatValue(x / y), nil
+		return floatArith(c.Fn, a[0].Float(), a[1].Float())
 	}
 	boolArgs := func(c *Call) (types.Type, error) {
 		for i := range c.Args {
@@ -105,16 +75,19 @@ func registerOperators() {
 		return types.Null, nil
 	}
 	for name, f := range map[string]*Func{
-		"=":  def(2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false),
-		"!=": def(2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false),
-		"<":  def(2, 2, cmp, cmpEval(func(r int) bool { return r < 0 }), false),
-		"<=": def(2, 2, cmp, cmpEval(func(r int) bool { return r <= 0 }), false),
-		">":  def(2, 2, cmp, cmpEval(func(r int) bool { return r > 0 }), false),
-		">=": def(2, 2, cmp, cmpEval(func(r int) bool { return r >= 0 }), false),
-		"+":  def(2, 2, arith, arithEval, false),
-		"-":  def(2, 2, arith, arithEval, false),
-		"*":  def(2, 2, arith, arithEval, false),
-		"/":  def(2, 2, arith, arithEval, false),
+		"=":             def(2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false),
+		"!=":            def(2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false),
+		"<":             def(2, 2, cmp, cmpEval(func(r int) bool { return r < 0 }), false),
+		"<=":            def(2, 2, cmp, cmpEval(func(r int) bool { return r <= 0 }), false),
+		">":             def(2, 2, cmp, cmpEval(func(r int) bool { return r > 0 }), false),
+		">=":            def(2, 2, cmp, cmpEval(func(r int) bool { return r >= 0 }), false),
+		"+":             def(2, 2, arith, arithEval, false),
+		"-":             def(2, 2, arith, arithEval, false),
+		"*":             def(2, 2, arith, arithEval, false),
+		"/":             def(2, 2, arith, arithEval, false),
+		"safe_add":      def(2, 2, arith, safeArith("+", arithEval), false),
+		"safe_subtract": def(2, 2, arith, safeArith("-", arithEval), false),
+		"safe_multiply": def(2, 2, arith, safeArith("*", arithEval), false),
 		"neg": def(1, 1, arith, func(c *Call, a []types.Value) (types.Value, error) {
 			if c.T.Kind == types.KindInt64 {
 				if a[0].I == math.MinInt64 {
@@ -350,3 +323,60 @@ func constPattern(check func(*Call) (types.Type, error)) func(*Call) (types.Type
 
 // isNaN reports whether v is a FLOAT64 NaN.
 func isNaN(v types.Value) bool { return v.T.Kind == types.KindFloat64 && !v.Null && math.IsNaN(v.F) }
+
+// intArith is x op y of INT64s: an overflow is an error, as in BigQuery.
+func intArith(op string, x, y int64) (types.Value, error) {
+	switch op {
+	case "+":
+		if r := x + y; (r > x) == (y > 0) {
+			return types.IntValue(r), nil
+		}
+	case "-":
+		if r := x - y; (r < x) == (y > 0) {
+			return types.IntValue(r), nil
+		}
+	case "*":
+		if x == 0 || y == 0 {
+			return types.IntValue(0), nil
+		}
+		if r := x * y; r/y == x && !(x == -1 && y == math.MinInt64) && !(y == -1 && x == math.MinInt64) {
+			return types.IntValue(r), nil
+		}
+	}
+	return types.Value{}, evalErr("integer overflow: %d %s %d", x, op, y)
+}
+
+// floatArith is x op y of FLOAT64s. Division by zero is an error, and so is
+// a result past FLOAT64's range from finite operands ("floating point
+// overflow"); infinite or NaN operands give IEEE's answer.
+func floatArith(op string, x, y float64) (types.Value, error) {
+	var r float64
+	switch op {
+	case "+":
+		r = x + y
+	case "-":
+		r = x - y
+	case "*":
+		r = x * y
+	default:
+		if y == 0 {
+			return types.Value{}, evalErr("division by zero: %v / %v", x, y)
+		}
+		r = x / y
+	}
+	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+		return types.Value{}, evalErr("floating point overflow: %v %s %v", x, op, y)
+	}
+	return types.FloatValue(r), nil
+}
+
+// safeArith is SAFE_ADD and its kin: the operator, with NULL for an error.
+func safeArith(op string, eval func(*Call, []types.Value) (types.Value, error)) func(*Call, []types.Value) (types.Value, error) {
+	return func(c *Call, a []types.Value) (types.Value, error) {
+		v, err := eval(&Call{Fn: op, Args: c.Args, T: c.T}, a)
+		if err != nil {
+			return types.NullOf(c.T), nil
+		}
+		return v, nil
+	}
+}

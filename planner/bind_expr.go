@@ -76,6 +76,11 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 	case *sqlparse.Cast:
 		t, ok := types.ParseTypeName(e.TypeName)
 		if !ok {
+			switch up := strings.ToUpper(e.TypeName); up {
+			case "NUMERIC", "DECIMAL", "BIGNUMERIC", "BIGDECIMAL":
+				// Computing them as FLOAT64 would be silently inexact.
+				b.fail(e.At, "type %s is not supported: logq has no exact decimal type (CAST to FLOAT64 for an approximate value)", up)
+			}
 			b.fail(e.At, "unknown type %s", e.TypeName)
 		}
 		x := b.expr(e.X, ctx)

@@ -5,6 +5,7 @@ import (
 	"logq/types"
 	"math"
 	"strings"
+	"unicode/utf8"
 )
 
 // registerOperators defines the operators (comparisons, arithmetic, logic,
@@ -194,8 +195,15 @@ func registerOperators() {
 		"upper": def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 			return types.StringValue(strings.ToUpper(a[0].S)), nil
 		}, false),
-		"length": def(1, 1, sig(types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
-			return types.IntValue(int64(len([]rune(a[0].S)))), nil
+		// LENGTH counts characters of a STRING and bytes of a BYTES.
+		"length": def(1, 1, stringOrBytes(types.Int64), func(c *Call, a []types.Value) (types.Value, error) {
+			if a[0].T.Kind == types.KindBytes {
+				return types.IntValue(int64(len(a[0].S))), nil
+			}
+			return types.IntValue(int64(utf8.RuneCountInString(a[0].S))), nil
+		}, false),
+		"byte_length": def(1, 1, stringOrBytes(types.Int64), func(c *Call, a []types.Value) (types.Value, error) {
+			return types.IntValue(int64(len(a[0].S))), nil
 		}, false),
 		"concat": def(1, -1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 			var b strings.Builder
@@ -378,5 +386,21 @@ func safeArith(op string, eval func(*Call, []types.Value) (types.Value, error)) 
 			return types.NullOf(c.T), nil
 		}
 		return v, nil
+	}
+}
+
+// stringOrBytes types a call of one STRING or BYTES argument (a NULL or a
+// parameter's STRING is a STRING) returning ret.
+func stringOrBytes(ret types.Type) func(c *Call) (types.Type, error) {
+	return func(c *Call) (types.Type, error) {
+		if c.Args[0].Type().Kind == types.KindBytes {
+			return ret, nil
+		}
+		a, err := coerceTo(c.Args[0], types.String)
+		if err != nil {
+			return types.Type{}, fmt.Errorf("argument 1 of %s: %w", strings.ToUpper(c.Fn), err)
+		}
+		c.Args[0] = a
+		return ret, nil
 	}
 }

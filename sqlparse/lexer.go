@@ -190,7 +190,7 @@ func (l *lexer) quoted(start int, raw, bytes bool) (token, *Error) {
 				}
 				return token{}, errorAt(start, "unterminated string")
 			}
-			if err := l.escape(&b); err != nil {
+			if err := l.escape(&b, bytes); err != nil {
 				return token{}, err
 			}
 			continue
@@ -205,7 +205,10 @@ func (l *lexer) quoted(start int, raw, bytes bool) (token, *Error) {
 	return token{kind: kind, text: b.String(), pos: start, raw: l.src[start:l.pos]}, nil
 }
 
-func (l *lexer) escape(b *strings.Builder) *Error {
+// escape decodes one escape sequence. \xhh and \ooo are one byte in a
+// BYTES literal and one code point (U+0000 to U+00FF) in a STRING literal,
+// as BigQuery decodes them.
+func (l *lexer) escape(b *strings.Builder, bytes bool) *Error {
 	at := l.pos
 	if l.pos+1 >= len(l.src) {
 		return errorAt(at, "unterminated string")
@@ -229,7 +232,27 @@ func (l *lexer) escape(b *strings.Builder) *Error {
 		b.WriteByte('\v')
 	case '\\', '\'', '"', '`', '?':
 		b.WriteByte(c)
+	case '0', '1', '2', '3':
+		if l.pos+2 > len(l.src) {
+			return errorAt(at, "bad escape sequence")
+		}
+		r := rune(c - '0')
+		for _, o := range []byte(l.src[l.pos : l.pos+2]) {
+			if o < '0' || o > '7' {
+				return errorAt(at, "bad escape sequence")
+			}
+			r = r<<3 | rune(o-'0')
+		}
+		l.pos += 2
+		if bytes {
+			b.WriteByte(byte(r))
+		} else {
+			b.WriteRune(r)
+		}
 	case 'x', 'X', 'u', 'U':
+		if bytes && (c == 'u' || c == 'U') {
+			return errorAt(at, "\\%c escapes are for STRING literals, not BYTES", c)
+		}
 		n := map[byte]int{'x': 2, 'X': 2, 'u': 4, 'U': 8}[c]
 		if l.pos+n > len(l.src) {
 			return errorAt(at, "bad escape sequence")
@@ -250,7 +273,7 @@ func (l *lexer) escape(b *strings.Builder) *Error {
 			r = r<<4 | rune(d)
 		}
 		l.pos += n
-		if n == 2 {
+		if n == 2 && bytes {
 			b.WriteByte(byte(r))
 		} else {
 			if !utf8.ValidRune(r) {

@@ -37,6 +37,10 @@ func Cast(v Value, to Type) (Value, error) {
 		case KindTimestamp:
 			ts := FormatTimestamp(v.I)
 			return StringValue(ts[:len(ts)-4] + "+00"), nil
+		case KindDatetime:
+			// BigQuery writes a space between date and time; the "T" is
+			// only Logflare's JSON encoding of a DATETIME result.
+			return StringValue(strings.Replace(FormatDatetime(v.I), "T", " ", 1)), nil
 		case KindBytes:
 			return StringValue(v.S), nil
 		case KindArray, KindStruct:

@@ -126,7 +126,7 @@ func ParseTypeName(name string) (Type, bool) {
 	switch strings.ToUpper(name) {
 	case "INT64", "INT", "INTEGER", "BIGINT", "SMALLINT", "TINYINT", "BYTEINT":
 		return Int64, true
-	case "FLOAT64", "FLOAT", "DOUBLE", "NUMERIC", "BIGNUMERIC", "DECIMAL":
+	case "FLOAT64", "FLOAT", "DOUBLE":
 		return Float64, true
 	case "BOOL", "BOOLEAN":
 		return Bool, true

@@ -3,6 +3,7 @@ package exec
 import (
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"logq/planner"
@@ -16,6 +17,7 @@ type quantAgg struct {
 	ranks []int
 	elem  types.Type
 	q     []quantileState
+	strs  [][]string    // the values of STRING and BYTES, per group
 	done  []types.Value // results, when computed ahead by prepare
 }
 
@@ -33,11 +35,25 @@ func newQuantAgg(a planner.AggCall) aggState {
 func (s *quantAgg) grow(n int) {
 	for len(s.q) < n {
 		s.q = append(s.q, quantileState{})
+		s.strs = append(s.strs, nil)
 	}
+}
+
+// byBytes reports whether the values are strings, ordered by their bytes.
+func (s *quantAgg) byBytes() bool {
+	return s.elem.Kind == types.KindString || s.elem.Kind == types.KindBytes
 }
 
 func (s *quantAgg) update(g []int32, args []*Vector, n int) {
 	v := args[0]
+	if s.byBytes() {
+		for r, gi := range g {
+			if !v.isNull(r) {
+				s.strs[gi] = append(s.strs[gi], v.Value(r).S)
+			}
+		}
+		return
+	}
 	switch v.storage() {
 	case inFloats:
 		for r, gi := range g {
@@ -80,6 +96,9 @@ func (s *quantAgg) result(g int) types.Value {
 }
 
 func (s *quantAgg) compute(g int) types.Value {
+	if s.byBytes() {
+		return s.computeStrings(g)
+	}
 	vals := s.q[g].quantiles(s.n, s.ranks)
 	if vals == nil {
 		return types.NullOf(types.ArrayOf(s.elem))
@@ -104,9 +123,33 @@ func (s *quantAgg) compute(g int) types.Value {
 	return types.ArrayValue(s.elem, out)
 }
 
+// computeStrings is compute over strings: exact, at the same ranks as
+// quantileState's exact path (the ⌈i·N/n⌉-th smallest, by bytes).
+func (s *quantAgg) computeStrings(g int) types.Value {
+	vals := s.strs[g]
+	if len(vals) == 0 {
+		return types.NullOf(types.ArrayOf(s.elem))
+	}
+	slices.Sort(vals)
+	out := make([]types.Value, s.n+1)
+	for i := range out {
+		out[i] = types.NullOf(s.elem)
+	}
+	N := len(vals)
+	for _, i := range s.ranks {
+		if i < 0 || i > s.n {
+			continue
+		}
+		r := int(math.Ceil(float64(i) * float64(N) / float64(s.n)))
+		out[i] = types.Value{T: s.elem, S: vals[max(r, 1)-1]}
+	}
+	return types.ArrayValue(s.elem, out)
+}
+
 func (s *quantAgg) merge(target []int32, other aggState) {
 	o := other.(*quantAgg)
 	for g, t := range target {
 		s.q[t].merge(&o.q[g])
+		s.strs[t] = append(s.strs[t], o.strs[g]...)
 	}
 }

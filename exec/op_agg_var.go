@@ -11,11 +11,16 @@ import (
 // STDDEV_POP. Each group keeps its count and the sums of x−k and (x−k)² for
 // a pivot k (its first value), which avoids the cancellation of the naive
 // sum-of-squares formula when values are large and close together.
+//
+// The sums are kept scaled by 2^-sc (sc ≥ 0, per group, raised when a
+// deviation passes 2^500): (x−k)² of finite values past 1e154 would
+// otherwise be +inf, and STDDEV of 1e200 and −1e200 is a finite 1.4e200.
 type varState struct {
 	pop, sqrt bool
 	float     bool
 	n         []int64
 	k, s, ss  []float64
+	sc        []int
 }
 
 func newVarState(a planner.AggCall) *varState {
@@ -29,6 +34,36 @@ func newVarState(a planner.AggCall) *varState {
 func (s *varState) grow(n int) {
 	s.n = growZero(s.n, n)
 	s.k, s.s, s.ss = growZero(s.k, n), growZero(s.s, n), growZero(s.ss, n)
+	s.sc = growZero(s.sc, n)
+}
+
+// varLimit bounds a scaled deviation: its square, times any count, stays
+// finite.
+const varLimit = 0x1p500
+
+// scaleTo raises group g's scale to sc, rescaling its sums.
+func (s *varState) scaleTo(g, sc int) {
+	if sc <= s.sc[g] {
+		return
+	}
+	d := s.sc[g] - sc
+	s.s[g] = math.Ldexp(s.s[g], d)
+	s.ss[g] = math.Ldexp(s.ss[g], 2*d)
+	s.sc[g] = sc
+}
+
+// scaled is d·2^-sc, raising group g's scale first when it would pass
+// varLimit.
+func (s *varState) scaled(g int, d float64) float64 {
+	if s.sc[g] != 0 {
+		d = math.Ldexp(d, -s.sc[g])
+	}
+	if math.Abs(d) > varLimit && !math.IsInf(d, 0) {
+		_, e := math.Frexp(d)
+		s.scaleTo(g, s.sc[g]+e-500)
+		d = math.Ldexp(d, 500-e)
+	}
+	return d
 }
 
 func (s *varState) update(g []int32, args []*Vector, n int) {
@@ -47,6 +82,9 @@ func (s *varState) update(g []int32, args []*Vector, n int) {
 			s.k[gi] = x
 		}
 		d := x - s.k[gi]
+		if s.sc[gi] != 0 || math.Abs(d) > varLimit {
+			d = s.scaled(int(gi), d)
+		}
 		s.n[gi]++
 		s.s[gi] += d
 		s.ss[gi] += d * d
@@ -67,12 +105,13 @@ func (s *varState) result(g int) types.Value {
 		v = m2 / float64(n-1)
 	}
 	if s.sqrt {
-		v = math.Sqrt(v)
+		return types.FloatValue(math.Ldexp(math.Sqrt(v), s.sc[g]))
 	}
-	return types.FloatValue(v)
+	return types.FloatValue(math.Ldexp(v, 2*s.sc[g]))
 }
 
-// merge re-centres the other group's sums on this group's pivot.
+// merge re-centres the other group's sums on this group's pivot, at the
+// larger of the two scales.
 func (s *varState) merge(target []int32, other aggState) {
 	o := other.(*varState)
 	for g, t := range target {
@@ -80,13 +119,21 @@ func (s *varState) merge(target []int32, other aggState) {
 			continue
 		}
 		if s.n[t] == 0 {
-			s.n[t], s.k[t], s.s[t], s.ss[t] = o.n[g], o.k[g], o.s[g], o.ss[g]
+			s.n[t], s.k[t], s.s[t], s.ss[t], s.sc[t] = o.n[g], o.k[g], o.s[g], o.ss[g], o.sc[g]
 			continue
 		}
-		d := o.k[g] - s.k[t] // x − k_t = (x − k_o) + d
+		s.scaleTo(int(t), o.sc[g])
+		os, oss := math.Ldexp(o.s[g], o.sc[g]-s.sc[t]), math.Ldexp(o.ss[g], 2*(o.sc[g]-s.sc[t]))
+		// x − k_t = (x − k_o) + d, with d scaled as the sums are; raising
+		// the scale for d rescales this group's sums, not the other's
+		sc := s.sc[t]
+		d := s.scaled(int(t), o.k[g]-s.k[t])
+		if s.sc[t] != sc {
+			os, oss = math.Ldexp(os, sc-s.sc[t]), math.Ldexp(oss, 2*(sc-s.sc[t]))
+		}
 		on := float64(o.n[g])
-		s.ss[t] += o.ss[g] + 2*d*o.s[g] + on*d*d
-		s.s[t] += o.s[g] + on*d
+		s.ss[t] += oss + 2*d*os + on*d*d
+		s.s[t] += os + on*d
 		s.n[t] += o.n[g]
 	}
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,4 +28,26 @@ func TestVarianceMerge(t *testing.T) {
 	empty := part()
 	empty.merge([]int32{0}, part(9, 7, 5, 5, 4, 4, 4, 2))
 	require.Equal(t, types.FloatValue(4), empty.result(0))
+}
+
+// Partial states of values whose squares are past FLOAT64 merge at a common
+// scale: {2^700} and {-2^700, 0} have sample variance 2^1400, stddev 2^700;
+// a small-valued part merged into a scaled one keeps the answer.
+func TestVarianceMergeLarge(t *testing.T) {
+	call := planner.AggCall{Fn: "stddev_samp", Args: []planner.Expr{&planner.Const{V: types.FloatValue(0)}}}
+	part := func(xs ...float64) *varState {
+		s := newVarState(call)
+		s.grow(1)
+		v := newVector(types.Float64, len(xs))
+		copy(v.F, xs)
+		s.update(make([]int32, len(xs)), []*Vector{v}, len(xs))
+		return s
+	}
+	big := math.Ldexp(1, 700)
+	a := part(big)
+	a.merge([]int32{0}, part(-big, 0))
+	require.Equal(t, types.FloatValue(big), a.result(0))
+	b := part(0)
+	b.merge([]int32{0}, part(big, -big))
+	require.Equal(t, types.FloatValue(big), b.result(0))
 }

@@ -124,6 +124,9 @@ func bindLagLead(b *binder, e *sqlparse.Call, inner *exprCtx, call *WindowCall) 
 		if err != nil || !c.Type().Equal(call.T) {
 			b.fail(e.Args[2].Pos(), "the default of %s must be a %s, not %s", up, call.T, d.Type())
 		}
+		if _, ok := c.(*Const); !ok && !b.symbolic {
+			b.fail(e.Args[2].Pos(), "the default of %s must be a constant", up)
+		}
 		def = c
 	}
 	call.Args = append(call.Args, def)

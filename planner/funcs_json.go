@@ -175,11 +175,7 @@ func jsonSelect(doc []byte, steps []jsonStep) (json.RawMessage, bool) {
 	}
 	for _, st := range steps {
 		if st.index < 0 {
-			var obj map[string]json.RawMessage
-			if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &obj) != nil {
-				return nil, false
-			}
-			v, ok := obj[st.key]
+			v, ok := jsonMember(raw, st.key)
 			if !ok {
 				return nil, false
 			}
@@ -193,6 +189,32 @@ func jsonSelect(doc []byte, steps []jsonStep) (json.RawMessage, bool) {
 		raw = arr[st.index]
 	}
 	return raw, len(raw) > 0
+}
+
+// jsonMember is the value of key in the object raw (valid JSON): the first
+// one when the key is repeated, as BigQuery reads it.
+func jsonMember(raw json.RawMessage, key string) (json.RawMessage, bool) {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // {
+		return nil, false
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil, false
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		if k == key {
+			return v, true
+		}
+	}
+	return nil, false
 }
 
 // netHost takes the host out of a URL as NET.HOST does: surrounding spaces

@@ -1,6 +1,7 @@
 package event
 
 import (
+	"math"
 	"regexp"
 	"testing"
 
@@ -117,4 +118,30 @@ func FuzzSplit(f *testing.F) {
 func isBatch(ev []byte) bool {
 	_, ok, _ := batchField(ev)
 	return ok
+}
+
+// ParseInt reads every INT64, the extremes included, and refuses what is
+// past them or not an integer.
+func TestParseInt(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"0", 0, true},
+		{"-12", -12, true},
+		{"9223372036854775807", math.MaxInt64, true},
+		{"-9223372036854775808", math.MinInt64, true},
+		{"-9223372036854775805", math.MinInt64 + 3, true},
+		{"9223372036854775808", 0, false},
+		{"-9223372036854775809", 0, false},
+		{"1.5", 0, false},
+		{"-", 0, false},
+	} {
+		got, ok := ParseInt([]byte(c.in))
+		require.Equal(t, c.ok, ok, c.in)
+		if ok {
+			require.Equal(t, c.want, got, c.in)
+		}
+	}
 }

@@ -54,16 +54,16 @@ func ParseTime(raw []byte) (int64, bool) {
 
 // ParseInt reads a JSON integer token without allocating.
 func ParseInt(tok []byte) (int64, bool) {
+	all := tok
 	neg := len(tok) > 0 && tok[0] == '-'
 	if neg {
 		tok = tok[1:]
 	}
 	if len(tok) == 0 || len(tok) > 18 {
 		if len(tok) > 18 {
-			v, err := strconv.ParseInt(string(tok), 10, 64)
-			if neg {
-				v = -v
-			}
+			// with its sign: -9223372036854775808 is an INT64, its
+			// magnitude is not
+			v, err := strconv.ParseInt(string(all), 10, 64)
 			return v, err == nil
 		}
 		return 0, false

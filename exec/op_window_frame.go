@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"sort"
 
 	"logq/planner"
@@ -56,7 +57,10 @@ func (w *windowCalc) rowsBound(b planner.FrameBound, j int, p partitionRun) int 
 // rangeBound returns the first row of the frame (start) or one past its
 // last (end) for a RANGE bound. An offset is taken in the direction of the
 // sort: PRECEDING rows have smaller keys ascending, larger descending. A row
-// whose key is NULL has its NULL peers as the offset bounds.
+// whose key is NULL or NaN has its peers as the offset bounds, and is in no
+// other row's offset frame (NaN is no distance from anything). INT64 keys
+// are offset in integers: key ± k past INT64's range reaches every row on
+// that side, and no other.
 func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, start bool) int {
 	switch b.Kind {
 	case sqlparse.UnboundedPreceding:
@@ -71,37 +75,80 @@ func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, sta
 	}
 	keys := w.rangeKey()
 	cur := keys[w.idx[j]]
-	if cur.Null {
+	if cur.Null || (cur.T.Kind == types.KindFloat64 && math.IsNaN(cur.F)) {
 		if start {
 			return int(w.peerStart[j])
 		}
 		return int(w.peerEnd[j])
 	}
-	sk := w.call.Order[0]
+	// The rows with a number, in sort direction: NULLs and NaNs sort
+	// together at one end (NaN below every number).
+	unordered := func(k int) bool {
+		v := keys[w.idx[k]]
+		return v.Null || (v.T.Kind == types.KindFloat64 && math.IsNaN(v.F))
+	}
+	nlo, nhi := p.lo, p.hi
+	for nlo < nhi && unordered(nlo) {
+		nlo++
+	}
+	for nhi > nlo && unordered(nhi-1) {
+		nhi--
+	}
+	desc := w.call.Order[0].Desc
+	following := b.Kind == sqlparse.OffsetFollowing
+	// search finds, among the numbered rows in sort direction, the first
+	// one past the bound: for a start, the first whose key is at or beyond
+	// the target; for an end, the first strictly beyond it.
+	search := func(beyond func(k int) bool) int {
+		return nlo + sort.Search(nhi-nlo, func(k int) bool { return beyond(nlo + k) })
+	}
+	if cur.T.Kind == types.KindInt64 && b.Offset.T.Kind == types.KindInt64 {
+		// The target key: cur + k following ascending (or preceding
+		// descending), cur − k otherwise; past INT64 it is beyond every
+		// row on that side.
+		up := following != desc
+		target, ok := cur.I+b.Offset.I, true
+		if up {
+			ok = target >= cur.I
+		} else {
+			target = cur.I - b.Offset.I
+			ok = target <= cur.I
+		}
+		if !ok {
+			// The target is past every key: after the last row in sort
+			// direction when it lies up ascending or down descending (a
+			// bound there takes every row), else before the first.
+			if up != desc {
+				return nhi
+			}
+			return nlo
+		}
+		return search(func(k int) bool {
+			key := keys[w.idx[k]].I
+			switch {
+			case start && !desc:
+				return key >= target
+			case start && desc:
+				return key <= target
+			case !desc:
+				return key > target
+			}
+			return key < target
+		})
+	}
 	dir := 1.0
-	if sk.Desc {
+	if desc {
 		dir = -1
 	}
 	off := b.Offset.Float()
-	if b.Kind == sqlparse.OffsetPreceding {
+	if !following {
 		off = -off
 	}
 	target := dir*cur.Float() + off // in sort direction
-	// The non-NULL rows of the partition, in sort direction.
-	nlo, nhi := p.lo, p.hi
-	if sk.NullsFirst {
-		for nlo < nhi && keys[w.idx[nlo]].Null {
-			nlo++
-		}
-	} else {
-		for nhi > nlo && keys[w.idx[nhi-1]].Null {
-			nhi--
-		}
-	}
 	d := func(k int) float64 { return dir * keys[w.idx[k]].Float() }
 	if start { // first row with d >= target
-		return nlo + sort.Search(nhi-nlo, func(k int) bool { return d(nlo+k) >= target })
+		return search(func(k int) bool { return d(k) >= target })
 	}
 	// one past the last row with d <= target
-	return nlo + sort.Search(nhi-nlo, func(k int) bool { return d(nlo+k) > target })
+	return search(func(k int) bool { return d(k) > target })
 }

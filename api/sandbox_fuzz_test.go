@@ -73,6 +73,10 @@ func FuzzSandboxSQL(f *testing.F) {
 		"select id from edge_logs e where exists (select 1 from auth_logs a where a.id = e.id)",
 		"select id from auth_logs where event_message in (select t from storage_logs, unnest(metadata) as m, unnest(m.tags) as t)",
 		"select (select id from edge_logs) as many, array(select [1]) as nested",
+		"select id from edge_logs where id is distinct from 'x' and event_message not like any ('a%', null)",
+		"select m.n in unnest([1, 2]), 'a' like all unnest(['%', 'a_']) from storage_logs, unnest(metadata) as m",
+		"select sum(m.n), max(cast(m.n as float64)), approx_quantiles(id, 3), stddev(m.n) from storage_logs, unnest(metadata) as m",
+		"select safe_add(9223372036854775807, 1), ieee_divide(1, 0), is_nan(0/1), '\\x41\\101', cast('1' as numeric)",
 	} {
 		f.Add(seed)
 	}

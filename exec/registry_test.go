@@ -27,7 +27,8 @@ var syntax = map[string]string{
 	"make_array": `\[\s*['\w]`, "make_struct": `(?i)\bstruct\s*\(`,
 	"extract_dayofweek": `(?i)extract\s*\(\s*dayofweek\b`, "extract_dayofyear": `(?i)extract\s*\(\s*dayofyear\b`,
 	"extract_isoweek": `(?i)extract\s*\(\s*isoweek\b`, "extract_isoyear": `(?i)extract\s*\(\s*isoyear\b`,
-	"extract_date": `(?i)extract\s*\(\s*date\b`,
+	"extract_date":     `(?i)extract\s*\(\s*date\b`,
+	"is_distinct_from": `(?i)\bis\s+(not\s+)?distinct\s+from\b`, "in_unnest": `(?i)\bin\s+unnest\s*\(`,
 }
 
 // TestEveryFunctionIsDefinedAndTested lists every registered function: each

@@ -370,6 +370,7 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		w(n.X)
 	case *sqlparse.IsNull:
 		w(n.X)
+		w(n.From)
 	case *sqlparse.In:
 		w(n.X)
 		for _, a := range n.List {
@@ -384,6 +385,10 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 	case *sqlparse.Like:
 		w(n.X)
 		w(n.Pattern)
+		for _, a := range n.Patterns {
+			w(a)
+		}
+		w(n.Unnest)
 	case *sqlparse.IntervalLit:
 		w(n.Value)
 	case *sqlparse.ArrayLit:

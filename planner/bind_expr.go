@@ -114,6 +114,8 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			r = b.call(e.At, "is_null", []Expr{x})
 		case "TRUE":
 			r = b.call(e.At, "is_true", []Expr{x})
+		case "DISTINCT FROM":
+			r = b.call(e.At, "is_distinct_from", []Expr{x, b.expr(e.From, ctx)})
 		default:
 			r = b.call(e.At, "is_false", []Expr{x})
 		}
@@ -125,10 +127,14 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		if e.Query != nil {
 			return b.inSubquery(e, ctx)
 		}
-		if e.Unnest != nil {
-			b.fail(e.At, "IN UNNEST is not supported; use IN (list)")
-		}
 		x := b.expr(e.X, ctx)
+		if e.Unnest != nil {
+			r := b.call(e.At, "in_unnest", []Expr{x, b.expr(e.Unnest, ctx)})
+			if e.Not {
+				r = b.call(e.At, "not", []Expr{r})
+			}
+			return r
+		}
 		var r Expr
 		for _, item := range e.List {
 			eq := b.call(e.At, "=", []Expr{x, b.expr(item, ctx)})
@@ -153,6 +159,9 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		}
 		return r
 	case *sqlparse.Like:
+		if e.Quant != "" {
+			return b.quantifiedLike(e, ctx)
+		}
 		r := b.call(e.At, "like", []Expr{b.expr(e.X, ctx), b.expr(e.Pattern, ctx)})
 		if e.Not {
 			r = b.call(e.At, "not", []Expr{r})
@@ -294,4 +303,41 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 		return c
 	}
 	return out
+}
+
+// quantifiedLike binds x [NOT] LIKE ANY|ALL (patterns): the OR (ANY) or AND
+// (ALL) of x [NOT] LIKE each pattern, NOT applying to each pattern as
+// BigQuery's does, in three-valued logic. UNNEST takes an array literal's
+// elements as the patterns; no pattern at all is FALSE for ANY, TRUE for
+// ALL.
+func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
+	patterns := e.Patterns
+	if e.Unnest != nil {
+		lit, ok := e.Unnest.(*sqlparse.ArrayLit)
+		if !ok {
+			b.fail(e.Unnest.Pos(), "LIKE %s (UNNEST(…)) takes an array literal; list the patterns instead", e.Quant)
+		}
+		patterns = lit.Elems
+	}
+	x := b.expr(e.X, ctx)
+	join := "or"
+	if e.Quant == "ALL" {
+		join = "and"
+	}
+	var r Expr
+	for _, p := range patterns {
+		l := b.call(e.At, "like", []Expr{x, b.expr(p, ctx)})
+		if e.Not {
+			l = b.call(e.At, "not", []Expr{l})
+		}
+		if r == nil {
+			r = l
+		} else {
+			r = b.call(e.At, join, []Expr{r, l})
+		}
+	}
+	if r == nil {
+		return &Const{V: types.BoolValue(e.Quant == "ALL")}
+	}
+	return r
 }

@@ -76,16 +76,73 @@ func registerOperators() {
 		return types.Null, nil
 	}
 	for name, f := range map[string]*Func{
-		"=":             def(2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false),
-		"!=":            def(2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false),
-		"<":             def(2, 2, cmp, cmpEval(func(r int) bool { return r < 0 }), false),
-		"<=":            def(2, 2, cmp, cmpEval(func(r int) bool { return r <= 0 }), false),
-		">":             def(2, 2, cmp, cmpEval(func(r int) bool { return r > 0 }), false),
-		">=":            def(2, 2, cmp, cmpEval(func(r int) bool { return r >= 0 }), false),
-		"+":             def(2, 2, arith, arithEval, false),
-		"-":             def(2, 2, arith, arithEval, false),
-		"*":             def(2, 2, arith, arithEval, false),
-		"/":             def(2, 2, arith, arithEval, false),
+		"=":  def(2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false),
+		"!=": def(2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false),
+		"<":  def(2, 2, cmp, cmpEval(func(r int) bool { return r < 0 }), false),
+		"<=": def(2, 2, cmp, cmpEval(func(r int) bool { return r <= 0 }), false),
+		">":  def(2, 2, cmp, cmpEval(func(r int) bool { return r > 0 }), false),
+		">=": def(2, 2, cmp, cmpEval(func(r int) bool { return r >= 0 }), false),
+		"+":  def(2, 2, arith, arithEval, false),
+		"-":  def(2, 2, arith, arithEval, false),
+		"*":  def(2, 2, arith, arithEval, false),
+		"/":  def(2, 2, arith, arithEval, false),
+		// x IS DISTINCT FROM y: NULLs are alike, and so are NaNs, as
+		// GROUP BY and DISTINCT take them; never NULL.
+		"is_distinct_from": def(2, 2, cmp, func(c *Call, a []types.Value) (types.Value, error) {
+			if a[0].Null || a[1].Null {
+				return types.BoolValue(a[0].Null != a[1].Null), nil
+			}
+			if isNaN(a[0]) || isNaN(a[1]) {
+				return types.BoolValue(isNaN(a[0]) != isNaN(a[1])), nil
+			}
+			r, ok := types.Compare(a[0], a[1])
+			if !ok {
+				return types.Value{}, evalErr("cannot compare %s with %s", a[0].T, a[1].T)
+			}
+			return types.BoolValue(r != 0), nil
+		}, true),
+		// x IN UNNEST(array): FALSE for an empty or NULL array, else NULL
+		// for a NULL x, TRUE when an element equals x, else NULL when an
+		// element is NULL, else FALSE (IN's three-valued logic).
+		"in_unnest": def(2, 2, func(c *Call) (types.Type, error) {
+			at := c.Args[1].Type()
+			if at.Kind == types.KindNull {
+				return types.Bool, nil
+			}
+			if at.Kind != types.KindArray {
+				return types.Type{}, fmt.Errorf("IN UNNEST needs an ARRAY, not %s", at)
+			}
+			x, err := coerceTo(c.Args[0], *at.Elem)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("IN UNNEST: a %s is not compared with elements of %s", c.Args[0].Type(), at)
+			}
+			c.Args[0] = x
+			return types.Bool, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			if a[1].Null || len(a[1].L) == 0 {
+				return types.BoolValue(false), nil
+			}
+			if a[0].Null {
+				return types.NullOf(types.Bool), nil
+			}
+			sawNull := false
+			for _, e := range a[1].L {
+				if e.Null {
+					sawNull = true
+					continue
+				}
+				if isNaN(e) || isNaN(a[0]) {
+					continue
+				}
+				if r, ok := types.Compare(a[0], e); ok && r == 0 {
+					return types.BoolValue(true), nil
+				}
+			}
+			if sawNull {
+				return types.NullOf(types.Bool), nil
+			}
+			return types.BoolValue(false), nil
+		}, true),
 		"safe_add":      def(2, 2, arith, safeArith("+", arithEval), false),
 		"safe_subtract": def(2, 2, arith, safeArith("-", arithEval), false),
 		"safe_multiply": def(2, 2, arith, safeArith("*", arithEval), false),

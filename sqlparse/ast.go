@@ -298,12 +298,14 @@ type FieldAccess struct {
 	Name string
 }
 
-// IsNull is x IS [NOT] NULL (also IS [NOT] TRUE/FALSE via Value).
+// IsNull is x IS [NOT] NULL, also IS [NOT] TRUE/FALSE via Value, and
+// x IS [NOT] DISTINCT FROM y (Value "DISTINCT FROM", y in From).
 type IsNull struct {
 	At    int
 	X     Expr
 	Not   bool
-	Value string // "NULL", "TRUE" or "FALSE"
+	Value string // "NULL", "TRUE", "FALSE" or "DISTINCT FROM"
+	From  Expr
 }
 
 // In is x [NOT] IN (list), x [NOT] IN UNNEST(array) or x [NOT] IN (subquery).
@@ -323,11 +325,16 @@ type Between struct {
 	Not       bool
 }
 
-// Like is x [NOT] LIKE pattern.
+// Like is x [NOT] LIKE pattern, or the quantified x [NOT] LIKE ANY|SOME|ALL
+// (patterns…) or (UNNEST(array)): Quant is "ANY" (for SOME too) or "ALL",
+// with Patterns or Unnest instead of Pattern.
 type Like struct {
 	At         int
 	X, Pattern Expr
 	Not        bool
+	Quant      string
+	Patterns   []Expr
+	Unnest     Expr
 }
 
 // IntervalLit is INTERVAL n unit.

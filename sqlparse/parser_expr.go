@@ -107,6 +107,9 @@ func (p *parser) comparison(left Expr) Expr {
 	case p.acceptKw("IS"):
 		n := &IsNull{At: at, X: left, Not: p.acceptKw("NOT")}
 		switch {
+		case p.acceptKw("DISTINCT"):
+			p.expectKw("FROM")
+			n.Value, n.From = "DISTINCT FROM", p.binary(precBitOr)
 		case p.acceptKw("NULL"):
 			n.Value = "NULL"
 		case p.acceptKw("TRUE"):
@@ -114,11 +117,33 @@ func (p *parser) comparison(left Expr) Expr {
 		case p.acceptKw("FALSE"):
 			n.Value = "FALSE"
 		default:
-			p.fail("NULL, TRUE or FALSE")
+			p.fail("NULL, TRUE, FALSE or DISTINCT FROM")
 		}
 		return n
 	case p.acceptKw("LIKE"):
-		return &Like{At: at, X: left, Not: not, Pattern: p.binary(precBitOr)}
+		l := &Like{At: at, X: left, Not: not}
+		switch {
+		case p.acceptKw("ANY"), p.acceptWord("SOME"):
+			l.Quant = "ANY"
+		case p.acceptKw("ALL"):
+			l.Quant = "ALL"
+		default:
+			l.Pattern = p.binary(precBitOr)
+			return l
+		}
+		if p.acceptKw("UNNEST") { // LIKE ANY UNNEST(array)
+			p.expectOp("(")
+			l.Unnest = p.expr()
+			p.expectOp(")")
+			return l
+		}
+		p.expectOp("(")
+		l.Patterns = append(l.Patterns, p.expr())
+		for p.acceptOp(",") {
+			l.Patterns = append(l.Patterns, p.expr())
+		}
+		p.expectOp(")")
+		return l
 	case p.acceptKw("BETWEEN"):
 		lo := p.binary(precBitOr)
 		p.expectKw("AND")

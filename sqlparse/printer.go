@@ -406,6 +406,10 @@ func (w *printer) expr(e Expr) {
 			w.WriteString("NOT ")
 		}
 		w.WriteString(e.Value)
+		if e.From != nil {
+			w.WriteString(" ")
+			w.operand(e.From)
+		}
 	case *In:
 		w.operand(e.X)
 		if e.Not {
@@ -439,7 +443,24 @@ func (w *printer) expr(e Expr) {
 			w.WriteString(" NOT")
 		}
 		w.WriteString(" LIKE ")
-		w.operand(e.Pattern)
+		if e.Quant == "" {
+			w.operand(e.Pattern)
+			break
+		}
+		if e.Unnest != nil {
+			w.WriteString(e.Quant + " UNNEST(")
+			w.expr(e.Unnest)
+			w.WriteString(")")
+			break
+		}
+		w.WriteString(e.Quant + " (")
+		for i, pt := range e.Patterns {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			w.expr(pt)
+		}
+		w.WriteString(")")
 	case *IntervalLit:
 		w.WriteString("INTERVAL ")
 		w.operand(e.Value)

@@ -285,6 +285,12 @@ var aggStates = map[string]func(a planner.AggCall) aggState{
 	"stddev_samp":      newVarAgg,
 	"stddev_pop":       newVarAgg,
 	"approx_quantiles": newQuantAgg,
+	"covar_pop":        newCovarState,
+	"covar_samp":       newCovarState,
+	"corr":             newCovarState,
+	"bit_and":          newBitState,
+	"bit_or":           newBitState,
+	"bit_xor":          newBitState,
 }
 
 func newVarAgg(a planner.AggCall) aggState { return newVarState(a) }

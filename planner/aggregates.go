@@ -88,6 +88,12 @@ func init() {
 		}},
 		{Name: "approx_top_count", MinArgs: 2, MaxArgs: 2, Check: approxTopCountType},
 		{Name: "approx_quantiles", MinArgs: 2, MaxArgs: 2, Check: approxQuantilesType},
+		{Name: "covar_pop", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
+		{Name: "covar_samp", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
+		{Name: "corr", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
+		{Name: "bit_and", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
+		{Name: "bit_or", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
+		{Name: "bit_xor", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
 	} {
 		aggs[a.Name] = a
 	}
@@ -128,6 +134,21 @@ func argKinds(c *AggCall, msg string, k types.Kind) error {
 }
 
 func countType(*AggCall, bool) (types.Type, error) { return types.Int64, nil }
+
+// numericPair types CORR and COVAR_*: two numbers, a FLOAT64.
+func numericPair(c *AggCall, _ bool) (types.Type, error) {
+	for _, a := range c.Args {
+		if t := a.Type(); !t.IsNumeric() && t.Kind != types.KindNull {
+			return types.Float64, fmt.Errorf("%s needs numbers, not %s", strings.ToUpper(c.Fn), t)
+		}
+	}
+	return types.Float64, nil
+}
+
+// bitType types BIT_AND, BIT_OR and BIT_XOR: an INT64.
+func bitType(c *AggCall, _ bool) (types.Type, error) {
+	return types.Int64, argKinds(c, strings.ToUpper(c.Fn)+" needs an INT64", types.KindInt64)
+}
 
 func numericToFloat(c *AggCall, _ bool) (types.Type, error) {
 	if t := c.Args[0].Type(); !t.IsNumeric() && t.Kind != types.KindNull {

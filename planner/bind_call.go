@@ -142,6 +142,18 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 			return &Const{V: types.TimestampValue(0)}
 		}
 		return &Const{V: types.TimestampValue(b.opts.Now)}
+	case "current_date", "current_datetime":
+		// DATE(now [, tz]) and DATETIME(now [, tz]): the query's time, in
+		// the zone given (UTC by default)
+		if len(args) > 1 {
+			b.fail(e.At, "%s takes at most a time zone", strings.ToUpper(name))
+		}
+		now := int64(0)
+		if !b.symbolic {
+			now = b.opts.Now
+		}
+		fn := strings.TrimPrefix(name, "current_")
+		return b.finish(e.At, &Call{Fn: fn, Args: append([]Expr{&Const{V: types.TimestampValue(now)}}, args...)})
 	case "generate_timestamp_trunc_array":
 		if len(args) != 2 {
 			b.fail(e.At, "generate_timestamp_trunc_array takes 2 arguments (count, spec), got %d", len(args))

@@ -102,6 +102,16 @@ func registerStringFuncs() {
 			return types.StringValue(a[0].S + string(fill)), nil
 		}, false)
 	}
+	register("repeat", def(2, 2, sig(types.KindString, types.KindInt64, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		n := a[1].I
+		switch {
+		case n < 0:
+			return types.Value{}, evalErr("REPEAT with a negative count: %d", n)
+		case len(a[0].S) > 0 && n > maxStringResult/int64(len(a[0].S)):
+			return types.Value{}, evalErr("REPEAT result past %d bytes", maxStringResult)
+		}
+		return types.StringValue(strings.Repeat(a[0].S, int(n))), nil
+	}, false))
 	register("lpad", pad(true))
 	register("rpad", pad(false))
 	register("split", def(1, 2, sig(str, str, types.KindNull), func(c *Call, a []types.Value) (types.Value, error) {

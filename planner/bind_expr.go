@@ -74,14 +74,11 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 	case *sqlparse.Case:
 		return b.caseExpr(e, ctx)
 	case *sqlparse.Cast:
-		t, ok := types.ParseTypeName(e.TypeName)
-		if !ok {
-			switch up := strings.ToUpper(e.TypeName); up {
-			case "NUMERIC", "DECIMAL", "BIGNUMERIC", "BIGDECIMAL":
-				// Computing them as FLOAT64 would be silently inexact.
-				b.fail(e.At, "type %s is not supported: logq has no exact decimal type (CAST to FLOAT64 for an approximate value)", up)
-			}
-			b.fail(e.At, "unknown type %s", e.TypeName)
+		var t types.Type
+		if e.Type != nil {
+			t = b.typeOf(e.Type)
+		} else {
+			t = b.typeOf(&sqlparse.TypeExpr{At: e.At, Name: e.TypeName})
 		}
 		x := b.expr(e.X, ctx)
 		return b.finish(e.At, &Call{Fn: "cast", Args: []Expr{x}, T: t, Safe: e.Safe})
@@ -199,8 +196,14 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		for i, x := range e.Elems {
 			args[i] = b.expr(x, ctx)
 		}
+		if e.Type != nil {
+			return b.typedArray(e, b.typeOf(e.Type), args)
+		}
 		return b.call(e.At, "make_array", args)
 	case *sqlparse.StructLit:
+		if e.Type != nil {
+			return b.typedStruct(e, ctx)
+		}
 		args := make([]Expr, len(e.Elems))
 		fields := make([]types.Field, len(e.Elems))
 		for i, x := range e.Elems {
@@ -340,4 +343,110 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 		return &Const{V: types.BoolValue(e.Quant == "ALL")}
 	}
 	return r
+}
+
+// typeOf is the type a type expression names. NUMERIC and its kin are
+// refused by name: computing them as FLOAT64 would be silently inexact.
+func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
+	switch t.Name {
+	case "ARRAY":
+		elem := b.typeOf(t.Elem)
+		if elem.Kind == types.KindArray {
+			b.fail(t.At, "an ARRAY cannot hold an ARRAY (wrap it in a STRUCT)")
+		}
+		return types.ArrayOf(elem)
+	case "STRUCT":
+		fields := make([]types.Field, len(t.Fields))
+		for i, f := range t.Fields {
+			fields[i] = types.Field{Name: f.Name, Type: b.typeOf(f.Type)}
+		}
+		return types.StructOf(fields...)
+	case "NUMERIC", "DECIMAL", "BIGNUMERIC", "BIGDECIMAL":
+		b.fail(t.At, "type %s is not supported: logq has no exact decimal type (CAST to FLOAT64 for an approximate value)", t.Name)
+	}
+	st, ok := types.ParseTypeName(t.Name)
+	if !ok {
+		b.fail(t.At, "unknown type %s", t.Name)
+	}
+	return st
+}
+
+// typedArray binds ARRAY<T>[…]: each element coerced to T as a value of
+// T's column would be (a literal converts; another type is an error).
+func (b *binder) typedArray(e *sqlparse.ArrayLit, t types.Type, args []Expr) Expr {
+	elem := *t.Elem
+	for i, a := range args {
+		c, err := coerceLiteral(a, elem)
+		if err != nil {
+			b.fail(e.Elems[i].Pos(), "element %d of %s: %v", i+1, t, err)
+		}
+		args[i] = c
+	}
+	if len(args) == 0 {
+		return &Const{V: types.ArrayValue(elem, []types.Value{})}
+	}
+	out := b.finish(e.At, &Call{Fn: "make_array", Args: args})
+	if !out.Type().Equal(t) { // e.g. every element NULL
+		return b.finish(e.At, &Call{Fn: "cast", Args: []Expr{out}, T: t})
+	}
+	return out
+}
+
+// typedStruct binds STRUCT<…>(…): one value per field, coerced to the
+// field's type, named by the type.
+func (b *binder) typedStruct(e *sqlparse.StructLit, ctx *exprCtx) Expr {
+	t := b.typeOf(e.Type)
+	if len(e.Elems) != len(t.Fields) {
+		b.fail(e.At, "%s takes %d values, got %d", t, len(t.Fields), len(e.Elems))
+	}
+	args := make([]Expr, len(e.Elems))
+	for i, x := range e.Elems {
+		if e.Aliases[i] != "" {
+			b.fail(x.Pos(), "a typed STRUCT names its fields in its type, not with AS")
+		}
+		c, err := coerceLiteral(b.expr(x, ctx), t.Fields[i].Type)
+		if err != nil {
+			b.fail(x.Pos(), "field %d of %s: %v", i+1, t, err)
+		}
+		args[i] = c
+	}
+	return b.finish(e.At, &Call{Fn: "make_struct", Args: args, T: t})
+}
+
+// coerceLiteral is coerceTo, and also gives an array or struct literal
+// (or constant) the written type of its place, element by element and
+// field by field: ARRAY<STRUCT<k STRING, v INT64>>[('a', 1)].
+func coerceLiteral(e Expr, t types.Type) (Expr, error) {
+	c, err := coerceTo(e, t)
+	if err == nil {
+		return c, nil
+	}
+	switch x := e.(type) {
+	case *Const:
+		if x.V.T.Kind == t.Kind && (t.Kind == types.KindArray || t.Kind == types.KindStruct) {
+			if v, cerr := types.Cast(x.V, t); cerr == nil {
+				return &Const{V: v}, nil
+			}
+		}
+	case *Call:
+		var want func(i int) types.Type
+		switch {
+		case x.Fn == "make_struct" && t.Kind == types.KindStruct && len(x.Args) == len(t.Fields):
+			want = func(i int) types.Type { return t.Fields[i].Type }
+		case x.Fn == "make_array" && t.Kind == types.KindArray:
+			want = func(int) types.Type { return *t.Elem }
+		default:
+			return nil, err
+		}
+		args := make([]Expr, len(x.Args))
+		for i, a := range x.Args {
+			ca, aerr := coerceLiteral(a, want(i))
+			if aerr != nil {
+				return nil, err
+			}
+			args[i] = ca
+		}
+		return &Call{Fn: x.Fn, Args: args, T: t}, nil
+	}
+	return nil, err
 }

@@ -1,5 +1,7 @@
 package sqlparse
 
+import "strings"
+
 // Node is any AST node. Pos is the byte offset where the node starts.
 type Node interface{ Pos() int }
 
@@ -262,7 +264,46 @@ type Cast struct {
 	At       int
 	Safe     bool
 	X        Expr
-	TypeName string
+	TypeName string    // Type as text: INT64, ARRAY<STRING>, …
+	Type     *TypeExpr // nil when parsed from a Postgres-style ::name
+}
+
+// TypeExpr is a type as written: a scalar name, ARRAY<T>, or
+// STRUCT<[name] T, …>.
+type TypeExpr struct {
+	At     int
+	Name   string // upper case: INT64, STRING, …, ARRAY, STRUCT
+	Elem   *TypeExpr
+	Fields []TypeField
+}
+
+// TypeField is a field of a STRUCT type; Name is empty when not given.
+type TypeField struct {
+	Name string
+	Type *TypeExpr
+}
+
+// String writes the type in the dialect.
+func (t *TypeExpr) String() string {
+	switch t.Name {
+	case "ARRAY":
+		return "ARRAY<" + t.Elem.String() + ">"
+	case "STRUCT":
+		var b strings.Builder
+		b.WriteString("STRUCT<")
+		for i, f := range t.Fields {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if f.Name != "" {
+				b.WriteString(quoteName(f.Name) + " ")
+			}
+			b.WriteString(f.Type.String())
+		}
+		b.WriteString(">")
+		return b.String()
+	}
+	return t.Name
 }
 
 // SubscriptMode says how an array subscript counts.
@@ -348,6 +389,7 @@ type IntervalLit struct {
 type ArrayLit struct {
 	At    int
 	Elems []Expr
+	Type  *TypeExpr // ARRAY<T>[…]: the array's type; nil when not written
 }
 
 // StructLit is STRUCT(a AS x, b) or (a, b).
@@ -355,6 +397,7 @@ type StructLit struct {
 	At      int
 	Elems   []Expr
 	Aliases []string
+	Type    *TypeExpr // STRUCT<…>(…): the struct's type; nil when not written
 }
 
 // DatePartArg is a bare unit name passed to a time function, e.g. the HOUR of

@@ -315,14 +315,26 @@ func (p *parser) keywordPrimary() Expr {
 			p.expectOp(")")
 			return &ExprSubquery{At: at, Kind: "ARRAY", Query: q}
 		}
+		var typ *TypeExpr
+		if p.isOp("<") { // ARRAY<T>[…]
+			p.advance()
+			typ = &TypeExpr{At: at, Name: "ARRAY", Elem: p.typeExpr()}
+			p.closeAngle()
+		}
 		if !p.isOp("[") {
 			p.fail("\"[\" or \"(\" after ARRAY")
 		}
-		return p.arrayLit(at)
+		a := p.arrayLit(at)
+		a.Type = typ
+		return a
 	case "STRUCT":
 		p.advance()
+		var typ *TypeExpr
+		if p.isOp("<") { // STRUCT<…>(…)
+			typ = p.structType(at)
+		}
 		p.expectOp("(")
-		s := &StructLit{At: at}
+		s := &StructLit{At: at, Type: typ}
 		if !p.isOp(")") {
 			for {
 				s.Elems = append(s.Elems, p.expr())
@@ -349,7 +361,7 @@ func (p *parser) keywordPrimary() Expr {
 	return nil
 }
 
-func (p *parser) arrayLit(at int) Expr {
+func (p *parser) arrayLit(at int) *ArrayLit {
 	p.expectOp("[")
 	a := &ArrayLit{At: at}
 	if !p.isOp("]") {
@@ -413,9 +425,59 @@ func (p *parser) castBody(at int, safe bool) Expr {
 	p.expectOp("(")
 	x := p.expr()
 	p.expectKw("AS")
-	tn := p.name("a type name")
+	t := p.typeExpr()
 	p.expectOp(")")
-	return &Cast{At: at, Safe: safe, X: x, TypeName: strings.ToUpper(tn)}
+	return &Cast{At: at, Safe: safe, X: x, TypeName: t.String(), Type: t}
+}
+
+// typeExpr reads a type: a name, ARRAY<T> or STRUCT<[name] T, …>.
+func (p *parser) typeExpr() *TypeExpr {
+	p.enter()
+	defer p.leave()
+	at := p.tok.pos
+	switch {
+	case p.acceptKw("ARRAY"):
+		p.expectOp("<")
+		t := &TypeExpr{At: at, Name: "ARRAY", Elem: p.typeExpr()}
+		p.closeAngle()
+		return t
+	case p.acceptKw("STRUCT"):
+		return p.structType(at)
+	}
+	return &TypeExpr{At: at, Name: strings.ToUpper(p.name("a type name"))}
+}
+
+// structType reads <[name] T, …> after STRUCT.
+func (p *parser) structType(at int) *TypeExpr {
+	p.expectOp("<")
+	t := &TypeExpr{At: at, Name: "STRUCT"}
+	for !p.isOp(">") && !p.isOp(">>") {
+		var f TypeField
+		// a field name is a name followed by its type, not by , or >
+		if p.tok.kind == tokIdent || p.tok.kind == tokQuotedIdent {
+			if next := p.peek(); !(next.kind == tokOp && (next.text == "," || next.text == ">" || next.text == ">>")) {
+				f.Name = p.name("a field name")
+			}
+		}
+		f.Type = p.typeExpr()
+		t.Fields = append(t.Fields, f)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.closeAngle()
+	return t
+}
+
+// closeAngle reads the > closing a type's parameters; of a >> token (two
+// closing at once) it takes the first.
+func (p *parser) closeAngle() {
+	if p.isOp(">>") {
+		p.tok.text = ">"
+		p.tok.pos++
+		return
+	}
+	p.expectOp(">")
 }
 
 // pgTypes maps the Postgres type names accepted after `::` to the dialect's.

@@ -466,11 +466,19 @@ func (w *printer) expr(e Expr) {
 		w.operand(e.Value)
 		w.WriteString(" " + e.Unit)
 	case *ArrayLit:
+		if e.Type != nil {
+			w.WriteString(e.Type.String())
+		}
 		w.WriteString("[")
 		w.exprList(e.Elems)
 		w.WriteString("]")
 	case *StructLit:
-		w.WriteString("STRUCT(")
+		if e.Type != nil {
+			w.WriteString(e.Type.String())
+		} else {
+			w.WriteString("STRUCT")
+		}
+		w.WriteString("(")
 		for i, el := range e.Elems {
 			if i > 0 {
 				w.WriteString(", ")

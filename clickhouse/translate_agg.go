@@ -28,6 +28,9 @@ import (
 
 // aggregate adds GROUP BY n.Keys and n's aggregates to r.
 func (r *rel) aggregate(n *planner.Aggregate) (*rel, bool) {
+	if n.Sets != nil {
+		return nil, false // GROUPING SETS run in exec
+	}
 	var cols []rcol
 	var group []string
 	for _, k := range n.Keys {

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"logq/planner"
@@ -129,6 +130,9 @@ func (o *aggOp) finish() error {
 			s.grow(1)
 		}
 	}
+	if o.n == 0 {
+		o.emptyGroupingSet()
+	}
 	for _, s := range o.states {
 		if q, ok := s.(*quantAgg); ok && o.n > 1 {
 			q.prepare()
@@ -173,14 +177,80 @@ func (o *aggOp) release() {
 }
 
 func (o *aggOp) add(b *Batch) error {
-	keys := make([]*Vector, len(o.plan.Keys))
-	for i, k := range o.plan.Keys {
+	sets := o.plan.Sets
+	n := len(o.plan.Keys)
+	if sets != nil {
+		n-- // the last key is the set's number, not evaluated
+	}
+	keys := make([]*Vector, n, len(o.plan.Keys))
+	for i, k := range o.plan.Keys[:n] {
 		v, err := o.ev.eval(k, b)
 		if err != nil {
 			return err
 		}
 		keys[i] = v
 	}
+	if sets == nil {
+		return o.addGrouped(b, keys)
+	}
+	// GROUPING SETS: the rows once per set, with the keys the set does not
+	// group by NULL, and the set's number as the last key.
+	setKeys := make([]*Vector, len(o.plan.Keys))
+	for si, set := range sets {
+		for k := range keys {
+			if set[k] {
+				setKeys[k] = keys[k]
+			} else {
+				setKeys[k] = nullVector(o.plan.Keys[k].Type(), b.N)
+			}
+		}
+		num := newVector(types.Int64, b.N)
+		for r := 0; r < b.N; r++ {
+			num.I[r] = int64(si)
+		}
+		setKeys[n] = num
+		if err := o.addGrouped(b, setKeys); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// emptyGroupingSet gives a grouping set that groups by nothing its one row
+// when there was no input (GROUP BY ROLLUP(x) of no rows is one row).
+func (o *aggOp) emptyGroupingSet() {
+	for si, set := range o.plan.Sets {
+		if slices.Contains(set, true) {
+			continue
+		}
+		cols := make([]*Vector, len(o.plan.Keys))
+		for k := range set {
+			cols[k] = nullVector(o.plan.Keys[k].Type(), 1)
+		}
+		num := newVector(types.Int64, 1)
+		num.I[0] = int64(si)
+		cols[len(set)] = num
+		o.keys.appendRows(&Batch{N: 1, Cols: cols}, []int32{0})
+		o.n = 1
+		for _, s := range o.states {
+			s.grow(1)
+		}
+		return
+	}
+}
+
+// nullVector is n NULLs of type t.
+func nullVector(t types.Type, n int) *Vector {
+	v := newVector(t, n)
+	nulls := v.freshNulls(n)
+	for i := range nulls[:n] {
+		nulls[i] = true
+	}
+	return v
+}
+
+// addGrouped adds batch b's rows, grouped by the key vectors keys.
+func (o *aggOp) addGrouped(b *Batch, keys []*Vector) error {
 	var newRows []int32
 	before := o.n
 	if len(keys) == 0 {

@@ -378,6 +378,12 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		}
 		w(n.Unnest)
 		w(n.Query)
+	case *sqlparse.GroupingSets:
+		for _, set := range n.Sets {
+			for _, a := range set.Exprs {
+				w(a)
+			}
+		}
 	case *sqlparse.Between:
 		w(n.X)
 		w(n.Lo)

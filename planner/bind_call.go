@@ -102,6 +102,9 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	if IsAnalytic(name) {
 		b.fail(e.At, "analytic function %s needs an OVER clause", strings.ToUpper(name))
 	}
+	if name == "grouping" && !safe {
+		return b.groupingCall(e, ctx) // bind_grouping.go
+	}
 	if IsAggregate(name) {
 		if safe {
 			b.fail(e.At, "the SAFE. prefix is not supported on aggregate function %s", strings.ToUpper(name))

@@ -43,8 +43,13 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	var agg *aggCollector
 	if grouped {
 		agg = &aggCollector{}
-		for _, g := range s.GroupBy {
-			keys = append(keys, b.groupKey(g, items, sc))
+		if hasGroupingSets(s.GroupBy) {
+			agg.grouping = b.groupingSets(s.GroupBy, func(g sqlparse.Expr) Expr { return b.groupKey(g, items, sc) })
+			keys = append(append(keys, agg.grouping.keys...), groupingSetKey)
+		} else {
+			for _, g := range s.GroupBy {
+				keys = append(keys, b.groupKey(g, items, sc))
+			}
 		}
 		for i := range items {
 			if items[i].ast != nil {
@@ -113,6 +118,9 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	}
 	if grouped {
 		a := &Aggregate{In: plan}
+		if agg.grouping != nil {
+			a.Sets = agg.grouping.sets
+		}
 		for i, k := range keys {
 			a.Keys = append(a.Keys, resolveSyms(k))
 			a.Cols = append(a.Cols, Column{Name: fmt.Sprintf("$key%d", i), T: k.Type()})
@@ -314,8 +322,9 @@ func (b *binder) groupKey(g sqlparse.Expr, items []selItem, sc *scope) Expr {
 
 // aggCollector gathers the aggregates of a grouped SELECT, sharing identical ones.
 type aggCollector struct {
-	calls []AggCall
-	keys  []string
+	calls    []AggCall
+	keys     []string
+	grouping *grouping // with ROLLUP, CUBE or GROUPING SETS (bind_grouping.go)
 }
 
 // aggRef stands for an aggregate's output until toAggOutput places it.

@@ -155,11 +155,19 @@ type AggOrder struct{ Desc, NullsFirst bool }
 
 // Aggregate groups its input by Keys and computes Aggs; the output is the
 // keys then the aggregates. With no keys it yields exactly one row.
+//
+// With Sets (GROUP BY ROLLUP, CUBE, GROUPING SETS) it groups each input row
+// once per set: Sets[i][k] says whether set i groups by key k (a key it
+// does not group by is NULL in that set's rows), and the last key, which
+// has no entry in the sets, is the set's number i, filled in by the
+// executor (its expression is a placeholder). A set grouping by nothing
+// yields one row even from no input.
 type Aggregate struct {
 	In   Node
 	Keys []Expr
 	Aggs []AggCall
 	Cols []Column
+	Sets [][]bool
 }
 
 // SortKey orders rows.

@@ -85,7 +85,11 @@ func (n *Aggregate) explain() string {
 	for _, k := range n.Keys {
 		keys = append(keys, k.String())
 	}
-	return fmt.Sprintf("Aggregate keys=[%s] aggs=[%s]", strings.Join(keys, ", "), strings.Join(aggs, ", "))
+	out := fmt.Sprintf("Aggregate keys=[%s] aggs=[%s]", strings.Join(keys, ", "), strings.Join(aggs, ", "))
+	if n.Sets != nil {
+		out += explainSets(n.Sets)
+	}
+	return out
 }
 
 func (n *Sort) explain() string {

@@ -359,6 +359,20 @@ type In struct {
 	Query  *Query // set for IN (subquery)
 }
 
+// GroupingSets is the GROUP BY item GROUPING SETS (set, …). A set written
+// in parentheses (Paren) groups by its expressions, () by nothing; one
+// written bare is an expression, a ROLLUP(…) or a CUBE(…) call.
+type GroupingSets struct {
+	At   int
+	Sets []GroupingSet
+}
+
+// GroupingSet is one set of GROUPING SETS.
+type GroupingSet struct {
+	Exprs []Expr
+	Paren bool
+}
+
 // Between is x [NOT] BETWEEN lo AND hi.
 type Between struct {
 	At        int
@@ -438,6 +452,7 @@ func (n *FieldAccess) Pos() int  { return n.At }
 func (n *IsNull) Pos() int       { return n.At }
 func (n *In) Pos() int           { return n.At }
 func (n *Between) Pos() int      { return n.At }
+func (n *GroupingSets) Pos() int { return n.At }
 func (n *Like) Pos() int         { return n.At }
 func (n *IntervalLit) Pos() int  { return n.At }
 func (n *ArrayLit) Pos() int     { return n.At }
@@ -467,6 +482,7 @@ func (*FieldAccess) exprNode()  {}
 func (*IsNull) exprNode()       {}
 func (*In) exprNode()           {}
 func (*Between) exprNode()      {}
+func (*GroupingSets) exprNode() {}
 func (*Like) exprNode()         {}
 func (*IntervalLit) exprNode()  {}
 func (*ArrayLit) exprNode()     {}

@@ -284,7 +284,7 @@ func (p *parser) selectBlock() *Select {
 		p.advance()
 		p.expectKw("BY")
 		for {
-			s.GroupBy = append(s.GroupBy, p.expr())
+			s.GroupBy = append(s.GroupBy, p.groupItem())
 			if !p.acceptOp(",") {
 				break
 			}
@@ -549,4 +549,43 @@ func (p *parser) pathPart() string {
 		return s
 	}
 	return p.name("a name after \".\"")
+}
+
+// groupItem reads one GROUP BY item: an expression (ROLLUP(…) and CUBE(…)
+// read as calls), or GROUPING SETS (set, …) whose sets are (a, b), (),
+// ROLLUP(…), CUBE(…) or one expression.
+func (p *parser) groupItem() Expr {
+	if !p.isWord("GROUPING") {
+		return p.expr()
+	}
+	if next := p.peek(); next.kind != tokIdent || !strings.EqualFold(next.text, "SETS") {
+		return p.expr()
+	}
+	g := &GroupingSets{At: p.tok.pos}
+	p.advance()
+	p.advance()
+	p.expectOp("(")
+	for {
+		if p.isOp("(") {
+			p.advance()
+			var set []Expr
+			if !p.isOp(")") {
+				for {
+					set = append(set, p.expr())
+					if !p.acceptOp(",") {
+						break
+					}
+				}
+			}
+			p.expectOp(")")
+			g.Sets = append(g.Sets, GroupingSet{Exprs: set, Paren: true})
+		} else {
+			g.Sets = append(g.Sets, GroupingSet{Exprs: []Expr{p.expr()}})
+		}
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp(")")
+	return g
 }

@@ -465,6 +465,21 @@ func (w *printer) expr(e Expr) {
 		w.WriteString("INTERVAL ")
 		w.operand(e.Value)
 		w.WriteString(" " + e.Unit)
+	case *GroupingSets:
+		w.WriteString("GROUPING SETS (")
+		for i, set := range e.Sets {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			if !set.Paren {
+				w.expr(set.Exprs[0])
+				continue
+			}
+			w.WriteString("(")
+			w.exprList(set.Exprs)
+			w.WriteString(")")
+		}
+		w.WriteString(")")
 	case *ArrayLit:
 		if e.Type != nil {
 			w.WriteString(e.Type.String())

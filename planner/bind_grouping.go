@@ -1,0 +1,194 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// GROUP BY ROLLUP, CUBE and GROUPING SETS. The GROUP BY items expand to
+// grouping sets over one list of distinct keys; the Aggregate groups by
+// every key plus a last one, the set's number, which the executor fills in
+// (a key outside a row's set is NULL there). GROUPING(x) reads the set
+// number: 1 when x is not grouped in the row's set.
+
+// maxGroupingSets bounds the expansion (CUBE of n keys is 2^n sets).
+const maxGroupingSets = 4096
+
+// groupingSetKey is the placeholder of the set-number key: a call nobody
+// can write (its name is not a name), so toAggOutput maps only GROUPING's
+// uses of it to the key column.
+var groupingSetKey = &Call{Fn: "$grouping_set", T: types.Int64}
+
+// grouping is what GROUPING(x) needs of the GROUP BY being bound.
+type grouping struct {
+	keys []Expr   // the grouping keys, bound (without the set number)
+	sets [][]bool // per set, which keys it groups by
+}
+
+// hasGroupingSets reports whether GROUP BY uses ROLLUP, CUBE or GROUPING SETS.
+func hasGroupingSets(items []sqlparse.Expr) bool {
+	for _, g := range items {
+		if isRollupOrCube(g) {
+			return true
+		}
+		if _, ok := g.(*sqlparse.GroupingSets); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func isRollupOrCube(e sqlparse.Expr) bool {
+	c, ok := e.(*sqlparse.Call)
+	if !ok || c.Over != nil {
+		return false
+	}
+	n := strings.ToUpper(c.Name)
+	return n == "ROLLUP" || n == "CUBE"
+}
+
+// groupingSets expands the GROUP BY items into keys and sets: the sets of
+// the items side by side, every combination (GROUP BY a, ROLLUP(b) is
+// (a, b) and (a)).
+func (b *binder) groupingSets(items []sqlparse.Expr, key func(sqlparse.Expr) Expr) *grouping {
+	g := &grouping{}
+	index := func(e sqlparse.Expr) int {
+		k := key(e)
+		for i, have := range g.keys {
+			if have.String() == k.String() {
+				return i
+			}
+		}
+		g.keys = append(g.keys, k)
+		return len(g.keys) - 1
+	}
+	// expand returns the sets (as key indexes) one item stands for.
+	var expand func(e sqlparse.Expr) [][]int
+	expand = func(e sqlparse.Expr) [][]int {
+		switch x := e.(type) {
+		case *sqlparse.GroupingSets:
+			var out [][]int
+			for _, set := range x.Sets {
+				if set.Paren {
+					var s []int
+					for _, a := range set.Exprs {
+						s = append(s, index(a))
+					}
+					out = append(out, s)
+					continue
+				}
+				out = append(out, expand(set.Exprs[0])...)
+			}
+			return out
+		case *sqlparse.Call:
+			if !isRollupOrCube(x) {
+				break
+			}
+			if x.Star || x.Distinct || len(x.Args) == 0 {
+				b.fail(x.At, "%s takes one or more grouping expressions", strings.ToUpper(x.Name))
+			}
+			idx := make([]int, len(x.Args))
+			for i, a := range x.Args {
+				if _, nested := a.(*sqlparse.GroupingSets); nested || isRollupOrCube(a) {
+					b.fail(a.Pos(), "%s cannot nest ROLLUP, CUBE or GROUPING SETS", strings.ToUpper(x.Name))
+				}
+				idx[i] = index(a)
+			}
+			var out [][]int
+			if strings.EqualFold(x.Name, "ROLLUP") {
+				for n := len(idx); n >= 0; n-- {
+					out = append(out, idx[:n])
+				}
+				return out
+			}
+			if len(idx) > 12 {
+				b.fail(x.At, "CUBE of %d expressions makes too many grouping sets (at most 12)", len(idx))
+			}
+			for m := (1 << len(idx)) - 1; m >= 0; m-- {
+				var s []int
+				for i := range idx {
+					if m&(1<<i) != 0 {
+						s = append(s, idx[i])
+					}
+				}
+				out = append(out, s)
+			}
+			return out
+		}
+		return [][]int{{index(e)}}
+	}
+	combined := [][]int{{}}
+	for _, it := range items {
+		var next [][]int
+		for _, left := range combined {
+			for _, right := range expand(it) {
+				next = append(next, append(append([]int(nil), left...), right...))
+			}
+		}
+		if len(next) > maxGroupingSets {
+			b.fail(it.Pos(), "GROUP BY makes more than %d grouping sets", maxGroupingSets)
+		}
+		combined = next
+	}
+	for _, s := range combined {
+		in := make([]bool, len(g.keys))
+		for _, i := range s {
+			in[i] = true
+		}
+		g.sets = append(g.sets, in)
+	}
+	return g
+}
+
+// groupingCall binds GROUPING(x): 1 in the rows of sets that do not group
+// by x, else 0; x must be one of the grouping keys.
+func (b *binder) groupingCall(e *sqlparse.Call, ctx *exprCtx) Expr {
+	if ctx.aggs == nil || ctx.aggs.grouping == nil {
+		b.fail(e.At, "GROUPING is allowed only with GROUP BY ROLLUP, CUBE or GROUPING SETS")
+	}
+	if len(e.Args) != 1 || e.Star || e.Distinct {
+		b.fail(e.At, "GROUPING takes one grouping expression")
+	}
+	x := b.expr(e.Args[0], &exprCtx{sc: ctx.sc})
+	k := -1
+	g := ctx.aggs.grouping
+	for i, key := range g.keys {
+		if key.String() == x.String() {
+			k = i
+		}
+	}
+	if k < 0 {
+		b.fail(e.Args[0].Pos(), "the argument of GROUPING must be a GROUP BY expression")
+	}
+	c := &Case{T: types.Int64, Else: &Const{V: types.IntValue(0)}}
+	for si, set := range g.sets {
+		if !set[k] {
+			c.Whens = append(c.Whens, When{
+				Cond: b.finish(e.At, &Call{Fn: "=", Args: []Expr{groupingSetKey, &Const{V: types.IntValue(int64(si))}}}),
+				Then: &Const{V: types.IntValue(1)},
+			})
+		}
+	}
+	if len(c.Whens) == 0 {
+		return c.Else
+	}
+	return c
+}
+
+// explainSets writes the grouping sets of an Aggregate for EXPLAIN.
+func explainSets(sets [][]bool) string {
+	var parts []string
+	for _, s := range sets {
+		var in []string
+		for i, ok := range s {
+			if ok {
+				in = append(in, fmt.Sprintf("$key%d", i))
+			}
+		}
+		parts = append(parts, "("+strings.Join(in, ", ")+")")
+	}
+	return " sets=" + strings.Join(parts, " ")
+}

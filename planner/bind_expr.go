@@ -363,6 +363,8 @@ func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
 		return types.StructOf(fields...)
 	case "NUMERIC", "DECIMAL", "BIGNUMERIC", "BIGDECIMAL":
 		b.fail(t.At, "type %s is not supported: logq has no exact decimal type (CAST to FLOAT64 for an approximate value)", t.Name)
+	case "JSON", "TIME", "INTERVAL", "RANGE", "GEOGRAPHY":
+		b.fail(t.At, "type %s is not supported", t.Name)
 	}
 	st, ok := types.ParseTypeName(t.Name)
 	if !ok {

@@ -113,6 +113,12 @@ func (p *parser) fail(expected string) {
 	panic(errorAt(p.tok.pos, "expected %s, found %s", expected, p.tok.describe()))
 }
 
+// refuse stops at a construct of BigQuery's dialect that logq does not
+// have, naming it (docs/dialect.md lists them).
+func (p *parser) refuse(construct string) {
+	panic(errorAt(p.tok.pos, "%s is not supported", construct))
+}
+
 func (p *parser) enter() {
 	p.depth++
 	if p.depth > maxDepth {
@@ -180,7 +186,9 @@ func (p *parser) query() *Query {
 	defer p.leave()
 	q := &Query{At: p.tok.pos}
 	if p.acceptKw("WITH") {
-		p.acceptWord("RECURSIVE")
+		if p.isWord("RECURSIVE") {
+			p.refuse("WITH RECURSIVE")
+		}
 		for {
 			c := &CTE{At: p.tok.pos}
 			c.Name = p.name("a CTE name")
@@ -227,6 +235,9 @@ func (p *parser) setExpr() SetExpr {
 		default:
 			p.fail("ALL or DISTINCT")
 		}
+		if p.isWord("CORRESPONDING") || p.isWord("STRICT") || (p.isKw("BY") && strings.EqualFold(p.peek().text, "NAME")) {
+			p.refuse("matching set operation columns by name (CORRESPONDING, BY NAME)")
+		}
 		op.Right = p.setTerm()
 		left = op
 	}
@@ -267,6 +278,9 @@ func (p *parser) selectBlock() *Select {
 		s.Distinct = true
 	} else {
 		p.acceptKw("ALL")
+	}
+	if p.isKw("AS") && (strings.EqualFold(p.peek().text, "STRUCT") || strings.EqualFold(p.peek().text, "VALUE")) {
+		p.refuse("SELECT AS " + strings.ToUpper(p.peek().text))
 	}
 	for {
 		s.Items = append(s.Items, p.selectItem())
@@ -421,6 +435,9 @@ func (p *parser) starModifiers(it *SelectItem) {
 
 // alias reads an optional `[AS] name`.
 func (p *parser) alias() string {
+	if (p.isWord("PIVOT") || p.isWord("UNPIVOT")) && p.peek().kind == tokOp && p.peek().text == "(" {
+		p.refuse(strings.ToUpper(p.tok.text))
+	}
 	if p.acceptKw("AS") {
 		return p.name("an alias")
 	}
@@ -482,6 +499,9 @@ func (p *parser) from() FromItem {
 		case p.isKw("JOIN"):
 		default:
 			return left
+		}
+		if p.isKw("UNION") || p.isKw("INTERSECT") || p.isKw("EXCEPT") {
+			p.refuse("a FULL, LEFT or INNER set operation")
 		}
 		p.expectKw("JOIN")
 		j := &Join{At: at, Kind: kind, Left: left, Right: p.fromItem()}

@@ -68,6 +68,9 @@ func (p *parser) binary(minPrec int) Expr {
 	for {
 		prec := binaryPrec(p.tok)
 		if prec == 0 || prec < minPrec {
+			if p.isWord("COLLATE") {
+				p.refuse("COLLATE")
+			}
 			return left
 		}
 		if prec == precCompare {
@@ -426,6 +429,9 @@ func (p *parser) castBody(at int, safe bool) Expr {
 	x := p.expr()
 	p.expectKw("AS")
 	t := p.typeExpr()
+	if p.isWord("FORMAT") {
+		p.refuse("CAST … FORMAT")
+	}
 	p.expectOp(")")
 	return &Cast{At: at, Safe: safe, X: x, TypeName: t.String(), Type: t}
 }
@@ -513,6 +519,10 @@ func (p *parser) identPrimary() Expr {
 		up := strings.ToUpper(t.text)
 		next := p.peek()
 		switch {
+		case (up == "JSON" || up == "TIME" || up == "NUMERIC" || up == "BIGNUMERIC" || up == "DECIMAL" || up == "BIGDECIMAL") && next.kind == tokString:
+			p.refuse("the " + up + " literal")
+		case up == "RANGE" && next.kind == tokOp && next.text == "<":
+			p.refuse("the RANGE type")
 		case (up == "TIMESTAMP" || up == "DATE" || up == "DATETIME") && next.kind == tokString:
 			p.advance()
 			v := p.tok.text
@@ -586,6 +596,9 @@ func (p *parser) callArgList(at int, name string) Expr {
 	}
 	// [IGNORE | RESPECT NULLS] [ORDER BY …] [LIMIT n]: the binder decides
 	// which functions take them.
+	if p.isKw("HAVING") {
+		p.refuse("HAVING MAX/MIN inside an aggregate")
+	}
 	if p.isWord("IGNORE") || p.isWord("RESPECT") || p.isKw("IGNORE") || p.isKw("RESPECT") {
 		c.Nulls = strings.ToUpper(p.tok.text)
 		p.advance()

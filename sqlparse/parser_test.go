@@ -26,6 +26,12 @@ func requireFixedPoint(t testing.TB, src string) {
 
 var dialect = []struct{ in, want string }{
 	{"select 1", "SELECT 1"},
+	{"select array<struct<a int64, string>>[], cast(x as array<float64>) from t",
+		"SELECT ARRAY<STRUCT<a INT64, STRING>>[], CAST(x AS ARRAY<FLOAT64>) FROM t"},
+	{"select struct<x int64>(1), a is not distinct from b, a not in unnest(c), s like any ('a%', b), s not like all unnest(d) from t",
+		"SELECT STRUCT<x INT64>(1), a IS NOT DISTINCT FROM b, a NOT IN UNNEST(c), s LIKE ANY ('a%', b), s NOT LIKE ALL UNNEST(d) FROM t"},
+	{"select a, sum(n) from t group by rollup(a, b), cube(c), grouping sets ((a, b), (), a, rollup(b))",
+		"SELECT a, sum(n) FROM t GROUP BY rollup(a, b), cube(c), GROUPING SETS ((a, b), (), a, rollup(b))"},
 	{"SELECT a, b, FROM t;", "SELECT a, b FROM t"},
 	{"select `cloudflare.logs.prod`.x from `cloudflare.logs.prod`", "SELECT `cloudflare.logs.prod`.x FROM cloudflare.logs.prod"},
 	{"select a || b || c from t", "SELECT (a || b) || c FROM t"},
@@ -107,6 +113,21 @@ var errorCases = []string{
 	`select (x) over /* ERROR "expected end of query" */ (order by y) from t`,
 	`select array_agg(x ignore /* ERROR "expected NULLS" */ order by y) from t`,
 	`select array_agg(x limit 1 /* ERROR "expected .\)., found .order." */ order by y) from t`,
+	// BigQuery constructs logq does not have are refused by name.
+	`select * from t /* ERROR "PIVOT is not supported" */ pivot (sum(x) for y in ('a'))`,
+	`select * from t /* ERROR "UNPIVOT is not supported" */ unpivot (v for k in (a, b))`,
+	`with /* ERROR "WITH RECURSIVE is not supported" */ recursive r as (select 1) select * from r`,
+	`select a from t union all /* ERROR "by name .CORRESPONDING, BY NAME. is not supported" */ corresponding select a from t`,
+	`select a from t union all /* ERROR "by name" */ by name select a from t`,
+	`select a from t full /* ERROR "a FULL, LEFT or INNER set operation is not supported" */ union all select a from t`,
+	`select 'a' /* ERROR "COLLATE is not supported" */ collate 'und:ci'`,
+	`select /* ERROR "the JSON literal is not supported" */ json '{}'`,
+	`select /* ERROR "the NUMERIC literal is not supported" */ numeric '1.5'`,
+	`select /* ERROR "the RANGE type is not supported" */ range<date> '[2024-01-01, 2024-02-01)'`,
+	`select cast('1' as string /* ERROR "CAST … FORMAT is not supported" */ format 'x')`,
+	`select /* ERROR "SELECT AS STRUCT is not supported" */ as struct 1 as a`,
+	`select max(x /* ERROR "HAVING MAX/MIN inside an aggregate is not supported" */ having max y) from t`,
+	`select cast(x as array<int64 /* ERROR "expected .>., found .\)." */ ) from t`,
 }
 
 // Caller queries of sandboxed endpoints: one statement, a query.

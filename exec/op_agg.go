@@ -361,6 +361,7 @@ var aggStates = map[string]func(a planner.AggCall) aggState{
 	"bit_and":          newBitState,
 	"bit_or":           newBitState,
 	"bit_xor":          newBitState,
+	"array_concat_agg": newConcatState,
 }
 
 func newVarAgg(a planner.AggCall) aggState { return newVarState(a) }

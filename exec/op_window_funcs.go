@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"math"
+	"sort"
 
 	"logq/planner"
 	"logq/types"
@@ -82,6 +83,8 @@ var windowFuncs = map[string]func(w *windowCalc, p partitionRun, set func(j int,
 			set(j, types.FloatValue(float64(int(w.peerEnd[j])-p.lo)/float64(p.hi-p.lo)))
 		}
 	},
+	"percentile_cont": percentile(true),
+	"percentile_disc": percentile(false),
 	"ntile": func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
 		size := p.hi - p.lo
 		buckets := int(min(constArg(w.call, 0), int64(size)))
@@ -102,6 +105,44 @@ var windowFuncs = map[string]func(w *windowCalc, p partitionRun, set func(j int,
 	"first_value": framePick(false, false),
 	"last_value":  framePick(true, false),
 	"nth_value":   framePick(false, true),
+}
+
+// percentile is PERCENTILE_CONT (cont) or PERCENTILE_DISC over the
+// partition's non-NULL values, sorted as ORDER BY sorts them (NaN first):
+// CONT interpolates linearly at position p·(n−1); DISC is the first value
+// whose cumulative share reaches p (the ⌈p·n⌉-th, the first for p = 0).
+// NULL for a partition without values; every row gets the same.
+func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+	return func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
+		x := w.arg(0)
+		frac := w.call.Args[1].(*planner.Const).V.F
+		var vals []types.Value
+		for j := p.lo; j < p.hi; j++ {
+			if r := int(w.idx[j]); !x.isNull(r) {
+				vals = append(vals, x.Value(r))
+			}
+		}
+		v := types.NullOf(w.call.T)
+		if n := len(vals); n > 0 {
+			sort.SliceStable(vals, func(a, b int) bool { c, _ := types.Compare(vals[a], vals[b]); return c < 0 })
+			if cont {
+				pos := frac * float64(n-1)
+				lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
+				a, b := vals[lo].F, vals[hi].F
+				if lo == hi {
+					v = types.FloatValue(a)
+				} else {
+					v = types.FloatValue(a + (pos-float64(lo))*(b-a))
+				}
+			} else {
+				k := max(int(math.Ceil(frac*float64(n))), 1)
+				v = vals[k-1]
+			}
+		}
+		for j := p.lo; j < p.hi; j++ {
+			set(j, v)
+		}
+	}
 }
 
 // lagLead is LAG (dir -1) or LEAD (dir 1): the value off rows away within

@@ -94,6 +94,16 @@ func init() {
 		{Name: "bit_and", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
 		{Name: "bit_or", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
 		{Name: "bit_xor", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
+		{Name: "array_concat_agg", MinArgs: 1, MaxArgs: 1, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
+			t := c.Args[0].Type()
+			switch t.Kind {
+			case types.KindArray:
+				return t, nil
+			case types.KindNull: // a field not seen yet, or an untyped NULL
+				return types.ArrayOf(types.Int64), nil
+			}
+			return t, fmt.Errorf("ARRAY_CONCAT_AGG needs an ARRAY, not %s", t)
+		}},
 	} {
 		aggs[a.Name] = a
 	}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -18,6 +19,7 @@ type Analytic struct {
 	Name             string
 	MinArgs, MaxArgs int
 	NeedsOrder       bool // its window needs an ORDER BY
+	NoOrder          bool // its window must not have one
 	Framed           bool // it takes a window frame (else one is refused)
 	IgnoreNulls      bool // it takes IGNORE NULLS
 	RespectNulls     bool // it takes RESPECT NULLS (which it does anyway)
@@ -39,6 +41,8 @@ func init() {
 			n := b.constAtLeast(e.Args[0], "NTILE's bucket count", 1)
 			call.T, call.Args = types.Int64, []Expr{&Const{V: types.IntValue(n)}}
 		}},
+		{Name: "percentile_cont", MinArgs: 2, MaxArgs: 2, NoOrder: true, IgnoreNulls: true, Bind: bindPercentile(true)},
+		{Name: "percentile_disc", MinArgs: 2, MaxArgs: 2, NoOrder: true, IgnoreNulls: true, Bind: bindPercentile(false)},
 		{Name: "lag", MinArgs: 1, MaxArgs: 3, NeedsOrder: true, RespectNulls: true, Bind: bindLagLead},
 		{Name: "lead", MinArgs: 1, MaxArgs: 3, NeedsOrder: true, RespectNulls: true, Bind: bindLagLead},
 		{Name: "first_value", MinArgs: 1, MaxArgs: 1, Framed: true, IgnoreNulls: true, RespectNulls: true, Bind: bindValueArg},
@@ -83,6 +87,8 @@ func (b *binder) analyticArgs(e *sqlparse.Call, def *Analytic, inner *exprCtx, c
 		b.fail(e.At, "%s does not take %s NULLS", up, e.Nulls)
 	case def.NeedsOrder && len(call.Order) == 0:
 		b.fail(e.At, "%s needs an ORDER BY in its window", up)
+	case def.NoOrder && len(call.Order) > 0:
+		b.fail(e.At, "%s takes no ORDER BY in its window", up)
 	}
 	call.IgnoreNulls = e.Nulls == "IGNORE"
 	def.Bind(b, e, inner, call)
@@ -104,6 +110,38 @@ func bindValueArg(b *binder, e *sqlparse.Call, inner *exprCtx, call *WindowCall)
 		x = &Const{V: types.NullOf(types.Int64)}
 	}
 	call.Args = []Expr{x}
+}
+
+// bindPercentile binds PERCENTILE_CONT (cont: a number, interpolated, a
+// FLOAT64) or PERCENTILE_DISC (any orderable value, one of the values)
+// with a constant percentile in [0, 1]. NULLs are ignored (RESPECT NULLS is
+// refused).
+func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCall) {
+	return func(b *binder, e *sqlparse.Call, inner *exprCtx, call *WindowCall) {
+		up := "PERCENTILE_DISC"
+		if cont {
+			up = "PERCENTILE_CONT"
+		}
+		x := b.expr(e.Args[0], inner)
+		switch t := x.Type(); {
+		case cont:
+			c, err := coerceTo(x, types.Float64)
+			if err != nil {
+				b.fail(e.Args[0].Pos(), "%s needs a number, not %s", up, t)
+			}
+			x = c
+		case t.Kind == types.KindNull:
+			x = &Const{V: types.NullOf(types.Int64)}
+		case t.Kind == types.KindArray || t.Kind == types.KindStruct:
+			b.fail(e.Args[0].Pos(), "%s cannot order %s", up, t)
+		}
+		pc, ok := b.expr(e.Args[1], inner).(*Const)
+		if !ok || pc.V.Null || !pc.V.T.IsNumeric() || pc.V.Float() < 0 || pc.V.Float() > 1 || math.IsNaN(pc.V.Float()) {
+			b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1", up)
+		}
+		call.T = x.Type()
+		call.Args = []Expr{x, &Const{V: types.FloatValue(pc.V.Float())}}
+	}
 }
 
 // bindLagLead binds LAG/LEAD(x [, offset [, default]]): the offset a

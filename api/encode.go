@@ -83,7 +83,11 @@ func appendValue(b []byte, v types.Value) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, v.T.Fields[i].Name)
+			name := v.T.Fields[i].Name
+			if name == "" { // an anonymous field, named as BigQuery names it
+				name = "_field_" + strconv.Itoa(i+1)
+			}
+			b = appendString(b, name)
 			b = append(b, ':')
 			b = appendValue(b, e)
 		}

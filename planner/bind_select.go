@@ -30,6 +30,9 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		where = append(where, splitAnd(b.boolExpr(s.Where, &exprCtx{sc: sc}, "WHERE"))...)
 	}
 	items := b.expandItems(s, sc)
+	if s.As == "VALUE" && len(items) != 1 {
+		b.fail(s.At, "SELECT AS VALUE needs exactly one column, found %d", len(items))
+	}
 	grouped := len(s.GroupBy) > 0 || s.Having != nil || (s.Qualify != nil && hasAggregate(s.Qualify))
 	for _, it := range items {
 		grouped = grouped || (it.ast != nil && hasAggregate(it.ast))

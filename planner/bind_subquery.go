@@ -55,7 +55,7 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 		}
 	case SubScalar:
 		if len(cols) != 1 {
-			b.fail(e.At, "a scalar subquery must have exactly one column, found %d (SELECT AS STRUCT is not supported; build a STRUCT(…) value)", len(cols))
+			b.fail(e.At, "a scalar subquery must have exactly one column, found %d (SELECT AS STRUCT makes one)", len(cols))
 		}
 		s.T = cols[0].T
 		if row != nil {
@@ -63,7 +63,7 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 		}
 	case SubArray:
 		if len(cols) != 1 {
-			b.fail(e.At, "an ARRAY subquery must have exactly one column, found %d (SELECT AS STRUCT is not supported; build a STRUCT(…) value)", len(cols))
+			b.fail(e.At, "an ARRAY subquery must have exactly one column, found %d (SELECT AS STRUCT makes one)", len(cols))
 		}
 		elem := cols[0].T
 		switch elem.Kind {
@@ -150,7 +150,29 @@ func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row [
 		defer func() { b.outer = b.outer[:len(b.outer)-1] }()
 	}
 	plan = b.query(q, env)
+	if sel, ok := q.Body.(*sqlparse.Select); ok && sel.As == "STRUCT" {
+		plan = structRow(plan)
+	}
 	return plan, constRow(plan)
+}
+
+// structRow makes SELECT AS STRUCT's one column: a STRUCT of the select
+// list's columns, named as they are (an unnamed expression's field is
+// anonymous).
+func structRow(plan Node) Node {
+	cols := plan.Columns()
+	fields := make([]types.Field, len(cols))
+	args := make([]Expr, len(cols))
+	for i, c := range cols {
+		name := c.Name
+		if strings.HasPrefix(name, "$") {
+			name = ""
+		}
+		fields[i] = types.Field{Name: name, Type: c.T}
+		args[i] = &ColRef{Idx: i, T: c.T, Name: c.Name}
+	}
+	t := types.StructOf(fields...)
+	return &Project{In: plan, Exprs: []Expr{&Call{Fn: "make_struct", Args: args, T: t}}, Cols: []Column{{Name: "$struct", T: t}}}
 }
 
 // optimizeSubplan applies the rewrite rules to a subquery's plan at a call

@@ -44,6 +44,7 @@ type CTE struct {
 type Select struct {
 	At       int
 	Distinct bool
+	As       string // "STRUCT" or "VALUE" for SELECT AS STRUCT / AS VALUE
 	Items    []*SelectItem
 	From     FromItem // nil for a SELECT without FROM
 	Where    Expr

@@ -280,7 +280,9 @@ func (p *parser) selectBlock() *Select {
 		p.acceptKw("ALL")
 	}
 	if p.isKw("AS") && (strings.EqualFold(p.peek().text, "STRUCT") || strings.EqualFold(p.peek().text, "VALUE")) {
-		p.refuse("SELECT AS " + strings.ToUpper(p.peek().text))
+		p.advance()
+		s.As = strings.ToUpper(p.tok.text)
+		p.advance()
 	}
 	for {
 		s.Items = append(s.Items, p.selectItem())

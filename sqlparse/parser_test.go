@@ -26,6 +26,7 @@ func requireFixedPoint(t testing.TB, src string) {
 
 var dialect = []struct{ in, want string }{
 	{"select 1", "SELECT 1"},
+	{"select array(select as struct a, b as c from t), (select as value x from t)", "SELECT ARRAY(SELECT AS STRUCT a, b AS c FROM t), (SELECT AS VALUE x FROM t)"},
 	{"select array<struct<a int64, string>>[], cast(x as array<float64>) from t",
 		"SELECT ARRAY<STRUCT<a INT64, STRING>>[], CAST(x AS ARRAY<FLOAT64>) FROM t"},
 	{"select struct<x int64>(1), a is not distinct from b, a not in unnest(c), s like any ('a%', b), s not like all unnest(d) from t",
@@ -125,7 +126,6 @@ var errorCases = []string{
 	`select /* ERROR "the NUMERIC literal is not supported" */ numeric '1.5'`,
 	`select /* ERROR "the RANGE type is not supported" */ range<date> '[2024-01-01, 2024-02-01)'`,
 	`select cast('1' as string /* ERROR "CAST … FORMAT is not supported" */ format 'x')`,
-	`select /* ERROR "SELECT AS STRUCT is not supported" */ as struct 1 as a`,
 	`select max(x /* ERROR "HAVING MAX/MIN inside an aggregate is not supported" */ having max y) from t`,
 	`select cast(x as array<int64 /* ERROR "expected .>., found .\)." */ ) from t`,
 }

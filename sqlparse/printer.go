@@ -77,6 +77,9 @@ func (w *printer) selectBlock(s *Select) {
 	if s.Distinct {
 		w.WriteString("DISTINCT ")
 	}
+	if s.As != "" {
+		w.WriteString("AS " + s.As + " ")
+	}
 	for i, it := range s.Items {
 		if i > 0 {
 			w.WriteString(", ")

@@ -161,6 +161,7 @@ func init() {
 	registerOperators()
 	registerTimeFuncs()
 	registerMathFuncs()
+	registerTrigFuncs()
 	registerStringFuncs()
 	registerJSONFuncs()
 	registerDateFuncs()

@@ -162,6 +162,7 @@ func init() {
 	registerTimeFuncs()
 	registerMathFuncs()
 	registerTrigFuncs()
+	registerBytesFuncs()
 	registerStringFuncs()
 	registerJSONFuncs()
 	registerDateFuncs()

@@ -310,6 +310,11 @@ func (p *parser) keywordPrimary() Expr {
 	case "IF":
 		p.advance()
 		return p.callArgs(at, "IF")
+	case "LEFT", "RIGHT": // the functions; the join kinds never start an expression
+		if next := p.peek(); next.kind == tokOp && next.text == "(" {
+			p.advance()
+			return p.callArgs(at, t.text)
+		}
 	case "ARRAY":
 		p.advance()
 		if p.isOp("(") {

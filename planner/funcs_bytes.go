@@ -1,0 +1,174 @@
+package planner
+
+import (
+	"crypto/md5"
+	"crypto/sha1"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"logq/types"
+)
+
+// Characters, code points, bytes and their encodings, hashes, and small
+// array builders. STRING arguments count characters, BYTES ones bytes.
+func registerBytesFuncs() {
+	bytesOf := func(s string) types.Value { return types.Value{T: types.Bytes, S: s} }
+	// sameAsArg types a call returning its first argument's kind (STRING or BYTES).
+	sameAsArg := func(c *Call) (types.Type, error) {
+		t, err := stringOrBytes(types.String)(c)
+		if err != nil {
+			return t, err
+		}
+		if c.Args[0].Type().Kind == types.KindBytes {
+			return types.Bytes, nil
+		}
+		return types.String, nil
+	}
+	register("chr", def(1, 1, sig(types.KindInt64, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		r := a[0].I
+		if r == 0 {
+			return types.StringValue(""), nil
+		}
+		if r < 0 || r > utf8.MaxRune || !utf8.ValidRune(rune(r)) {
+			return types.Value{}, evalErr("CHR: %d is not a Unicode code point", r)
+		}
+		return types.StringValue(string(rune(r))), nil
+	}, false))
+	register("reverse", def(1, 1, sameAsArg, func(c *Call, a []types.Value) (types.Value, error) {
+		if a[0].T.Kind == types.KindBytes {
+			b := []byte(a[0].S)
+			for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
+				b[i], b[j] = b[j], b[i]
+			}
+			return bytesOf(string(b)), nil
+		}
+		r := []rune(a[0].S)
+		for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+			r[i], r[j] = r[j], r[i]
+		}
+		return types.StringValue(string(r)), nil
+	}, false))
+	// LEFT and RIGHT keep the first or last n characters (bytes of a BYTES).
+	side := func(left bool) *Func {
+		return def(2, 2, func(c *Call) (types.Type, error) {
+			t, err := sameAsArg(&Call{Fn: c.Fn, Args: c.Args[:1]})
+			if err != nil {
+				return t, err
+			}
+			n, err := coerceTo(c.Args[1], types.Int64)
+			if err != nil {
+				return t, fmt.Errorf("argument 2 of %s: %w", strings.ToUpper(c.Fn), err)
+			}
+			c.Args[1] = n
+			return t, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			n := a[1].I
+			if n < 0 {
+				return types.Value{}, evalErr("%s: the length must not be negative, got %d", strings.ToUpper(c.Fn), n)
+			}
+			if a[0].T.Kind == types.KindBytes {
+				s := a[0].S
+				k := int(min(n, int64(len(s))))
+				if left {
+					return bytesOf(s[:k]), nil
+				}
+				return bytesOf(s[len(s)-k:]), nil
+			}
+			r := []rune(a[0].S)
+			k := int(min(n, int64(len(r))))
+			if left {
+				return types.StringValue(string(r[:k])), nil
+			}
+			return types.StringValue(string(r[len(r)-k:])), nil
+		}, false)
+	}
+	register("left", side(true))
+	register("right", side(false))
+	register("to_code_points", def(1, 1, stringOrBytes(types.ArrayOf(types.Int64)), func(c *Call, a []types.Value) (types.Value, error) {
+		var out []types.Value
+		if a[0].T.Kind == types.KindBytes {
+			for i := 0; i < len(a[0].S); i++ {
+				out = append(out, types.IntValue(int64(a[0].S[i])))
+			}
+		} else {
+			for _, r := range a[0].S {
+				out = append(out, types.IntValue(int64(r)))
+			}
+		}
+		return types.ArrayValue(types.Int64, append([]types.Value{}, out...)), nil
+	}, false))
+	register("code_points_to_string", def(1, 1, func(c *Call) (types.Type, error) {
+		a, err := coerceTo(c.Args[0], types.ArrayOf(types.Int64))
+		if err != nil {
+			return types.String, fmt.Errorf("CODE_POINTS_TO_STRING needs an ARRAY<INT64>: %w", err)
+		}
+		c.Args[0] = a
+		return types.String, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		var b strings.Builder
+		for _, e := range a[0].L {
+			if e.Null {
+				return types.NullOf(types.String), nil
+			}
+			if e.I < 0 || e.I > utf8.MaxRune || !utf8.ValidRune(rune(e.I)) {
+				return types.Value{}, evalErr("CODE_POINTS_TO_STRING: %d is not a Unicode code point", e.I)
+			}
+			b.WriteRune(rune(e.I))
+		}
+		return types.StringValue(b.String()), nil
+	}, false))
+	register("to_hex", def(1, 1, sig(types.KindBytes, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.StringValue(hex.EncodeToString([]byte(a[0].S))), nil
+	}, false))
+	register("from_hex", def(1, 1, sig(types.KindString, types.KindBytes), func(c *Call, a []types.Value) (types.Value, error) {
+		s := a[0].S
+		if len(s)%2 == 1 {
+			s = "0" + s // an odd count of digits reads with a leading 0
+		}
+		b, err := hex.DecodeString(s)
+		if err != nil {
+			return types.Value{}, evalErr("FROM_HEX: %q is not hexadecimal", a[0].S)
+		}
+		return bytesOf(string(b)), nil
+	}, false))
+	register("to_base64", def(1, 1, sig(types.KindBytes, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.StringValue(base64.StdEncoding.EncodeToString([]byte(a[0].S))), nil
+	}, false))
+	register("from_base64", def(1, 1, sig(types.KindString, types.KindBytes), func(c *Call, a []types.Value) (types.Value, error) {
+		b, err := base64.StdEncoding.DecodeString(a[0].S)
+		if err != nil {
+			return types.Value{}, evalErr("FROM_BASE64: %q is not base64", a[0].S)
+		}
+		return bytesOf(string(b)), nil
+	}, false))
+	for name, h := range map[string]func([]byte) []byte{
+		"md5":    func(b []byte) []byte { s := md5.Sum(b); return s[:] },
+		"sha1":   func(b []byte) []byte { s := sha1.Sum(b); return s[:] },
+		"sha256": func(b []byte) []byte { s := sha256.Sum256(b); return s[:] },
+		"sha512": func(b []byte) []byte { s := sha512.Sum512(b); return s[:] },
+	} {
+		h := h
+		register(name, def(1, 1, stringOrBytes(types.Bytes), func(c *Call, a []types.Value) (types.Value, error) {
+			return bytesOf(string(h([]byte(a[0].S)))), nil
+		}, false))
+	}
+	register("array_reverse", def(1, 1, func(c *Call) (types.Type, error) {
+		t := c.Args[0].Type()
+		if t.Kind != types.KindArray && t.Kind != types.KindNull {
+			return t, fmt.Errorf("ARRAY_REVERSE needs an ARRAY, not %s", t)
+		}
+		return t, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		n := len(a[0].L)
+		out := make([]types.Value, n)
+		for i, e := range a[0].L {
+			out[n-1-i] = e
+		}
+		return types.ArrayValue(*c.T.Elem, out), nil
+	}, false))
+}

@@ -163,6 +163,7 @@ func init() {
 	registerMathFuncs()
 	registerTrigFuncs()
 	registerBytesFuncs()
+	registerGenerateFuncs()
 	registerStringFuncs()
 	registerJSONFuncs()
 	registerDateFuncs()

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
@@ -170,5 +171,77 @@ func registerBytesFuncs() {
 			out[n-1-i] = e
 		}
 		return types.ArrayValue(*c.T.Elem, out), nil
+	}, false))
+}
+
+// maxGeneratedElements bounds GENERATE_ARRAY's result.
+const maxGeneratedElements = 1 << 20
+
+func registerGenerateFuncs() {
+	// GENERATE_ARRAY(start, end[, step]): start, start+step, … while not past
+	// end (inclusive); INT64 when every argument is, else FLOAT64. A zero or
+	// NaN step is an error, and so is a result past 2^20 elements.
+	register("generate_array", def(2, 3, func(c *Call) (types.Type, error) {
+		t := types.Int64
+		for _, a := range c.Args {
+			switch k := a.Type().Kind; {
+			case k == types.KindFloat64:
+				t = types.Float64
+			case k != types.KindInt64 && k != types.KindNull:
+				return t, fmt.Errorf("GENERATE_ARRAY needs numbers, not %s", a.Type())
+			}
+		}
+		for i, a := range c.Args {
+			x, err := coerceTo(a, t)
+			if err != nil {
+				return t, err
+			}
+			c.Args[i] = x
+		}
+		return types.ArrayOf(t), nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		elem := *c.T.Elem
+		var out []types.Value
+		if elem.Kind == types.KindInt64 {
+			start, end, step := a[0].I, a[1].I, int64(1)
+			if len(a) == 3 {
+				step = a[2].I
+			}
+			if step == 0 {
+				return types.Value{}, evalErr("GENERATE_ARRAY: the step must not be 0")
+			}
+			for v := start; (step > 0 && v <= end) || (step < 0 && v >= end); {
+				if len(out) == maxGeneratedElements {
+					return types.Value{}, evalErr("GENERATE_ARRAY: more than %d elements", maxGeneratedElements)
+				}
+				out = append(out, types.IntValue(v))
+				next := v + step
+				if (step > 0) != (next > v) { // past INT64: nothing further fits
+					break
+				}
+				v = next
+			}
+			return types.ArrayValue(elem, append([]types.Value{}, out...)), nil
+		}
+		start, end, step := a[0].Float(), a[1].Float(), 1.0
+		if len(a) == 3 {
+			step = a[2].Float()
+		}
+		if step == 0 || math.IsNaN(step) {
+			return types.Value{}, evalErr("GENERATE_ARRAY: the step must not be 0 or NaN")
+		}
+		for v := start; (step > 0 && v <= end) || (step < 0 && v >= end); v += step {
+			if len(out) == maxGeneratedElements {
+				return types.Value{}, evalErr("GENERATE_ARRAY: more than %d elements", maxGeneratedElements)
+			}
+			out = append(out, types.FloatValue(v))
+		}
+		return types.ArrayValue(elem, append([]types.Value{}, out...)), nil
+	}, false))
+	register("unix_date", def(1, 1, sig(types.KindDate, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.IntValue(a[0].I), nil
+	}, false))
+	register("date_from_unix_date", def(1, 1, sig(types.KindInt64, types.KindDate), func(c *Call, a []types.Value) (types.Value, error) {
+		return inRange(types.DateValue(a[0].I))
 	}, false))
 }

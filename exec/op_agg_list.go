@@ -16,7 +16,8 @@ import (
 // a worker; LIMIT then keeps the first n.
 type listState struct {
 	array  bool
-	delim  string // STRING_AGG; NULL delimiter: nullDelim
+	delim  string     // STRING_AGG; NULL delimiter: nullDelim
+	text   types.Type // STRING_AGG's result: STRING or BYTES
 	nullD  bool
 	elem   types.Type
 	order  []planner.AggOrder
@@ -41,6 +42,8 @@ func newListState(a planner.AggCall) *listState {
 	}
 	if s.array {
 		s.elem = *a.T.Elem
+	} else {
+		s.text = a.T
 	}
 	if s.nv == 2 {
 		k := a.Args[1].(*planner.Const)
@@ -111,13 +114,13 @@ func (s *listState) result(g int) types.Value {
 		return types.ArrayValue(s.elem, vals)
 	}
 	if len(vals) == 0 || s.nullD {
-		return types.NullOf(types.String)
+		return types.NullOf(s.text)
 	}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
 		parts[i] = v.S
 	}
-	return types.StringValue(strings.Join(parts, s.delim))
+	return types.Value{T: s.text, S: strings.Join(parts, s.delim)}
 }
 
 func (s *listState) merge(target []int32, other aggState) {

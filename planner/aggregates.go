@@ -182,22 +182,25 @@ func boolAgg(c *AggCall, _ bool) (types.Type, error) {
 // stringAggType: STRING_AGG(s [, delimiter]), the delimiter a constant
 // STRING (a NULL one makes the result NULL).
 func stringAggType(c *AggCall, symbolic bool) (types.Type, error) {
-	if err := argKinds(c, "STRING_AGG needs a STRING", types.KindString); err != nil {
+	t := types.String
+	if c.Args[0].Type().Kind == types.KindBytes {
+		t = types.Bytes // STRING_AGG of BYTES joins bytes, with a BYTES delimiter
+	} else if err := argKinds(c, "STRING_AGG needs a STRING or BYTES", types.KindString); err != nil {
 		return types.String, err
 	}
 	if len(c.Args) == 2 {
 		k, ok := c.Args[1].(*Const)
 		if ok && k.V.T.Kind == types.KindNull {
-			k, ok = &Const{V: types.NullOf(types.String)}, true
+			k, ok = &Const{V: types.NullOf(t)}, true
 		}
 		if !ok && !symbolic {
-			return types.String, errors.New("the delimiter of STRING_AGG must be a constant STRING")
+			return t, fmt.Errorf("the delimiter of STRING_AGG must be a constant %s", t)
 		}
-		if ok && k.V.T.Kind != types.KindString {
-			return types.String, fmt.Errorf("the delimiter of STRING_AGG must be a STRING, not %s", k.V.T)
+		if ok && k.V.T.Kind != t.Kind {
+			return t, fmt.Errorf("the delimiter of STRING_AGG must be a %s, not %s", t, k.V.T)
 		}
 	}
-	return types.String, nil
+	return t, nil
 }
 
 // approxTopCountType: APPROX_TOP_COUNT(x, n), n a constant from 1 to

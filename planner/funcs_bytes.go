@@ -245,3 +245,55 @@ func registerGenerateFuncs() {
 		return inRange(types.DateValue(a[0].I))
 	}, false))
 }
+
+// units are a STRING's characters or a BYTES value's bytes, as runes, for
+// the functions that count either (SUBSTR, LPAD, RPAD).
+func units(v types.Value) []rune {
+	if v.T.Kind != types.KindBytes {
+		return []rune(v.S)
+	}
+	r := make([]rune, len(v.S))
+	for i := 0; i < len(v.S); i++ {
+		r[i] = rune(v.S[i])
+	}
+	return r
+}
+
+// fromUnits is the value of like's kind made of units r.
+func fromUnits(like types.Value, r []rune) types.Value {
+	if like.T.Kind != types.KindBytes {
+		return types.StringValue(string(r))
+	}
+	b := make([]byte, len(r))
+	for i, x := range r {
+		b[i] = byte(x)
+	}
+	return types.Value{T: types.Bytes, S: string(b)}
+}
+
+// textSig types a function whose first argument is a STRING or a BYTES,
+// returning that kind; the other arguments are coerced to rest's kinds (the
+// last repeating), KindString in rest meaning "the first argument's kind".
+func textSig(rest ...types.Kind) func(c *Call) (types.Type, error) {
+	return func(c *Call) (types.Type, error) {
+		t, err := stringOrBytes(types.String)(&Call{Fn: c.Fn, Args: c.Args[:1]})
+		if err != nil {
+			return t, err
+		}
+		if c.Args[0].Type().Kind == types.KindBytes {
+			t = types.Bytes
+		}
+		for i := 1; i < len(c.Args); i++ {
+			want := rest[min(i-1, len(rest)-1)]
+			if want == types.KindString {
+				want = t.Kind
+			}
+			a, err := coerceTo(c.Args[i], types.Type{Kind: want})
+			if err != nil {
+				return t, fmt.Errorf("argument %d of %s: %w", i+1, strings.ToUpper(c.Fn), err)
+			}
+			c.Args[i] = a
+		}
+		return t, nil
+	}
+}

@@ -16,13 +16,13 @@ const maxStringResult = 1 << 20
 // BigQuery does for STRING.
 func registerStringFuncs() {
 	str := types.KindString
-	register("substr", def(2, 3, sig(str, types.KindInt64, str), func(c *Call, a []types.Value) (types.Value, error) {
-		r := []rune(a[0].S)
+	register("substr", def(2, 3, textSig(types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+		r := units(a[0])
 		n := int64(len(r))
 		pos := a[1].I
 		switch {
 		case pos > n:
-			return types.StringValue(""), nil
+			return fromUnits(a[0], nil), nil
 		case pos > 0:
 			pos--
 		case pos == 0:
@@ -36,7 +36,7 @@ func registerStringFuncs() {
 			}
 			end = min(n, pos+a[2].I)
 		}
-		return types.StringValue(string(r[pos:end])), nil
+		return fromUnits(a[0], r[pos:end]), nil
 	}, false))
 	alias("substring", "substr")
 	register("instr", def(2, 4, sig(str, str, types.KindInt64, types.KindInt64, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
@@ -74,32 +74,31 @@ func registerStringFuncs() {
 	register("ltrim", trim(strings.TrimLeftFunc))
 	register("rtrim", trim(strings.TrimRightFunc))
 	pad := func(left bool) *Func {
-		return def(2, 3, sig(str, types.KindInt64, str, str), func(c *Call, a []types.Value) (types.Value, error) {
-			r := []rune(a[0].S)
+		return def(2, 3, textSig(types.KindInt64, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+			r := units(a[0])
 			n := a[1].I
-			pattern := " "
+			p := []rune(" ")
 			if len(a) == 3 {
-				pattern = a[2].S
+				p = units(a[2])
 			}
 			switch {
 			case n < 0:
 				return types.Value{}, evalErr("%s: the length must not be negative, got %d", strings.ToUpper(c.Fn), n)
 			case n > maxStringResult:
 				return types.Value{}, evalErr("%s: the length %d is more than %d", strings.ToUpper(c.Fn), n, maxStringResult)
-			case pattern == "":
+			case len(p) == 0:
 				return types.Value{}, evalErr("%s: the pattern must not be empty", strings.ToUpper(c.Fn))
 			case n <= int64(len(r)):
-				return types.StringValue(string(r[:n])), nil
+				return fromUnits(a[0], r[:n]), nil
 			}
-			p := []rune(pattern)
 			fill := make([]rune, 0, n-int64(len(r)))
 			for i := 0; int64(len(fill)) < n-int64(len(r)); i++ {
 				fill = append(fill, p[i%len(p)])
 			}
 			if left {
-				return types.StringValue(string(fill) + a[0].S), nil
+				return fromUnits(a[0], append(fill, r...)), nil
 			}
-			return types.StringValue(a[0].S + string(fill)), nil
+			return fromUnits(a[0], append(r, fill...)), nil
 		}, false)
 	}
 	register("repeat", def(2, 2, sig(types.KindString, types.KindInt64, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {

@@ -216,8 +216,8 @@ func (o *aggOp) add(b *Batch) error {
 	return nil
 }
 
-// emptyGroupingSet gives a grouping set that groups by nothing its one row
-// when there was no input (GROUP BY ROLLUP(x) of no rows is one row).
+// emptyGroupingSet gives each grouping set that groups by nothing its one
+// row when there was no input (GROUP BY ROLLUP(x) of no rows is one row).
 func (o *aggOp) emptyGroupingSet() {
 	for si, set := range o.plan.Sets {
 		if slices.Contains(set, true) {
@@ -231,11 +231,10 @@ func (o *aggOp) emptyGroupingSet() {
 		num.I[0] = int64(si)
 		cols[len(set)] = num
 		o.keys.appendRows(&Batch{N: 1, Cols: cols}, []int32{0})
-		o.n = 1
+		o.n++
 		for _, s := range o.states {
-			s.grow(1)
+			s.grow(o.n)
 		}
-		return
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 // sum-of-squares formula when values are large and close together.
 //
 // The sums are kept scaled by 2^-sc (sc ≥ 0, per group, raised when a
-// deviation passes 2^500): (x−k)² of finite values past 1e154 would
+// deviation passes 2^480): (x−k)² of finite values past 1e154 would
 // otherwise be +inf, and STDDEV of 1e200 and −1e200 is a finite 1.4e200.
 type varState struct {
 	pop, sqrt bool
@@ -37,9 +37,9 @@ func (s *varState) grow(n int) {
 	s.sc = growZero(s.sc, n)
 }
 
-// varLimit bounds a scaled deviation: its square, times any count, stays
-// finite.
-const varLimit = 0x1p500
+// varLimit bounds a scaled deviation: its square times any count (up to
+// 2^63), and the square of a sum of them over the count, stay finite.
+const varLimit = 0x1p480
 
 // scaleTo raises group g's scale to sc, rescaling its sums.
 func (s *varState) scaleTo(g, sc int) {
@@ -60,8 +60,8 @@ func (s *varState) scaled(g int, d float64) float64 {
 	}
 	if math.Abs(d) > varLimit && !math.IsInf(d, 0) {
 		_, e := math.Frexp(d)
-		s.scaleTo(g, s.sc[g]+e-500)
-		d = math.Ldexp(d, 500-e)
+		s.scaleTo(g, s.sc[g]+e-480)
+		d = math.Ldexp(d, 480-e)
 	}
 	return d
 }
@@ -96,7 +96,7 @@ func (s *varState) result(g int) types.Value {
 	if n == 0 || (!s.pop && n < 2) {
 		return types.NullOf(types.Float64)
 	}
-	m2 := s.ss[g] - s.s[g]*s.s[g]/float64(n)
+	m2 := s.ss[g] - s.s[g]*(s.s[g]/float64(n)) // s² alone could overflow
 	m2 = math.Max(m2, 0)
 	var v float64
 	if s.pop {

@@ -51,3 +51,21 @@ func TestVarianceMergeLarge(t *testing.T) {
 	b.merge([]int32{0}, part(big, -big))
 	require.Equal(t, types.FloatValue(big), b.result(0))
 }
+
+// Many large deviations in one direction: the scaled sum's square would
+// pass FLOAT64, the variance does not. One 0 and 20,000 values of 2^600:
+// the mean is 2^600·20000/20001 and the population variance
+// 2^1200·20000/20001², so the standard deviation is 2^600·√20000/20001.
+func TestVarianceManyLargeDeviations(t *testing.T) {
+	s := newVarState(planner.AggCall{Fn: "stddev_pop", Args: []planner.Expr{&planner.Const{V: types.FloatValue(0)}}})
+	s.grow(1)
+	const n = 20001
+	v := newVector(types.Float64, n)
+	for i := 1; i < n; i++ {
+		v.F[i] = math.Ldexp(1, 600)
+	}
+	s.update(make([]int32, n), []*Vector{v}, n)
+	want := math.Ldexp(math.Sqrt(20000)/20001, 600)
+	got := s.result(0).F
+	require.InEpsilon(t, want, got, 1e-12)
+}

@@ -26,6 +26,8 @@ var groupingSetKey = &Call{Fn: "$grouping_set", T: types.Int64}
 type grouping struct {
 	keys []Expr   // the grouping keys, bound (without the set number)
 	sets [][]bool // per set, which keys it groups by
+	key  func(sqlparse.Expr) Expr
+	busy bool // binding GROUPING's argument (an alias may lead back to it)
 }
 
 // hasGroupingSets reports whether GROUP BY uses ROLLUP, CUBE or GROUPING SETS.
@@ -54,7 +56,7 @@ func isRollupOrCube(e sqlparse.Expr) bool {
 // the items side by side, every combination (GROUP BY a, ROLLUP(b) is
 // (a, b) and (a)).
 func (b *binder) groupingSets(items []sqlparse.Expr, key func(sqlparse.Expr) Expr) *grouping {
-	g := &grouping{}
+	g := &grouping{key: key}
 	index := func(e sqlparse.Expr) int {
 		k := key(e)
 		for i, have := range g.keys {
@@ -90,28 +92,40 @@ func (b *binder) groupingSets(items []sqlparse.Expr, key func(sqlparse.Expr) Exp
 			if x.Star || x.Distinct || len(x.Args) == 0 {
 				b.fail(x.At, "%s takes one or more grouping expressions", strings.ToUpper(x.Name))
 			}
-			idx := make([]int, len(x.Args))
+			// Each argument is a unit: an expression, or a parenthesised
+			// list grouped together ((a, b) in ROLLUP(x, (a, b))).
+			units := make([][]int, len(x.Args))
 			for i, a := range x.Args {
 				if _, nested := a.(*sqlparse.GroupingSets); nested || isRollupOrCube(a) {
 					b.fail(a.Pos(), "%s cannot nest ROLLUP, CUBE or GROUPING SETS", strings.ToUpper(x.Name))
 				}
-				idx[i] = index(a)
+				if t, ok := a.(*sqlparse.StructLit); ok && t.Tuple {
+					for _, el := range t.Elems {
+						units[i] = append(units[i], index(el))
+					}
+					continue
+				}
+				units[i] = []int{index(a)}
 			}
 			var out [][]int
 			if strings.EqualFold(x.Name, "ROLLUP") {
-				for n := len(idx); n >= 0; n-- {
-					out = append(out, idx[:n])
+				for n := len(units); n >= 0; n-- {
+					var s []int
+					for _, u := range units[:n] {
+						s = append(s, u...)
+					}
+					out = append(out, s)
 				}
 				return out
 			}
-			if len(idx) > 12 {
-				b.fail(x.At, "CUBE of %d expressions makes too many grouping sets (at most 12)", len(idx))
+			if len(units) > 12 {
+				b.fail(x.At, "CUBE of %d expressions makes too many grouping sets (at most 12)", len(units))
 			}
-			for m := (1 << len(idx)) - 1; m >= 0; m-- {
+			for m := (1 << len(units)) - 1; m >= 0; m-- {
 				var s []int
-				for i := range idx {
+				for i := range units {
 					if m&(1<<i) != 0 {
-						s = append(s, idx[i])
+						s = append(s, units[i]...)
 					}
 				}
 				out = append(out, s)
@@ -122,14 +136,15 @@ func (b *binder) groupingSets(items []sqlparse.Expr, key func(sqlparse.Expr) Exp
 	}
 	combined := [][]int{{}}
 	for _, it := range items {
+		sets := expand(it)
+		if len(combined)*len(sets) > maxGroupingSets { // before building them
+			b.fail(it.Pos(), "GROUP BY makes more than %d grouping sets", maxGroupingSets)
+		}
 		var next [][]int
 		for _, left := range combined {
-			for _, right := range expand(it) {
+			for _, right := range sets {
 				next = append(next, append(append([]int(nil), left...), right...))
 			}
-		}
-		if len(next) > maxGroupingSets {
-			b.fail(it.Pos(), "GROUP BY makes more than %d grouping sets", maxGroupingSets)
 		}
 		combined = next
 	}
@@ -152,9 +167,14 @@ func (b *binder) groupingCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	if len(e.Args) != 1 || e.Star || e.Distinct {
 		b.fail(e.At, "GROUPING takes one grouping expression")
 	}
-	x := b.expr(e.Args[0], &exprCtx{sc: ctx.sc})
-	k := -1
 	g := ctx.aggs.grouping
+	if g.busy {
+		b.fail(e.At, "the argument of GROUPING cannot refer to a GROUPING call")
+	}
+	g.busy = true
+	x := g.key(e.Args[0]) // as GROUP BY reads it: an alias, an ordinal, an expression
+	g.busy = false
+	k := -1
 	for i, key := range g.keys {
 		if key.String() == x.String() {
 			k = i

@@ -185,6 +185,9 @@ func nullRejecting(e Expr) bool {
 		case "and":
 			return nullRejecting(x.Args[0]) || nullRejecting(x.Args[1])
 		}
+		if def := funcs[x.Fn]; def != nil && def.NullSafe {
+			return false // it sees NULLs and may answer TRUE (IS DISTINCT FROM)
+		}
 		for _, a := range x.Args {
 			if _, ok := a.(*ColRef); ok {
 				return true
@@ -279,7 +282,7 @@ func addScanPredicate(s *Scan, c Expr) {
 			k, rok = call.Args[0].(*Const)
 			op = flip(op)
 		}
-		if lok && rok {
+		if def := funcs[call.Fn]; lok && rok && (def == nil || !def.NullSafe) {
 			f := s.Fields[col.Idx]
 			if k.V.Null && op != "!=" {
 				s.Empty = true

@@ -412,6 +412,7 @@ type StructLit struct {
 	At      int
 	Elems   []Expr
 	Aliases []string
+	Tuple   bool      // written (a, b), without STRUCT
 	Type    *TypeExpr // STRUCT<…>(…): the struct's type; nil when not written
 }
 

@@ -588,21 +588,14 @@ func (p *parser) groupItem() Expr {
 	p.advance()
 	p.expectOp("(")
 	for {
-		if p.isOp("(") {
+		if next := p.peek(); p.isOp("(") && next.kind == tokOp && next.text == ")" {
 			p.advance()
-			var set []Expr
-			if !p.isOp(")") {
-				for {
-					set = append(set, p.expr())
-					if !p.acceptOp(",") {
-						break
-					}
-				}
-			}
-			p.expectOp(")")
-			g.Sets = append(g.Sets, GroupingSet{Exprs: set, Paren: true})
+			p.advance()
+			g.Sets = append(g.Sets, GroupingSet{Paren: true}) // ()
+		} else if e := p.expr(); isTuple(e) {
+			g.Sets = append(g.Sets, GroupingSet{Exprs: e.(*StructLit).Elems, Paren: true}) // (a, b)
 		} else {
-			g.Sets = append(g.Sets, GroupingSet{Exprs: []Expr{p.expr()}})
+			g.Sets = append(g.Sets, GroupingSet{Exprs: []Expr{e}}) // a, (a), ROLLUP(…)
 		}
 		if !p.acceptOp(",") {
 			break
@@ -610,4 +603,10 @@ func (p *parser) groupItem() Expr {
 	}
 	p.expectOp(")")
 	return g
+}
+
+// isTuple reports whether e was written as a parenthesised list (a, b).
+func isTuple(e Expr) bool {
+	s, ok := e.(*StructLit)
+	return ok && s.Tuple
 }

@@ -393,7 +393,7 @@ func (p *parser) parenthesised() Expr {
 	}
 	x := p.expr()
 	if p.acceptOp(",") {
-		s := &StructLit{At: at, Elems: []Expr{x}, Aliases: []string{""}}
+		s := &StructLit{At: at, Elems: []Expr{x}, Aliases: []string{""}, Tuple: true}
 		for {
 			s.Elems = append(s.Elems, p.expr())
 			s.Aliases = append(s.Aliases, "")

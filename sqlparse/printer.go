@@ -491,9 +491,10 @@ func (w *printer) expr(e Expr) {
 		w.exprList(e.Elems)
 		w.WriteString("]")
 	case *StructLit:
-		if e.Type != nil {
+		switch {
+		case e.Type != nil:
 			w.WriteString(e.Type.String())
-		} else {
+		case !e.Tuple:
 			w.WriteString("STRUCT")
 		}
 		w.WriteString("(")

@@ -401,6 +401,9 @@ func (b *binder) typedStruct(e *sqlparse.StructLit, ctx *exprCtx) Expr {
 	if len(e.Elems) != len(t.Fields) {
 		b.fail(e.At, "%s takes %d values, got %d", t, len(t.Fields), len(e.Elems))
 	}
+	if len(t.Fields) == 0 {
+		return &Const{V: types.StructValue(t, []types.Value{})} // STRUCT<>()
+	}
 	args := make([]Expr, len(e.Elems))
 	for i, x := range e.Elems {
 		if e.Aliases[i] != "" {

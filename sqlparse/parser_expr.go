@@ -338,7 +338,7 @@ func (p *parser) keywordPrimary() Expr {
 	case "STRUCT":
 		p.advance()
 		var typ *TypeExpr
-		if p.isOp("<") { // STRUCT<…>(…)
+		if p.isOp("<") || p.isOp("<>") { // STRUCT<…>(…), STRUCT<>()
 			typ = p.structType(at)
 		}
 		p.expectOp("(")
@@ -458,10 +458,13 @@ func (p *parser) typeExpr() *TypeExpr {
 	return &TypeExpr{At: at, Name: strings.ToUpper(p.name("a type name"))}
 }
 
-// structType reads <[name] T, …> after STRUCT.
+// structType reads <[name] T, …> after STRUCT (<> is lexed as one token).
 func (p *parser) structType(at int) *TypeExpr {
-	p.expectOp("<")
 	t := &TypeExpr{At: at, Name: "STRUCT"}
+	if p.acceptOp("<>") {
+		return t
+	}
+	p.expectOp("<")
 	for !p.isOp(">") && !p.isOp(">>") {
 		var f TypeField
 		// a field name is a name followed by its type, not by , or >

@@ -26,6 +26,7 @@ func requireFixedPoint(t testing.TB, src string) {
 
 var dialect = []struct{ in, want string }{
 	{"select 1", "SELECT 1"},
+	{"select struct<>(), cast(null as struct<>), array<struct<>>[]", "SELECT STRUCT<>(), CAST(NULL AS STRUCT<>), ARRAY<STRUCT<>>[]"},
 	{"select array(select as struct a, b as c from t), (select as value x from t)", "SELECT ARRAY(SELECT AS STRUCT a, b AS c FROM t), (SELECT AS VALUE x FROM t)"},
 	{"select array<struct<a int64, string>>[], cast(x as array<float64>) from t",
 		"SELECT ARRAY<STRUCT<a INT64, STRING>>[], CAST(x AS ARRAY<FLOAT64>) FROM t"},

@@ -158,6 +158,30 @@ func registerBytesFuncs() {
 			return bytesOf(string(h([]byte(a[0].S)))), nil
 		}, false))
 	}
+	// TRANSLATE(x, from, to): each character (byte of a BYTES) of x found in
+	// from becomes the one at its position in to, or is dropped past to's
+	// end; a character repeated in from is an error.
+	register("translate", def(3, 3, textSig(types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		from, to := units(a[1]), units(a[2])
+		m := make(map[rune]int, len(from))
+		for i, r := range from {
+			if _, dup := m[r]; dup {
+				return types.Value{}, evalErr("TRANSLATE: %q appears twice in the characters to replace", string(r))
+			}
+			m[r] = i
+		}
+		var out []rune
+		for _, r := range units(a[0]) {
+			i, ok := m[r]
+			switch {
+			case !ok:
+				out = append(out, r)
+			case i < len(to):
+				out = append(out, to[i])
+			}
+		}
+		return fromUnits(a[0], out), nil
+	}, false))
 	register("array_reverse", def(1, 1, func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()
 		if t.Kind != types.KindArray && t.Kind != types.KindNull {

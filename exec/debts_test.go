@@ -530,3 +530,19 @@ from events e order by e.i`, 0)
 		}
 	}
 }
+
+// APPROX_QUANTILES of STRING and ARRAY_CONCAT_AGG keep every value: 200
+// strings (or 200 one-element arrays) are 4800 bytes, past a 2KiB budget;
+// without a budget they answer.
+func TestStringQuantilesAndConcatChargeBudget(t *testing.T) {
+	st := logstore.New(logstore.Options{SegmentRows: 1000})
+	numbered(t, st, "src", 200, func(i int) string { return fmt.Sprintf(`"s":"v%03d","a":[%d]`, i, i) })
+	_, err := runSQL(t, st, "select approx_quantiles(s, 2) as q from src", 2<<10)
+	require.ErrorContains(t, err, "(in a APPROX_QUANTILES)")
+	_, err = runSQL(t, st, "select array_concat_agg(a) as c from src", 2<<10)
+	require.ErrorContains(t, err, "(in a ARRAY_CONCAT_AGG)")
+	res, err := runSQL(t, st, "select approx_quantiles(s, 2)[offset(1)] as m, array_length(array_concat_agg(a)) as n from src", 0)
+	require.NoError(t, err)
+	require.Equal(t, "v099", res.Rows[0][0].S) // the ⌈200/2⌉ = 100th of v000…v199
+	require.Equal(t, int64(200), res.Rows[0][1].I)
+}

@@ -12,7 +12,12 @@ type concatState struct {
 	elem types.Type
 	vals [][]types.Value
 	set  []bool
+	mem  *memBudget // what it keeps is charged here
+	err  error
 }
+
+func (s *concatState) setBudget(m *memBudget) { s.mem = m }
+func (s *concatState) failed() error          { return s.err }
 
 func newConcatState(a planner.AggCall) aggState { return &concatState{elem: *a.T.Elem} }
 
@@ -30,6 +35,9 @@ func (s *concatState) update(g []int32, args []*Vector, n int) {
 		}
 		s.vals[gi] = append(s.vals[gi], x.L...)
 		s.set[gi] = true
+		if err := s.mem.charge("ARRAY_CONCAT_AGG", len(x.L), 1); err != nil && s.err == nil {
+			s.err = err
+		}
 	}
 }
 

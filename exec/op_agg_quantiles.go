@@ -17,7 +17,9 @@ type quantAgg struct {
 	ranks []int
 	elem  types.Type
 	q     []quantileState
-	strs  [][]string    // the values of STRING and BYTES, per group
+	strs  [][]string // the values of STRING and BYTES, per group
+	mem   *memBudget // the strings kept are charged here
+	err   error
 	done  []types.Value // results, when computed ahead by prepare
 }
 
@@ -31,6 +33,9 @@ func newQuantAgg(a planner.AggCall) aggState {
 	}
 	return &quantAgg{n: n, ranks: ranks, elem: *a.T.Elem}
 }
+
+func (s *quantAgg) setBudget(m *memBudget) { s.mem = m }
+func (s *quantAgg) failed() error          { return s.err }
 
 func (s *quantAgg) grow(n int) {
 	for len(s.q) < n {
@@ -47,10 +52,15 @@ func (s *quantAgg) byBytes() bool {
 func (s *quantAgg) update(g []int32, args []*Vector, n int) {
 	v := args[0]
 	if s.byBytes() {
+		kept := 0
 		for r, gi := range g {
 			if !v.isNull(r) {
 				s.strs[gi] = append(s.strs[gi], v.Value(r).S)
+				kept++
 			}
+		}
+		if err := s.mem.charge("APPROX_QUANTILES", kept, 1); err != nil && s.err == nil {
+			s.err = err
 		}
 		return
 	}

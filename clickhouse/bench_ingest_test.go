@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,10 +32,7 @@ import (
 //
 //	go test ./clickhouse/ -run XXX -bench Ingest -benchtime 3x
 func BenchmarkIngest(b *testing.B) {
-	n := 200_000
-	if s := os.Getenv("LOGQ_BENCH_EVENTS"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := fixtures.BenchEvents(200_000)
 	const batch = 1000
 	cl := needCluster(b)
 	// As a live shipper sends them: the last hour's events, in order.

@@ -2,7 +2,6 @@ package clickhouse
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,10 +19,7 @@ import (
 //
 //	go test ./clickhouse/ -run XXX -bench Endpoints -benchtime 20x
 func BenchmarkEndpoints(b *testing.B) {
-	n := 200_000
-	if s := os.Getenv("LOGQ_BENCH_EVENTS"); s != "" {
-		n, _ = strconv.Atoi(s)
-	}
+	n := fixtures.BenchEvents(200_000)
 	p := newPairOf(b, n, []string{"deno-relay-logs", "cloudflare.logs.prod"})
 	eps, err := endpoint.LoadFS(fixtures.Endpoints, "endpoints")
 	if err != nil {

@@ -2,9 +2,7 @@ package endpoint
 
 import (
 	"context"
-	"os"
 	"runtime"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -26,12 +24,7 @@ var (
 	benchHeap  uint64
 )
 
-func benchEvents() int {
-	if n, err := strconv.Atoi(os.Getenv("LOGQ_BENCH_EVENTS")); err == nil && n > 0 {
-		return n
-	}
-	return 1_000_000
-}
+func benchEvents() int { return fixtures.BenchEvents(1_000_000) }
 
 func benchData(b *testing.B) *logstore.Store {
 	benchOnce.Do(func() {

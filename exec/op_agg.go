@@ -23,6 +23,11 @@ type aggOp struct {
 	n      int
 	gidx   []int32
 	out    []*Batch
+	// setCols are, per grouping set, its constant key columns (NULL for a
+	// key it does not group by, its number last), made once for setRows
+	// rows; a batch reads its first N.
+	setCols [][]*Vector
+	setRows int
 }
 
 // aggState holds one aggregate's per-group state.
@@ -182,7 +187,7 @@ func (o *aggOp) add(b *Batch) error {
 	if sets != nil {
 		n-- // the last key is the set's number, not evaluated
 	}
-	keys := make([]*Vector, n, len(o.plan.Keys))
+	keys := make([]*Vector, n)
 	for i, k := range o.plan.Keys[:n] {
 		v, err := o.ev.eval(k, b)
 		if err != nil {
@@ -195,25 +200,42 @@ func (o *aggOp) add(b *Batch) error {
 	}
 	// GROUPING SETS: the rows once per set, with the keys the set does not
 	// group by NULL, and the set's number as the last key.
-	setKeys := make([]*Vector, len(o.plan.Keys))
+	consts := o.groupingCols(b.N)
+	setKeys := make([]*Vector, n+1)
 	for si, set := range sets {
+		copy(setKeys, consts[si])
 		for k := range keys {
 			if set[k] {
 				setKeys[k] = keys[k]
-			} else {
-				setKeys[k] = nullVector(o.plan.Keys[k].Type(), b.N)
 			}
 		}
-		num := newVector(types.Int64, b.N)
-		for r := 0; r < b.N; r++ {
-			num.I[r] = int64(si)
-		}
-		setKeys[n] = num
 		if err := o.addGrouped(b, setKeys); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// groupingCols returns the grouping sets' constant key columns for at least
+// rows rows.
+func (o *aggOp) groupingCols(rows int) [][]*Vector {
+	if rows <= o.setRows {
+		return o.setCols
+	}
+	o.setRows = max(rows, BatchSize)
+	nk := len(o.plan.Keys) - 1
+	o.setCols = make([][]*Vector, len(o.plan.Sets))
+	for si, set := range o.plan.Sets {
+		cols := make([]*Vector, nk+1)
+		for k, in := range set {
+			if !in {
+				cols[k] = constVector(types.NullOf(o.plan.Keys[k].Type()), o.setRows)
+			}
+		}
+		cols[nk] = constVector(types.IntValue(int64(si)), o.setRows)
+		o.setCols[si] = cols
+	}
+	return o.setCols
 }
 
 // emptyGroupingSet gives each grouping set that groups by nothing its one
@@ -223,29 +245,12 @@ func (o *aggOp) emptyGroupingSet() {
 		if slices.Contains(set, true) {
 			continue
 		}
-		cols := make([]*Vector, len(o.plan.Keys))
-		for k := range set {
-			cols[k] = nullVector(o.plan.Keys[k].Type(), 1)
-		}
-		num := newVector(types.Int64, 1)
-		num.I[0] = int64(si)
-		cols[len(set)] = num
-		o.keys.appendRows(&Batch{N: 1, Cols: cols}, []int32{0})
+		o.keys.appendRows(&Batch{N: 1, Cols: o.groupingCols(1)[si]}, []int32{0})
 		o.n++
 		for _, s := range o.states {
 			s.grow(o.n)
 		}
 	}
-}
-
-// nullVector is n NULLs of type t.
-func nullVector(t types.Type, n int) *Vector {
-	v := newVector(t, n)
-	nulls := v.freshNulls(n)
-	for i := range nulls[:n] {
-		nulls[i] = true
-	}
-	return v
 }
 
 // addGrouped adds batch b's rows, grouped by the key vectors keys.

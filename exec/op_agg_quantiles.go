@@ -133,8 +133,7 @@ func (s *quantAgg) compute(g int) types.Value {
 	return types.ArrayValue(s.elem, out)
 }
 
-// computeStrings is compute over strings: exact, at the same ranks as
-// quantileState's exact path (the ⌈i·N/n⌉-th smallest, by bytes).
+// computeStrings is compute over strings: exact, at exactRank, by bytes.
 func (s *quantAgg) computeStrings(g int) types.Value {
 	vals := s.strs[g]
 	if len(vals) == 0 {
@@ -150,8 +149,7 @@ func (s *quantAgg) computeStrings(g int) types.Value {
 		if i < 0 || i > s.n {
 			continue
 		}
-		r := int(math.Ceil(float64(i) * float64(N) / float64(s.n)))
-		out[i] = types.Value{T: s.elem, S: vals[max(r, 1)-1]}
+		out[i] = types.Value{T: s.elem, S: vals[exactRank(i, s.n, N)]}
 	}
 	return types.ArrayValue(s.elem, out)
 }

@@ -10,18 +10,31 @@ import (
 	"logq/types"
 )
 
+// varPart is fn's state of one group over xs (INT64s or FLOAT64s, by T).
+func varPart[T int64 | float64](fn string, xs ...T) *varState {
+	t := types.Int64
+	var zero T
+	if _, ok := any(zero).(float64); ok {
+		t = types.Float64
+	}
+	s := newVarState(planner.AggCall{Fn: fn, Args: []planner.Expr{&planner.Const{V: types.NullOf(t)}}})
+	s.grow(1)
+	v := newVector(t, len(xs))
+	for i, x := range xs {
+		if t.Kind == types.KindFloat64 {
+			v.F[i] = float64(x)
+		} else {
+			v.I[i] = int64(x)
+		}
+	}
+	s.update(make([]int32, len(xs)), []*Vector{v}, len(xs))
+	return s
+}
+
 // Partial states with different pivots merge into the same variance: the
 // values 2,4,4,4 | 5,5,7,9 have squared deviations (about 5) summing to 32.
 func TestVarianceMerge(t *testing.T) {
-	call := planner.AggCall{Fn: "var_pop", Args: []planner.Expr{&planner.Const{V: types.IntValue(0)}}}
-	part := func(xs ...int64) *varState {
-		s := newVarState(call)
-		s.grow(1)
-		v := newVector(types.Int64, len(xs))
-		copy(v.I, xs)
-		s.update(make([]int32, len(xs)), []*Vector{v}, len(xs))
-		return s
-	}
+	part := func(xs ...int64) *varState { return varPart("var_pop", xs...) }
 	a, b := part(2, 4, 4, 4), part(5, 5, 7, 9)
 	a.merge([]int32{0}, b)
 	require.Equal(t, types.FloatValue(4), a.result(0)) // 32 / 8
@@ -34,15 +47,7 @@ func TestVarianceMerge(t *testing.T) {
 // scale: {2^700} and {-2^700, 0} have sample variance 2^1400, stddev 2^700;
 // a small-valued part merged into a scaled one keeps the answer.
 func TestVarianceMergeLarge(t *testing.T) {
-	call := planner.AggCall{Fn: "stddev_samp", Args: []planner.Expr{&planner.Const{V: types.FloatValue(0)}}}
-	part := func(xs ...float64) *varState {
-		s := newVarState(call)
-		s.grow(1)
-		v := newVector(types.Float64, len(xs))
-		copy(v.F, xs)
-		s.update(make([]int32, len(xs)), []*Vector{v}, len(xs))
-		return s
-	}
+	part := func(xs ...float64) *varState { return varPart("stddev_samp", xs...) }
 	big := math.Ldexp(1, 700)
 	a := part(big)
 	a.merge([]int32{0}, part(-big, 0))
@@ -57,14 +62,11 @@ func TestVarianceMergeLarge(t *testing.T) {
 // the mean is 2^600·20000/20001 and the population variance
 // 2^1200·20000/20001², so the standard deviation is 2^600·√20000/20001.
 func TestVarianceManyLargeDeviations(t *testing.T) {
-	s := newVarState(planner.AggCall{Fn: "stddev_pop", Args: []planner.Expr{&planner.Const{V: types.FloatValue(0)}}})
-	s.grow(1)
-	const n = 20001
-	v := newVector(types.Float64, n)
-	for i := 1; i < n; i++ {
-		v.F[i] = math.Ldexp(1, 600)
+	xs := make([]float64, 20001)
+	for i := 1; i < len(xs); i++ {
+		xs[i] = math.Ldexp(1, 600)
 	}
-	s.update(make([]int32, n), []*Vector{v}, n)
+	s := varPart("stddev_pop", xs...)
 	want := math.Ldexp(math.Sqrt(20000)/20001, 600)
 	got := s.result(0).F
 	require.InEpsilon(t, want, got, 1e-12)

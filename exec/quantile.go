@@ -75,8 +75,7 @@ func (q *quantileState) quantiles(n int, ranks []int) []float64 {
 	}
 	pos := make([]int, len(ranks))
 	for k, i := range ranks {
-		r := int(math.Ceil(float64(i) * float64(N) / float64(n)))
-		pos[k] = max(r, 1) - 1
+		pos[k] = exactRank(i, n, N)
 	}
 	if len(ranks) > 8 {
 		slices.Sort(q.vals)
@@ -104,6 +103,12 @@ func (q *quantileState) quantiles(n int, ranks []int) []float64 {
 		lo = p + 1
 	}
 	return out
+}
+
+// exactRank is the 0-based position, among N sorted values, of element i
+// of APPROX_QUANTILES(x, n): the ⌈i·N/n⌉-th smallest, the minimum for i = 0.
+func exactRank(i, n, N int) int {
+	return max(int(math.Ceil(float64(i)*float64(N)/float64(n))), 1) - 1
 }
 
 // selectKth partially orders v so that v[k] is the k-th smallest, and returns it.

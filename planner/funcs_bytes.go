@@ -19,17 +19,6 @@ import (
 // array builders. STRING arguments count characters, BYTES ones bytes.
 func registerBytesFuncs() {
 	bytesOf := func(s string) types.Value { return types.Value{T: types.Bytes, S: s} }
-	// sameAsArg types a call returning its first argument's kind (STRING or BYTES).
-	sameAsArg := func(c *Call) (types.Type, error) {
-		t, err := stringOrBytes(types.String)(c)
-		if err != nil {
-			return t, err
-		}
-		if c.Args[0].Type().Kind == types.KindBytes {
-			return types.Bytes, nil
-		}
-		return types.String, nil
-	}
 	register("chr", def(1, 1, sig(types.KindInt64, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 		r := a[0].I
 		if r == 0 {
@@ -40,7 +29,7 @@ func registerBytesFuncs() {
 		}
 		return types.StringValue(string(rune(r))), nil
 	}, false))
-	register("reverse", def(1, 1, sameAsArg, func(c *Call, a []types.Value) (types.Value, error) {
+	register("reverse", def(1, 1, textSig(), func(c *Call, a []types.Value) (types.Value, error) {
 		if a[0].T.Kind == types.KindBytes {
 			b := []byte(a[0].S)
 			for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
@@ -56,18 +45,7 @@ func registerBytesFuncs() {
 	}, false))
 	// LEFT and RIGHT keep the first or last n characters (bytes of a BYTES).
 	side := func(left bool) *Func {
-		return def(2, 2, func(c *Call) (types.Type, error) {
-			t, err := sameAsArg(&Call{Fn: c.Fn, Args: c.Args[:1]})
-			if err != nil {
-				return t, err
-			}
-			n, err := coerceTo(c.Args[1], types.Int64)
-			if err != nil {
-				return t, fmt.Errorf("argument 2 of %s: %w", strings.ToUpper(c.Fn), err)
-			}
-			c.Args[1] = n
-			return t, nil
-		}, func(c *Call, a []types.Value) (types.Value, error) {
+		return def(2, 2, textSig(types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
 			n := a[1].I
 			if n < 0 {
 				return types.Value{}, evalErr("%s: the length must not be negative, got %d", strings.ToUpper(c.Fn), n)

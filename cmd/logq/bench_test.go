@@ -27,10 +27,7 @@ import (
 //
 //	LOGQ_BENCH_EVENTS=20000000 go test ./cmd/logq/ -run XXX -bench ServeMemoryLimit -benchtime 1x -timeout 60m
 func BenchmarkServeMemoryLimit(b *testing.B) {
-	events := 1_000_000
-	if n, err := strconv.Atoi(os.Getenv("LOGQ_BENCH_EVENTS")); err == nil && n > 0 {
-		events = n
-	}
+	events := fixtures.BenchEvents(1_000_000)
 	limit := "1GiB"
 	if v := os.Getenv("LOGQ_BENCH_MEMORY_LIMIT"); v != "" {
 		limit = v

@@ -5,15 +5,26 @@ import (
 	"logq/types"
 )
 
-// bitState is BIT_AND, BIT_OR or BIT_XOR of INT64s: NULL for a group
-// without a non-NULL value.
+// bitState is BIT_AND, BIT_OR or BIT_XOR of INT64s, and LOGICAL_AND and
+// LOGICAL_OR, which are BIT_AND and BIT_OR of BOOLs' 0 and 1: NULLs are
+// skipped, and a group without a value gives NULL.
 type bitState struct {
-	fn  string
+	op  string // "and", "or" or "xor"
+	t   types.Type
 	v   []int64
 	set []bool
 }
 
-func newBitState(a planner.AggCall) aggState { return &bitState{fn: a.Fn} }
+func newBitState(a planner.AggCall) aggState {
+	op := "xor"
+	switch a.Fn {
+	case "bit_and", "logical_and":
+		op = "and"
+	case "bit_or", "logical_or":
+		op = "or"
+	}
+	return &bitState{op: op, t: a.T}
+}
 
 func (s *bitState) grow(n int) { s.v, s.set = growZero(s.v, n), growZero(s.set, n) }
 
@@ -22,10 +33,10 @@ func (s *bitState) fold(g int32, x int64) {
 		s.v[g], s.set[g] = x, true
 		return
 	}
-	switch s.fn {
-	case "bit_and":
+	switch s.op {
+	case "and":
 		s.v[g] &= x
-	case "bit_or":
+	case "or":
 		s.v[g] |= x
 	default:
 		s.v[g] ^= x
@@ -35,7 +46,11 @@ func (s *bitState) fold(g int32, x int64) {
 func (s *bitState) update(g []int32, args []*Vector, n int) {
 	v := args[0]
 	for r, gi := range g {
-		if !v.isNull(r) {
+		switch {
+		case v.isNull(r):
+		case v.Lazy == nil:
+			s.fold(gi, v.I[r])
+		default:
 			s.fold(gi, v.Value(r).I)
 		}
 	}
@@ -43,9 +58,9 @@ func (s *bitState) update(g []int32, args []*Vector, n int) {
 
 func (s *bitState) result(g int) types.Value {
 	if !s.set[g] {
-		return types.NullOf(types.Int64)
+		return types.NullOf(s.t)
 	}
-	return types.IntValue(s.v[g])
+	return types.Value{T: s.t, I: s.v[g]}
 }
 
 func (s *bitState) merge(target []int32, other aggState) {

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"math"
 	"math/big"
 	"math/bits"
 
@@ -91,14 +90,8 @@ func (s *sumState) result(g int) types.Value {
 		return types.FloatValue(s.sum128Float(g) / float64(s.c[g]))
 	case s.float:
 		return types.FloatValue(s.f[g])
-	case !s.fits(g):
-		// resultErr reports it; a caller that does not ask sees the nearest value
-		if s.hi[g] < 0 {
-			return types.IntValue(math.MinInt64)
-		}
-		return types.IntValue(math.MaxInt64)
 	}
-	return types.IntValue(int64(s.lo[g]))
+	return types.IntValue(int64(s.lo[g])) // resultOf reports a sum outside INT64
 }
 
 func (s *sumState) merge(target []int32, other aggState) {

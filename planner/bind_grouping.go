@@ -19,8 +19,8 @@ const maxGroupingSets = 4096
 
 // groupingSetKey is the placeholder of the set-number key: a call nobody
 // can write (its name is not a name), so toAggOutput maps only GROUPING's
-// uses of it to the key column.
-var groupingSetKey = &Call{Fn: "$grouping_set", T: types.Int64}
+// uses of it to the key column. A new one each time: plans share no nodes.
+func groupingSetKey() Expr { return &Call{Fn: "$grouping_set", T: types.Int64} }
 
 // grouping is what GROUPING(x) needs of the GROUP BY being bound.
 type grouping struct {
@@ -187,7 +187,7 @@ func (b *binder) groupingCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	for si, set := range g.sets {
 		if !set[k] {
 			c.Whens = append(c.Whens, When{
-				Cond: b.finish(e.At, &Call{Fn: "=", Args: []Expr{groupingSetKey, &Const{V: types.IntValue(int64(si))}}}),
+				Cond: b.finish(e.At, &Call{Fn: "=", Args: []Expr{groupingSetKey(), &Const{V: types.IntValue(int64(si))}}}),
 				Then: &Const{V: types.IntValue(1)},
 			})
 		}

@@ -48,7 +48,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		agg = &aggCollector{}
 		if hasGroupingSets(s.GroupBy) {
 			agg.grouping = b.groupingSets(s.GroupBy, func(g sqlparse.Expr) Expr { return b.groupKey(g, items, sc) })
-			keys = append(append(keys, agg.grouping.keys...), groupingSetKey)
+			keys = append(append(keys, agg.grouping.keys...), groupingSetKey())
 		} else {
 			for _, g := range s.GroupBy {
 				keys = append(keys, b.groupKey(g, items, sc))

@@ -68,6 +68,10 @@ func appendValue(b []byte, v types.Value) []byte {
 		return appendString(b, types.FormatDate(v.I))
 	case types.KindInterval:
 		return appendString(b, types.FormatInterval(v.I))
+	case types.KindNumeric, types.KindBigNumeric:
+		// Exact decimal text in a string, as BigQuery's API sends it: a
+		// JSON number would be rounded to a double by most clients.
+		return appendString(b, types.FormatDecimal(v))
 	case types.KindArray:
 		b = append(b, '[')
 		for i, e := range v.L {

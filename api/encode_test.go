@@ -12,6 +12,11 @@ import (
 // Each kind of value is written as docs/http.md says; the expected JSON is
 // written by hand.
 func TestAppendValue(t *testing.T) {
+	dec := func(typ types.Type, s string) types.Value {
+		v, err := types.ParseDecimal(typ, s)
+		require.NoError(t, err)
+		return v
+	}
 	anon := types.StructOf(types.Field{Type: types.Int64}, types.Field{Name: "b", Type: types.String}, types.Field{Type: types.Bool})
 	for _, c := range []struct {
 		v    types.Value
@@ -27,6 +32,8 @@ func TestAppendValue(t *testing.T) {
 		{types.Value{T: types.Datetime, I: 1714557600_000000}, `"2024-05-01T10:00:00"`},
 		{types.DateValue(19844), `"2024-05-01"`},
 		{types.ArrayValue(types.Int64, []types.Value{types.IntValue(1), types.IntValue(2)}), `[1,2]`},
+		{dec(types.Numeric, "-1.50"), `"-1.5"`},
+		{dec(types.BigNumeric, "12345678901234567890.00000000000000000000000000000000000001"), `"12345678901234567890.00000000000000000000000000000000000001"`},
 		{types.StructValue(anon, []types.Value{types.IntValue(1), types.StringValue("x"), types.BoolValue(false)}), `{"_field_1":1,"b":"x","_field_3":false}`},
 	} {
 		require.Equal(t, c.want, string(appendValue(nil, c.v)), c.v.String())

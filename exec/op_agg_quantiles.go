@@ -44,10 +44,9 @@ func (s *quantAgg) grow(n int) {
 	}
 }
 
-// byBytes reports whether the values are strings, ordered by their bytes.
-func (s *quantAgg) byBytes() bool {
-	return s.elem.Kind == types.KindString || s.elem.Kind == types.KindBytes
-}
+// byBytes reports whether the values are ordered by their bytes (strings,
+// decimals).
+func (s *quantAgg) byBytes() bool { return s.elem.InS() }
 
 func (s *quantAgg) update(g []int32, args []*Vector, n int) {
 	v := args[0]

@@ -9,6 +9,9 @@ import (
 )
 
 func newSumState(a planner.AggCall) aggState {
+	if t := a.Args[0].Type(); t.IsDecimal() {
+		return &decimalSumState{t: t, avg: a.Fn == "avg"}
+	}
 	return &sumState{avg: a.Fn == "avg", float: a.Args[0].Type().Kind == types.KindFloat64}
 }
 
@@ -99,6 +102,63 @@ func (s *sumState) merge(target []int32, other aggState) {
 	for g, t := range target {
 		s.f[t] += o.f[g]
 		s.hi[t], s.lo[t] = add128(s.hi[t], s.lo[t], o.hi[g], o.lo[g])
+		s.c[t] += o.c[g]
+	}
+}
+
+// decimalSumState is SUM or AVG of NUMERIC or BIGNUMERIC: the exact sum of
+// the scaled integers. Only a final SUM outside the type is an overflow
+// error; AVG rounds the exact mean half away from zero.
+type decimalSumState struct {
+	t   types.Type
+	avg bool
+	sum []*big.Int
+	c   []int64
+}
+
+func (s *decimalSumState) grow(n int) {
+	for len(s.sum) < n {
+		s.sum = append(s.sum, new(big.Int))
+	}
+	s.c = growZero(s.c, n)
+}
+
+func (s *decimalSumState) update(g []int32, args []*Vector, n int) {
+	v := args[0]
+	for r, gi := range g[:n] {
+		if !v.isNull(r) {
+			s.sum[gi].Add(s.sum[gi], v.Value(r).Scaled())
+			s.c[gi]++
+		}
+	}
+}
+
+func (s *decimalSumState) value(g int) (types.Value, error) {
+	if s.c[g] == 0 {
+		return types.NullOf(s.t), nil
+	}
+	if s.avg {
+		return types.DecimalValue(s.t, types.DivRound(s.sum[g], big.NewInt(s.c[g])))
+	}
+	return types.DecimalValue(s.t, s.sum[g])
+}
+
+func (s *decimalSumState) result(g int) types.Value {
+	v, _ := s.value(g) // resultOf reports a sum outside the type
+	return v
+}
+
+func (s *decimalSumState) resultErr(g int) error {
+	if _, err := s.value(g); err != nil {
+		return &Error{Kind: KindEvaluation, Msg: "numeric overflow: SUM is outside " + s.t.String(), Err: err}
+	}
+	return nil
+}
+
+func (s *decimalSumState) merge(target []int32, other aggState) {
+	o := other.(*decimalSumState)
+	for g, t := range target {
+		s.sum[t].Add(s.sum[t], o.sum[g])
 		s.c[t] += o.c[g]
 	}
 }

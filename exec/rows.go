@@ -23,7 +23,7 @@ func appendKey(dst []byte, v types.Value) []byte {
 			f = math.NaN()
 		}
 		return binary.LittleEndian.AppendUint64(append(dst, 3), math.Float64bits(f))
-	case types.KindString, types.KindBytes:
+	case types.KindString, types.KindBytes, types.KindNumeric, types.KindBigNumeric:
 		dst = binary.AppendUvarint(append(dst, 4), uint64(len(v.S)))
 		return append(dst, v.S...)
 	case types.KindArray, types.KindStruct:

@@ -178,12 +178,12 @@ func (v *Vector) Value(i int) types.Value {
 	if v.Lazy != nil {
 		return v.Lazy.value(v.I[i])
 	}
-	switch v.T.Kind {
-	case types.KindFloat64:
+	switch v.storage() {
+	case inFloats:
 		return types.FloatValue(v.F[i])
-	case types.KindString, types.KindBytes:
+	case inStrings:
 		return types.Value{T: v.T, S: v.S[i]}
-	case types.KindArray, types.KindStruct, types.KindNull:
+	case inValues:
 		return v.V[i]
 	}
 	return types.Value{T: v.T, I: v.I[i]}
@@ -195,12 +195,12 @@ func (v *Vector) set(i int, x types.Value, n int) {
 		v.setNull(i, n)
 		return
 	}
-	switch v.T.Kind {
-	case types.KindFloat64:
+	switch v.storage() {
+	case inFloats:
 		v.F[i] = x.Float()
-	case types.KindString, types.KindBytes:
+	case inStrings:
 		v.S[i] = x.S
-	case types.KindArray, types.KindStruct, types.KindNull:
+	case inValues:
 		v.V[i] = x
 	default:
 		v.I[i] = x.I
@@ -223,7 +223,7 @@ func (v *Vector) storage() storage {
 		return inInts
 	case v.T.Kind == types.KindFloat64:
 		return inFloats
-	case v.T.Kind == types.KindString || v.T.Kind == types.KindBytes:
+	case v.T.InS():
 		return inStrings
 	case v.T.Kind == types.KindArray || v.T.Kind == types.KindStruct || v.T.Kind == types.KindNull:
 		return inValues

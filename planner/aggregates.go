@@ -55,7 +55,7 @@ func init() {
 		{Name: "approx_count_distinct", MinArgs: 1, MaxArgs: 1, Window: true, Zero: true, Check: countType},
 		{Name: "sum", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
 			t := c.Args[0].Type()
-			if !t.IsNumeric() && t.Kind != types.KindNull {
+			if !t.IsNumeric() && !t.IsDecimal() && t.Kind != types.KindNull {
 				return t, fmt.Errorf("SUM needs a number, not %s", t)
 			}
 			if t.Kind == types.KindNull {
@@ -63,7 +63,12 @@ func init() {
 			}
 			return t, nil
 		}},
-		{Name: "avg", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: numericToFloat},
+		{Name: "avg", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: func(c *AggCall, s bool) (types.Type, error) {
+			if t := c.Args[0].Type(); t.IsDecimal() {
+				return t, nil // the exact mean, rounded to the type's scale
+			}
+			return numericToFloat(c, s)
+		}},
 		{Name: "variance", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
 		{Name: "var_samp", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
 		{Name: "var_pop", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
@@ -234,7 +239,7 @@ func approxQuantilesType(c *AggCall, symbolic bool) (types.Type, error) {
 	if ok && (k.V.T.Kind != types.KindInt64 || k.V.I < 1 || k.V.I > 100000) {
 		return argT, errors.New("the number of quantiles must be an integer from 1 to 100000")
 	}
-	if !argT.IsNumeric() && !argT.IsTime() && argT.Kind != types.KindNull && argT.Kind != types.KindString {
+	if !argT.IsNumeric() && !argT.IsDecimal() && !argT.IsTime() && argT.Kind != types.KindNull && argT.Kind != types.KindString {
 		return argT, fmt.Errorf("APPROX_QUANTILES cannot order %s", argT)
 	}
 	return types.ArrayOf(argT), nil

@@ -124,6 +124,9 @@ func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCa
 		}
 		x := b.expr(e.Args[0], inner)
 		switch t := x.Type(); {
+		case cont && t.IsDecimal():
+			// BigQuery interpolates a NUMERIC exactly, in NUMERIC.
+			b.fail(e.Args[0].Pos(), "%s of %s is not supported (CAST it to FLOAT64 for an approximate answer)", up, t)
 		case cont:
 			c, err := coerceTo(x, types.Float64)
 			if err != nil {

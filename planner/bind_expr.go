@@ -345,8 +345,7 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 	return r
 }
 
-// typeOf is the type a type expression names. NUMERIC and its kin are
-// refused by name: computing them as FLOAT64 would be silently inexact.
+// typeOf is the type a type expression names.
 func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
 	switch t.Name {
 	case "ARRAY":
@@ -361,8 +360,6 @@ func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
 			fields[i] = types.Field{Name: f.Name, Type: b.typeOf(f.Type)}
 		}
 		return types.StructOf(fields...)
-	case "NUMERIC", "DECIMAL", "BIGNUMERIC", "BIGDECIMAL":
-		b.fail(t.At, "type %s is not supported: logq has no exact decimal type (CAST to FLOAT64 for an approximate value)", t.Name)
 	case "JSON", "TIME", "INTERVAL", "RANGE", "GEOGRAPHY":
 		b.fail(t.At, "type %s is not supported", t.Name)
 	}

@@ -171,6 +171,7 @@ func init() {
 	registerArrayStringFuncs()
 	registerFormatFunc()
 	registerParseFuncs()
+	registerDecimalFuncs() // after the number functions it overloads
 	alias("char_length", "length")
 	alias("character_length", "length")
 	registerStructuralFuncs()

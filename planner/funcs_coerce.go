@@ -62,7 +62,7 @@ func describeFn(fn string) string {
 }
 
 // coerceTo converts e to type t where BigQuery coerces implicitly: NULL to
-// anything, INT64 to FLOAT64, and a constant STRING to a time type.
+// anything, a number to a wider one (types.CoercesTo), and a constant STRING to a time type.
 func coerceTo(e Expr, t types.Type) (Expr, error) {
 	et := e.Type()
 	switch {
@@ -73,7 +73,7 @@ func coerceTo(e Expr, t types.Type) (Expr, error) {
 			return &Const{V: types.NullOf(t), Param: c.Param}, nil
 		}
 		return &Call{Fn: "cast", Args: []Expr{e}, T: t}, nil
-	case et.Kind == types.KindInt64 && t.Kind == types.KindFloat64:
+	case types.CoercesTo(et, t): // INT64 → NUMERIC → BIGNUMERIC → FLOAT64
 		return fold(&Call{Fn: "cast", Args: []Expr{e}, T: t})
 	case et.Kind == types.KindString && t.IsTime():
 		if c, ok := e.(*Const); ok {

@@ -10,7 +10,7 @@ import (
 
 // FORMAT(format, args…) with %d/%i (INT64), %s (STRING), %f/%e/%g (FLOAT64 or
 // INT64), %t (any value as CAST to STRING would print it) and %T (the same,
-// a STRING as a quoted literal), with flags - + space 0 #, a width and a
+// a STRING or a decimal as a literal), with flags - + space 0 #, a width and a
 // precision; %% is a percent sign. A NULL value prints NULL; a NULL format
 // gives NULL. A wrong type or count is an error (at load when the format is
 // constant).
@@ -123,8 +123,11 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (string, error)
 			b.WriteString(fmt.Sprintf("%"+spec+string(verb), x))
 		case 't', 'T':
 			s := v.String()
-			if verb == 'T' && v.T.Kind == types.KindString {
+			switch {
+			case verb == 'T' && v.T.Kind == types.KindString:
 				s = strconv.Quote(v.S)
+			case verb == 'T' && v.T.IsDecimal(): // a literal: NUMERIC "1.5"
+				s = v.T.String() + " " + strconv.Quote(s)
 			}
 			b.WriteString(fmt.Sprintf("%"+spec+"s", s))
 		}

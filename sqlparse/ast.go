@@ -196,7 +196,7 @@ const (
 	LitFloat
 	LitString
 	LitBytes
-	LitTyped // TIMESTAMP '…', DATE '…', DATETIME '…'
+	LitTyped // TIMESTAMP '…', DATE '…', DATETIME '…', NUMERIC '…', BIGNUMERIC '…'
 )
 
 // Literal is a constant written in the query. For LitTyped, TypeName holds

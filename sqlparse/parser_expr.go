@@ -455,7 +455,11 @@ func (p *parser) typeExpr() *TypeExpr {
 	case p.acceptKw("STRUCT"):
 		return p.structType(at)
 	}
-	return &TypeExpr{At: at, Name: strings.ToUpper(p.name("a type name"))}
+	name := strings.ToUpper(p.name("a type name"))
+	if p.isOp("(") {
+		p.refuse("a parameterized type such as " + name + "(…)")
+	}
+	return &TypeExpr{At: at, Name: name}
 }
 
 // structType reads <[name] T, …> after STRUCT (<> is lexed as one token).
@@ -527,11 +531,11 @@ func (p *parser) identPrimary() Expr {
 		up := strings.ToUpper(t.text)
 		next := p.peek()
 		switch {
-		case (up == "JSON" || up == "TIME" || up == "NUMERIC" || up == "BIGNUMERIC" || up == "DECIMAL" || up == "BIGDECIMAL") && next.kind == tokString:
+		case (up == "JSON" || up == "TIME") && next.kind == tokString:
 			p.refuse("the " + up + " literal")
 		case up == "RANGE" && next.kind == tokOp && next.text == "<":
 			p.refuse("the RANGE type")
-		case (up == "TIMESTAMP" || up == "DATE" || up == "DATETIME") && next.kind == tokString:
+		case (up == "TIMESTAMP" || up == "DATE" || up == "DATETIME" || up == "NUMERIC" || up == "BIGNUMERIC" || up == "DECIMAL" || up == "BIGDECIMAL") && next.kind == tokString:
 			p.advance()
 			v := p.tok.text
 			p.advance()

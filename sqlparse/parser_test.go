@@ -80,6 +80,9 @@ var dialect = []struct{ in, want string }{
 	{"select count(*) over (order by ts range between unbounded preceding and 3 following), first_value(x ignore nulls) over (order by y rows between current row and unbounded following) from t",
 		"SELECT count(*) OVER (ORDER BY ts RANGE BETWEEN UNBOUNDED PRECEDING AND 3 FOLLOWING), first_value(x IGNORE NULLS) OVER (ORDER BY y ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) FROM t"},
 	{"select x from t where x > 1 qualify sum(x) over (partition by y) > 2", "SELECT x FROM t WHERE x > 1 QUALIFY sum(x) OVER (PARTITION BY y) > 2"},
+	// Exact decimals: typed literals and types, with their aliases.
+	{"select numeric '1.5', bignumeric '-2', decimal '3', bigdecimal '4', cast(x as numeric), cast(y as bigdecimal) from t",
+		"SELECT NUMERIC '1.5', BIGNUMERIC '-2', DECIMAL '3', BIGDECIMAL '4', CAST(x AS NUMERIC), CAST(y AS BIGDECIMAL) FROM t"},
 }
 
 func TestDialect(t *testing.T) {
@@ -126,7 +129,7 @@ var errorCases = []string{
 	`select a from t full /* ERROR "a FULL, LEFT or INNER set operation is not supported" */ union all select a from t`,
 	`select 'a' /* ERROR "COLLATE is not supported" */ collate 'und:ci'`,
 	`select /* ERROR "the JSON literal is not supported" */ json '{}'`,
-	`select /* ERROR "the NUMERIC literal is not supported" */ numeric '1.5'`,
+	`select cast(x as numeric /* ERROR "a parameterized type such as NUMERIC\(…\) is not supported" */ (10, 2))`,
 	`select /* ERROR "the RANGE type is not supported" */ range<date> '[2024-01-01, 2024-02-01)'`,
 	`select cast('1' as string /* ERROR "CAST … FORMAT is not supported" */ format 'x')`,
 	`select max(x /* ERROR "HAVING MAX/MIN inside an aggregate is not supported" */ having max y) from t`,

@@ -69,11 +69,18 @@ func Cast(v Value, to Type) (Value, error) {
 				return IntValue(i), nil
 			}
 			return fail()
+		case KindNumeric, KindBigNumeric:
+			if i, ok := DecimalToInt(v); ok {
+				return IntValue(i), nil
+			}
+			return fail()
 		}
 	case KindFloat64:
 		switch from {
 		case KindInt64:
 			return FloatValue(float64(v.I)), nil
+		case KindNumeric, KindBigNumeric:
+			return FloatValue(DecimalToFloat(v)), nil
 		case KindString:
 			// A float literal, or inf/infinity/nan with a sign, any case (as
 			// strconv reads them); not strconv's hex floats or '_' separators,
@@ -162,6 +169,17 @@ func Cast(v Value, to Type) (Value, error) {
 				out[i] = c
 			}
 			return StructValue(to, out), nil
+		}
+	case KindNumeric, KindBigNumeric:
+		switch from {
+		case KindInt64:
+			return DecimalFromInt(to, v.I), nil
+		case KindFloat64:
+			return DecimalFromFloat(to, v.F)
+		case KindString:
+			return ParseDecimal(to, v.S)
+		case KindNumeric, KindBigNumeric:
+			return DecimalFromRat(to, v.Rat())
 		}
 	case KindNull:
 		return NullOf(to), nil

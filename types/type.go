@@ -20,9 +20,12 @@ const (
 	KindInterval
 	KindArray
 	KindStruct
+	// Exact decimals (decimal.go), after the others: kinds are stored.
+	KindNumeric
+	KindBigNumeric
 )
 
-var kindNames = [...]string{"NULL", "BOOL", "INT64", "FLOAT64", "STRING", "BYTES", "TIMESTAMP", "DATETIME", "DATE", "INTERVAL", "ARRAY", "STRUCT"}
+var kindNames = [...]string{"NULL", "BOOL", "INT64", "FLOAT64", "STRING", "BYTES", "TIMESTAMP", "DATETIME", "DATE", "INTERVAL", "ARRAY", "STRUCT", "NUMERIC", "BIGNUMERIC"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -46,16 +49,18 @@ type Field struct {
 
 // Scalar types, ready to use.
 var (
-	Null      = Type{Kind: KindNull}
-	Bool      = Type{Kind: KindBool}
-	Int64     = Type{Kind: KindInt64}
-	Float64   = Type{Kind: KindFloat64}
-	String    = Type{Kind: KindString}
-	Bytes     = Type{Kind: KindBytes}
-	Timestamp = Type{Kind: KindTimestamp}
-	Datetime  = Type{Kind: KindDatetime}
-	Date      = Type{Kind: KindDate}
-	Interval  = Type{Kind: KindInterval}
+	Null       = Type{Kind: KindNull}
+	Bool       = Type{Kind: KindBool}
+	Int64      = Type{Kind: KindInt64}
+	Float64    = Type{Kind: KindFloat64}
+	String     = Type{Kind: KindString}
+	Bytes      = Type{Kind: KindBytes}
+	Timestamp  = Type{Kind: KindTimestamp}
+	Datetime   = Type{Kind: KindDatetime}
+	Date       = Type{Kind: KindDate}
+	Interval   = Type{Kind: KindInterval}
+	Numeric    = Type{Kind: KindNumeric}
+	BigNumeric = Type{Kind: KindBigNumeric}
 )
 
 // ArrayOf returns the type ARRAY<elem>.
@@ -142,6 +147,10 @@ func ParseTypeName(name string) (Type, bool) {
 		return Date, true
 	case "INTERVAL":
 		return Interval, true
+	case "NUMERIC", "DECIMAL":
+		return Numeric, true
+	case "BIGNUMERIC", "BIGDECIMAL":
+		return BigNumeric, true
 	}
 	return Type{}, false
 }
@@ -159,8 +168,12 @@ func Supertype(a, b Type) (t Type, ok bool) {
 		return a, true
 	case a.Equal(b):
 		return a, true
-	case a.IsNumeric() && b.IsNumeric():
-		return Float64, true
+	case numberRank(a) > 0 && numberRank(b) > 0:
+		// INT64 → NUMERIC → BIGNUMERIC → FLOAT64: the wider of the two.
+		if numberRank(a) > numberRank(b) {
+			return a, true
+		}
+		return b, true
 	case a.Kind == KindString && isTimeKind(b.Kind):
 		return b, true
 	case b.Kind == KindString && isTimeKind(a.Kind):
@@ -176,3 +189,26 @@ func isTimeKind(k Kind) bool { return k == KindTimestamp || k == KindDatetime ||
 
 // IsTime reports whether t is TIMESTAMP, DATETIME or DATE.
 func (t Type) IsTime() bool { return isTimeKind(t.Kind) }
+
+// numberRank orders the number types by which coerces to which: INT64 to
+// NUMERIC to BIGNUMERIC to FLOAT64; 0 for the other types.
+func numberRank(t Type) int {
+	switch t.Kind {
+	case KindInt64:
+		return 1
+	case KindNumeric:
+		return 2
+	case KindBigNumeric:
+		return 3
+	case KindFloat64:
+		return 4
+	}
+	return 0
+}
+
+// CoercesTo reports whether a number type coerces implicitly to another
+// (INT64 to NUMERIC, BIGNUMERIC and FLOAT64; NUMERIC to BIGNUMERIC and
+// FLOAT64; BIGNUMERIC to FLOAT64).
+func CoercesTo(from, to Type) bool {
+	return numberRank(from) > 0 && numberRank(to) > numberRank(from)
+}

@@ -10,7 +10,8 @@ import (
 // values only for constants, parameters, nested records and results.
 //
 // I holds INT64, BOOL (0 or 1), TIMESTAMP, DATETIME, DATE and INTERVAL; F holds
-// FLOAT64; S holds STRING and BYTES; L holds the elements of an ARRAY or the
+// FLOAT64; S holds STRING, BYTES, and NUMERIC and BIGNUMERIC in their
+// order-preserving binary form (decimal.go); L holds the elements of an ARRAY or the
 // fields of a STRUCT, whose names are in T. A NULL of any type has Null set.
 type Value struct {
 	T    Type
@@ -87,7 +88,7 @@ func Compare(a, b Value) (c int, ok bool) {
 		return compareInt(a.I, b.I), true
 	case KindFloat64:
 		return compareFloat(a.F, b.F), true
-	case KindString, KindBytes:
+	case KindString, KindBytes, KindNumeric, KindBigNumeric: // see Type.InS
 		return strings.Compare(a.S, b.S), true
 	case KindArray, KindStruct:
 		for i := 0; i < len(a.L) && i < len(b.L); i++ {
@@ -173,6 +174,8 @@ func (v Value) String() string {
 		return FormatDate(v.I)
 	case KindInterval:
 		return FormatInterval(v.I)
+	case KindNumeric, KindBigNumeric:
+		return FormatDecimal(v)
 	case KindArray, KindStruct:
 		var b strings.Builder
 		if v.T.Kind == KindArray {

@@ -66,6 +66,8 @@ func appendValue(b []byte, v types.Value) []byte {
 		return appendString(b, types.FormatDatetime(v.I))
 	case types.KindDate:
 		return appendString(b, types.FormatDate(v.I))
+	case types.KindTime:
+		return appendString(b, types.FormatTime(v.I))
 	case types.KindInterval:
 		return appendString(b, types.FormatInterval(v.I))
 	case types.KindNumeric, types.KindBigNumeric:

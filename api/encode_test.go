@@ -31,6 +31,8 @@ func TestAppendValue(t *testing.T) {
 		{types.NullOf(types.String), `null`},
 		{types.Value{T: types.Datetime, I: 1714557600_000000}, `"2024-05-01T10:00:00"`},
 		{types.DateValue(19844), `"2024-05-01"`},
+		{types.Value{T: types.Time, I: 13*3600_000000 + 5*60_000000 + 9_000000}, `"13:05:09"`},
+		{types.Value{T: types.Time, I: 500}, `"00:00:00.000500"`},
 		{types.ArrayValue(types.Int64, []types.Value{types.IntValue(1), types.IntValue(2)}), `[1,2]`},
 		{dec(types.Numeric, "-1.50"), `"-1.5"`},
 		{dec(types.BigNumeric, "12345678901234567890.00000000000000000000000000000000000001"), `"12345678901234567890.00000000000000000000000000000000000001"`},

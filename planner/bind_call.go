@@ -145,8 +145,8 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 			return &Const{V: types.TimestampValue(0)}
 		}
 		return &Const{V: types.TimestampValue(b.opts.Now)}
-	case "current_date", "current_datetime":
-		// DATE(now [, tz]) and DATETIME(now [, tz]): the query's time, in
+	case "current_date", "current_datetime", "current_time":
+		// DATE(now [, tz]), DATETIME(now [, tz]) and TIME(now [, tz]): the query's time, in
 		// the zone given (UTC by default)
 		if len(args) > 1 {
 			b.fail(e.At, "%s takes at most a time zone", strings.ToUpper(name))

@@ -360,7 +360,7 @@ func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
 			fields[i] = types.Field{Name: f.Name, Type: b.typeOf(f.Type)}
 		}
 		return types.StructOf(fields...)
-	case "JSON", "TIME", "INTERVAL", "RANGE", "GEOGRAPHY":
+	case "JSON", "INTERVAL", "RANGE", "GEOGRAPHY":
 		b.fail(t.At, "type %s is not supported", t.Name)
 	}
 	st, ok := types.ParseTypeName(t.Name)

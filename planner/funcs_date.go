@@ -103,35 +103,6 @@ func registerDateFuncs() {
 	}
 	register("date_add", dateAddSub(1))
 	register("date_sub", dateAddSub(-1))
-	// FORMAT_DATE and FORMAT_DATETIME use FORMAT_TIMESTAMP's elements on a
-	// civil date or date-time (no time zone).
-	formatCivil := func(k types.Kind, day bool) *Func {
-		return def(2, 2, func(c *Call) (types.Type, error) {
-			for i, kind := range []types.Kind{types.KindString, k} {
-				a, err := coerceTo(c.Args[i], types.Type{Kind: kind})
-				if err != nil {
-					return types.Type{}, fmt.Errorf("argument %d of %s: %w", i+1, strings.ToUpper(c.Fn), err)
-				}
-				c.Args[i] = a
-			}
-			if f, ok := c.Args[0].(*Const); ok && !f.V.Null {
-				if _, err := formatTime(f.V.S, time.Unix(0, 0).UTC()); err != nil {
-					return types.Type{}, err
-				}
-			}
-			return types.String, nil
-		}, func(c *Call, a []types.Value) (types.Value, error) {
-			us := a[1].I
-			if day {
-				us *= types.Day
-			}
-			s, err := formatTime(a[0].S, types.ToTime(us))
-			if err != nil {
-				return types.Value{}, err
-			}
-			return types.StringValue(s), nil
-		}, false)
-	}
 	register("format_date", formatCivil(types.KindDate, true))
 	register("format_datetime", formatCivil(types.KindDatetime, false))
 	register("format_timestamp", def(2, 3, func(c *Call) (types.Type, error) {
@@ -265,4 +236,34 @@ func formatTime(f string, t time.Time) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// formatCivil is FORMAT_DATE, FORMAT_DATETIME or FORMAT_TIME: FORMAT_TIMESTAMP's
+// elements on a civil date, date-time or time of day (no time zone).
+func formatCivil(k types.Kind, day bool) *Func {
+	return def(2, 2, func(c *Call) (types.Type, error) {
+		for i, kind := range []types.Kind{types.KindString, k} {
+			a, err := coerceTo(c.Args[i], types.Type{Kind: kind})
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument %d of %s: %w", i+1, strings.ToUpper(c.Fn), err)
+			}
+			c.Args[i] = a
+		}
+		if f, ok := c.Args[0].(*Const); ok && !f.V.Null {
+			if _, err := formatTime(f.V.S, time.Unix(0, 0).UTC()); err != nil {
+				return types.Type{}, err
+			}
+		}
+		return types.String, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		us := a[1].I
+		if day {
+			us *= types.Day
+		}
+		s, err := formatTime(a[0].S, types.ToTime(us))
+		if err != nil {
+			return types.Value{}, err
+		}
+		return types.StringValue(s), nil
+	}, false)
 }

@@ -38,31 +38,33 @@ func registerParseFuncs() {
 		}
 		return types.TimestampValue(us), nil
 	}, false))
-	// PARSE_DATETIME and PARSE_DATE read the same formats as civil time:
-	// the fields as written, no time zone (unset fields default as above).
-	civil := func(ret types.Type, make func(us int64) types.Value) *Func {
-		return def(2, 2, func(c *Call) (types.Type, error) {
-			if _, err := sig(types.KindString, types.KindString)(c); err != nil {
-				return types.Type{}, err
-			}
-			if k, ok := c.Args[0].(*Const); ok && !k.V.Null {
-				if err := checkParseFormat(k.V.S); err != nil {
-					return types.Type{}, err
-				}
-			}
-			return ret, nil
-		}, func(c *Call, a []types.Value) (types.Value, error) {
-			us, err := parseTime(a[0].S, a[1].S, time.UTC)
-			if err != nil {
-				return types.Value{}, err
-			}
-			return make(us), nil
-		}, false)
-	}
-	register("parse_datetime", civil(types.Datetime, func(us int64) types.Value { return types.Value{T: types.Datetime, I: us} }))
-	register("parse_date", civil(types.Date, func(us int64) types.Value {
+	register("parse_datetime", parseCivilFunc(types.Datetime, func(us int64) types.Value { return types.Value{T: types.Datetime, I: us} }))
+	register("parse_date", parseCivilFunc(types.Date, func(us int64) types.Value {
 		return types.DateValue(floorDiv(us, types.Day))
 	}))
+}
+
+// parseCivilFunc is PARSE_DATETIME, PARSE_DATE or PARSE_TIME: the same
+// formats as civil time, the fields as written, no time zone (unset fields
+// default as PARSE_TIMESTAMP's do); make turns the µs read into the result.
+func parseCivilFunc(ret types.Type, make func(us int64) types.Value) *Func {
+	return def(2, 2, func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindString, types.KindString)(c); err != nil {
+			return types.Type{}, err
+		}
+		if k, ok := c.Args[0].(*Const); ok && !k.V.Null {
+			if err := checkParseFormat(k.V.S); err != nil {
+				return types.Type{}, err
+			}
+		}
+		return ret, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		us, err := parseTime(a[0].S, a[1].S, time.UTC)
+		if err != nil {
+			return types.Value{}, err
+		}
+		return make(us), nil
+	}, false)
 }
 
 const parseElements = "YmdeHkMSFTDRybhBpIzjsnt%"

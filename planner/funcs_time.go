@@ -56,6 +56,14 @@ func registerTimeFuncs() {
 	}, false))
 	alias("datetime_trunc", "timestamp_trunc")
 	register("datetime", def(1, 2, func(c *Call) (types.Type, error) {
+		if len(c.Args) == 2 && c.Args[1].Type().Kind == types.KindTime { // DATETIME(date, time)
+			d, err := coerceTo(c.Args[0], types.Date)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument 1 of DATETIME(date, time): %w", err)
+			}
+			c.Args[0] = d
+			return types.Datetime, nil
+		}
 		switch c.Args[0].Type().Kind {
 		case types.KindTimestamp, types.KindNull:
 		case types.KindString:
@@ -77,6 +85,9 @@ func registerTimeFuncs() {
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		if a[0].T.Kind == types.KindString {
 			return types.Cast(a[0], types.Datetime)
+		}
+		if len(a) == 2 && a[1].T.Kind == types.KindTime {
+			return types.DatetimeValue(a[0].I*types.Day + a[1].I), nil
 		}
 		us := a[0].I
 		if len(a) == 2 {
@@ -217,13 +228,18 @@ func registerTimeFuncs() {
 		switch c.Args[0].Type().Kind {
 		case types.KindTimestamp, types.KindDatetime, types.KindNull:
 			return types.Int64, nil
+		case types.KindTime:
+			if !timeUnit(c.Unit) {
+				return types.Type{}, fmt.Errorf("EXTRACT from a TIME takes HOUR, MINUTE, SECOND, MILLISECOND or MICROSECOND, not %s", c.Unit)
+			}
+			return types.Int64, nil
 		case types.KindDate:
 			if c.Unit.FixedMicros() != 0 && c.Unit != types.PartDay {
 				return types.Type{}, fmt.Errorf("EXTRACT from a DATE takes DAY, WEEK, MONTH, QUARTER or YEAR, not %s", c.Unit)
 			}
 			return types.Int64, nil
 		}
-		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME or DATE, not %s", c.Args[0].Type())
+		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME, DATE or TIME, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		t, err := extractTime(a)
 		if err != nil {
@@ -263,8 +279,8 @@ func registerTimeFuncs() {
 				return types.Type{}, err
 			}
 			switch k := c.Args[0].Type().Kind; {
-			case k == types.KindDate && t.Kind == types.KindDate:
-				return types.Type{}, fmt.Errorf("EXTRACT(DATE FROM ...) needs a TIMESTAMP or DATETIME, not DATE")
+			case k == types.KindDate && (t.Kind == types.KindDate || t.Kind == types.KindTime):
+				return types.Type{}, fmt.Errorf("EXTRACT(%s FROM ...) needs a TIMESTAMP or DATETIME, not DATE", t)
 			case k == types.KindTimestamp, k == types.KindDatetime, k == types.KindDate, k == types.KindNull:
 				return t, nil
 			}
@@ -286,6 +302,8 @@ func registerTimeFuncs() {
 	register("extract_isoyear", intPart(func(t time.Time) int { y, _ := t.ISOWeek(); return y }))
 	// EXTRACT(DATE FROM x [AT TIME ZONE tz]): the date of x (in tz).
 	register("extract_date", part(types.Date, dateOf))
+	// EXTRACT(TIME FROM x [AT TIME ZONE tz]): its time of day (in tz).
+	register("extract_time", part(types.Time, clockOf))
 	register("generate_timestamp_array", def(3, 3, func(c *Call) (types.Type, error) {
 		for i := 0; i < 2; i++ {
 			a, err := coerceTo(c.Args[i], types.Timestamp)

@@ -250,6 +250,7 @@ func (p *parser) postfix(x Expr) Expr {
 var datePartFuncs = map[string]bool{
 	"timestamp_trunc": true, "datetime_trunc": true, "date_trunc": true,
 	"timestamp_diff": true, "datetime_diff": true, "date_diff": true,
+	"time_trunc": true, "time_diff": true,
 }
 
 func (p *parser) primary() Expr {
@@ -531,11 +532,11 @@ func (p *parser) identPrimary() Expr {
 		up := strings.ToUpper(t.text)
 		next := p.peek()
 		switch {
-		case (up == "JSON" || up == "TIME") && next.kind == tokString:
+		case up == "JSON" && next.kind == tokString:
 			p.refuse("the " + up + " literal")
 		case up == "RANGE" && next.kind == tokOp && next.text == "<":
 			p.refuse("the RANGE type")
-		case (up == "TIMESTAMP" || up == "DATE" || up == "DATETIME" || up == "NUMERIC" || up == "BIGNUMERIC" || up == "DECIMAL" || up == "BIGDECIMAL") && next.kind == tokString:
+		case (up == "TIMESTAMP" || up == "DATE" || up == "DATETIME" || up == "TIME" || up == "NUMERIC" || up == "BIGNUMERIC" || up == "DECIMAL" || up == "BIGDECIMAL") && next.kind == tokString:
 			p.advance()
 			v := p.tok.text
 			p.advance()

@@ -170,6 +170,17 @@ func Cast(v Value, to Type) (Value, error) {
 			}
 			return StructValue(to, out), nil
 		}
+	case KindTime:
+		switch from {
+		case KindString:
+			us, err := ParseTime(v.S)
+			if err != nil {
+				return Value{}, fmt.Errorf("%w: %w", ErrBadCast, err)
+			}
+			return Value{T: Time, I: us}, nil
+		case KindTimestamp, KindDatetime: // the UTC time of day
+			return Value{T: Time, I: v.I - floorDiv(v.I, Day)*Day}, nil
+		}
 	case KindNumeric, KindBigNumeric:
 		switch from {
 		case KindInt64:

@@ -171,6 +171,18 @@ func FormatDatetime(us int64) string {
 	return t.Format("2006-01-02T15:04:05")
 }
 
+// ParseTime reads a TIME "HH:MM[:SS[.ffffff]]" as µs since midnight.
+func ParseTime(s string) (int64, error) {
+	us, _, err := parseCivil("1970-01-01 "+strings.TrimSpace(s), false)
+	if err != nil || us >= Day { // 23:59:60 is past the day
+		return 0, fmt.Errorf("%w: %q is not a time (HH:MM:SS[.ffffff])", ErrBadTime, s)
+	}
+	return us, nil
+}
+
+// FormatTime renders a TIME as "15:04:05", with ".ffffff" when not whole.
+func FormatTime(us int64) string { return FormatDatetime(us)[len("1970-01-01T"):] }
+
 // FormatDate renders a DATE as "2006-01-02".
 func FormatDate(days int64) string { return ToTime(days * Day).Format("2006-01-02") }
 

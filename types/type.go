@@ -23,9 +23,10 @@ const (
 	// Exact decimals (decimal.go), after the others: kinds are stored.
 	KindNumeric
 	KindBigNumeric
+	KindTime // a time of day: µs since midnight, in [0, 86400·10⁶)
 )
 
-var kindNames = [...]string{"NULL", "BOOL", "INT64", "FLOAT64", "STRING", "BYTES", "TIMESTAMP", "DATETIME", "DATE", "INTERVAL", "ARRAY", "STRUCT", "NUMERIC", "BIGNUMERIC"}
+var kindNames = [...]string{"NULL", "BOOL", "INT64", "FLOAT64", "STRING", "BYTES", "TIMESTAMP", "DATETIME", "DATE", "INTERVAL", "ARRAY", "STRUCT", "NUMERIC", "BIGNUMERIC", "TIME"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -61,6 +62,7 @@ var (
 	Interval   = Type{Kind: KindInterval}
 	Numeric    = Type{Kind: KindNumeric}
 	BigNumeric = Type{Kind: KindBigNumeric}
+	Time       = Type{Kind: KindTime}
 )
 
 // ArrayOf returns the type ARRAY<elem>.
@@ -145,6 +147,8 @@ func ParseTypeName(name string) (Type, bool) {
 		return Datetime, true
 	case "DATE":
 		return Date, true
+	case "TIME":
+		return Time, true
 	case "INTERVAL":
 		return Interval, true
 	case "NUMERIC", "DECIMAL":
@@ -185,9 +189,11 @@ func Supertype(a, b Type) (t Type, ok bool) {
 	return Type{}, false
 }
 
-func isTimeKind(k Kind) bool { return k == KindTimestamp || k == KindDatetime || k == KindDate }
+func isTimeKind(k Kind) bool {
+	return k == KindTimestamp || k == KindDatetime || k == KindDate || k == KindTime
+}
 
-// IsTime reports whether t is TIMESTAMP, DATETIME or DATE.
+// IsTime reports whether t is TIMESTAMP, DATETIME, DATE or TIME.
 func (t Type) IsTime() bool { return isTimeKind(t.Kind) }
 
 // numberRank orders the number types by which coerces to which: INT64 to

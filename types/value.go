@@ -9,7 +9,7 @@ import (
 // Value is one boxed SQL value. The executor works on typed vectors and boxes
 // values only for constants, parameters, nested records and results.
 //
-// I holds INT64, BOOL (0 or 1), TIMESTAMP, DATETIME, DATE and INTERVAL; F holds
+// I holds INT64, BOOL (0 or 1), TIMESTAMP, DATETIME, DATE, TIME and INTERVAL; F holds
 // FLOAT64; S holds STRING, BYTES, and NUMERIC and BIGNUMERIC in their
 // order-preserving binary form (decimal.go); L holds the elements of an ARRAY or the
 // fields of a STRUCT, whose names are in T. A NULL of any type has Null set.
@@ -84,7 +84,7 @@ func Compare(a, b Value) (c int, ok bool) {
 		return 0, false
 	}
 	switch ak {
-	case KindBool, KindInt64, KindTimestamp, KindDatetime, KindDate, KindInterval:
+	case KindBool, KindInt64, KindTimestamp, KindDatetime, KindDate, KindTime, KindInterval:
 		return compareInt(a.I, b.I), true
 	case KindFloat64:
 		return compareFloat(a.F, b.F), true
@@ -172,6 +172,8 @@ func (v Value) String() string {
 		return FormatDatetime(v.I)
 	case KindDate:
 		return FormatDate(v.I)
+	case KindTime:
+		return FormatTime(v.I)
 	case KindInterval:
 		return FormatInterval(v.I)
 	case KindNumeric, KindBigNumeric:

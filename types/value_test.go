@@ -108,3 +108,32 @@ func TestCastAndCompare(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, KindTimestamp, st.Kind)
 }
+
+// TIME's text form, both ways; expected values written by hand.
+func TestParseFormatTime(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		us   int64 // -1: an error
+		text string
+	}{
+		{"00:00:00", 0, "00:00:00"},
+		{" 12:34:56 ", 45296 * Second, "12:34:56"},
+		{"12:34", 45240 * Second, "12:34:00"},
+		{"23:59:59.999999", Day - 1, "23:59:59.999999"},
+		{"01:02:03.25", 3723*Second + 250000, "01:02:03.250000"},
+		{"23:59:60", -1, ""},
+		{"24:00:00", -1, ""},
+		{"12:60:00", -1, ""},
+		{"12:00:00Z", -1, ""},
+		{"noon", -1, ""},
+	} {
+		us, err := ParseTime(c.in)
+		if c.us < 0 {
+			require.Error(t, err, c.in)
+			continue
+		}
+		require.NoError(t, err, c.in)
+		require.Equal(t, c.us, us, c.in)
+		require.Equal(t, c.text, FormatTime(us), c.in)
+	}
+}

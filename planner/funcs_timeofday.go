@@ -1,0 +1,125 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"logq/types"
+)
+
+// TIME, a time of day: µs since midnight, in [0, 24h). It is read as a
+// DATETIME on 1970-01-01 where that serves (EXTRACT, FORMAT_TIME,
+// PARSE_TIME), and its arithmetic wraps around midnight, as BigQuery's.
+func registerTimeOfDayFuncs() {
+	// TIME(hour, minute, second), TIME(timestamp [, time_zone]) and
+	// TIME(datetime).
+	register("time", def(1, 3, func(c *Call) (types.Type, error) {
+		switch {
+		case len(c.Args) == 3:
+			if _, err := sig(types.KindInt64, types.KindTime)(c); err != nil {
+				return types.Type{}, err
+			}
+		case len(c.Args) == 2:
+			if k := c.Args[0].Type().Kind; k != types.KindTimestamp && k != types.KindNull {
+				return types.Type{}, fmt.Errorf("TIME(x, time_zone) needs a TIMESTAMP, not %s", c.Args[0].Type())
+			}
+			tz, err := coerceTo(c.Args[1], types.String)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("time zone of TIME: %w", err)
+			}
+			c.Args[1] = tz
+		default:
+			switch k := c.Args[0].Type().Kind; k {
+			case types.KindTimestamp, types.KindDatetime, types.KindTime, types.KindNull:
+			default:
+				return types.Type{}, fmt.Errorf("TIME needs a TIMESTAMP or DATETIME, not %s", c.Args[0].Type())
+			}
+		}
+		return types.Time, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		switch len(a) {
+		case 3:
+			h, m, s := a[0].I, a[1].I, a[2].I
+			if h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 59 {
+				return types.Value{}, evalErr("TIME(%d, %d, %d) is not a valid time", h, m, s)
+			}
+			return timeOfDay(h*types.Hour + m*types.Minute + s*types.Second), nil
+		case 2:
+			loc, err := types.LoadLocation(a[1].S)
+			if err != nil {
+				return types.Value{}, evalErr("%v", err)
+			}
+			return clockOf(types.ToTime(a[0].I).In(loc)), nil
+		}
+		return types.Cast(a[0], types.Time)
+	}, false))
+	// TIME_ADD and TIME_SUB wrap around midnight.
+	addSub := func(sign int64) *Func {
+		return def(2, 2, func(c *Call) (types.Type, error) {
+			t, err := coerceTo(c.Args[0], types.Time)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument 1 of %s: %w", strings.ToUpper(c.Fn), err)
+			}
+			c.Args[0] = t
+			if k := c.Args[1].Type().Kind; isCalendarUnit(c.Unit) || k != types.KindInterval && k != types.KindNull {
+				return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL from MICROSECOND to HOUR", strings.ToUpper(c.Fn))
+			}
+			return types.Time, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			d := a[1].I % types.Day // a whole number of days changes nothing
+			return timeOfDay(a[0].I + sign*d), nil
+		}, false)
+	}
+	register("time_add", addSub(1))
+	register("time_sub", addSub(-1))
+	register("time_diff", def(2, 2, func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindTime, types.KindInt64)(c); err != nil {
+			return types.Type{}, err
+		}
+		if !timeUnit(c.Unit) {
+			return types.Type{}, fmt.Errorf("TIME_DIFF needs a unit from MICROSECOND to HOUR")
+		}
+		return types.Int64, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
+	}, false))
+	register("time_trunc", def(1, 1, func(c *Call) (types.Type, error) {
+		t, err := coerceTo(c.Args[0], types.Time)
+		if err != nil {
+			return types.Type{}, fmt.Errorf("argument 1 of TIME_TRUNC: %w", err)
+		}
+		c.Args[0] = t
+		if !timeUnit(c.Unit) {
+			return types.Type{}, fmt.Errorf("TIME_TRUNC needs a unit from MICROSECOND to HOUR")
+		}
+		return types.Time, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		w := c.Unit.FixedMicros()
+		return timeOfDay(a[0].I / w * w), nil
+	}, false))
+	register("format_time", formatCivil(types.KindTime, false))
+	register("parse_time", parseCivilFunc(types.Time, func(us int64) types.Value {
+		return timeOfDay(us) // the time of day of what was read
+	}))
+}
+
+// timeOfDay is the TIME us µs after a midnight, wrapped into [0, 24h).
+func timeOfDay(us int64) types.Value {
+	us %= types.Day
+	if us < 0 {
+		us += types.Day
+	}
+	return types.Value{T: types.Time, I: us}
+}
+
+// clockOf is the time of day of t, as a TIME.
+func clockOf(t time.Time) types.Value {
+	return types.Value{T: types.Time, I: int64(t.Hour())*types.Hour + int64(t.Minute())*types.Minute + int64(t.Second())*types.Second + int64(t.Nanosecond()/1000)}
+}
+
+// timeUnit reports whether u is a unit of a TIME: MICROSECOND to HOUR.
+func timeUnit(u types.DatePart) bool {
+	w := u.FixedMicros()
+	return w > 0 && w <= types.Hour
+}

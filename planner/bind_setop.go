@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"slices"
+	"strings"
+
 	"logq/sqlparse"
 	"logq/types"
-	"slices"
 )
 
 // Set operations, as BigQuery has them:
@@ -15,7 +17,9 @@ import (
 //   - both inputs have the same number of columns, each pair coerced to its
 //     supertype (INT64 and FLOAT64 give FLOAT64), named after the left input;
 //   - different set operations in one chain need parentheses
-//     (`a UNION ALL b INTERSECT DISTINCT c` is refused, as in BigQuery).
+//     (`a UNION ALL b INTERSECT DISTINCT c` is refused, as in BigQuery);
+//   - BY NAME and CORRESPONDING pair columns by name instead
+//     (bind_setop_name.go).
 
 func setOpName(s *sqlparse.SetOp) string {
 	if s.All {
@@ -75,15 +79,30 @@ func coerceLiteralColumn(n Node, i int, t types.Type) (Node, bool) {
 	return nil, false
 }
 
+// setOpKey names a set operation with its column matching: operations in
+// one chain without parentheses must have the same key.
+func setOpKey(s *sqlparse.SetOp) string {
+	return strings.Join(append([]string{s.Mode, setOpName(s), s.Match}, s.Names...), " ")
+}
+
 func (b *binder) setOp(s *sqlparse.SetOp, env *cteEnv) Node {
 	name := setOpName(s)
 	if s.All && s.Op != "UNION" {
 		b.fail(s.At, "%s is not supported (BigQuery has only %s DISTINCT)", name, s.Op)
 	}
-	if l, ok := s.Left.(*sqlparse.SetOp); ok && setOpName(l) != name {
-		b.fail(s.At, "%s and %s cannot be combined without parentheses", setOpName(l), name)
+	if l, ok := s.Left.(*sqlparse.SetOp); ok && setOpKey(l) != setOpKey(s) {
+		b.fail(s.At, "%s and %s cannot be combined without parentheses", strings.TrimSpace(setOpKey(l)), strings.TrimSpace(setOpKey(s)))
 	}
-	left, right := b.setExpr(s.Left, env), b.setExpr(s.Right, env)
+	if s.Match != "" {
+		return b.setOpByName(s, env) // bind_setop_name.go
+	}
+	return b.combine(s, b.setExpr(s.Left, env), b.setExpr(s.Right, env))
+}
+
+// combine is the set operation s of two bound inputs whose columns pair
+// up by position.
+func (b *binder) combine(s *sqlparse.SetOp, left, right Node) Node {
+	name := setOpName(s)
 	lc, rc := left.Columns(), right.Columns()
 	if len(lc) != len(rc) {
 		b.fail(s.At, "%s inputs have %d and %d columns", name, len(lc), len(rc))

@@ -111,10 +111,17 @@ type SelectItem struct {
 }
 
 // SetOp combines two query bodies: UNION ALL, UNION DISTINCT and friends.
+// Match and Mode say how columns pair up: by position (Match ""), or by
+// name: "BY NAME", "CORRESPONDING" or "STRICT CORRESPONDING", with Mode
+// "INNER", "FULL" or "LEFT" (as written; "" when none) and Names the ON
+// (…) or BY (…) list.
 type SetOp struct {
 	At          int
 	Op          string // "UNION", "INTERSECT", "EXCEPT"
 	All         bool
+	Mode        string
+	Match       string
+	Names       []string
 	Left, Right SetExpr
 }
 

@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -98,15 +99,50 @@ func (p *parser) advance() {
 }
 
 // peek returns the token after the current one.
-func (p *parser) peek() token {
-	if len(p.ahead) == 0 {
+func (p *parser) peek() token { return p.peekAt(0) }
+
+// peekAt returns the token i+1 places after the current one.
+func (p *parser) peekAt(i int) token {
+	for len(p.ahead) <= i {
 		t, err := p.lx.next()
 		if err != nil {
 			panic(err)
 		}
 		p.ahead = append(p.ahead, t)
 	}
-	return p.ahead[0]
+	return p.ahead[i]
+}
+
+// setOpPrefix reports how many tokens from the current one make a set
+// operation's mode prefix — INNER, FULL [OUTER], LEFT [OUTER] or OUTER —
+// followed by UNION, INTERSECT or EXCEPT; 0 when they do not. A join
+// (LEFT JOIN) and a set operation (LEFT UNION ALL) start alike.
+func (p *parser) setOpPrefix() int {
+	at := func(i int) token {
+		if i == 0 {
+			return p.tok
+		}
+		return p.peekAt(i - 1)
+	}
+	kw := func(t token, w ...string) bool {
+		return t.kind == tokKeyword && slices.Contains(w, t.text)
+	}
+	n := 0
+	switch t := at(0); {
+	case kw(t, "INNER", "OUTER"):
+		n = 1
+	case kw(t, "FULL", "LEFT"):
+		n = 1
+		if kw(at(1), "OUTER") {
+			n = 2
+		}
+	default:
+		return 0
+	}
+	if kw(at(n), "UNION", "INTERSECT", "EXCEPT") {
+		return n
+	}
+	return 0
 }
 
 func (p *parser) fail(expected string) {
@@ -225,8 +261,17 @@ func (p *parser) acceptWord(w string) bool {
 
 func (p *parser) setExpr() SetExpr {
 	left := p.setTerm()
-	for p.isKw("UNION") || p.isKw("INTERSECT") || p.isKw("EXCEPT") {
-		op := &SetOp{At: p.tok.pos, Op: p.tok.text, Left: left}
+	for p.isKw("UNION") || p.isKw("INTERSECT") || p.isKw("EXCEPT") || p.setOpPrefix() > 0 {
+		op := &SetOp{At: p.tok.pos, Left: left}
+		if p.setOpPrefix() > 0 {
+			op.Mode = p.tok.text
+			if op.Mode == "OUTER" { // OUTER alone is FULL OUTER
+				op.Mode = "FULL"
+			}
+			p.advance()
+			p.acceptKw("OUTER")
+		}
+		op.Op = p.tok.text
 		p.advance()
 		switch {
 		case p.acceptKw("ALL"):
@@ -235,13 +280,43 @@ func (p *parser) setExpr() SetExpr {
 		default:
 			p.fail("ALL or DISTINCT")
 		}
-		if p.isWord("CORRESPONDING") || p.isWord("STRICT") || (p.isKw("BY") && strings.EqualFold(p.peek().text, "NAME")) {
-			p.refuse("matching set operation columns by name (CORRESPONDING, BY NAME)")
-		}
+		p.columnMatch(op)
 		op.Right = p.setTerm()
 		left = op
 	}
 	return left
+}
+
+// columnMatch reads how a set operation pairs columns by name, after ALL
+// or DISTINCT: BY NAME [ON (names)] or [STRICT] CORRESPONDING [BY (names)].
+func (p *parser) columnMatch(op *SetOp) {
+	list := func(kw string) {
+		if p.acceptKw(kw) {
+			op.Names = p.nameList()
+		}
+	}
+	switch {
+	case p.isKw("BY") && p.peek().kind == tokIdent && strings.EqualFold(p.peek().text, "NAME"):
+		p.advance()
+		p.advance()
+		op.Match = "BY NAME"
+		list("ON")
+	case p.isWord("STRICT") || p.isWord("CORRESPONDING"):
+		op.Match = "CORRESPONDING"
+		if p.acceptWord("STRICT") {
+			op.Match = "STRICT CORRESPONDING"
+			if op.Mode != "" {
+				panic(errorAt(op.At, "STRICT CORRESPONDING takes no %s mode", op.Mode))
+			}
+			if !p.isWord("CORRESPONDING") {
+				p.fail("CORRESPONDING")
+			}
+		}
+		p.advance()
+		list("BY")
+	case op.Mode != "":
+		p.fail("BY NAME or CORRESPONDING after " + op.Mode + " " + op.Op)
+	}
 }
 
 func (p *parser) setTerm() SetExpr {
@@ -260,7 +335,7 @@ func (p *parser) setTerm() SetExpr {
 // clauseStart reports whether the current token ends a select list, which is
 // how a trailing comma is recognised.
 func (p *parser) clauseStart() bool {
-	if p.tok.kind == tokEOF || p.isOp(")") || p.isOp(";") {
+	if p.tok.kind == tokEOF || p.isOp(")") || p.isOp(";") || p.setOpPrefix() > 0 {
 		return true
 	}
 	if p.tok.kind == tokKeyword {
@@ -424,15 +499,22 @@ func (p *parser) selectItem() *SelectItem {
 
 func (p *parser) starModifiers(it *SelectItem) {
 	if p.acceptKw("EXCEPT") {
-		p.expectOp("(")
-		for {
-			it.Except = append(it.Except, p.name("a column name"))
-			if !p.acceptOp(",") {
-				break
-			}
-		}
-		p.expectOp(")")
+		it.Except = p.nameList()
 	}
+}
+
+// nameList reads a parenthesised list of column names: (a, b, …).
+func (p *parser) nameList() []string {
+	p.expectOp("(")
+	var names []string
+	for {
+		names = append(names, p.name("a column name"))
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp(")")
+	return names
 }
 
 // alias reads an optional `[AS] name`.
@@ -478,6 +560,9 @@ func (p *parser) orderBy() []*OrderItem {
 func (p *parser) from() FromItem {
 	left := p.fromItem()
 	for {
+		if p.setOpPrefix() > 0 { // FROM t LEFT UNION ALL …: the query ends
+			return left
+		}
 		at := p.tok.pos
 		kind := JoinInner
 		switch {
@@ -502,23 +587,13 @@ func (p *parser) from() FromItem {
 		default:
 			return left
 		}
-		if p.isKw("UNION") || p.isKw("INTERSECT") || p.isKw("EXCEPT") {
-			p.refuse("a FULL, LEFT or INNER set operation")
-		}
 		p.expectKw("JOIN")
 		j := &Join{At: at, Kind: kind, Left: left, Right: p.fromItem()}
 		switch {
 		case p.acceptKw("ON"):
 			j.On = p.expr()
 		case p.acceptKw("USING"):
-			p.expectOp("(")
-			for {
-				j.Using = append(j.Using, p.name("a column name"))
-				if !p.acceptOp(",") {
-					break
-				}
-			}
-			p.expectOp(")")
+			j.Using = p.nameList()
 		default:
 			// BigQuery allows an unconditioned join only against UNNEST.
 			if _, ok := j.Right.(*UnnestRef); !ok {

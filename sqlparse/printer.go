@@ -60,11 +60,31 @@ func (w *printer) setExpr(s SetExpr) {
 		w.WriteString(")")
 	case *SetOp:
 		w.setExpr(s.Left)
+		if s.Mode != "" {
+			w.WriteString(" " + s.Mode)
+		}
 		w.WriteString(" " + s.Op)
 		if s.All {
 			w.WriteString(" ALL ")
 		} else {
 			w.WriteString(" DISTINCT ")
+		}
+		if s.Match != "" {
+			w.WriteString(s.Match + " ")
+			if len(s.Names) > 0 {
+				kw := "BY"
+				if s.Match == "BY NAME" {
+					kw = "ON"
+				}
+				w.WriteString(kw + " (")
+				for i, n := range s.Names {
+					if i > 0 {
+						w.WriteString(", ")
+					}
+					w.WriteString(quoteName(n))
+				}
+				w.WriteString(") ")
+			}
 		}
 		w.setExpr(s.Right)
 	case *Select:

@@ -340,6 +340,8 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		w(n.Expr)
 	case *sqlparse.SubqueryRef:
 		w(n.Query)
+	case *sqlparse.UnpivotRef:
+		w(n.From)
 	case *sqlparse.Unary:
 		w(n.X)
 	case *sqlparse.Binary:

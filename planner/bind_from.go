@@ -53,6 +53,8 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		return &fromTree{rv: rv}
 	case *sqlparse.SubqueryRef:
 		return b.planItem(b.query(f.Query, env), f.Alias, sc)
+	case *sqlparse.UnpivotRef:
+		return b.planItem(b.unpivot(f, env), f.Alias, sc) // bind_unpivot.go
 	case *sqlparse.UnnestRef:
 		return b.unnestItem(f, nil, false, sc, where)
 	case *sqlparse.Join:

@@ -158,6 +158,29 @@ type SubqueryRef struct {
 	Alias string
 }
 
+// UnpivotRef is `from_item UNPIVOT [INCLUDE NULLS | EXCLUDE NULLS]
+// (values FOR name IN (sets)) [alias]`: Values holds one values column, or
+// the names of a values column set (Multi); each set names the columns it
+// rotates and an optional label (a STRING or INT64 literal).
+type UnpivotRef struct {
+	At           int
+	From         FromItem
+	IncludeNulls bool
+	Values       []string
+	Multi        bool
+	Name         string
+	Sets         []*UnpivotSet
+	Alias        string
+}
+
+// UnpivotSet is one entry of UNPIVOT's IN list: a column, or a
+// parenthesised set of columns, with its label (nil when not written).
+type UnpivotSet struct {
+	At    int
+	Cols  []string
+	Label *Literal
+}
+
 // JoinKind is the kind of a join.
 type JoinKind uint8
 
@@ -447,6 +470,7 @@ func (n *OrderItem) Pos() int    { return n.At }
 func (n *TableRef) Pos() int     { return n.At }
 func (n *UnnestRef) Pos() int    { return n.At }
 func (n *SubqueryRef) Pos() int  { return n.At }
+func (n *UnpivotRef) Pos() int   { return n.At }
 func (n *Join) Pos() int         { return n.At }
 func (n *Ident) Pos() int        { return n.At }
 func (n *Literal) Pos() int      { return n.At }
@@ -476,6 +500,7 @@ func (*SetOp) setExprNode()  {}
 func (*TableRef) fromNode()    {}
 func (*UnnestRef) fromNode()   {}
 func (*SubqueryRef) fromNode() {}
+func (*UnpivotRef) fromNode()  {}
 func (*Join) fromNode()        {}
 
 func (*Ident) exprNode()        {}

@@ -517,10 +517,13 @@ func (p *parser) nameList() []string {
 	return names
 }
 
-// alias reads an optional `[AS] name`.
+// alias reads an optional `[AS] name`; PIVOT( and UNPIVOT( are no alias.
 func (p *parser) alias() string {
-	if (p.isWord("PIVOT") || p.isWord("UNPIVOT")) && p.peek().kind == tokOp && p.peek().text == "(" {
+	if p.isWord("PIVOT") && p.peek().kind == tokOp && p.peek().text == "(" {
 		p.refuse(strings.ToUpper(p.tok.text))
+	}
+	if p.isUnpivot() {
+		return ""
 	}
 	if p.acceptKw("AS") {
 		return p.name("an alias")
@@ -605,6 +608,66 @@ func (p *parser) from() FromItem {
 }
 
 func (p *parser) fromItem() FromItem {
+	item := p.fromItemBase()
+	for p.isUnpivot() {
+		item = p.unpivot(item)
+	}
+	return item
+}
+
+func (p *parser) isUnpivot() bool {
+	if !p.isWord("UNPIVOT") {
+		return false
+	}
+	next := p.peek()
+	return next.kind == tokOp && next.text == "(" ||
+		next.kind == tokIdent && (strings.EqualFold(next.text, "INCLUDE") || strings.EqualFold(next.text, "EXCLUDE"))
+}
+
+// unpivot reads UNPIVOT (…) [alias] after the from item it rotates.
+func (p *parser) unpivot(from FromItem) FromItem {
+	u := &UnpivotRef{At: p.tok.pos, From: from}
+	p.advance()
+	if p.isWord("INCLUDE") || p.isWord("EXCLUDE") {
+		u.IncludeNulls = p.isWord("INCLUDE")
+		p.advance()
+		p.expectKw("NULLS")
+	}
+	p.expectOp("(")
+	if p.isOp("(") {
+		u.Multi, u.Values = true, p.nameList()
+	} else {
+		u.Values = []string{p.name("a values column")}
+	}
+	if !p.acceptWord("FOR") {
+		p.fail("FOR")
+	}
+	u.Name = p.name("a name column")
+	p.expectKw("IN")
+	p.expectOp("(")
+	for {
+		set := &UnpivotSet{At: p.tok.pos}
+		if p.isOp("(") {
+			set.Cols = p.nameList()
+		} else {
+			set.Cols = []string{p.name("a column to unpivot")}
+		}
+		p.acceptKw("AS")
+		if p.tok.kind == tokString || p.tok.kind == tokInt {
+			set.Label = p.primary().(*Literal)
+		}
+		u.Sets = append(u.Sets, set)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp(")")
+	p.expectOp(")")
+	u.Alias = p.alias()
+	return u
+}
+
+func (p *parser) fromItemBase() FromItem {
 	p.enter()
 	defer p.leave()
 	at := p.tok.pos

@@ -76,14 +76,9 @@ func (w *printer) setExpr(s SetExpr) {
 				if s.Match == "BY NAME" {
 					kw = "ON"
 				}
-				w.WriteString(kw + " (")
-				for i, n := range s.Names {
-					if i > 0 {
-						w.WriteString(", ")
-					}
-					w.WriteString(quoteName(n))
-				}
-				w.WriteString(") ")
+				w.WriteString(kw + " ")
+				w.names(s.Names, true)
+				w.WriteString(" ")
 			}
 		}
 		w.setExpr(s.Right)
@@ -216,6 +211,22 @@ func (w *printer) alias(a string) {
 	}
 }
 
+// names writes column names, in parentheses when paren.
+func (w *printer) names(names []string, paren bool) {
+	if paren {
+		w.WriteString("(")
+	}
+	for i, n := range names {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		w.WriteString(quoteName(n))
+	}
+	if paren {
+		w.WriteString(")")
+	}
+}
+
 func (w *printer) from(f FromItem) {
 	switch f := f.(type) {
 	case *TableRef:
@@ -234,6 +245,27 @@ func (w *printer) from(f FromItem) {
 		w.WriteString("(")
 		w.query(f.Query)
 		w.WriteString(")")
+		w.alias(f.Alias)
+	case *UnpivotRef:
+		w.from(f.From)
+		w.WriteString(" UNPIVOT ")
+		if f.IncludeNulls {
+			w.WriteString("INCLUDE NULLS ")
+		}
+		w.WriteString("(")
+		w.names(f.Values, f.Multi)
+		w.WriteString(" FOR " + quoteName(f.Name) + " IN (")
+		for i, set := range f.Sets {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			w.names(set.Cols, len(set.Cols) > 1)
+			if set.Label != nil {
+				w.WriteString(" AS ")
+				w.expr(set.Label)
+			}
+		}
+		w.WriteString("))")
 		w.alias(f.Alias)
 	case *Join:
 		w.from(f.Left)
@@ -254,14 +286,8 @@ func (w *printer) from(f FromItem) {
 			w.expr(f.On)
 		}
 		if len(f.Using) > 0 {
-			w.WriteString(" USING (")
-			for i, u := range f.Using {
-				if i > 0 {
-					w.WriteString(", ")
-				}
-				w.WriteString(quoteName(u))
-			}
-			w.WriteString(")")
+			w.WriteString(" USING ")
+			w.names(f.Using, true)
 		}
 	}
 }

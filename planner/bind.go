@@ -342,6 +342,15 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		w(n.Query)
 	case *sqlparse.UnpivotRef:
 		w(n.From)
+	case *sqlparse.PivotRef:
+		w(n.From)
+		for _, a := range n.Aggs {
+			w(a)
+		}
+		w(n.For)
+		for _, v := range n.Values {
+			w(v)
+		}
 	case *sqlparse.Unary:
 		w(n.X)
 	case *sqlparse.Binary:

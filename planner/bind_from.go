@@ -55,6 +55,8 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		return b.planItem(b.query(f.Query, env), f.Alias, sc)
 	case *sqlparse.UnpivotRef:
 		return b.planItem(b.unpivot(f, env), f.Alias, sc) // bind_unpivot.go
+	case *sqlparse.PivotRef:
+		return b.planItem(b.pivot(f, env), f.Alias, sc) // bind_pivot.go
 	case *sqlparse.UnnestRef:
 		return b.unnestItem(f, nil, false, sc, where)
 	case *sqlparse.Join:

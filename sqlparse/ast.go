@@ -173,6 +173,19 @@ type UnpivotRef struct {
 	Alias        string
 }
 
+// PivotRef is `from_item PIVOT (agg [[AS] alias], … FOR expr IN (value
+// [[AS] alias], …)) [alias]`.
+type PivotRef struct {
+	At     int
+	From   FromItem
+	Aggs   []*Call
+	AggAs  []string // "" when not written
+	For    Expr
+	Values []Expr
+	As     []string // the values' aliases, "" when not written
+	Alias  string
+}
+
 // UnpivotSet is one entry of UNPIVOT's IN list: a column, or a
 // parenthesised set of columns, with its label (nil when not written).
 type UnpivotSet struct {
@@ -471,6 +484,7 @@ func (n *TableRef) Pos() int     { return n.At }
 func (n *UnnestRef) Pos() int    { return n.At }
 func (n *SubqueryRef) Pos() int  { return n.At }
 func (n *UnpivotRef) Pos() int   { return n.At }
+func (n *PivotRef) Pos() int     { return n.At }
 func (n *Join) Pos() int         { return n.At }
 func (n *Ident) Pos() int        { return n.At }
 func (n *Literal) Pos() int      { return n.At }
@@ -501,6 +515,7 @@ func (*TableRef) fromNode()    {}
 func (*UnnestRef) fromNode()   {}
 func (*SubqueryRef) fromNode() {}
 func (*UnpivotRef) fromNode()  {}
+func (*PivotRef) fromNode()    {}
 func (*Join) fromNode()        {}
 
 func (*Ident) exprNode()        {}

@@ -519,10 +519,7 @@ func (p *parser) nameList() []string {
 
 // alias reads an optional `[AS] name`; PIVOT( and UNPIVOT( are no alias.
 func (p *parser) alias() string {
-	if p.isWord("PIVOT") && p.peek().kind == tokOp && p.peek().text == "(" {
-		p.refuse(strings.ToUpper(p.tok.text))
-	}
-	if p.isUnpivot() {
+	if p.isUnpivot() || p.isPivot() {
 		return ""
 	}
 	if p.acceptKw("AS") {
@@ -609,10 +606,60 @@ func (p *parser) from() FromItem {
 
 func (p *parser) fromItem() FromItem {
 	item := p.fromItemBase()
-	for p.isUnpivot() {
-		item = p.unpivot(item)
+	for {
+		switch {
+		case p.isUnpivot():
+			item = p.unpivot(item)
+		case p.isPivot():
+			item = p.pivot(item)
+		default:
+			return item
+		}
 	}
-	return item
+}
+
+func (p *parser) isPivot() bool {
+	return p.isWord("PIVOT") && p.peek().kind == tokOp && p.peek().text == "("
+}
+
+// pivot reads PIVOT (…) [alias] after the from item it rotates.
+func (p *parser) pivot(from FromItem) FromItem {
+	pv := &PivotRef{At: p.tok.pos, From: from}
+	p.advance()
+	p.expectOp("(")
+	for {
+		at := p.tok.pos
+		call, ok := p.expr().(*Call)
+		if !ok || call.Over != nil {
+			panic(errorAt(at, "PIVOT needs an aggregate function call here"))
+		}
+		pv.Aggs = append(pv.Aggs, call)
+		alias := ""
+		if p.acceptKw("AS") || !p.isWord("FOR") && (p.tok.kind == tokIdent || p.tok.kind == tokQuotedIdent) {
+			alias = p.name("an alias")
+		}
+		pv.AggAs = append(pv.AggAs, alias)
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	if !p.acceptWord("FOR") {
+		p.fail("FOR")
+	}
+	pv.For = p.binary(precCompare + 1) // IN is PIVOT's, not the expression's
+	p.expectKw("IN")
+	p.expectOp("(")
+	for {
+		pv.Values = append(pv.Values, p.expr())
+		pv.As = append(pv.As, p.alias())
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp(")")
+	p.expectOp(")")
+	pv.Alias = p.alias()
+	return pv
 }
 
 func (p *parser) isUnpivot() bool {

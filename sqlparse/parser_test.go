@@ -85,6 +85,9 @@ var dialect = []struct{ in, want string }{
 		"SELECT a, b FROM t FULL UNION ALL BY NAME SELECT b FROM u LEFT JOIN v USING (x) LEFT UNION ALL CORRESPONDING SELECT 1 AS a"},
 	{"select 1 as a outer union distinct corresponding by (a) select 2 as a inner except distinct by name on (a, `b c`) (select 3 as a) union all strict corresponding select 4 as a",
 		"SELECT 1 AS a FULL UNION DISTINCT CORRESPONDING BY (a) SELECT 2 AS a INNER EXCEPT DISTINCT BY NAME ON (a, `b c`) (SELECT 3 AS a) UNION ALL STRICT CORRESPONDING SELECT 4 AS a"},
+	// PIVOT, with aliases; FOR's expression stops before IN.
+	{"select * from t pivot(sum(x) as s, count(*) c for y + 1 in (1, 2 as two)) as p",
+		"SELECT * FROM t PIVOT (sum(x) AS s, count(*) AS c FOR (y + 1) IN (1, 2 AS two)) AS p"},
 	// UNPIVOT, single and multi-column, with labels and aliases.
 	{"select * from t unpivot(v for k in (a, b as 'bee')) as u, (select 1 as x, 2 as y) unpivot include nulls ((p, q) for n in ((x, y) as 1, (y, x) 2))",
 		"SELECT * FROM t UNPIVOT (v FOR k IN (a, b AS 'bee')) AS u, (SELECT 1 AS x, 2 AS y) UNPIVOT INCLUDE NULLS ((p, q) FOR n IN ((x, y) AS 1, (y, x) AS 2))"},
@@ -129,7 +132,8 @@ var errorCases = []string{
 	`select array_agg(x ignore /* ERROR "expected NULLS" */ order by y) from t`,
 	`select array_agg(x limit 1 /* ERROR "expected .\)., found .order." */ order by y) from t`,
 	// BigQuery constructs logq does not have are refused by name.
-	`select * from t /* ERROR "PIVOT is not supported" */ pivot (sum(x) for y in ('a'))`,
+	`select * from t pivot (sum(x) for y in ('a' /* ERROR "expected .\)., found" */ 'c'))`,
+	`select * from t pivot ( /* ERROR "PIVOT needs an aggregate function call here" */ x for y in (1))`,
 	`select * from t unpivot (v for k in (a, b as 1 /* ERROR "expected .\)., found .\+." */ + 1))`,
 	`with /* ERROR "WITH RECURSIVE is not supported" */ recursive r as (select 1) select * from r`,
 	`select a from t full union all /* ERROR "expected BY NAME or CORRESPONDING after FULL UNION, found .select." */ select a from t`,

@@ -211,6 +211,17 @@ func (w *printer) alias(a string) {
 	}
 }
 
+// aliased writes expressions with their aliases, comma-separated.
+func (w *printer) aliased(es []Expr, aliases []string) {
+	for i, e := range es {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		w.expr(e)
+		w.alias(aliases[i])
+	}
+}
+
 // names writes column names, in parentheses when paren.
 func (w *printer) names(names []string, paren bool) {
 	if paren {
@@ -245,6 +256,20 @@ func (w *printer) from(f FromItem) {
 		w.WriteString("(")
 		w.query(f.Query)
 		w.WriteString(")")
+		w.alias(f.Alias)
+	case *PivotRef:
+		w.from(f.From)
+		w.WriteString(" PIVOT (")
+		aggs := make([]Expr, len(f.Aggs))
+		for i, a := range f.Aggs {
+			aggs[i] = a
+		}
+		w.aliased(aggs, f.AggAs)
+		w.WriteString(" FOR ")
+		w.operand(f.For)
+		w.WriteString(" IN (")
+		w.aliased(f.Values, f.As)
+		w.WriteString("))")
 		w.alias(f.Alias)
 	case *UnpivotRef:
 		w.from(f.From)

@@ -1,0 +1,169 @@
+package planner
+
+import (
+	"strings"
+
+	"logq/sqlparse"
+)
+
+// PIVOT, as BigQuery defines it: `from_item PIVOT (agg [AS a], … FOR expr
+// IN (value [AS v], …))` groups the from item by its columns that neither
+// an aggregate nor the FOR expression reads, and makes one column per
+// value and aggregate (values outer, aggregates inner), each aggregating
+// the rows whose FOR expression IS NOT DISTINCT FROM the value. It is
+// bound as the query BigQuery's own rewrite makes of it:
+//
+//	SELECT g1, …, agg(IF(expr IS NOT DISTINCT FROM value, arg, NULL)) AS a_v, …
+//	FROM from_item GROUP BY g1, …
+//
+// with COUNT(*) as COUNTIF(expr IS NOT DISTINCT FROM value). That holds
+// for aggregates that skip NULL arguments; ARRAY_AGG needs IGNORE NULLS,
+// and APPROX_TOP_COUNT/SUM (which count NULL) are refused. A column is
+// named `a_v` (just `v` when the aggregate has no alias; with several
+// aggregates each needs one). A value without an alias is named by its
+// literal: a STRING's text, an INT64 or NUMERIC as `_1`, `minus_1`,
+// `_1_point_5`, a BOOL as TRUE/FALSE, NULL as NULL, a DATE as
+// `_2024_05_01`; any other value needs an alias.
+func (b *binder) pivot(f *sqlparse.PivotRef, env *cteEnv) Node {
+	star := &sqlparse.Query{At: f.At, Body: &sqlparse.Select{At: f.At,
+		Items: []*sqlparse.SelectItem{{At: f.At, Star: true}}, From: f.From}}
+	cols := b.query(star, env).Columns()
+	// The names the aggregates and the FOR expression read, bare or
+	// qualified by the from item's alias.
+	alias := strings.ToLower(fromAlias(f.From))
+	used := map[string]bool{}
+	mark := func(n sqlparse.Node) {
+		walkAST(n, func(x sqlparse.Node) {
+			if id, ok := x.(*sqlparse.Ident); ok {
+				used[strings.ToLower(id.Parts[0])] = true
+				if len(id.Parts) > 1 && strings.ToLower(id.Parts[0]) == alias {
+					used[strings.ToLower(id.Parts[1])] = true
+				}
+			}
+		})
+	}
+	for _, a := range f.Aggs {
+		mark(a)
+	}
+	mark(f.For)
+	sel := &sqlparse.Select{At: f.At, From: f.From}
+	for _, c := range cols {
+		if !used[strings.ToLower(c.Name)] {
+			g := &sqlparse.Ident{At: f.At, Parts: []string{c.Name}}
+			sel.Items = append(sel.Items, &sqlparse.SelectItem{At: f.At, Expr: g, Alias: c.Name})
+			sel.GroupBy = append(sel.GroupBy, g)
+		}
+	}
+	if len(f.Aggs) > 1 {
+		for i, a := range f.Aggs {
+			if f.AggAs[i] == "" {
+				b.fail(a.At, "PIVOT with several aggregates needs an alias for each")
+			}
+		}
+	}
+	for vi, v := range f.Values {
+		name := f.As[vi]
+		if name == "" {
+			var ok bool
+			if name, ok = pivotValueName(v); !ok {
+				b.fail(v.Pos(), "this PIVOT value needs an alias (AS name)")
+			}
+		}
+		match := &sqlparse.IsNull{At: v.Pos(), X: f.For, Not: true, Value: "DISTINCT FROM", From: v}
+		for ai, a := range f.Aggs {
+			col := name
+			if f.AggAs[ai] != "" {
+				col = f.AggAs[ai] + "_" + name
+			}
+			sel.Items = append(sel.Items, &sqlparse.SelectItem{At: a.At, Expr: b.pivotCall(a, match), Alias: col})
+		}
+	}
+	if len(sel.GroupBy) == 0 {
+		sel.GroupBy = nil // one row over the whole input
+	}
+	return b.query(&sqlparse.Query{At: f.At, Body: sel}, env)
+}
+
+// pivotCall is aggregate a restricted to the rows where match holds.
+func (b *binder) pivotCall(a *sqlparse.Call, match sqlparse.Expr) sqlparse.Expr {
+	name := strings.ToLower(a.Name)
+	switch {
+	case !IsAggregate(name):
+		b.fail(a.At, "PIVOT needs an aggregate function, not %s", strings.ToUpper(a.Name))
+	case a.Star:
+		return &sqlparse.Call{At: a.At, Name: "COUNTIF", Args: []sqlparse.Expr{match}}
+	case name == "approx_top_count" || name == "approx_top_sum":
+		b.fail(a.At, "%s is not supported as a PIVOT aggregate", strings.ToUpper(a.Name))
+	case name == "array_agg" && a.Nulls != "IGNORE":
+		b.fail(a.At, "ARRAY_AGG as a PIVOT aggregate needs IGNORE NULLS")
+	case a.Nulls == "RESPECT":
+		b.fail(a.At, "RESPECT NULLS is not supported in a PIVOT aggregate")
+	}
+	wrap := 1 // the arguments a row's value is read from
+	switch name {
+	case "corr", "covar_pop", "covar_samp":
+		wrap = 2
+	}
+	out := *a
+	out.Args = append([]sqlparse.Expr(nil), a.Args...)
+	for i := 0; i < wrap && i < len(out.Args); i++ {
+		out.Args[i] = &sqlparse.Call{At: a.At, Name: "IF", Args: []sqlparse.Expr{match, a.Args[i], &sqlparse.Literal{At: a.At, Kind: sqlparse.LitNull, Value: "NULL"}}}
+	}
+	return &out
+}
+
+// pivotValueName is the column name BigQuery makes of a PIVOT value
+// written as a literal.
+func pivotValueName(v sqlparse.Expr) (string, bool) {
+	number := func(text string, neg bool) string {
+		prefix := "_"
+		if neg {
+			prefix = "minus_"
+		}
+		return prefix + strings.ReplaceAll(text, ".", "_point_")
+	}
+	switch v := v.(type) {
+	case *sqlparse.Literal:
+		switch v.Kind {
+		case sqlparse.LitString:
+			return v.Value, true
+		case sqlparse.LitInt: // a negative literal is folded: "-1"
+			return number(strings.TrimPrefix(v.Value, "-"), strings.HasPrefix(v.Value, "-")), true
+		case sqlparse.LitBool, sqlparse.LitNull:
+			return strings.ToUpper(v.Value), true
+		case sqlparse.LitTyped:
+			switch v.TypeName {
+			case "DATE":
+				return "_" + strings.ReplaceAll(strings.TrimSpace(v.Value), "-", "_"), true
+			case "NUMERIC", "BIGNUMERIC", "DECIMAL", "BIGDECIMAL":
+				t := strings.TrimSpace(v.Value)
+				return number(strings.TrimLeft(t, "+-"), strings.HasPrefix(t, "-")), true
+			}
+		}
+	case *sqlparse.Unary:
+		if l, ok := v.X.(*sqlparse.Literal); ok && v.Op == "-" && l.Kind == sqlparse.LitInt {
+			return number(l.Value, true), true
+		}
+	}
+	return "", false
+}
+
+// fromAlias is the name a from item's columns can be qualified with.
+func fromAlias(f sqlparse.FromItem) string {
+	switch f := f.(type) {
+	case *sqlparse.TableRef:
+		if f.Alias != "" {
+			return f.Alias
+		}
+		return f.Name[strings.LastIndexByte(f.Name, '.')+1:]
+	case *sqlparse.SubqueryRef:
+		return f.Alias
+	case *sqlparse.UnnestRef:
+		return f.Alias
+	case *sqlparse.UnpivotRef:
+		return f.Alias
+	case *sqlparse.PivotRef:
+		return f.Alias
+	}
+	return ""
+}

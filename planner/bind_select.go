@@ -33,7 +33,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	if s.As == "VALUE" && len(items) != 1 {
 		b.fail(s.At, "SELECT AS VALUE needs exactly one column, found %d", len(items))
 	}
-	grouped := len(s.GroupBy) > 0 || s.Having != nil || (s.Qualify != nil && hasAggregate(s.Qualify))
+	grouped := len(s.GroupBy) > 0 || s.GroupAll || s.Having != nil || (s.Qualify != nil && hasAggregate(s.Qualify))
 	for _, it := range items {
 		grouped = grouped || (it.ast != nil && hasAggregate(it.ast))
 	}
@@ -49,6 +49,8 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		if hasGroupingSets(s.GroupBy) {
 			agg.grouping = b.groupingSets(s.GroupBy, func(g sqlparse.Expr) Expr { return b.groupKey(g, items, sc) })
 			keys = append(append(keys, agg.grouping.keys...), groupingSetKey())
+		} else if s.GroupAll {
+			keys = b.groupAllKeys(items, sc) // bind_group_all.go
 		} else {
 			for _, g := range s.GroupBy {
 				keys = append(keys, b.groupKey(g, items, sc))

@@ -49,6 +49,7 @@ type Select struct {
 	From     FromItem // nil for a SELECT without FROM
 	Where    Expr
 	GroupBy  []Expr
+	GroupAll bool // GROUP BY ALL: the keys are inferred from the select list
 	Having   Expr
 	Qualify  Expr           // nil when absent
 	Windows  []*NamedWindow // the WINDOW clause

@@ -374,7 +374,8 @@ func (p *parser) selectBlock() *Select {
 	if p.isKw("GROUP") {
 		p.advance()
 		p.expectKw("BY")
-		for {
+		s.GroupAll = p.acceptKw("ALL")
+		for !s.GroupAll {
 			s.GroupBy = append(s.GroupBy, p.groupItem())
 			if !p.acceptOp(",") {
 				break

@@ -85,6 +85,7 @@ var dialect = []struct{ in, want string }{
 		"SELECT a, b FROM t FULL UNION ALL BY NAME SELECT b FROM u LEFT JOIN v USING (x) LEFT UNION ALL CORRESPONDING SELECT 1 AS a"},
 	{"select 1 as a outer union distinct corresponding by (a) select 2 as a inner except distinct by name on (a, `b c`) (select 3 as a) union all strict corresponding select 4 as a",
 		"SELECT 1 AS a FULL UNION DISTINCT CORRESPONDING BY (a) SELECT 2 AS a INNER EXCEPT DISTINCT BY NAME ON (a, `b c`) (SELECT 3 AS a) UNION ALL STRICT CORRESPONDING SELECT 4 AS a"},
+	{"select a, count(*) from t group by all having count(*) > 1", "SELECT a, count(*) FROM t GROUP BY ALL HAVING count(*) > 1"},
 	// PIVOT, with aliases; FOR's expression stops before IN.
 	{"select * from t pivot(sum(x) as s, count(*) c for y + 1 in (1, 2 as two)) as p",
 		"SELECT * FROM t PIVOT (sum(x) AS s, count(*) AS c FOR (y + 1) IN (1, 2 AS two)) AS p"},

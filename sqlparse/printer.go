@@ -136,6 +136,9 @@ func (w *printer) selectBlock(s *Select) {
 		w.WriteString(" GROUP BY ")
 		w.exprList(s.GroupBy)
 	}
+	if s.GroupAll {
+		w.WriteString(" GROUP BY ALL")
+	}
 	if s.Having != nil {
 		w.WriteString(" HAVING ")
 		w.expr(s.Having)

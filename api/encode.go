@@ -69,7 +69,7 @@ func appendValue(b []byte, v types.Value) []byte {
 	case types.KindTime:
 		return appendString(b, types.FormatTime(v.I))
 	case types.KindInterval:
-		return appendString(b, types.FormatInterval(v.I))
+		return appendString(b, types.FormatInterval(v))
 	case types.KindNumeric, types.KindBigNumeric:
 		// Exact decimal text in a string, as BigQuery's API sends it: a
 		// JSON number would be rounded to a double by most clients.

@@ -26,6 +26,8 @@ func appendKey(dst []byte, v types.Value) []byte {
 	case types.KindString, types.KindBytes, types.KindNumeric, types.KindBigNumeric:
 		dst = binary.AppendUvarint(append(dst, 4), uint64(len(v.S)))
 		return append(dst, v.S...)
+	case types.KindInterval: // equal intervals (1 MONTH, 30 DAY) are one key
+		return binary.LittleEndian.AppendUint64(append(dst, 6), uint64(v.IntervalMicros()))
 	case types.KindArray, types.KindStruct:
 		dst = binary.AppendUvarint(append(dst, 5), uint64(len(v.L)))
 		for _, e := range v.L {

@@ -10,9 +10,10 @@ import (
 // BatchSize is the number of rows operators move at a time.
 const BatchSize = 4096
 
-// Vector is one column of a batch. Which slice is used depends on T: I for
-// INT64, BOOL, TIMESTAMP, DATETIME, DATE and INTERVAL; F for FLOAT64; S for
-// STRING and BYTES; V for ARRAY and STRUCT, unless Lazy is set, in which case
+// Vector is one column of a batch. Which slice is used depends on T
+// (storage): I for INT64, BOOL, TIMESTAMP, DATETIME, DATE and TIME; F for
+// FLOAT64; S for STRING, BYTES and the decimals; V for ARRAY, STRUCT and
+// INTERVAL, unless Lazy is set, in which case
 // I holds row references into Lazy's segments. Null is nil when no row is NULL.
 type Vector struct {
 	T    types.Type
@@ -225,8 +226,8 @@ func (v *Vector) storage() storage {
 		return inFloats
 	case v.T.InS():
 		return inStrings
-	case v.T.Kind == types.KindArray || v.T.Kind == types.KindStruct || v.T.Kind == types.KindNull:
-		return inValues
+	case v.T.Kind == types.KindArray || v.T.Kind == types.KindStruct || v.T.Kind == types.KindNull || v.T.Kind == types.KindInterval:
+		return inValues // an INTERVAL has three parts
 	}
 	return inInts
 }

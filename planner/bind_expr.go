@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -165,32 +164,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		}
 		return r
 	case *sqlparse.IntervalLit:
-		unit, ok := types.ParseDatePart(e.Unit)
-		if !ok || unit.FixedMicros() == 0 {
-			b.fail(e.At, "INTERVAL unit must be one of MICROSECOND, MILLISECOND, SECOND, MINUTE, HOUR, DAY; found %s", e.Unit)
-		}
-		n := b.expr(e.Value, ctx)
-		if b.symbolic {
-			if _, ok := n.(*Const); !ok {
-				return &Const{V: types.IntervalValue(0)}
-			}
-		}
-		k, ok := n.(*Const)
-		if ok && k.V.T.Kind == types.KindString {
-			if c, err := types.Cast(k.V, types.Int64); err == nil {
-				k = &Const{V: c, Param: k.Param}
-			}
-		}
-		if !ok || k.V.T.Kind != types.KindInt64 {
-			b.fail(e.At, "INTERVAL needs an integer constant")
-		}
-		if k.V.Null {
-			return &Const{V: types.NullOf(types.Interval)}
-		}
-		if m := unit.FixedMicros(); k.V.I > math.MaxInt64/m || k.V.I < math.MinInt64/m {
-			b.fail(e.At, "INTERVAL value %d is out of range", k.V.I)
-		}
-		return &Const{V: types.IntervalValue(k.V.I * unit.FixedMicros())}
+		return b.intervalLit(e, ctx) // bind_interval.go
 	case *sqlparse.ArrayLit:
 		args := make([]Expr, len(e.Elems))
 		for i, x := range e.Elems {
@@ -360,7 +334,7 @@ func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
 			fields[i] = types.Field{Name: f.Name, Type: b.typeOf(f.Type)}
 		}
 		return types.StructOf(fields...)
-	case "JSON", "INTERVAL", "RANGE", "GEOGRAPHY":
+	case "JSON", "RANGE", "GEOGRAPHY":
 		b.fail(t.At, "type %s is not supported", t.Name)
 	}
 	st, ok := types.ParseTypeName(t.Name)

@@ -172,7 +172,8 @@ func init() {
 	registerArrayStringFuncs()
 	registerFormatFunc()
 	registerParseFuncs()
-	registerDecimalFuncs() // after the number functions it overloads
+	registerDecimalFuncs()  // after the number functions it overloads
+	registerIntervalFuncs() // likewise
 	alias("char_length", "length")
 	alias("character_length", "length")
 	registerStructuralFuncs()

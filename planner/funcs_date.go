@@ -94,11 +94,15 @@ func registerDateFuncs() {
 				}
 				return inRange(types.DateValue(us / types.Day))
 			}
-			if a[1].I%types.Day != 0 {
+			d, err := fixedInterval(c, a[1])
+			if err != nil {
+				return types.Value{}, err
+			}
+			if d%types.Day != 0 {
 				return types.Value{}, evalErr("%s takes an interval of whole days, not %s", strings.ToUpper(c.Fn), a[1])
 			}
 			// Days fit an int64 many times over: no wrap-around here.
-			return inRange(types.DateValue(a[0].I + sign*a[1].I/types.Day))
+			return inRange(types.DateValue(a[0].I + sign*d/types.Day))
 		}, false)
 	}
 	register("date_add", dateAddSub(1))

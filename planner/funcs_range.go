@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"strings"
 
 	"logq/types"
 )
@@ -62,4 +63,14 @@ func shiftMicros(kind types.Kind, us, d, sign int64) (types.Value, error) {
 		d = -d
 	}
 	return addMicros(kind, us, d)
+}
+
+// fixedInterval is an INTERVAL argument of a *_ADD/_SUB function as
+// microseconds, a day as 24 hours; one with months is refused (those
+// functions take months as INTERVAL n MONTH, bound apart).
+func fixedInterval(c *Call, v types.Value) (int64, error) {
+	if v.Months != 0 {
+		return 0, evalErr("%s does not take an INTERVAL with months or years (%s)", strings.ToUpper(c.Fn), v)
+	}
+	return int64(v.Days)*types.Day + v.I, nil
 }

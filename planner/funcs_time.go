@@ -27,10 +27,18 @@ func registerTimeFuncs() {
 		return types.Timestamp, nil
 	}
 	register("timestamp_sub", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
-		return shiftMicros(types.KindTimestamp, a[0].I, a[1].I, -1)
+		d, err := fixedInterval(c, a[1])
+		if err != nil {
+			return types.Value{}, err
+		}
+		return shiftMicros(types.KindTimestamp, a[0].I, d, -1)
 	}, false))
 	register("timestamp_add", def(2, 2, addSub, func(c *Call, a []types.Value) (types.Value, error) {
-		return addMicros(types.KindTimestamp, a[0].I, a[1].I)
+		d, err := fixedInterval(c, a[1])
+		if err != nil {
+			return types.Value{}, err
+		}
+		return addMicros(types.KindTimestamp, a[0].I, d)
 	}, false))
 	register("timestamp_trunc", def(1, 1, func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()
@@ -199,7 +207,11 @@ func registerTimeFuncs() {
 				}
 				return inRange(types.DatetimeValue(us))
 			}
-			return shiftMicros(types.KindDatetime, a[0].I, a[1].I, sign)
+			d, err := fixedInterval(c, a[1])
+			if err != nil {
+				return types.Value{}, err
+			}
+			return shiftMicros(types.KindDatetime, a[0].I, d, sign)
 		}, false)
 	}
 	register("datetime_add", dtAddSub(1))
@@ -228,6 +240,12 @@ func registerTimeFuncs() {
 		switch c.Args[0].Type().Kind {
 		case types.KindTimestamp, types.KindDatetime, types.KindNull:
 			return types.Int64, nil
+		case types.KindInterval:
+			switch c.Unit {
+			case types.PartWeek, types.PartQuarter:
+				return types.Type{}, fmt.Errorf("EXTRACT from an INTERVAL does not take %s", c.Unit)
+			}
+			return types.Int64, nil
 		case types.KindTime:
 			if !timeUnit(c.Unit) {
 				return types.Type{}, fmt.Errorf("EXTRACT from a TIME takes HOUR, MINUTE, SECOND, MILLISECOND or MICROSECOND, not %s", c.Unit)
@@ -241,6 +259,9 @@ func registerTimeFuncs() {
 		}
 		return types.Type{}, fmt.Errorf("EXTRACT needs a TIMESTAMP, DATETIME, DATE or TIME, not %s", c.Args[0].Type())
 	}, func(c *Call, a []types.Value) (types.Value, error) {
+		if a[0].T.Kind == types.KindInterval {
+			return types.IntValue(extractInterval(a[0], c.Unit)), nil
+		}
 		t, err := extractTime(a)
 		if err != nil {
 			return types.Value{}, err
@@ -317,7 +338,11 @@ func registerTimeFuncs() {
 		}
 		return types.ArrayOf(types.Timestamp), nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		return timestampArray(a[0].I, a[1].I, a[2].I)
+		step, err := fixedInterval(c, a[2])
+		if err != nil {
+			return types.Value{}, err
+		}
+		return timestampArray(a[0].I, a[1].I, step)
 	}, false))
 	// generate_timestamp_trunc_array(count, spec, now): the binder appends the
 	// query's CURRENT_TIMESTAMP as the hidden third argument.

@@ -67,8 +67,11 @@ func registerTimeOfDayFuncs() {
 			}
 			return types.Time, nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
-			d := a[1].I % types.Day // a whole number of days changes nothing
-			return timeOfDay(a[0].I + sign*d), nil
+			d, err := fixedInterval(c, a[1])
+			if err != nil {
+				return types.Value{}, err
+			}
+			return timeOfDay(a[0].I + sign*(d%types.Day)), nil // whole days change nothing
 		}, false)
 	}
 	register("time_add", addSub(1))

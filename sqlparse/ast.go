@@ -437,11 +437,12 @@ type Like struct {
 	Unnest     Expr
 }
 
-// IntervalLit is INTERVAL n unit.
+// IntervalLit is INTERVAL n unit, or INTERVAL 'text' unit [TO unit].
 type IntervalLit struct {
 	At    int
 	Value Expr
 	Unit  string // upper-cased
+	To    string // upper-cased; "" without TO
 }
 
 // ArrayLit is [a, b] or ARRAY[a, b].

@@ -307,7 +307,11 @@ func (p *parser) keywordPrimary() Expr {
 		p.advance()
 		v := p.binary(precAdd)
 		unit := p.name("a unit such as DAY or HOUR")
-		return &IntervalLit{At: at, Value: v, Unit: strings.ToUpper(unit)}
+		lit := &IntervalLit{At: at, Value: v, Unit: strings.ToUpper(unit)}
+		if p.acceptWord("TO") {
+			lit.To = strings.ToUpper(p.name("a unit such as SECOND"))
+		}
+		return lit
 	case "IF":
 		p.advance()
 		return p.callArgs(at, "IF")
@@ -455,6 +459,8 @@ func (p *parser) typeExpr() *TypeExpr {
 		return t
 	case p.acceptKw("STRUCT"):
 		return p.structType(at)
+	case p.acceptKw("INTERVAL"): // a keyword, and a type name
+		return &TypeExpr{At: at, Name: "INTERVAL"}
 	}
 	name := strings.ToUpper(p.name("a type name"))
 	if p.isOp("(") {

@@ -542,6 +542,9 @@ func (w *printer) expr(e Expr) {
 		w.WriteString("INTERVAL ")
 		w.operand(e.Value)
 		w.WriteString(" " + e.Unit)
+		if e.To != "" {
+			w.WriteString(" TO " + e.To)
+		}
 	case *GroupingSets:
 		w.WriteString("GROUPING SETS (")
 		for i, set := range e.Sets {

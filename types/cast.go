@@ -170,6 +170,10 @@ func Cast(v Value, to Type) (Value, error) {
 			}
 			return StructValue(to, out), nil
 		}
+	case KindInterval:
+		if from == KindString {
+			return ParseInterval(v.S)
+		}
 	case KindTime:
 		switch from {
 		case KindString:

@@ -186,9 +186,6 @@ func FormatTime(us int64) string { return FormatDatetime(us)[len("1970-01-01T"):
 // FormatDate renders a DATE as "2006-01-02".
 func FormatDate(days int64) string { return ToTime(days * Day).Format("2006-01-02") }
 
-// FormatInterval renders an INTERVAL as a Go-style duration.
-func FormatInterval(us int64) string { return (time.Duration(us) * time.Microsecond).String() }
-
 // DatePart is a unit named in TIMESTAMP_TRUNC, INTERVAL literals and the like.
 type DatePart uint8
 

@@ -9,7 +9,8 @@ import (
 // Value is one boxed SQL value. The executor works on typed vectors and boxes
 // values only for constants, parameters, nested records and results.
 //
-// I holds INT64, BOOL (0 or 1), TIMESTAMP, DATETIME, DATE, TIME and INTERVAL; F holds
+// I holds INT64, BOOL (0 or 1), TIMESTAMP, DATETIME, DATE, TIME and an
+// INTERVAL's microseconds (interval.go); F holds
 // FLOAT64; S holds STRING, BYTES, and NUMERIC and BIGNUMERIC in their
 // order-preserving binary form (decimal.go); L holds the elements of an ARRAY or the
 // fields of a STRUCT, whose names are in T. A NULL of any type has Null set.
@@ -20,6 +21,8 @@ type Value struct {
 	F    float64
 	S    string
 	L    []Value
+	// An INTERVAL's months and days (its microseconds are in I).
+	Months, Days int32
 }
 
 // NullOf returns a NULL of type t.
@@ -52,9 +55,6 @@ func DatetimeValue(us int64) Value { return Value{T: Datetime, I: us} }
 // DateValue returns a DATE of days since the epoch.
 func DateValue(days int64) Value { return Value{T: Date, I: days} }
 
-// IntervalValue returns an INTERVAL of us microseconds.
-func IntervalValue(us int64) Value { return Value{T: Interval, I: us} }
-
 // ArrayValue returns an ARRAY of the given element type.
 func ArrayValue(elem Type, elems []Value) Value { return Value{T: ArrayOf(elem), L: elems} }
 
@@ -84,8 +84,10 @@ func Compare(a, b Value) (c int, ok bool) {
 		return 0, false
 	}
 	switch ak {
-	case KindBool, KindInt64, KindTimestamp, KindDatetime, KindDate, KindTime, KindInterval:
+	case KindBool, KindInt64, KindTimestamp, KindDatetime, KindDate, KindTime:
 		return compareInt(a.I, b.I), true
+	case KindInterval:
+		return compareInt(a.IntervalMicros(), b.IntervalMicros()), true
 	case KindFloat64:
 		return compareFloat(a.F, b.F), true
 	case KindString, KindBytes, KindNumeric, KindBigNumeric: // see Type.InS
@@ -175,7 +177,7 @@ func (v Value) String() string {
 	case KindTime:
 		return FormatTime(v.I)
 	case KindInterval:
-		return FormatInterval(v.I)
+		return FormatInterval(v)
 	case KindNumeric, KindBigNumeric:
 		return FormatDecimal(v)
 	case KindArray, KindStruct:

@@ -1,0 +1,46 @@
+package planner
+
+import (
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// intervalLit binds INTERVAL n part (n an INT64 constant, or a STRING
+// constant holding one, with a fraction for SECOND) and INTERVAL 'text'
+// part TO part (the canonical text's fields from one part to the other).
+func (b *binder) intervalLit(e *sqlparse.IntervalLit, ctx *exprCtx) Expr {
+	unit, ok := types.ParseDatePart(e.Unit)
+	if !ok {
+		b.fail(e.At, "INTERVAL needs a part such as DAY or HOUR, found %s", e.Unit)
+	}
+	to := unit
+	if e.To != "" {
+		if to, ok = types.ParseDatePart(e.To); !ok {
+			b.fail(e.At, "INTERVAL … TO needs a part such as SECOND, found %s", e.To)
+		}
+	}
+	n := b.expr(e.Value, ctx)
+	if _, isConst := n.(*Const); b.symbolic && !isConst {
+		return &Const{V: types.Value{T: types.Interval}}
+	}
+	k, ok := n.(*Const)
+	switch {
+	case !ok:
+		b.fail(e.At, "INTERVAL needs a constant")
+	case k.V.Null:
+		return &Const{V: types.NullOf(types.Interval)}
+	case k.V.T.Kind == types.KindString:
+		v, err := types.ParseIntervalParts(k.V.S, unit, to)
+		if err != nil {
+			b.fail(e.At, "%v", err)
+		}
+		return &Const{V: v, Param: k.Param}
+	case k.V.T.Kind != types.KindInt64 || e.To != "":
+		b.fail(e.At, "INTERVAL needs an integer constant, or a STRING with TO")
+	}
+	v, err := types.IntervalOfPart(k.V.I, unit)
+	if err != nil {
+		b.fail(e.At, "%v", err)
+	}
+	return &Const{V: v, Param: k.Param}
+}

@@ -80,6 +80,9 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			t = b.typeOf(&sqlparse.TypeExpr{At: e.At, Name: e.TypeName})
 		}
 		x := b.expr(e.X, ctx)
+		if t.IsDecimal() {
+			x = floatLiteralText(x) // CAST(0.1 AS BIGNUMERIC) is exactly 0.1
+		}
 		return b.finish(e.At, &Call{Fn: "cast", Args: []Expr{x}, T: t, Safe: e.Safe})
 	case *sqlparse.Index:
 		x := b.expr(e.X, ctx)
@@ -224,6 +227,13 @@ func (b *binder) literal(e *sqlparse.Literal) Expr {
 		return &Const{V: types.Value{T: types.Bytes, S: e.Value}}
 	case sqlparse.LitTyped:
 		t, _ := types.ParseTypeName(e.TypeName)
+		if t.IsDecimal() { // a literal's digits past the scale are an error, not rounded
+			v, err := types.ParseDecimalLiteral(t, e.Value)
+			if err != nil {
+				b.fail(e.At, "%v", err)
+			}
+			return &Const{V: v}
+		}
 		v, err := types.Cast(types.StringValue(e.Value), t)
 		if err == nil {
 			v, err = inRange(v)

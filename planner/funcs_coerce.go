@@ -2,9 +2,12 @@ package planner
 
 import (
 	"fmt"
-	"logq/types"
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
+
+	"logq/types"
 )
 
 // Argument typing shared by the functions: unification to a common type,
@@ -21,12 +24,18 @@ func numeric1(c *Call) (types.Type, error) {
 	return t, nil
 }
 
-// unify coerces exprs to their common supertype.
+// unify coerces exprs to their common supertype. A FLOAT64 constant
+// beside a NUMERIC or BIGNUMERIC that is not one takes the decimal type,
+// as a literal does in BigQuery.
 func unify(c *Call, exprs []Expr) error {
 	t := types.Null
+	dec := decimalBeside(exprs)
 	for _, e := range exprs {
 		et := e.Type()
 		if et.Kind == types.KindString && IsConst(e) && t.IsTime() {
+			continue
+		}
+		if dec && et.Kind == types.KindFloat64 && IsConst(e) {
 			continue
 		}
 		st, ok := types.Supertype(t, et)
@@ -75,6 +84,9 @@ func coerceTo(e Expr, t types.Type) (Expr, error) {
 		return &Call{Fn: "cast", Args: []Expr{e}, T: t}, nil
 	case types.CoercesTo(et, t): // INT64 → NUMERIC → BIGNUMERIC → FLOAT64
 		return fold(&Call{Fn: "cast", Args: []Expr{e}, T: t})
+	case et.Kind == types.KindFloat64 && t.IsDecimal() && IsConst(e):
+		// A FLOAT64 literal coerces to a decimal, read from its text.
+		return fold(&Call{Fn: "cast", Args: []Expr{floatLiteralText(e)}, T: t})
 	case et.Kind == types.KindString && t.IsTime():
 		if c, ok := e.(*Const); ok {
 			cast := &Call{Fn: "cast", Args: []Expr{c}, T: t}
@@ -84,7 +96,20 @@ func coerceTo(e Expr, t types.Type) (Expr, error) {
 			return cast, nil // a bad value fails later only if it is still needed
 		}
 	case et.Kind == types.KindArray && t.Kind == types.KindArray:
-		return e, nil
+		// An array coerces only as a literal does (its constant's
+		// elements converted) or from an array of untyped NULLs; an
+		// ARRAY<INT64> expression is no ARRAY<FLOAT64>, as in BigQuery.
+		if et.Elem.Equal(*t.Elem) || t.Elem.Kind == types.KindNull {
+			return e, nil
+		}
+		if c, ok := e.(*Const); ok {
+			if v, err := types.Cast(c.V, t); err == nil {
+				return &Const{V: v, Param: c.Param}, nil
+			}
+		}
+		if et.Elem.Kind == types.KindNull {
+			return &Call{Fn: "cast", Args: []Expr{e}, T: t}, nil
+		}
 	}
 	return nil, fmt.Errorf("expected %s, found %s", t, et)
 }
@@ -96,4 +121,31 @@ func CompileRegexp(pattern string) (*regexp.Regexp, error) {
 		return nil, evalErr("invalid regular expression %q: %s", pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
 	return re, nil
+}
+
+// decimalBeside reports whether exprs hold a NUMERIC or BIGNUMERIC and no
+// FLOAT64 but constants: then a FLOAT64 constant among them is a decimal.
+func decimalBeside(exprs []Expr) bool {
+	dec := false
+	for _, e := range exprs {
+		switch t := e.Type(); {
+		case t.IsDecimal():
+			dec = true
+		case t.Kind == types.KindFloat64 && !IsConst(e):
+			return false
+		}
+	}
+	return dec
+}
+
+// floatLiteralText replaces a finite FLOAT64 constant by the STRING of its
+// shortest decimal form (the literal as written, for the literals people
+// write), so that its conversion to a decimal reads that text rather than
+// the binary value: BigQuery re-reads a literal's text.
+func floatLiteralText(e Expr) Expr {
+	k, ok := e.(*Const)
+	if !ok || k.V.Null || k.V.T.Kind != types.KindFloat64 || math.IsNaN(k.V.F) || math.IsInf(k.V.F, 0) {
+		return e
+	}
+	return &Const{V: types.StringValue(strconv.FormatFloat(k.V.F, 'g', -1, 64)), Param: k.Param}
 }

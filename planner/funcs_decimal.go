@@ -80,14 +80,15 @@ func registerDecimalFuncs() {
 
 // decimalType is the decimal supertype of the number arguments args, and
 // whether the call is a decimal one: some argument is NUMERIC or
-// BIGNUMERIC and none is FLOAT64.
+// BIGNUMERIC and none is a FLOAT64 but constants (literals, which coerce).
 func decimalType(args []Expr) (types.Type, bool) {
 	t, dec := types.Null, false
 	for _, a := range args {
 		at := a.Type()
 		switch {
-		case at.Kind == types.KindFloat64:
+		case at.Kind == types.KindFloat64 && !IsConst(a): // a constant is a literal: it coerces
 			return types.Type{}, false
+		case at.Kind == types.KindFloat64:
 		case at.IsDecimal():
 			if !dec || at.Kind == types.KindBigNumeric {
 				t = at

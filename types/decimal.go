@@ -134,6 +134,21 @@ func ParseDecimal(t Type, text string) (Value, error) {
 	return DecimalFromRat(t, r)
 }
 
+// ParseDecimalLiteral reads the text of a NUMERIC '…' or BIGNUMERIC '…'
+// literal: as ParseDecimal, but a non-zero digit past the scale is an
+// error rather than rounded.
+func ParseDecimalLiteral(t Type, text string) (Value, error) {
+	r, ok := parseDecimalText(strings.TrimSpace(text))
+	if ok {
+		scaled := new(big.Rat).Mul(r, new(big.Rat).SetInt(specOf(t.Kind).unit))
+		ok = scaled.IsInt()
+	}
+	if !ok {
+		return Value{}, fmt.Errorf("invalid %s literal %q", specOf(t.Kind).name, text)
+	}
+	return DecimalFromRat(t, r)
+}
+
 func parseDecimalText(s string) (*big.Rat, bool) {
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {

@@ -260,11 +260,14 @@ func formatCivil(k types.Kind, day bool) *Func {
 		}
 		return types.String, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		us := a[1].I
+		us, f := a[1].I, a[0].S
 		if day {
 			us *= types.Day
 		}
-		s, err := formatTime(a[0].S, types.ToTime(us))
+		if k == types.KindTime {
+			f = escapeDateElements(f)
+		}
+		s, err := formatTime(f, types.ToTime(us))
 		if err != nil {
 			return types.Value{}, err
 		}

@@ -10,7 +10,7 @@ import (
 
 // FORMAT(format, args…) with %d/%i (INT64), %s (STRING), %f/%e/%g (FLOAT64 or
 // INT64), %t (any value as CAST to STRING would print it) and %T (the same,
-// a STRING or a decimal as a literal), with flags - + space 0 #, a width and a
+// a STRING, decimal, date, time or interval as a literal), with flags - + space 0 #, a width and a
 // precision; %% is a percent sign. A NULL value prints NULL; a NULL format
 // gives NULL. A wrong type or count is an error (at load when the format is
 // constant).
@@ -128,6 +128,12 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (string, error)
 				s = strconv.Quote(v.S)
 			case verb == 'T' && v.T.IsDecimal(): // a literal: NUMERIC "1.5"
 				s = v.T.String() + " " + strconv.Quote(s)
+			case verb == 'T' && v.T.Kind == types.KindDate:
+				s = `DATE "` + s + `"`
+			case verb == 'T' && (v.T.Kind == types.KindTimestamp || v.T.Kind == types.KindDatetime || v.T.Kind == types.KindTime):
+				s = v.T.String() + ` "` + types.CastTimeText(v) + `"`
+			case verb == 'T' && v.T.Kind == types.KindInterval:
+				s = `INTERVAL "` + s + `" YEAR TO SECOND`
 			}
 			b.WriteString(fmt.Sprintf("%"+spec+"s", s))
 		}

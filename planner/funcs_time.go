@@ -216,8 +216,10 @@ func registerTimeFuncs() {
 	}
 	register("datetime_add", dtAddSub(1))
 	register("datetime_sub", dtAddSub(-1))
-	// DATETIME_DIFF and TIMESTAMP_DIFF: whole units between two values of
-	// one kind (both µs since the epoch), units of fixed length only.
+	// DATETIME_DIFF and TIMESTAMP_DIFF between two values of one kind (µs
+	// since the epoch), units of fixed length only: DATETIME_DIFF counts
+	// the unit boundaries crossed (civil hours, days, …), TIMESTAMP_DIFF
+	// whole units, truncated toward zero — BigQuery's two rules.
 	diff := func(kind types.Kind, name string) *Func {
 		return def(2, 2, func(c *Call) (types.Type, error) {
 			if _, err := sig(kind, types.KindInt64)(c); err != nil {
@@ -228,7 +230,11 @@ func registerTimeFuncs() {
 			}
 			return types.Int64, nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
-			return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
+			w := c.Unit.FixedMicros()
+			if kind == types.KindDatetime { // civil units: the boundaries crossed
+				return types.IntValue(floorDiv(a[0].I, w) - floorDiv(a[1].I, w)), nil
+			}
+			return types.IntValue((a[0].I - a[1].I) / w), nil // TIMESTAMP: truncated
 		}, false)
 	}
 	register("datetime_diff", diff(types.KindDatetime, "DATETIME_DIFF"))

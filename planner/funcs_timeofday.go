@@ -62,15 +62,17 @@ func registerTimeOfDayFuncs() {
 				return types.Type{}, fmt.Errorf("argument 1 of %s: %w", strings.ToUpper(c.Fn), err)
 			}
 			c.Args[0] = t
-			if k := c.Args[1].Type().Kind; isCalendarUnit(c.Unit) || k != types.KindInterval && k != types.KindNull {
+			k, isConst := c.Args[1].(*Const)
+			if t := c.Args[1].Type().Kind; isCalendarUnit(c.Unit) || t != types.KindInterval && t != types.KindNull ||
+				isConst && (k.V.Months != 0 || k.V.Days != 0) {
 				return types.Type{}, fmt.Errorf("argument 2 of %s must be an INTERVAL from MICROSECOND to HOUR", strings.ToUpper(c.Fn))
 			}
 			return types.Time, nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
-			d, err := fixedInterval(c, a[1])
-			if err != nil {
-				return types.Value{}, err
+			if a[1].Months != 0 || a[1].Days != 0 {
+				return types.Value{}, evalErr("%s takes an INTERVAL from MICROSECOND to HOUR, not %s", strings.ToUpper(c.Fn), a[1])
 			}
+			d := a[1].I
 			return timeOfDay(a[0].I + sign*(d%types.Day)), nil // whole days change nothing
 		}, false)
 	}
@@ -85,7 +87,8 @@ func registerTimeOfDayFuncs() {
 		}
 		return types.Int64, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		return types.IntValue((a[0].I - a[1].I) / c.Unit.FixedMicros()), nil
+		w := c.Unit.FixedMicros() // unit boundaries crossed, as BigQuery counts
+		return types.IntValue(a[0].I/w - a[1].I/w), nil
 	}, false))
 	register("time_trunc", def(1, 1, func(c *Call) (types.Type, error) {
 		t, err := coerceTo(c.Args[0], types.Time)
@@ -102,9 +105,19 @@ func registerTimeOfDayFuncs() {
 		return timeOfDay(a[0].I / w * w), nil
 	}, false))
 	register("format_time", formatCivil(types.KindTime, false))
-	register("parse_time", parseCivilFunc(types.Time, func(us int64) types.Value {
+	parseTime := parseCivilFunc(types.Time, func(us int64) types.Value {
 		return timeOfDay(us) // the time of day of what was read
-	}))
+	})
+	check := parseTime.Check
+	parseTime.Check = func(c *Call) (types.Type, error) {
+		if k, ok := c.Args[0].(*Const); ok && !k.V.Null {
+			if el := dateElement(k.V.S); el != "" {
+				return types.Type{}, fmt.Errorf("invalid format: %%%s is not allowed for the TIME type", el)
+			}
+		}
+		return check(c)
+	}
+	register("parse_time", parseTime)
 }
 
 // timeOfDay is the TIME us µs after a midnight, wrapped into [0, 24h).
@@ -125,4 +138,40 @@ func clockOf(t time.Time) types.Value {
 func timeUnit(u types.DatePart) bool {
 	w := u.FixedMicros()
 	return w > 0 && w <= types.Hour
+}
+
+// timeFormatDateElements are the format elements of a date; FORMAT_TIME
+// writes them as they are, PARSE_TIME refuses them (BigQuery's rules).
+const timeFormatDateElements = "AaBbCcDdeFGgjmQsUuVWwxYyZzh"
+
+// dateElement is the first date element of format f, or "".
+func dateElement(f string) string {
+	for i := 0; i+1 < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		i++
+		if strings.IndexByte(timeFormatDateElements, f[i]) >= 0 {
+			return f[i : i+1]
+		}
+	}
+	return ""
+}
+
+// escapeDateElements makes FORMAT_TIME write a format's date elements as
+// they are: %Y becomes %%Y.
+func escapeDateElements(f string) string {
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		b.WriteByte(f[i])
+		if f[i] != '%' || i+1 == len(f) {
+			continue
+		}
+		i++
+		if strings.IndexByte(timeFormatDateElements, f[i]) >= 0 {
+			b.WriteByte('%')
+		}
+		b.WriteByte(f[i])
+	}
+	return b.String()
 }

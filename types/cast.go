@@ -34,13 +34,8 @@ func Cast(v Value, to Type) (Value, error) {
 	switch to.Kind {
 	case KindString:
 		switch from {
-		case KindTimestamp:
-			ts := FormatTimestamp(v.I)
-			return StringValue(ts[:len(ts)-4] + "+00"), nil
-		case KindDatetime:
-			// BigQuery writes a space between date and time; the "T" is
-			// only Logflare's JSON encoding of a DATETIME result.
-			return StringValue(strings.Replace(FormatDatetime(v.I), "T", " ", 1)), nil
+		case KindTimestamp, KindDatetime, KindTime:
+			return StringValue(CastTimeText(v)), nil
 		case KindBytes:
 			return StringValue(v.S), nil
 		case KindArray, KindStruct:
@@ -232,4 +227,23 @@ func parseInt64(s string) (int64, bool) {
 	}
 	i, err := strconv.ParseInt(body, base, 64)
 	return i, err == nil
+}
+
+// CastTimeText is a TIMESTAMP, DATETIME or TIME as CAST(… AS STRING)
+// writes it: "2024-05-01 10:00:00.250+00", "2024-05-01 10:00:00",
+// "10:00:00.123456" — a space between date and time (the "T" is only
+// Logflare's JSON encoding of a DATETIME result) and the fraction in three
+// digits when it is whole milliseconds, six otherwise.
+func CastTimeText(v Value) string {
+	var text string
+	switch v.T.Kind {
+	case KindTimestamp:
+		ts := FormatTimestamp(v.I)
+		text = ts[:len(ts)-4] + "+00"
+	case KindDatetime:
+		text = strings.Replace(FormatDatetime(v.I), "T", " ", 1)
+	default:
+		text = FormatTime(v.I)
+	}
+	return narrowFraction(text, v.I)
 }

@@ -304,12 +304,12 @@ func DecimalArith(t Type, op string, a, b Value) (Value, error) {
 // CEIL and FLOOR: "round", "trunc", "ceil" or "floor".
 func DecimalRound(v Value, digits int64, mode string, halfEven bool) (Value, error) {
 	s := specOf(v.T.Kind)
-	drop := int64(s.scale) - digits
-	if drop <= 0 {
+	if digits >= int64(s.scale) {
 		return v, nil
 	}
-	if drop > 80 {
-		drop = 80 // every value rounds to zero alike past the widest range
+	drop := int64(80) // every value rounds to zero alike past the widest range
+	if digits > -80 {
+		drop = int64(s.scale) - digits
 	}
 	x := v.Scaled()
 	d := pow10(int(drop))

@@ -3,6 +3,7 @@ package types
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -171,17 +172,47 @@ func FormatDatetime(us int64) string {
 	return t.Format("2006-01-02T15:04:05")
 }
 
-// ParseTime reads a TIME "HH:MM[:SS[.ffffff]]" as µs since midnight.
+// ParseTime reads a TIME as BigQuery casts a STRING: [H]H:[M]M:[S]S with
+// up to six fractional digits, seconds required, nothing around it; a
+// leap second (:60) is the next second, 23:59:60 midnight.
 func ParseTime(s string) (int64, error) {
-	us, _, err := parseCivil("1970-01-01 "+strings.TrimSpace(s), false)
-	if err != nil || us >= Day { // 23:59:60 is past the day
-		return 0, fmt.Errorf("%w: %q is not a time (HH:MM:SS[.ffffff])", ErrBadTime, s)
+	bad := fmt.Errorf("%w: %q is not a time ([H]H:[M]M:[S]S[.ffffff])", ErrBadTime, s)
+	parts := strings.SplitN(s, ":", 3)
+	if len(parts) != 3 {
+		return 0, bad
 	}
-	return us, nil
+	sec, frac, hasFrac := strings.Cut(parts[2], ".")
+	var f [3]int64
+	for i, p := range []string{parts[0], parts[1], sec} {
+		if len(p) < 1 || len(p) > 2 || !allDigits(p) {
+			return 0, bad
+		}
+		f[i], _ = strconv.ParseInt(p, 10, 64)
+	}
+	if f[0] > 23 || f[1] > 59 || f[2] > 60 || hasFrac && (len(frac) < 1 || len(frac) > 6 || !allDigits(frac)) {
+		return 0, bad
+	}
+	us := f[0]*Hour + f[1]*Minute + f[2]*Second
+	if hasFrac {
+		x, _ := strconv.ParseInt((frac + "000000")[:6], 10, 64)
+		us += x
+	}
+	return us % Day, nil
 }
 
 // FormatTime renders a TIME as "15:04:05", with ".ffffff" when not whole.
 func FormatTime(us int64) string { return FormatDatetime(us)[len("1970-01-01T"):] }
+
+// narrowFraction shortens a ".ffffff" fraction ending in 000 to ".fff", as
+// BigQuery's CAST to STRING writes whole milliseconds.
+func narrowFraction(text string, us int64) string {
+	if us%Second != 0 && us%Millisecond == 0 {
+		if i := strings.LastIndexByte(text, '.'); i >= 0 && i+7 <= len(text) {
+			return text[:i+4] + text[i+7:]
+		}
+	}
+	return text
+}
 
 // FormatDate renders a DATE as "2006-01-02".
 func FormatDate(days int64) string { return ToTime(days * Day).Format("2006-01-02") }

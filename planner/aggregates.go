@@ -55,7 +55,7 @@ func init() {
 		{Name: "approx_count_distinct", MinArgs: 1, MaxArgs: 1, Window: true, Zero: true, Check: countType},
 		{Name: "sum", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
 			t := c.Args[0].Type()
-			if !t.IsNumeric() && !t.IsDecimal() && t.Kind != types.KindNull {
+			if !t.IsNumeric() && !t.IsDecimal() && t.Kind != types.KindInterval && t.Kind != types.KindNull {
 				return t, fmt.Errorf("SUM needs a number, not %s", t)
 			}
 			if t.Kind == types.KindNull {
@@ -64,7 +64,7 @@ func init() {
 			return t, nil
 		}},
 		{Name: "avg", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: func(c *AggCall, s bool) (types.Type, error) {
-			if t := c.Args[0].Type(); t.IsDecimal() {
+			if t := c.Args[0].Type(); t.IsDecimal() || t.Kind == types.KindInterval {
 				return t, nil // the exact mean, rounded to the type's scale
 			}
 			return numericToFloat(c, s)

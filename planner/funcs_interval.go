@@ -189,7 +189,7 @@ func timeArith(op string, a []types.Value) (types.Value, error) {
 		}
 		return intervalResult(types.IntervalOf(m, d, us))
 	case kx == types.KindInterval && op == "/":
-		return intervalDiv(x, y.I)
+		return intervalResult(types.IntervalDiv(int64(x.Months), int64(x.Days), big.NewInt(x.I), y.I))
 	case ky == types.KindInterval || kx == types.KindInterval:
 		if kx == types.KindInterval {
 			x, y = y, x
@@ -233,19 +233,11 @@ func addInterval(t, iv types.Value, sign int64) (types.Value, error) {
 	return shiftMicros(types.KindDatetime, us, int64(iv.Days)*types.Day+iv.I, sign)
 }
 
-// intervalDiv divides an interval as BigQuery does: what months leave over
-// goes on as days (30 a month), what days leave over as microseconds.
-func intervalDiv(x types.Value, n int64) (types.Value, error) {
-	if n == 0 {
-		return types.Value{}, evalErr("interval division by zero")
-	}
-	m, d := int64(x.Months), int64(x.Days)
-	months := m / n
-	days := (d + m%n*30) / n
-	rest := new(big.Int).Mul(big.NewInt((d+m%n*30)%n), big.NewInt(types.Day))
-	rest.Add(rest, big.NewInt(x.I))
-	rest.Quo(rest, big.NewInt(n))
-	return intervalResult(types.IntervalOf(months, days, rest.Int64()))
+// withType is args with args[i] replaced by t.
+func withType(args []types.Type, i int, t types.Type) []types.Type {
+	out := append([]types.Type(nil), args...)
+	out[i] = t
+	return out
 }
 
 // extractInterval is EXTRACT(part FROM interval): each part keeps the
@@ -268,11 +260,4 @@ func extractInterval(v types.Value, part types.DatePart) int64 {
 		return v.I % types.Second / types.Millisecond
 	}
 	return v.I % types.Second // MICROSECOND
-}
-
-// withType is args with args[i] replaced by t.
-func withType(args []types.Type, i int, t types.Type) []types.Type {
-	out := append([]types.Type(nil), args...)
-	out[i] = t
-	return out
 }

@@ -332,3 +332,23 @@ func parseSecondsMicros(num string) (int64, error) {
 	}
 	return us, nil
 }
+
+// IntervalDiv divides an interval given by its parts (the microseconds
+// may be past an interval's range, as a SUM's are) by n, as BigQuery
+// divides one and averages many: what the months leave over goes on as
+// days (30 a month), what the days leave over as microseconds (24 hours a
+// day), each quotient truncated toward zero.
+func IntervalDiv(months, days int64, micros *big.Int, n int64) (Value, error) {
+	if n == 0 {
+		return Value{}, errors.New("interval division by zero")
+	}
+	m := months / n
+	d := days + months%n*30
+	us := new(big.Int).Mul(big.NewInt(d%n), big.NewInt(Day))
+	us.Add(us, micros)
+	us.Quo(us, big.NewInt(n))
+	if !us.IsInt64() {
+		return Value{}, fmt.Errorf("%w: interval division", ErrIntervalOverflow)
+	}
+	return IntervalOf(m, d/n, us.Int64())
+}

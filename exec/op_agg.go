@@ -314,6 +314,9 @@ func newBudgetedAggState(a planner.AggCall, mem *memBudget) aggState {
 }
 
 func newAggState(a planner.AggCall) aggState {
+	if a.Having != 0 {
+		return newHavingState(a) // op_agg_having.go
+	}
 	if a.Distinct && a.Fn != "count" {
 		return newDistinctArgs(a) // op_agg_distinct.go
 	}

@@ -92,27 +92,34 @@ func (s *distinctArgs) merge(target []int32, other aggState) {
 
 func (s *distinctArgs) result(g int) types.Value {
 	if s.inner == nil {
-		s.inner = newAggState(s.call)
-		s.inner.grow(len(s.rows))
-		for gi, rows := range s.rows {
-			if len(rows) == 0 {
-				continue
-			}
-			args := make([]*Vector, len(s.call.Args))
-			for i, a := range s.call.Args {
-				args[i] = newVector(a.Type(), len(rows))
-				for r, row := range rows {
-					args[i].set(r, row[i], len(rows))
-				}
-			}
-			groups := make([]int32, len(rows))
-			for r := range groups {
-				groups[r] = int32(gi)
-			}
-			s.inner.update(groups, args, len(rows))
-		}
+		s.inner = replayRows(s.call, s.rows)
 	}
 	return s.inner.result(g)
+}
+
+// replayRows is the state of call fed, group by group, the argument rows
+// kept for each group (by DISTINCT or HAVING MAX/MIN).
+func replayRows(call planner.AggCall, groups [][][]types.Value) aggState {
+	st := newAggState(call)
+	st.grow(len(groups))
+	for gi, rows := range groups {
+		if len(rows) == 0 {
+			continue
+		}
+		args := make([]*Vector, len(call.Args))
+		for i, a := range call.Args {
+			args[i] = newVector(a.Type(), len(rows))
+			for r, row := range rows {
+				args[i].set(r, row[i], len(rows))
+			}
+		}
+		g := make([]int32, len(rows))
+		for r := range g {
+			g[r] = int32(gi)
+		}
+		st.update(g, args, len(rows))
+	}
+	return st
 }
 
 func (s *distinctArgs) resultErr(g int) error {

@@ -360,6 +360,7 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		for _, a := range n.Args {
 			w(a)
 		}
+		w(n.HavingX)
 		for _, o := range n.OrderBy {
 			w(o.Expr)
 		}

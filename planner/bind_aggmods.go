@@ -10,11 +10,14 @@ import (
 // Modifiers inside an aggregate call, as BigQuery has them for the
 // aggregates logq implements (which takes which is in its Agg):
 //
-//	ARRAY_AGG(x [IGNORE NULLS | RESPECT NULLS] [ORDER BY key [DESC] …] [LIMIT n])
-//	STRING_AGG(s [, delim] [ORDER BY key [DESC] …] [LIMIT n])
+//	ARRAY_AGG(x [IGNORE NULLS | RESPECT NULLS] [HAVING MAX|MIN y] [ORDER BY key [DESC] …] [LIMIT n])
+//	STRING_AGG(s [, delim] [HAVING MAX|MIN y] [ORDER BY key [DESC] …] [LIMIT n])
+//	agg(x [HAVING MAX|MIN y]) for every other aggregate
 //
 // ORDER BY orders the values (ties in an unspecified order), LIMIT keeps the
-// first n (n a non-negative INT64 constant), IGNORE NULLS drops NULL values
+// first n (n a non-negative INT64 constant), HAVING MAX|MIN y reads only
+// the rows whose y equals its maximum (minimum) in the group (the last
+// argument; exec/op_agg_having.go), IGNORE NULLS drops NULL values
 // (without it a NULL makes ARRAY_AGG fail, as BigQuery does). Any other call
 // with a modifier is refused, naming it. The ORDER BY keys become the last
 // arguments of the AggCall (so pruning and remapping treat them as any
@@ -29,6 +32,31 @@ func (b *binder) noAggModifiers(e *sqlparse.Call, name string) {
 		b.fail(e.OrderBy[0].At, "ORDER BY inside a call of %s is not supported", strings.ToUpper(name))
 	case e.Limit != nil:
 		b.fail(e.Limit.Pos(), "LIMIT inside a call of %s is not supported", strings.ToUpper(name))
+	case e.Having != "":
+		b.fail(e.HavingX.Pos(), "HAVING %s inside a call of %s is not supported", e.Having, strings.ToUpper(name))
+	}
+}
+
+// havingModifier binds HAVING MAX|MIN expr of an aggregate call: expr, an
+// orderable value other than an ARRAY, becomes the call's last argument.
+func (b *binder) havingModifier(e *sqlparse.Call, call *AggCall, inner *exprCtx) {
+	if e.Having == "" {
+		return
+	}
+	if e.Over != nil {
+		b.fail(e.HavingX.Pos(), "HAVING %s is not supported in an analytic function call", e.Having)
+	}
+	if hasAggregate(e.HavingX) {
+		b.fail(e.HavingX.Pos(), "aggregate functions cannot be nested")
+	}
+	x := b.expr(e.HavingX, inner)
+	if t := x.Type(); t.Kind == types.KindArray || t.Kind == types.KindStruct {
+		b.fail(e.HavingX.Pos(), "HAVING %s cannot order %s", e.Having, t)
+	}
+	call.Args = append(call.Args, x)
+	call.Having = 1
+	if e.Having == "MIN" {
+		call.Having = -1
 	}
 }
 
@@ -40,7 +68,8 @@ func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *
 	}
 	call.IgnoreNulls = e.Nulls == "IGNORE"
 	if !def.OrderLimit {
-		b.noAggModifiers(e, name)
+		b.noAggModifiers(&sqlparse.Call{At: e.At, OrderBy: e.OrderBy, Limit: e.Limit}, name)
+		b.havingModifier(e, call, inner)
 		return
 	}
 	for _, o := range e.OrderBy {
@@ -61,6 +90,7 @@ func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *
 	if e.Limit != nil {
 		call.Limit, call.HasLimit = b.constInt(e.Limit, "LIMIT inside "+strings.ToUpper(name)), true
 	}
+	b.havingModifier(e, call, inner)
 }
 
 // approxTopCountType checks APPROX_TOP_COUNT(x, n) and returns its type,

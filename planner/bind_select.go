@@ -344,7 +344,7 @@ func (a *aggRef) WithChildren([]Expr) Expr { return a }
 func (a *aggRef) String() string           { return fmt.Sprintf("$agg%d", a.i) }
 
 func (c *aggCollector) add(call AggCall) *aggRef {
-	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls)
+	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls, call.Having)
 	for _, a := range call.Args {
 		key += "|" + a.String()
 	}

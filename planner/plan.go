@@ -148,6 +148,10 @@ type AggCall struct {
 	Limit       int64
 	HasLimit    bool
 	IgnoreNulls bool
+	// HAVING MAX (1) or HAVING MIN (-1) expr: the aggregate reads only the
+	// rows whose expr equals its maximum (minimum) in the group. The expr
+	// is the last of Args.
+	Having int8
 }
 
 // AggOrder is the direction of one ORDER BY key inside an aggregate call.

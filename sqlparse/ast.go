@@ -281,9 +281,11 @@ type Call struct {
 	Distinct bool
 	Star     bool
 	// Aggregate call modifiers, after the arguments: IGNORE NULLS or
-	// RESPECT NULLS ("" when neither), ORDER BY and LIMIT. The planner says
+	// RESPECT NULLS ("" when neither), HAVING MAX|MIN, ORDER BY and LIMIT. The planner says
 	// which aggregates take them.
 	Nulls   string
+	Having  string // "MAX" or "MIN" for HAVING MAX|MIN expr; "" when absent
+	HavingX Expr
 	OrderBy []*OrderItem
 	Limit   Expr
 	// Over makes the call an analytic (window) function: `f(…) OVER (…)` or

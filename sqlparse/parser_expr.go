@@ -613,15 +613,20 @@ func (p *parser) callArgList(at int, name string) Expr {
 			break
 		}
 	}
-	// [IGNORE | RESPECT NULLS] [ORDER BY …] [LIMIT n]: the binder decides
-	// which functions take them.
-	if p.isKw("HAVING") {
-		p.refuse("HAVING MAX/MIN inside an aggregate")
-	}
+	// [IGNORE | RESPECT NULLS] [HAVING MAX|MIN expr] [ORDER BY …] [LIMIT n]:
+	// the binder decides which functions take them.
 	if p.isWord("IGNORE") || p.isWord("RESPECT") || p.isKw("IGNORE") || p.isKw("RESPECT") {
 		c.Nulls = strings.ToUpper(p.tok.text)
 		p.advance()
 		p.expectKw("NULLS")
+	}
+	if p.acceptKw("HAVING") {
+		if !p.isWord("MAX") && !p.isWord("MIN") {
+			p.fail("MAX or MIN after HAVING")
+		}
+		c.Having = strings.ToUpper(p.tok.text)
+		p.advance()
+		c.HavingX = p.expr()
 	}
 	if p.isKw("ORDER") {
 		c.OrderBy = p.orderBy()

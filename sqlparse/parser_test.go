@@ -86,6 +86,8 @@ var dialect = []struct{ in, want string }{
 	{"select 1 as a outer union distinct corresponding by (a) select 2 as a inner except distinct by name on (a, `b c`) (select 3 as a) union all strict corresponding select 4 as a",
 		"SELECT 1 AS a FULL UNION DISTINCT CORRESPONDING BY (a) SELECT 2 AS a INNER EXCEPT DISTINCT BY NAME ON (a, `b c`) (SELECT 3 AS a) UNION ALL STRICT CORRESPONDING SELECT 4 AS a"},
 	{"select a, count(*) from t group by all having count(*) > 1", "SELECT a, count(*) FROM t GROUP BY ALL HAVING count(*) > 1"},
+	{"select any_value(x having max y), array_agg(x ignore nulls having min y + 1 order by z limit 2) from t",
+		"SELECT any_value(x HAVING MAX y), array_agg(x IGNORE NULLS HAVING MIN y + 1 ORDER BY z LIMIT 2) FROM t"},
 	// PIVOT, with aliases; FOR's expression stops before IN.
 	{"select * from t pivot(sum(x) as s, count(*) c for y + 1 in (1, 2 as two)) as p",
 		"SELECT * FROM t PIVOT (sum(x) AS s, count(*) AS c FOR (y + 1) IN (1, 2 AS two)) AS p"},
@@ -145,7 +147,7 @@ var errorCases = []string{
 	`select cast(x as numeric /* ERROR "a parameterized type such as NUMERIC\(…\) is not supported" */ (10, 2))`,
 	`select /* ERROR "the RANGE type is not supported" */ range<date> '[2024-01-01, 2024-02-01)'`,
 	`select cast('1' as string /* ERROR "CAST … FORMAT is not supported" */ format 'x')`,
-	`select max(x /* ERROR "HAVING MAX/MIN inside an aggregate is not supported" */ having max y) from t`,
+	`select max(x having /* ERROR "expected MAX or MIN after HAVING" */ y) from t`,
 	`select cast(x as array<int64 /* ERROR "expected .>., found .\)." */ ) from t`,
 }
 

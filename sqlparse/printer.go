@@ -411,6 +411,10 @@ func (w *printer) expr(e Expr) {
 		if e.Nulls != "" {
 			w.WriteString(" " + e.Nulls + " NULLS")
 		}
+		if e.Having != "" {
+			w.WriteString(" HAVING " + e.Having + " ")
+			w.expr(e.HavingX)
+		}
 		if len(e.OrderBy) > 0 {
 			w.WriteString(" ORDER BY ")
 			w.orderItems(e.OrderBy)

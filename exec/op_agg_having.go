@@ -1,0 +1,125 @@
+package exec
+
+import (
+	"math"
+	"strings"
+
+	"logq/planner"
+	"logq/types"
+)
+
+// havingState computes agg(x HAVING MAX|MIN y): each group keeps the
+// arguments of the rows whose y equals the best y met so far (a better y
+// drops them), and the aggregate runs over the rows kept once all have
+// arrived (replayRows). A NULL y never matches, as SQL equality has it;
+// a NaN y is the group's MAX and MIN (BigQuery's rule) and equals nothing,
+// so it leaves the group no rows. Kept rows are charged to the query's
+// memory budget; parallel partial states merge their kept rows.
+type havingState struct {
+	call  planner.AggCall // without HAVING: what runs over the rows kept
+	max   bool
+	best  []types.Value // a NULL best: no row yet
+	nan   []bool        // a NaN was met: no row can match
+	rows  [][][]types.Value
+	inner aggState // built by the first result
+	mem   *memBudget
+	err   error
+}
+
+func newHavingState(a planner.AggCall) *havingState {
+	s := &havingState{max: a.Having > 0}
+	a.Having = 0
+	a.Args = a.Args[:len(a.Args)-1]
+	s.call = a
+	return s
+}
+
+func (s *havingState) setBudget(m *memBudget) { s.mem = m }
+
+func (s *havingState) failed() error { return s.err }
+
+func (s *havingState) grow(n int) {
+	for len(s.best) < n {
+		s.best = append(s.best, types.Value{Null: true})
+		s.nan = append(s.nan, false)
+		s.rows = append(s.rows, nil)
+	}
+}
+
+func (s *havingState) update(g []int32, args []*Vector, n int) {
+	y := args[len(args)-1]
+	for r, gi := range g[:n] {
+		if y.isNull(r) || s.err != nil {
+			continue
+		}
+		row := make([]types.Value, len(args)-1)
+		for i, a := range args[:len(args)-1] {
+			row[i] = a.Value(r)
+		}
+		s.offer(gi, y.Value(r), [][]types.Value{row})
+	}
+}
+
+// offer gives group g rows whose having value is y.
+func (s *havingState) offer(g int32, y types.Value, rows [][]types.Value) {
+	if s.nan[g] {
+		return
+	}
+	if y.T.Kind == types.KindFloat64 && math.IsNaN(y.F) {
+		s.nan[g], s.rows[g] = true, nil
+		return
+	}
+	if !s.best[g].Null {
+		c, _ := types.Compare(y, s.best[g])
+		switch {
+		case c == 0:
+			s.keep(g, rows)
+			return
+		case s.max != (c > 0):
+			return // worse
+		}
+	}
+	s.best[g], s.rows[g] = y, nil
+	s.keep(g, rows)
+}
+
+func (s *havingState) keep(g int32, rows [][]types.Value) {
+	s.rows[g] = append(s.rows[g], rows...)
+	if s.mem != nil && len(rows) > 0 {
+		s.err = s.mem.charge(strings.ToUpper(s.call.Fn)+"(… HAVING)", len(rows), len(rows[0]))
+	}
+}
+
+func (s *havingState) merge(target []int32, other aggState) {
+	o := other.(*havingState)
+	for g, t := range target {
+		switch {
+		case o.nan[g]:
+			s.nan[t], s.rows[t] = true, nil
+		case !o.best[g].Null:
+			s.offer(t, o.best[g], o.rows[g])
+		}
+	}
+	if s.err == nil {
+		s.err = o.err
+	}
+}
+
+func (s *havingState) result(g int) types.Value {
+	if s.inner == nil {
+		s.inner = replayRows(s.call, s.rows)
+	}
+	return s.inner.result(g)
+}
+
+func (s *havingState) resultErr(g int) error {
+	if f, ok := s.inner.(failing); ok {
+		if err := f.failed(); err != nil {
+			return err
+		}
+	}
+	if c, ok := s.inner.(checked); ok {
+		return c.resultErr(g)
+	}
+	return nil
+}

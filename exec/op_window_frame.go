@@ -60,7 +60,7 @@ func (w *windowCalc) rowsBound(b planner.FrameBound, j int, p partitionRun) int 
 // whose key is NULL or NaN has its peers as the offset bounds, and is in no
 // other row's offset frame (NaN is no distance from anything). INT64 keys
 // are offset in integers: key ± k past INT64's range reaches every row on
-// that side, and no other.
+// that side, and no other; NUMERIC and BIGNUMERIC keys exactly.
 func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, start bool) int {
 	switch b.Kind {
 	case sqlparse.UnboundedPreceding:
@@ -134,6 +134,27 @@ func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, sta
 				return key > target
 			}
 			return key < target
+		})
+	}
+	if cur.T.IsDecimal() {
+		// Exact: key ± k in scaled integers, which may pass the type's
+		// range (then no key is beyond it on that side).
+		off := b.Offset.Scaled()
+		if following == desc {
+			off.Neg(off)
+		}
+		target := off.Add(cur.Scaled(), off)
+		return search(func(k int) bool {
+			c := keys[w.idx[k]].Scaled().Cmp(target)
+			switch {
+			case start && !desc:
+				return c >= 0
+			case start && desc:
+				return c <= 0
+			case !desc:
+				return c > 0
+			}
+			return c < 0
 		})
 	}
 	dir := 1.0

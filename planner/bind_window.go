@@ -196,8 +196,17 @@ func (b *binder) windowFrame(spec *sqlparse.WindowSpec, call *WindowCall, framed
 			}
 			return c.V
 		}
-		if len(call.Order) != 1 || !call.Order[0].Expr.Type().IsNumeric() && call.Order[0].Expr.Type().Kind != types.KindNull {
+		if len(call.Order) != 1 || !call.Order[0].Expr.Type().IsNumeric() && !call.Order[0].Expr.Type().IsDecimal() && call.Order[0].Expr.Type().Kind != types.KindNull {
 			b.fail(f.At, "a RANGE frame with an offset needs exactly one numeric ORDER BY key")
+		}
+		if kt := call.Order[0].Expr.Type(); kt.IsDecimal() {
+			// The offset is a decimal of the key's type (a literal converts).
+			d, err := coerceTo(c, kt)
+			k, ok := d.(*Const)
+			if err != nil || !ok || k.V.Null || k.V.Scaled().Sign() < 0 {
+				b.fail(fb.Offset.Pos(), "a RANGE frame offset must be a non-negative number of the key's type %s", kt)
+			}
+			return k.V
 		}
 		if !c.V.T.IsNumeric() || c.V.Float() < 0 {
 			b.fail(fb.Offset.Pos(), "a RANGE frame offset must be a non-negative number")

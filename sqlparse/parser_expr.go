@@ -547,6 +547,11 @@ func (p *parser) identPrimary() Expr {
 			v := p.tok.text
 			p.advance()
 			return &Literal{At: at, Kind: LitTyped, TypeName: up, Value: v}
+		case isNiladic(up) && !(next.kind == tokOp && (next.text == "(" || next.text == ".")):
+			// Written without parentheses they are still the functions, as
+			// in BigQuery (a column of that name needs backquotes).
+			p.advance()
+			return &Call{At: at, Name: t.text}
 		case up == "SAFE_CAST" && next.kind == tokOp && next.text == "(":
 			p.advance()
 			return p.castBody(at, true)

@@ -88,6 +88,8 @@ var dialect = []struct{ in, want string }{
 	{"select a, count(*) from t group by all having count(*) > 1", "SELECT a, count(*) FROM t GROUP BY ALL HAVING count(*) > 1"},
 	{"select any_value(x having max y), array_agg(x ignore nulls having min y + 1 order by z limit 2) from t",
 		"SELECT any_value(x HAVING MAX y), array_agg(x IGNORE NULLS HAVING MIN y + 1 ORDER BY z LIMIT 2) FROM t"},
+	{"select current_date, current_timestamp as t, current_time, `current_date` from t",
+		"SELECT current_date(), current_timestamp() AS t, current_time(), `current_date` FROM t"},
 	// PIVOT, with aliases; FOR's expression stops before IN.
 	{"select * from t pivot(sum(x) as s, count(*) c for y + 1 in (1, 2 as two)) as p",
 		"SELECT * FROM t PIVOT (sum(x) AS s, count(*) AS c FOR (y + 1) IN (1, 2 AS two)) AS p"},

@@ -358,6 +358,10 @@ func (w *printer) expr(e Expr) {
 			if i > 0 {
 				w.WriteString(".")
 			}
+			if i == 0 && len(e.Parts) == 1 && isNiladic(p) {
+				w.WriteString("`" + p + "`") // bare, it would read as the function
+				continue
+			}
 			w.WriteString(quoteName(p))
 		}
 	case *Literal:
@@ -614,6 +618,16 @@ func isBareName(s string) bool {
 }
 
 // quoteName quotes one name part when it is not a plain identifier.
+// isNiladic reports whether a bare name reads as a function call
+// (CURRENT_DATE and its kin, parsed as calls without parentheses).
+func isNiladic(s string) bool {
+	switch strings.ToUpper(s) {
+	case "CURRENT_DATE", "CURRENT_TIMESTAMP", "CURRENT_DATETIME", "CURRENT_TIME":
+		return true
+	}
+	return false
+}
+
 func quoteName(s string) string {
 	if isBareName(s) && !isReserved(s) {
 		return s

@@ -27,7 +27,7 @@ import (
 // where it is written, as before.
 var calendarAddFuncs = map[string]bool{
 	"date_add": true, "date_sub": true, "datetime_add": true, "datetime_sub": true,
-	"timestamp_add": true, "timestamp_sub": true,
+	"timestamp_add": true, "timestamp_sub": true, "generate_date_array": true,
 }
 
 // bindCalendar binds argument a of a call of fn when it is a calendar

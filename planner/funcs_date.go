@@ -274,3 +274,101 @@ func formatCivil(k types.Kind, day bool) *Func {
 		return types.StringValue(s), nil
 	}, false)
 }
+
+// registerDateArrayFuncs defines LAST_DAY and GENERATE_DATE_ARRAY.
+func registerDateArrayFuncs() {
+	// LAST_DAY(date [, part]): the last day of the YEAR, QUARTER, MONTH
+	// (the default) or WEEK (Sunday to Saturday) holding a DATE or DATETIME.
+	register("last_day", def(1, 1, func(c *Call) (types.Type, error) {
+		switch k := c.Args[0].Type().Kind; k {
+		case types.KindDatetime, types.KindDate, types.KindNull:
+		default:
+			d, err := coerceTo(c.Args[0], types.Date)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("LAST_DAY needs a DATE or DATETIME, not %s", c.Args[0].Type())
+			}
+			c.Args[0] = d
+		}
+		switch c.Unit {
+		case types.PartInvalid, types.PartYear, types.PartQuarter, types.PartMonth, types.PartWeek:
+			return types.Date, nil
+		}
+		return types.Type{}, fmt.Errorf("LAST_DAY takes YEAR, QUARTER, MONTH or WEEK, not %s", c.Unit)
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		days := a[0].I
+		if a[0].T.Kind == types.KindDatetime {
+			days = floorDiv(days, types.Day)
+		}
+		t := types.ToTime(days * types.Day)
+		y, m, d := t.Date()
+		var last time.Time
+		switch c.Unit {
+		case types.PartYear:
+			last = time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC)
+		case types.PartQuarter:
+			last = time.Date(y, time.Month((int(m)-1)/3*3+4), 0, 0, 0, 0, 0, time.UTC)
+		case types.PartWeek:
+			last = time.Date(y, m, d+6-int(t.Weekday()), 0, 0, 0, 0, time.UTC)
+		default: // MONTH
+			last = time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC)
+		}
+		return inRange(dateOf(last))
+	}, false))
+	// GENERATE_DATE_ARRAY(start, end [, INTERVAL n part]): start, then
+	// start + n·i parts while not past end (inclusive); n may be negative
+	// but not 0; parts DAY, WEEK, MONTH, QUARTER, YEAR (a month step is
+	// counted from start: Jan 31 + 1 month is Feb 29, + 2 months Mar 31).
+	register("generate_date_array", def(2, 3, func(c *Call) (types.Type, error) {
+		for i := 0; i < 2; i++ {
+			d, err := coerceTo(c.Args[i], types.Date)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument %d of GENERATE_DATE_ARRAY: %w", i+1, err)
+			}
+			c.Args[i] = d
+		}
+		if len(c.Args) == 3 {
+			k := c.Args[2].Type().Kind
+			if isCalendarUnit(c.Unit) && k != types.KindInt64 && k != types.KindNull || !isCalendarUnit(c.Unit) && k != types.KindInterval && k != types.KindNull {
+				return types.Type{}, fmt.Errorf("argument 3 of GENERATE_DATE_ARRAY must be an INTERVAL of DAY, WEEK, MONTH, QUARTER or YEAR")
+			}
+		}
+		return types.ArrayOf(types.Date), nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		start, end := a[0].I, a[1].I
+		step, unit := int64(1), types.PartDay
+		if len(a) == 3 {
+			switch {
+			case isCalendarUnit(c.Unit):
+				step, unit = a[2].I, c.Unit
+			case a[2].Months != 0 || a[2].I != 0:
+				return types.Value{}, evalErr("GENERATE_DATE_ARRAY takes an INTERVAL of whole days, weeks, months, quarters or years")
+			default:
+				step = int64(a[2].Days)
+			}
+		}
+		if step == 0 {
+			return types.Value{}, evalErr("GENERATE_DATE_ARRAY: the step must not be 0")
+		}
+		var out []types.Value
+		for i := int64(0); ; i++ {
+			if i >= maxGeneratedArray {
+				return types.Value{}, evalErr("date array would have more than %d elements", maxGeneratedArray)
+			}
+			var d int64
+			if unit == types.PartDay {
+				d = start + i*step
+			} else {
+				us, err := addCalendar(start*types.Day, unit, i*step)
+				if err != nil {
+					break // past year 9999: past any end
+				}
+				d = floorDiv(us, types.Day)
+			}
+			if step > 0 && d > end || step < 0 && d < end || d < minDays || d > maxDays {
+				break
+			}
+			out = append(out, types.DateValue(d))
+		}
+		return types.ArrayValue(types.Date, out), nil
+	}, false))
+}

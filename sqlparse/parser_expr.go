@@ -250,7 +250,7 @@ func (p *parser) postfix(x Expr) Expr {
 var datePartFuncs = map[string]bool{
 	"timestamp_trunc": true, "datetime_trunc": true, "date_trunc": true,
 	"timestamp_diff": true, "datetime_diff": true, "date_diff": true,
-	"time_trunc": true, "time_diff": true,
+	"time_trunc": true, "time_diff": true, "last_day": true,
 }
 
 func (p *parser) primary() Expr {

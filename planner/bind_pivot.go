@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"logq/sqlparse"
+	"logq/types"
 )
 
 // PIVOT, as BigQuery defines it: `from_item PIVOT (agg [AS a], … FOR expr
@@ -20,10 +21,8 @@ import (
 // for aggregates that skip NULL arguments; ARRAY_AGG needs IGNORE NULLS,
 // and APPROX_TOP_COUNT/SUM (which count NULL) are refused. A column is
 // named `a_v` (just `v` when the aggregate has no alias; with several
-// aggregates each needs one). A value without an alias is named by its
-// literal: a STRING's text, an INT64 or NUMERIC as `_1`, `minus_1`,
-// `_1_point_5`, a BOOL as TRUE/FALSE, NULL as NULL, a DATE as
-// `_2024_05_01`; any other value needs an alias.
+// aggregates each needs one). A value without an alias is named from its
+// value, converted to the FOR expression's type (pivotColumnName).
 func (b *binder) pivot(f *sqlparse.PivotRef, env *cteEnv) Node {
 	star := &sqlparse.Query{At: f.At, Body: &sqlparse.Select{At: f.At,
 		Items: []*sqlparse.SelectItem{{At: f.At, Star: true}}, From: f.From}}
@@ -33,13 +32,14 @@ func (b *binder) pivot(f *sqlparse.PivotRef, env *cteEnv) Node {
 	alias := strings.ToLower(fromAlias(f.From))
 	used := map[string]bool{}
 	mark := func(n sqlparse.Node) {
-		walkAST(n, func(x sqlparse.Node) {
+		walkASTIf(n, func(x sqlparse.Node) bool {
 			if id, ok := x.(*sqlparse.Ident); ok {
 				used[strings.ToLower(id.Parts[0])] = true
 				if len(id.Parts) > 1 && strings.ToLower(id.Parts[0]) == alias {
 					used[strings.ToLower(id.Parts[1])] = true
 				}
 			}
+			return !isSubqueryBody(x) // a subquery's names are its own FROM's
 		})
 	}
 	for _, a := range f.Aggs {
@@ -61,19 +61,26 @@ func (b *binder) pivot(f *sqlparse.PivotRef, env *cteEnv) Node {
 			}
 		}
 	}
+	// The FOR expression's type, to which each value converts.
+	forQ := &sqlparse.Query{At: f.At, Body: &sqlparse.Select{At: f.At,
+		Items: []*sqlparse.SelectItem{{At: f.At, Expr: f.For}}, From: f.From}}
+	forT := b.query(forQ, env).Columns()[0].T
 	for vi, v := range f.Values {
-		name := f.As[vi]
-		if name == "" {
-			var ok bool
-			if name, ok = pivotValueName(v); !ok {
-				b.fail(v.Pos(), "this PIVOT value needs an alias (AS name)")
-			}
-		}
+		value := b.pivotValue(v, forT)
 		match := &sqlparse.IsNull{At: v.Pos(), X: f.For, Not: true, Value: "DISTINCT FROM", From: v}
 		for ai, a := range f.Aggs {
-			col := name
+			col := ""
 			if f.AggAs[ai] != "" {
-				col = f.AggAs[ai] + "_" + name
+				col = f.AggAs[ai] + "_"
+			}
+			if f.As[vi] != "" {
+				col += f.As[vi]
+			} else {
+				named, ok := pivotColumnName(col, value)
+				if !ok {
+					b.fail(v.Pos(), "PIVOT values of type %s need an alias (AS name)", value.T)
+				}
+				col = named
 			}
 			sel.Items = append(sel.Items, &sqlparse.SelectItem{At: a.At, Expr: b.pivotCall(a, match), Alias: col})
 		}
@@ -112,38 +119,60 @@ func (b *binder) pivotCall(a *sqlparse.Call, match sqlparse.Expr) sqlparse.Expr 
 	return &out
 }
 
-// pivotValueName is the column name BigQuery makes of a PIVOT value
-// written as a literal.
-func pivotValueName(v sqlparse.Expr) (string, bool) {
-	number := func(text string, neg bool) string {
-		prefix := "_"
-		if neg {
-			prefix = "minus_"
+// pivotValue binds a PIVOT value: a constant, converted to the type of
+// the FOR expression.
+func (b *binder) pivotValue(v sqlparse.Expr, forT types.Type) types.Value {
+	x := b.expr(v, &exprCtx{sc: &scope{}})
+	if forT.Kind != types.KindNull {
+		c, err := coerceLiteral(x, forT)
+		if err != nil {
+			b.fail(v.Pos(), "PIVOT value: %v", err)
 		}
-		return prefix + strings.ReplaceAll(text, ".", "_point_")
+		x = c
 	}
-	switch v := v.(type) {
-	case *sqlparse.Literal:
-		switch v.Kind {
-		case sqlparse.LitString:
-			return v.Value, true
-		case sqlparse.LitInt: // a negative literal is folded: "-1"
-			return number(strings.TrimPrefix(v.Value, "-"), strings.HasPrefix(v.Value, "-")), true
-		case sqlparse.LitBool, sqlparse.LitNull:
-			return strings.ToUpper(v.Value), true
-		case sqlparse.LitTyped:
-			switch v.TypeName {
-			case "DATE":
-				return "_" + strings.ReplaceAll(strings.TrimSpace(v.Value), "-", "_"), true
-			case "NUMERIC", "BIGNUMERIC", "DECIMAL", "BIGDECIMAL":
-				t := strings.TrimSpace(v.Value)
-				return number(strings.TrimLeft(t, "+-"), strings.HasPrefix(t, "-")), true
+	k, ok := x.(*Const)
+	if !ok {
+		if b.symbolic {
+			return types.NullOf(forT)
+		}
+		b.fail(v.Pos(), "a PIVOT value must be a constant")
+	}
+	return k.V
+}
+
+// pivotColumnName appends to prefix (an aggregate's alias and "_", or "")
+// the name BigQuery makes of a PIVOT value without an alias: NULL; an
+// INT64, NUMERIC or BOOL as CAST to STRING writes it, "-" as "minus_",
+// "." as "_point_", after "_" when it would start the name with a digit;
+// a STRING's text ("empty_string_value" when empty); a DATE as _2024_05_01
+// (its "_" only when it starts the name). ok is false for other types,
+// which need an alias.
+func pivotColumnName(prefix string, v types.Value) (string, bool) {
+	if v.Null {
+		return prefix + "NULL", true
+	}
+	switch v.T.Kind {
+	case types.KindInt64, types.KindNumeric, types.KindBigNumeric, types.KindBool:
+		s, _ := types.Cast(v, types.String)
+		text := s.S
+		if prefix == "" && text[0] >= '0' && text[0] <= '9' {
+			prefix = "_"
+		}
+		return prefix + strings.NewReplacer("-", "minus_", ".", "_point_").Replace(text), true
+	case types.KindString:
+		if v.S == "" {
+			if prefix != "" {
+				prefix += "_"
 			}
+			return prefix + "empty_string_value", true
 		}
-	case *sqlparse.Unary:
-		if l, ok := v.X.(*sqlparse.Literal); ok && v.Op == "-" && l.Kind == sqlparse.LitInt {
-			return number(l.Value, true), true
+		return prefix + v.S, true
+	case types.KindDate:
+		d := strings.ReplaceAll(types.FormatDate(v.I), "-", "_")
+		if prefix == "" {
+			prefix = "_"
 		}
+		return prefix + d, true
 	}
 	return "", false
 }

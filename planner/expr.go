@@ -37,6 +37,9 @@ type ColRef struct {
 type Const struct {
 	V     types.Value
 	Param string
+	// FloatLiteral marks a FLOAT64 written as a literal (not folded from
+	// an expression): only it coerces to NUMERIC, read from its text.
+	FloatLiteral bool
 }
 
 // Call applies a function or operator. Fn is the lower-case name from the

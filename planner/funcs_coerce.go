@@ -35,7 +35,7 @@ func unify(c *Call, exprs []Expr) error {
 		if et.Kind == types.KindString && IsConst(e) && t.IsTime() {
 			continue
 		}
-		if dec && et.Kind == types.KindFloat64 && IsConst(e) {
+		if dec && et.Kind == types.KindFloat64 && isFloatLiteral(e) {
 			continue
 		}
 		st, ok := types.Supertype(t, et)
@@ -84,7 +84,7 @@ func coerceTo(e Expr, t types.Type) (Expr, error) {
 		return &Call{Fn: "cast", Args: []Expr{e}, T: t}, nil
 	case types.CoercesTo(et, t): // INT64 → NUMERIC → BIGNUMERIC → FLOAT64
 		return fold(&Call{Fn: "cast", Args: []Expr{e}, T: t})
-	case et.Kind == types.KindFloat64 && t.IsDecimal() && IsConst(e):
+	case et.Kind == types.KindFloat64 && t.IsDecimal() && isFloatLiteral(e):
 		// A FLOAT64 literal coerces to a decimal, read from its text.
 		return fold(&Call{Fn: "cast", Args: []Expr{floatLiteralText(e)}, T: t})
 	case et.Kind == types.KindString && t.IsTime():
@@ -124,27 +124,34 @@ func CompileRegexp(pattern string) (*regexp.Regexp, error) {
 }
 
 // decimalBeside reports whether exprs hold a NUMERIC or BIGNUMERIC and no
-// FLOAT64 but constants: then a FLOAT64 constant among them is a decimal.
+// FLOAT64 but literals: then a FLOAT64 literal among them is a decimal.
 func decimalBeside(exprs []Expr) bool {
 	dec := false
 	for _, e := range exprs {
 		switch t := e.Type(); {
 		case t.IsDecimal():
 			dec = true
-		case t.Kind == types.KindFloat64 && !IsConst(e):
+		case t.Kind == types.KindFloat64 && !isFloatLiteral(e):
 			return false
 		}
 	}
 	return dec
 }
 
-// floatLiteralText replaces a finite FLOAT64 constant by the STRING of its
+// isFloatLiteral reports whether e is a FLOAT64 written as a literal.
+func isFloatLiteral(e Expr) bool {
+	k, ok := e.(*Const)
+	return ok && k.FloatLiteral
+}
+
+// floatLiteralText replaces a finite FLOAT64 literal by the STRING of its
 // shortest decimal form (the literal as written, for the literals people
 // write), so that its conversion to a decimal reads that text rather than
-// the binary value: BigQuery re-reads a literal's text.
+// the binary value: BigQuery re-reads a literal's text. Any other
+// expression converts from its binary value.
 func floatLiteralText(e Expr) Expr {
 	k, ok := e.(*Const)
-	if !ok || k.V.Null || k.V.T.Kind != types.KindFloat64 || math.IsNaN(k.V.F) || math.IsInf(k.V.F, 0) {
+	if !ok || !k.FloatLiteral || k.V.Null || math.IsNaN(k.V.F) || math.IsInf(k.V.F, 0) {
 		return e
 	}
 	return &Const{V: types.StringValue(strconv.FormatFloat(k.V.F, 'g', -1, 64)), Param: k.Param}

@@ -86,7 +86,7 @@ func decimalType(args []Expr) (types.Type, bool) {
 	for _, a := range args {
 		at := a.Type()
 		switch {
-		case at.Kind == types.KindFloat64 && !IsConst(a): // a constant is a literal: it coerces
+		case at.Kind == types.KindFloat64 && !isFloatLiteral(a): // a literal coerces
 			return types.Type{}, false
 		case at.Kind == types.KindFloat64:
 		case at.IsDecimal():

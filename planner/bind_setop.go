@@ -82,7 +82,19 @@ func coerceLiteralColumn(n Node, i int, t types.Type) (Node, bool) {
 // setOpKey names a set operation with its column matching: operations in
 // one chain without parentheses must have the same key.
 func setOpKey(s *sqlparse.SetOp) string {
-	return strings.Join(append([]string{s.Mode, setOpName(s), s.Match}, s.Names...), " ")
+	if s.Match == "" {
+		return setOpName(s)
+	}
+	family := "CORRESPONDING"
+	if s.Match == "BY NAME" {
+		family = "BY NAME"
+	}
+	// The mode as it acts (CORRESPONDING is INNER …), names without case.
+	key := []string{setMatchMode(s), setOpName(s), family}
+	for _, n := range s.Names {
+		key = append(key, strings.ToLower(n))
+	}
+	return strings.Join(key, " ")
 }
 
 func (b *binder) setOp(s *sqlparse.SetOp, env *cteEnv) Node {

@@ -30,8 +30,10 @@ import (
 // name.
 func (b *binder) setOpByName(s *sqlparse.SetOp, env *cteEnv) Node {
 	var items []sqlparse.SetExpr
+	first := s // the chain's first operation, whose ON/BY list spells the names
 	for x := s; ; {
 		items = append([]sqlparse.SetExpr{x.Right}, items...)
+		first = x
 		l, ok := x.Left.(*sqlparse.SetOp)
 		if !ok || setOpKey(l) != setOpKey(s) {
 			items = append([]sqlparse.SetExpr{x.Left}, items...)
@@ -39,6 +41,9 @@ func (b *binder) setOpByName(s *sqlparse.SetOp, env *cteEnv) Node {
 		}
 		x = l
 	}
+	spelled := *s
+	spelled.Names = first.Names
+	s = &spelled
 	inputs := make([]Node, len(items))
 	for i, it := range items {
 		inputs[i] = b.setExpr(it, env)
@@ -235,14 +240,24 @@ func projectByName(n Node, names []string) Node {
 	in := namesOf(n)
 	p := &Project{In: n}
 	cols := n.Columns()
+	// Over a projection, select its expressions themselves: a literal
+	// stays one, and converts as a literal does (coerceSetColumn).
+	under, _ := n.(*Project)
+	if under != nil {
+		p.In = under.In
+	}
 	for _, name := range names {
 		i, ok := in.index[strings.ToLower(name)]
-		if !ok {
+		switch {
+		case !ok:
 			p.Exprs = append(p.Exprs, &Const{V: types.NullOf(types.Null)})
 			p.Cols = append(p.Cols, Column{Name: name, T: types.Null})
 			continue
+		case under != nil:
+			p.Exprs = append(p.Exprs, under.Exprs[i])
+		default:
+			p.Exprs = append(p.Exprs, &ColRef{Idx: i, T: cols[i].T, Name: cols[i].Name})
 		}
-		p.Exprs = append(p.Exprs, &ColRef{Idx: i, T: cols[i].T, Name: cols[i].Name})
 		p.Cols = append(p.Cols, Column{Name: name, T: cols[i].T})
 	}
 	return p

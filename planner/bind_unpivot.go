@@ -45,6 +45,14 @@ func (b *binder) unpivot(f *sqlparse.UnpivotRef, env *cteEnv) Node {
 	cols := in.Columns()
 	stars := len(cols) - len(rotatedNames)
 	col := func(name string) int { return stars + pos[strings.ToLower(name)] }
+	seen := map[string]bool{}
+	for _, c := range cols[:stars] {
+		k := strings.ToLower(c.Name)
+		if _, rotated := pos[k]; rotated && seen[k] {
+			b.fail(f.At, "UNPIVOT: column %s is ambiguous: its input has two of that name", c.Name)
+		}
+		seen[k] = true
+	}
 	// The values and name columns' names must differ from each other and
 	// from the columns unpivoted.
 	outNames := map[string]bool{strings.ToLower(f.Name): true}

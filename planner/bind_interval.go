@@ -5,9 +5,9 @@ import (
 	"logq/types"
 )
 
-// intervalLit binds INTERVAL n part (n an INT64 constant, or a STRING
-// constant holding one, with a fraction for SECOND) and INTERVAL 'text'
-// part TO part (the canonical text's fields from one part to the other).
+// intervalLit binds INTERVAL n part (n an INT64, or a STRING constant
+// holding one, with a fraction for SECOND) and INTERVAL 'text' part TO
+// part (the canonical text's fields from one part to the other).
 func (b *binder) intervalLit(e *sqlparse.IntervalLit, ctx *exprCtx) Expr {
 	unit, ok := types.ParseDatePart(e.Unit)
 	if !ok {
@@ -20,13 +20,17 @@ func (b *binder) intervalLit(e *sqlparse.IntervalLit, ctx *exprCtx) Expr {
 		}
 	}
 	n := b.expr(e.Value, ctx)
-	if _, isConst := n.(*Const); b.symbolic && !isConst {
-		return &Const{V: types.Value{T: types.Interval}}
-	}
 	k, ok := n.(*Const)
 	switch {
+	case !ok && e.To == "":
+		// INTERVAL expr part: an INT64 computed per row.
+		x, err := coerceTo(n, types.Int64)
+		if err != nil {
+			b.fail(e.At, "INTERVAL needs an INT64, not %s", n.Type())
+		}
+		return b.finish(e.At, &Call{Fn: "interval_part", Args: []Expr{x}, Unit: unit})
 	case !ok:
-		b.fail(e.At, "INTERVAL needs a constant")
+		b.fail(e.At, "INTERVAL 'text' … TO … needs a constant STRING")
 	case k.V.Null:
 		return &Const{V: types.NullOf(types.Interval)}
 	case k.V.T.Kind == types.KindString:

@@ -53,7 +53,7 @@ var internal = map[string]bool{
 	"offset": true, "safe_offset": true, "ordinal": true, "safe_ordinal": true,
 	"field": true, "make_array": true, "make_struct": true,
 	"extract_dayofweek": true, "extract_dayofyear": true, "extract_isoweek": true, "extract_isoyear": true,
-	"extract_date": true, "extract_time": true, "is_distinct_from": true, "in_unnest": true,
+	"extract_date": true, "extract_time": true, "interval_part": true, "is_distinct_from": true, "in_unnest": true,
 }
 
 // aliases maps a second name to a registered function (IFNULL → COALESCE).

@@ -24,6 +24,12 @@ func registerIntervalFuncs() {
 	for _, op := range []string{"+", "-", "*", "/", "neg"} {
 		overloadTime(op)
 	}
+	// interval_part is INTERVAL n part for an n computed per row.
+	register("interval_part", def(1, 1, func(c *Call) (types.Type, error) {
+		return types.Interval, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return intervalResult(types.IntervalOfPart(a[0].I, c.Unit))
+	}, false))
 	register("make_interval", def(0, 6, func(c *Call) (types.Type, error) {
 		if _, err := sig(types.KindInt64, types.KindInterval)(c); err != nil {
 			return types.Type{}, err
@@ -230,7 +236,13 @@ func addInterval(t, iv types.Value, sign int64) (types.Value, error) {
 			return types.Value{}, err
 		}
 	}
-	return shiftMicros(types.KindDatetime, us, int64(iv.Days)*types.Day+iv.I, sign)
+	// Days, then microseconds, each step within range (as BigQuery adds
+	// them: 9999-12-31 12:00 + INTERVAL '1 -24:0:0' DAY TO SECOND fails).
+	v, err := shiftMicros(types.KindDatetime, us, int64(iv.Days)*types.Day, sign)
+	if err != nil {
+		return types.Value{}, err
+	}
+	return shiftMicros(types.KindDatetime, v.I, iv.I, sign)
 }
 
 // withType is args with args[i] replaced by t.

@@ -78,8 +78,10 @@ func ParseInterval(s string) (Value, error) {
 	var err error
 	if strings.HasPrefix(t, "P") || strings.HasPrefix(t, "p") {
 		v, err = parseISOInterval(t[1:])
+	} else if from, to, ok := intervalForm(t); ok {
+		v, err = ParseIntervalParts(t, from, to)
 	} else {
-		v, err = ParseIntervalParts(t, PartYear, PartSecond)
+		err = ErrBadCast
 	}
 	if err != nil {
 		if errors.Is(err, ErrIntervalOverflow) {
@@ -88,6 +90,32 @@ func ParseInterval(s string) (Value, error) {
 		return Value{}, fmt.Errorf("%w: %q is not an INTERVAL", ErrBadCast, s)
 	}
 	return v, nil
+}
+
+// intervalForm tells which fields a canonical interval text holds from
+// its spaces, colons and dashes after a digit (a dash before one is a
+// sign), as BigQuery reads it: Y-M D H:M:S, Y-M D H:M, Y-M D H, Y-M D,
+// Y-M, M D H, M D H:M, M D H:M:S, D H:M, D H:M:S or H:M:S.
+func intervalForm(s string) (from, to DatePart, ok bool) {
+	spaces, colons, dashes := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == ' ':
+			spaces++
+		case s[i] == ':':
+			colons++
+		case s[i] == '-' && i > 0 && s[i-1] >= '0' && s[i-1] <= '9':
+			dashes++
+		}
+	}
+	forms := map[[3]int][2]DatePart{
+		{2, 2, 1}: {PartYear, PartSecond}, {2, 1, 1}: {PartYear, PartMinute}, {2, 0, 1}: {PartYear, PartHour},
+		{1, 0, 1}: {PartYear, PartDay}, {0, 0, 1}: {PartYear, PartMonth}, {2, 0, 0}: {PartMonth, PartHour},
+		{2, 1, 0}: {PartMonth, PartMinute}, {2, 2, 0}: {PartMonth, PartSecond}, {1, 1, 0}: {PartDay, PartMinute},
+		{1, 2, 0}: {PartDay, PartSecond}, {0, 2, 0}: {PartHour, PartSecond},
+	}
+	f, ok := forms[[3]int{spaces, colons, dashes}]
+	return f[0], f[1], ok
 }
 
 // intervalFields are the parts of the canonical text, in order, with the
@@ -159,16 +187,20 @@ func ParseIntervalParts(s string, from, to DatePart) (Value, error) {
 			frac, _ = strconv.ParseInt((digits + "000000")[:6], 10, 64)
 			s = s[m:]
 		}
+		over := fmt.Errorf("%w: %q is out of range", ErrIntervalOverflow, s)
 		switch f.part {
 		case PartYear, PartMonth:
 			if f.part == PartYear || i == first {
 				ymNeg = neg
 			}
+			k := int64(1)
 			if f.part == PartYear {
-				months += x * 12
-			} else {
-				months += x
+				k = 12
 			}
+			if x > MaxIntervalMonths/k {
+				return Value{}, over
+			}
+			months += x * k
 		case PartDay:
 			if neg {
 				x = -x
@@ -178,10 +210,13 @@ func ParseIntervalParts(s string, from, to DatePart) (Value, error) {
 			if f.part == PartHour || i == first {
 				hmsNeg = neg
 			}
+			if x > MaxIntervalMicros/f.part.FixedMicros() {
+				return Value{}, over
+			}
 			micros += x*f.part.FixedMicros() + frac
 		}
-		if micros > MaxIntervalMicros || months > MaxIntervalMonths {
-			return Value{}, fmt.Errorf("%w: %q", ErrIntervalOverflow, s)
+		if micros > MaxIntervalMicros || months > MaxIntervalMonths || days > MaxIntervalDays || days < -MaxIntervalDays {
+			return Value{}, over
 		}
 	}
 	if s != "" {
@@ -286,24 +321,36 @@ func parseISOInterval(s string) (Value, error) {
 			continue
 		}
 		x, err := strconv.ParseInt(num, 10, 64)
-		if err != nil || x > 1e12 || x < -1e12 {
+		if err != nil {
 			return Value{}, bad
+		}
+		// add adds x·k to a part, or fails past any interval's range
+		// (so that nothing wraps).
+		add := func(part *int64, k, limit int64) error {
+			if x > limit/k || x < -limit/k {
+				return fmt.Errorf("%w: %q is out of range", ErrIntervalOverflow, "P"+s)
+			}
+			*part += x * k
+			return nil
 		}
 		switch {
 		case unit == 'y' && !inTime:
-			months += 12 * x
+			err = add(&months, 12, MaxIntervalMonths)
 		case unit == 'm' && !inTime:
-			months += x
+			err = add(&months, 1, MaxIntervalMonths)
 		case unit == 'w' && !inTime:
-			days += 7 * x
+			err = add(&days, 7, MaxIntervalDays)
 		case unit == 'd' && !inTime:
-			days += x
+			err = add(&days, 1, MaxIntervalDays)
 		case unit == 'h' && inTime:
-			micros += x * Hour
+			err = add(&micros, Hour, MaxIntervalMicros)
 		case unit == 'm' && inTime:
-			micros += x * Minute
+			err = add(&micros, Minute, MaxIntervalMicros)
 		default:
 			return Value{}, bad
+		}
+		if err != nil {
+			return Value{}, err
 		}
 	}
 	if !any {

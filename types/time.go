@@ -193,7 +193,7 @@ func ParseTime(s string) (int64, error) {
 		return 0, bad
 	}
 	us := f[0]*Hour + f[1]*Minute + f[2]*Second
-	if hasFrac {
+	if hasFrac && f[2] < 60 { // a leap second's fraction is dropped, as BigQuery does
 		x, _ := strconv.ParseInt((frac + "000000")[:6], 10, 64)
 		us += x
 	}

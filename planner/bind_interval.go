@@ -15,8 +15,8 @@ func (b *binder) intervalLit(e *sqlparse.IntervalLit, ctx *exprCtx) Expr {
 	}
 	to := unit
 	if e.To != "" {
-		if to, ok = types.ParseDatePart(e.To); !ok {
-			b.fail(e.At, "INTERVAL … TO needs a part such as SECOND, found %s", e.To)
+		if to, ok = types.ParseDatePart(e.To); !ok || to == unit {
+			b.fail(e.At, "INTERVAL %s TO %s is not a range of parts", e.Unit, e.To)
 		}
 	}
 	n := b.expr(e.Value, ctx)

@@ -20,6 +20,14 @@ func (e badCast) Unwrap() []error { return []error{ErrBadCast, e.cause} }
 // Cast converts v to type to with BigQuery's CAST rules for the types logq
 // supports. NULL casts to a NULL of the target type.
 func Cast(v Value, to Type) (Value, error) {
+	out, err := cast(v, to)
+	if err != nil && !errors.Is(err, ErrBadCast) {
+		err = badCast{err} // e.g. a NUMERIC or INTERVAL out of range
+	}
+	return out, err
+}
+
+func cast(v Value, to Type) (Value, error) {
 	if v.Null {
 		return NullOf(to), nil
 	}

@@ -50,10 +50,21 @@ func registerDecimalFuncs() {
 			if len(a) > 1 {
 				digits = a[1].I
 			}
-			return decimalResult(types.DecimalRound(a[0], digits, mode, false))
+			halfEven := false
+			if len(a) > 2 { // ROUND's rounding mode, for decimals only
+				switch strings.ToUpper(a[2].S) {
+				case "ROUND_HALF_EVEN":
+					halfEven = true
+				case "ROUND_HALF_AWAY_FROM_ZERO":
+				default:
+					return types.Value{}, evalErr("invalid rounding mode %q (ROUND_HALF_AWAY_FROM_ZERO or ROUND_HALF_EVEN)", a[2].S)
+				}
+			}
+			return decimalResult(types.DecimalRound(a[0], digits, mode, halfEven))
 		}
 	}
-	overloadDecimal("round", 1, roundTo("round"))
+	funcs["round"].MaxArgs = 3 // the third only for a decimal: the FLOAT64 form refuses it
+	overloadDecimal("round", 1, roundTo("round"), types.Int64, types.String)
 	overloadDecimal("trunc", 1, roundTo("trunc"))
 	overloadDecimal("floor", 1, roundTo("floor"))
 	overloadDecimal("ceil", 1, roundTo("ceil"))
@@ -110,9 +121,10 @@ func numberArgs(c *Call, nums int) []Expr {
 // overloadDecimal gives the registered function name its decimal form:
 // its leading nums number arguments (all when nums < 0) coerce to their
 // decimal supertype, which is the call's type, and eval computes it; any
-// further argument is an INT64 (ROUND's and TRUNC's digits). Decimals
+// further argument is of the type rest gives it, else an INT64 (ROUND's
+// and TRUNC's digits). Decimals
 // beside a FLOAT64 become FLOAT64 and the function's own rule applies.
-func overloadDecimal(name string, nums int, eval func(c *Call, a []types.Value) (types.Value, error)) {
+func overloadDecimal(name string, nums int, eval func(c *Call, a []types.Value) (types.Value, error), rest ...types.Type) {
 	f := funcs[name]
 	check, rowEval := f.Check, f.Eval
 	f.Check = func(c *Call) (types.Type, error) {
@@ -128,6 +140,9 @@ func overloadDecimal(name string, nums int, eval func(c *Call, a []types.Value) 
 			want := t
 			if i >= len(args) {
 				want = types.Int64
+				if j := i - len(args); j < len(rest) {
+					want = rest[j]
+				}
 			}
 			x, err := coerceTo(a, want)
 			if err != nil {

@@ -97,6 +97,10 @@ func (b *binder) pivotCall(a *sqlparse.Call, match sqlparse.Expr) sqlparse.Expr 
 	switch {
 	case !IsAggregate(name):
 		b.fail(a.At, "PIVOT needs an aggregate function, not %s", strings.ToUpper(a.Name))
+	case a.Having != "":
+		// Its maximum would be taken over every value's rows, not the
+		// pivot value's; BigQuery refuses it too.
+		b.fail(a.At, "HAVING %s is not supported in a PIVOT aggregate", a.Having)
 	case a.Star:
 		return &sqlparse.Call{At: a.At, Name: "COUNTIF", Args: []sqlparse.Expr{match}}
 	case name == "approx_top_count" || name == "approx_top_sum":

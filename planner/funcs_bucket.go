@@ -35,6 +35,9 @@ func registerBucketFuncs() {
 		}
 		return types.Int64, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
+		if a[0].T.Kind == types.KindFloat64 && math.IsNaN(a[0].F) {
+			return types.NullOf(types.Int64), nil // before the boundaries are checked, as BigQuery
+		}
 		bounds := a[1].L
 		for i, b := range bounds {
 			if b.Null || isNaN(b) {
@@ -45,9 +48,6 @@ func registerBucketFuncs() {
 					return types.Value{}, evalErr("RANGE_BUCKET: the boundaries are not in ascending order")
 				}
 			}
-		}
-		if a[0].T.Kind == types.KindFloat64 && math.IsNaN(a[0].F) {
-			return types.NullOf(types.Int64), nil
 		}
 		n := sort.Search(len(bounds), func(i int) bool { r, _ := types.Compare(bounds[i], a[0]); return r > 0 })
 		return types.IntValue(int64(n)), nil

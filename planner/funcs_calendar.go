@@ -34,11 +34,12 @@ var calendarAddFuncs = map[string]bool{
 // INTERVAL: the count as an INT64 expression and its unit.
 func (b *binder) bindCalendar(fn string, a sqlparse.Expr, ctx *exprCtx) (Expr, types.DatePart, bool) {
 	il, ok := a.(*sqlparse.IntervalLit)
-	if !ok || !calendarAddFuncs[fn] {
+	if !ok || !calendarAddFuncs[fn] || il.To != "" {
 		return nil, 0, false
 	}
 	unit, ok := types.ParseDatePart(il.Unit)
-	if !ok || !isCalendarUnit(unit) {
+	// GENERATE_DATE_ARRAY counts days as an INT64 too (any INT64 step).
+	if !ok || !isCalendarUnit(unit) && !(fn == "generate_date_array" && unit == types.PartDay) {
 		return nil, 0, false
 	}
 	n := b.expr(il.Value, ctx)
@@ -93,16 +94,17 @@ func addCalendar(us int64, unit types.DatePart, n int64) (int64, error) {
 		}
 		return us + n*7*types.Day, nil // inRange checks the result
 	}
-	months := n
+	k := int64(1)
 	switch unit {
 	case types.PartQuarter:
-		months *= 3
+		k = 3
 	case types.PartYear:
-		months *= 12
+		k = 12
 	}
-	if months > 12*10000 || months < -12*10000 {
+	if n > 12*10000/k || n < -12*10000/k { // checked before multiplying: no wrap-around
 		return 0, evalErr("date overflow: adding %d %s", n, unit)
 	}
+	months := n * k
 	t := types.ToTime(us)
 	y, m, d := t.Date()
 	total := int64(y)*12 + int64(m-1) + months

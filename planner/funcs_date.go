@@ -314,10 +314,12 @@ func registerDateArrayFuncs() {
 		}
 		return inRange(dateOf(last))
 	}, false))
-	// GENERATE_DATE_ARRAY(start, end [, INTERVAL n part]): start, then
-	// start + n·i parts while not past end (inclusive); n may be negative
-	// but not 0; parts DAY, WEEK, MONTH, QUARTER, YEAR (a month step is
-	// counted from start: Jan 31 + 1 month is Feb 29, + 2 months Mar 31).
+	// GENERATE_DATE_ARRAY(start, end [, INTERVAL n part]): start, then each
+	// date n parts after the one before (a month step from Jan 31 gives Feb
+	// 29, then Mar 29: the day clamped once stays clamped, as BigQuery's
+	// steps go), while not past end (inclusive); n may be negative but not
+	// 0; parts DAY, WEEK, MONTH, QUARTER, YEAR. A step past the calendar
+	// ends the array.
 	register("generate_date_array", def(2, 3, func(c *Call) (types.Type, error) {
 		for i := 0; i < 2; i++ {
 			d, err := coerceTo(c.Args[i], types.Date)
@@ -328,8 +330,8 @@ func registerDateArrayFuncs() {
 		}
 		if len(c.Args) == 3 {
 			k := c.Args[2].Type().Kind
-			if isCalendarUnit(c.Unit) && k != types.KindInt64 && k != types.KindNull || !isCalendarUnit(c.Unit) && k != types.KindInterval && k != types.KindNull {
-				return types.Type{}, fmt.Errorf("argument 3 of GENERATE_DATE_ARRAY must be an INTERVAL of DAY, WEEK, MONTH, QUARTER or YEAR")
+			if k != types.KindInt64 && k != types.KindNull || c.Unit != types.PartDay && !isCalendarUnit(c.Unit) {
+				return types.Type{}, fmt.Errorf("argument 3 of GENERATE_DATE_ARRAY must be an INTERVAL n DAY, WEEK, MONTH, QUARTER or YEAR")
 			}
 		}
 		return types.ArrayOf(types.Date), nil
@@ -337,37 +339,32 @@ func registerDateArrayFuncs() {
 		start, end := a[0].I, a[1].I
 		step, unit := int64(1), types.PartDay
 		if len(a) == 3 {
-			switch {
-			case isCalendarUnit(c.Unit):
-				step, unit = a[2].I, c.Unit
-			case a[2].Months != 0 || a[2].I != 0:
-				return types.Value{}, evalErr("GENERATE_DATE_ARRAY takes an INTERVAL of whole days, weeks, months, quarters or years")
-			default:
-				step = int64(a[2].Days)
-			}
+			step, unit = a[2].I, c.Unit
 		}
 		if step == 0 {
 			return types.Value{}, evalErr("GENERATE_DATE_ARRAY: the step must not be 0")
 		}
 		var out []types.Value
-		for i := int64(0); ; i++ {
-			if i >= maxGeneratedArray {
+		for d := start; step > 0 && d <= end || step < 0 && d >= end; {
+			if len(out) >= maxGeneratedArray {
 				return types.Value{}, evalErr("date array would have more than %d elements", maxGeneratedArray)
 			}
-			var d int64
+			out = append(out, types.DateValue(d))
 			if unit == types.PartDay {
-				d = start + i*step
+				if step > maxDays-minDays || step < minDays-maxDays {
+					break // past the calendar in one step
+				}
+				d += step
 			} else {
-				us, err := addCalendar(start*types.Day, unit, i*step)
+				us, err := addCalendar(d*types.Day, unit, step)
 				if err != nil {
 					break // past year 9999: past any end
 				}
 				d = floorDiv(us, types.Day)
 			}
-			if step > 0 && d > end || step < 0 && d < end || d < minDays || d > maxDays {
+			if d < minDays || d > maxDays {
 				break
 			}
-			out = append(out, types.DateValue(d))
 		}
 		return types.ArrayValue(types.Date, out), nil
 	}, false))

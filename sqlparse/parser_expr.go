@@ -606,6 +606,7 @@ func (p *parser) callArgList(at int, name string) Expr {
 	if p.isOp("*") {
 		p.advance()
 		c.Star = true
+		p.callModifiers(c) // COUNT(* HAVING MAX x)
 		p.expectOp(")")
 		return c
 	}
@@ -618,8 +619,22 @@ func (p *parser) callArgList(at int, name string) Expr {
 			break
 		}
 	}
-	// [IGNORE | RESPECT NULLS] [HAVING MAX|MIN expr] [ORDER BY …] [LIMIT n]:
-	// the binder decides which functions take them.
+	p.callModifiers(c)
+	p.expectOp(")")
+	fn := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
+	if datePartFuncs[fn] && len(c.Args) >= 2 {
+		last := len(c.Args) - 1
+		if id, ok := c.Args[last].(*Ident); ok && len(id.Parts) == 1 {
+			c.Args[last] = &DatePartArg{At: id.At, Unit: strings.ToUpper(id.Parts[0])}
+		}
+	}
+	return c
+}
+
+// callModifiers reads [IGNORE | RESPECT NULLS] [HAVING MAX|MIN expr]
+// [ORDER BY …] [LIMIT n] after a call's arguments: the binder decides
+// which functions take them.
+func (p *parser) callModifiers(c *Call) {
 	if p.isWord("IGNORE") || p.isWord("RESPECT") || p.isKw("IGNORE") || p.isKw("RESPECT") {
 		c.Nulls = strings.ToUpper(p.tok.text)
 		p.advance()
@@ -639,13 +654,4 @@ func (p *parser) callArgList(at int, name string) Expr {
 	if p.acceptKw("LIMIT") {
 		c.Limit = p.expr()
 	}
-	p.expectOp(")")
-	fn := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
-	if datePartFuncs[fn] && len(c.Args) >= 2 {
-		last := len(c.Args) - 1
-		if id, ok := c.Args[last].(*Ident); ok && len(id.Parts) == 1 {
-			c.Args[last] = &DatePartArg{At: id.At, Unit: strings.ToUpper(id.Parts[0])}
-		}
-	}
-	return c
 }

@@ -148,6 +148,7 @@ func ParseIntervalParts(s string, from, to DatePart) (Value, error) {
 	if first < 0 || last <= first {
 		return Value{}, fmt.Errorf("%w: INTERVAL … %s TO %s is not a valid range", ErrBadCast, from, to)
 	}
+	input := s
 	bad := fmt.Errorf("%w: %q does not match INTERVAL … %s TO %s", ErrBadCast, s, from, to)
 	var months, days, micros int64
 	ymNeg, hmsNeg := false, false
@@ -187,7 +188,7 @@ func ParseIntervalParts(s string, from, to DatePart) (Value, error) {
 			frac, _ = strconv.ParseInt((digits + "000000")[:6], 10, 64)
 			s = s[m:]
 		}
-		over := fmt.Errorf("%w: %q is out of range", ErrIntervalOverflow, s)
+		over := fmt.Errorf("%w: %q is out of range", ErrIntervalOverflow, input)
 		switch f.part {
 		case PartYear, PartMonth:
 			if f.part == PartYear || i == first {
@@ -288,6 +289,7 @@ func IntervalOfPart(n int64, part DatePart) (Value, error) {
 // then T and nH nM n[.f]S, each number signed.
 func parseISOInterval(s string) (Value, error) {
 	bad := errors.New("bad ISO 8601 duration")
+	whole := "P" + s
 	var months, days, micros int64
 	inTime, any := false, false
 	for s != "" {
@@ -328,7 +330,7 @@ func parseISOInterval(s string) (Value, error) {
 		// (so that nothing wraps).
 		add := func(part *int64, k, limit int64) error {
 			if x > limit/k || x < -limit/k {
-				return fmt.Errorf("%w: %q is out of range", ErrIntervalOverflow, "P"+s)
+				return fmt.Errorf("%w: %q is out of range", ErrIntervalOverflow, whole)
 			}
 			*part += x * k
 			return nil

@@ -85,3 +85,12 @@ func TestIntervalCompare(t *testing.T) {
 	c, _ = Compare(month, hours25)
 	require.Positive(t, c)
 }
+
+// An out-of-range interval's error names the text it read.
+func TestIntervalOverflowMessage(t *testing.T) {
+	for _, in := range []string{"PT5124095577H", "5124095577:0:0"} {
+		_, err := ParseInterval(in)
+		require.ErrorIs(t, err, ErrIntervalOverflow, in)
+		require.Contains(t, err.Error(), in)
+	}
+}

@@ -24,13 +24,16 @@ func registerDateFuncs() {
 		}
 	}
 	calendarUnit := func(c *Call) error {
+		if _, week := c.Unit.WeekStart(); week || c.Unit == types.PartISOYear {
+			return nil
+		}
 		switch c.Unit {
-		case types.PartDay, types.PartWeek, types.PartMonth, types.PartQuarter, types.PartYear:
+		case types.PartDay, types.PartMonth, types.PartQuarter, types.PartYear:
 			return nil
 		case types.PartInvalid:
 			return fmt.Errorf("%s needs a unit such as MONTH as its last argument", strings.ToUpper(c.Fn))
 		}
-		return fmt.Errorf("%s takes DAY, WEEK, MONTH, QUARTER or YEAR, not %s", strings.ToUpper(c.Fn), c.Unit)
+		return fmt.Errorf("%s takes DAY, WEEK[(<weekday>)], ISOWEEK, MONTH, QUARTER, YEAR or ISOYEAR, not %s", strings.ToUpper(c.Fn), c.Unit)
 	}
 	register("date_trunc", def(1, 1, func(c *Call) (types.Type, error) {
 		if err := dateArgs(1)(c); err != nil {
@@ -55,11 +58,16 @@ func registerDateFuncs() {
 		d1, d2 := a[0].I, a[1].I
 		t1, t2 := types.ToTime(d1*types.Day), types.ToTime(d2*types.Day)
 		var r int64
+		if _, week := c.Unit.WeekStart(); week { // week boundaries crossed
+			return types.IntValue((types.TruncMicros(d1*types.Day, c.Unit) - types.TruncMicros(d2*types.Day, c.Unit)) / (7 * types.Day)), nil
+		}
 		switch c.Unit {
 		case types.PartDay:
 			r = d1 - d2
-		case types.PartWeek: // week boundaries (Sundays) crossed
-			r = (types.TruncMicros(d1*types.Day, types.PartWeek) - types.TruncMicros(d2*types.Day, types.PartWeek)) / (7 * types.Day)
+		case types.PartISOYear:
+			y1, _ := t1.ISOWeek()
+			y2, _ := t2.ISOWeek()
+			r = int64(y1 - y2)
 		case types.PartMonth:
 			r = int64(t1.Year()*12+int(t1.Month())) - int64(t2.Year()*12+int(t2.Month()))
 		case types.PartQuarter:
@@ -277,8 +285,9 @@ func formatCivil(k types.Kind, day bool) *Func {
 
 // registerDateArrayFuncs defines LAST_DAY and GENERATE_DATE_ARRAY.
 func registerDateArrayFuncs() {
-	// LAST_DAY(date [, part]): the last day of the YEAR, QUARTER, MONTH
-	// (the default) or WEEK (Sunday to Saturday) holding a DATE or DATETIME.
+	// LAST_DAY(date [, part]): the last day of the YEAR, ISOYEAR, QUARTER,
+	// MONTH (the default), WEEK (Sunday to Saturday), WEEK(<weekday>) or
+	// ISOWEEK holding a DATE or DATETIME.
 	register("last_day", def(1, 1, func(c *Call) (types.Type, error) {
 		switch k := c.Args[0].Type().Kind; k {
 		case types.KindDatetime, types.KindDate, types.KindNull:
@@ -289,26 +298,34 @@ func registerDateArrayFuncs() {
 			}
 			c.Args[0] = d
 		}
-		switch c.Unit {
-		case types.PartInvalid, types.PartYear, types.PartQuarter, types.PartMonth, types.PartWeek:
+		if _, week := c.Unit.WeekStart(); week || c.Unit == types.PartISOYear {
 			return types.Date, nil
 		}
-		return types.Type{}, fmt.Errorf("LAST_DAY takes YEAR, QUARTER, MONTH or WEEK, not %s", c.Unit)
+		switch c.Unit {
+		case types.PartInvalid, types.PartYear, types.PartQuarter, types.PartMonth:
+			return types.Date, nil
+		}
+		return types.Type{}, fmt.Errorf("LAST_DAY takes YEAR, ISOYEAR, QUARTER, MONTH, WEEK[(<weekday>)] or ISOWEEK, not %s", c.Unit)
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		days := a[0].I
 		if a[0].T.Kind == types.KindDatetime {
 			days = floorDiv(days, types.Day)
 		}
 		t := types.ToTime(days * types.Day)
-		y, m, d := t.Date()
+		y, m, _ := t.Date()
+		if _, week := c.Unit.WeekStart(); week { // the week's start, plus six days
+			return inRange(types.DateValue(types.TruncMicros(days*types.Day, c.Unit)/types.Day + 6))
+		}
+		if c.Unit == types.PartISOYear { // the day before the next ISO year
+			next := types.ISOYearStart(types.ISOYearStart(days*types.Day) + 371*types.Day)
+			return inRange(types.DateValue(next/types.Day - 1))
+		}
 		var last time.Time
 		switch c.Unit {
 		case types.PartYear:
 			last = time.Date(y, 12, 31, 0, 0, 0, 0, time.UTC)
 		case types.PartQuarter:
 			last = time.Date(y, time.Month((int(m)-1)/3*3+4), 0, 0, 0, 0, 0, time.UTC)
-		case types.PartWeek:
-			last = time.Date(y, m, d+6-int(t.Weekday()), 0, 0, 0, 0, time.UTC)
 		default: // MONTH
 			last = time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC)
 		}

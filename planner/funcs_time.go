@@ -286,9 +286,12 @@ func registerTimeFuncs() {
 			v = t.Hour()
 		case types.PartDay:
 			v = t.Day()
-		case types.PartWeek:
-			// weeks start on Sunday; days before the first Sunday are week 0
-			v = (t.YearDay() - 1 + 7 - int(t.Weekday())) / 7
+		case types.PartWeek, types.PartWeekMonday, types.PartWeekTuesday, types.PartWeekWednesday,
+			types.PartWeekThursday, types.PartWeekFriday, types.PartWeekSaturday:
+			// weeks start on Sunday (or the day given); days before the
+			// year's first such day are week 0
+			start, _ := c.Unit.WeekStart()
+			v = (t.YearDay() - 1 + 7 - (int(t.Weekday())-int(start)+7)%7) / 7
 		case types.PartMonth:
 			v = int(t.Month())
 		case types.PartQuarter:

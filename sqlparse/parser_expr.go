@@ -559,6 +559,10 @@ func (p *parser) identPrimary() Expr {
 			p.advance()
 			p.advance()
 			unit := &DatePartArg{At: p.tok.pos, Unit: strings.ToUpper(p.name("a date part"))}
+			if unit.Unit == "WEEK" && p.acceptOp("(") { // EXTRACT(WEEK(MONDAY) FROM …)
+				unit.Unit += "(" + strings.ToUpper(p.name("a weekday")) + ")"
+				p.expectOp(")")
+			}
 			p.expectKw("FROM")
 			args := []Expr{unit, p.expr()}
 			if p.acceptWord("AT") { // EXTRACT(part FROM ts AT TIME ZONE tz)
@@ -624,11 +628,30 @@ func (p *parser) callArgList(at int, name string) Expr {
 	fn := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
 	if datePartFuncs[fn] && len(c.Args) >= 2 {
 		last := len(c.Args) - 1
-		if id, ok := c.Args[last].(*Ident); ok && len(id.Parts) == 1 {
-			c.Args[last] = &DatePartArg{At: id.At, Unit: strings.ToUpper(id.Parts[0])}
+		if part := datePart(c.Args[last]); part != nil {
+			c.Args[last] = part
 		}
 	}
 	return c
+}
+
+// datePart reads a bare unit (HOUR) or WEEK(<weekday>) written as the
+// last argument of a date function; nil for any other expression.
+func datePart(e Expr) *DatePartArg {
+	switch e := e.(type) {
+	case *Ident:
+		if len(e.Parts) == 1 {
+			return &DatePartArg{At: e.At, Unit: strings.ToUpper(e.Parts[0])}
+		}
+	case *Call:
+		if !strings.EqualFold(e.Name, "WEEK") || len(e.Args) != 1 || e.Star || e.Distinct {
+			return nil
+		}
+		if day, ok := e.Args[0].(*Ident); ok && len(day.Parts) == 1 {
+			return &DatePartArg{At: e.At, Unit: "WEEK(" + strings.ToUpper(day.Parts[0]) + ")"}
+		}
+	}
+	return nil
 }
 
 // callModifiers reads [IGNORE | RESPECT NULLS] [HAVING MAX|MIN expr]

@@ -87,6 +87,8 @@ var dialect = []struct{ in, want string }{
 		"SELECT 1 AS a FULL UNION DISTINCT CORRESPONDING BY (a) SELECT 2 AS a INNER EXCEPT DISTINCT BY NAME ON (a, `b c`) (SELECT 3 AS a) UNION ALL STRICT CORRESPONDING SELECT 4 AS a"},
 	{"select a, count(*) from t group by all having count(*) > 1", "SELECT a, count(*) FROM t GROUP BY ALL HAVING count(*) > 1"},
 	{"select count(* having min f) from t", "SELECT count(* HAVING MIN f) FROM t"},
+	{"select date_trunc(d, week(monday)), extract(week(sunday) from d), last_day(d, isoyear) from t",
+		"SELECT date_trunc(d, WEEK(MONDAY)), EXTRACT(WEEK(SUNDAY) FROM d), last_day(d, ISOYEAR) FROM t"},
 	{"select any_value(x having max y), array_agg(x ignore nulls having min y + 1 order by z limit 2) from t",
 		"SELECT any_value(x HAVING MAX y), array_agg(x IGNORE NULLS HAVING MIN y + 1 ORDER BY z LIMIT 2) FROM t"},
 	{"select current_date, current_timestamp as t, current_time, `current_date` from t",

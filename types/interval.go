@@ -273,6 +273,9 @@ func IntervalOfPart(n int64, part DatePart) (Value, error) {
 	case PartDay:
 		d = n
 	default:
+		if part.FixedMicros() == 0 {
+			return Value{}, fmt.Errorf("%w: INTERVAL … %s is not a part of an interval", ErrBadCast, part)
+		}
 		us, err = mul(part.FixedMicros())
 	}
 	if err != nil {

@@ -233,12 +233,50 @@ const (
 	PartMonth
 	PartQuarter
 	PartYear
+	// Weeks starting on another day than Sunday (WEEK(MONDAY) …), ISO
+	// weeks (starting on Monday) and ISO years (starting on the Monday of
+	// the week holding 4 January): calendar parts for truncation,
+	// differences, EXTRACT and LAST_DAY, not for adding.
+	PartWeekMonday
+	PartWeekTuesday
+	PartWeekWednesday
+	PartWeekThursday
+	PartWeekFriday
+	PartWeekSaturday
+	PartISOWeek
+	PartISOYear
 )
 
 var partNames = map[string]DatePart{
 	"MICROSECOND": PartMicrosecond, "MILLISECOND": PartMillisecond, "SECOND": PartSecond,
 	"MINUTE": PartMinute, "HOUR": PartHour, "DAY": PartDay, "WEEK": PartWeek,
 	"MONTH": PartMonth, "QUARTER": PartQuarter, "YEAR": PartYear,
+	"WEEK(SUNDAY)": PartWeek, "WEEK(MONDAY)": PartWeekMonday, "WEEK(TUESDAY)": PartWeekTuesday,
+	"WEEK(WEDNESDAY)": PartWeekWednesday, "WEEK(THURSDAY)": PartWeekThursday,
+	"WEEK(FRIDAY)": PartWeekFriday, "WEEK(SATURDAY)": PartWeekSaturday,
+	"ISOWEEK": PartISOWeek, "ISOYEAR": PartISOYear,
+}
+
+// WeekStart is the first day of the weeks a week part counts (WEEK:
+// Sunday; ISOWEEK: Monday), and whether p is such a part.
+func (p DatePart) WeekStart() (time.Weekday, bool) {
+	switch {
+	case p == PartWeek:
+		return time.Sunday, true
+	case p >= PartWeekMonday && p <= PartWeekSaturday:
+		return time.Weekday(p - PartWeekMonday + 1), true
+	case p == PartISOWeek:
+		return time.Monday, true
+	}
+	return 0, false
+}
+
+// ISOYearStart is the first day (µs at midnight) of the ISO year holding
+// the civil day of us: the Monday of the week that holds 4 January.
+func ISOYearStart(us int64) int64 {
+	y, _ := ToTime(us).ISOWeek()
+	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
+	return jan4.AddDate(0, 0, -((int(jan4.Weekday())+6)%7)).UnixMicro()
 }
 
 // ParseDatePart reads a unit name, case-insensitively.
@@ -248,12 +286,13 @@ func ParseDatePart(s string) (DatePart, bool) {
 }
 
 func (p DatePart) String() string {
+	name := "INVALID"
 	for k, v := range partNames {
-		if v == p {
-			return k
+		if v == p && (name == "INVALID" || len(k) < len(name)) { // WEEK, not WEEK(SUNDAY)
+			name = k
 		}
 	}
-	return "INVALID"
+	return name
 }
 
 // FixedMicros returns the length of a fixed-length unit (MICROSECOND to DAY,
@@ -277,17 +316,21 @@ func (p DatePart) FixedMicros() int64 {
 }
 
 // TruncMicros truncates µs since the epoch (TIMESTAMP in UTC, or a DATETIME's
-// civil µs) to the start of its unit. WEEK starts on Sunday, as in BigQuery.
+// civil µs) to the start of its unit. WEEK starts on Sunday, as in BigQuery,
+// WEEK(<day>) on that day, ISOWEEK on Monday, ISOYEAR on its first Monday.
 func TruncMicros(us int64, p DatePart) int64 {
 	if w := p.FixedMicros(); w > 0 {
 		return floorDiv(us, w) * w
 	}
 	t := ToTime(us)
 	y, m, d := t.Date()
-	switch p {
-	case PartWeek:
+	if start, ok := p.WeekStart(); ok {
 		day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-		return day.AddDate(0, 0, -int(day.Weekday())).UnixMicro()
+		return day.AddDate(0, 0, -((int(day.Weekday())-int(start)+7)%7)).UnixMicro()
+	}
+	switch p {
+	case PartISOYear:
+		return ISOYearStart(us)
 	case PartMonth:
 		return time.Date(y, m, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
 	case PartQuarter:

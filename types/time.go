@@ -276,7 +276,7 @@ func (p DatePart) WeekStart() (time.Weekday, bool) {
 func ISOYearStart(us int64) int64 {
 	y, _ := ToTime(us).ISOWeek()
 	jan4 := time.Date(y, 1, 4, 0, 0, 0, 0, time.UTC)
-	return jan4.AddDate(0, 0, -((int(jan4.Weekday())+6)%7)).UnixMicro()
+	return jan4.AddDate(0, 0, -((int(jan4.Weekday()) + 6) % 7)).UnixMicro()
 }
 
 // ParseDatePart reads a unit name, case-insensitively.
@@ -326,7 +326,7 @@ func TruncMicros(us int64, p DatePart) int64 {
 	y, m, d := t.Date()
 	if start, ok := p.WeekStart(); ok {
 		day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-		return day.AddDate(0, 0, -((int(day.Weekday())-int(start)+7)%7)).UnixMicro()
+		return day.AddDate(0, 0, -((int(day.Weekday()) - int(start) + 7) % 7)).UnixMicro()
 	}
 	switch p {
 	case PartISOYear:

@@ -55,27 +55,7 @@ func registerDateFuncs() {
 		}
 		return types.Int64, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		d1, d2 := a[0].I, a[1].I
-		t1, t2 := types.ToTime(d1*types.Day), types.ToTime(d2*types.Day)
-		var r int64
-		if _, week := c.Unit.WeekStart(); week { // week boundaries crossed
-			return types.IntValue((types.TruncMicros(d1*types.Day, c.Unit) - types.TruncMicros(d2*types.Day, c.Unit)) / (7 * types.Day)), nil
-		}
-		switch c.Unit {
-		case types.PartDay:
-			r = d1 - d2
-		case types.PartISOYear:
-			y1, _ := t1.ISOWeek()
-			y2, _ := t2.ISOWeek()
-			r = int64(y1 - y2)
-		case types.PartMonth:
-			r = int64(t1.Year()*12+int(t1.Month())) - int64(t2.Year()*12+int(t2.Month()))
-		case types.PartQuarter:
-			r = int64(t1.Year()*4+(int(t1.Month())-1)/3) - int64(t2.Year()*4+(int(t2.Month())-1)/3)
-		case types.PartYear:
-			r = int64(t1.Year() - t2.Year())
-		}
-		return types.IntValue(r), nil
+		return types.IntValue(dateDiff(a[0].I, a[1].I, c.Unit)), nil
 	}, false))
 	// DATE_ADD/DATE_SUB take INTERVAL n DAY, and the calendar units of
 	// funcs_calendar.go.
@@ -385,4 +365,27 @@ func registerDateArrayFuncs() {
 		}
 		return types.ArrayValue(types.Date, out), nil
 	}, false))
+}
+
+// dateDiff is DATE_DIFF of two days since the epoch in a calendar unit
+// (DAY, WEEK[(<weekday>)], ISOWEEK, MONTH, QUARTER, YEAR, ISOYEAR): the
+// unit boundaries crossed from d2 to d1.
+func dateDiff(d1, d2 int64, unit types.DatePart) int64 {
+	if _, week := unit.WeekStart(); week {
+		return (types.TruncMicros(d1*types.Day, unit) - types.TruncMicros(d2*types.Day, unit)) / (7 * types.Day)
+	}
+	t1, t2 := types.ToTime(d1*types.Day), types.ToTime(d2*types.Day)
+	switch unit {
+	case types.PartISOYear:
+		y1, _ := t1.ISOWeek()
+		y2, _ := t2.ISOWeek()
+		return int64(y1 - y2)
+	case types.PartMonth:
+		return int64(t1.Year()*12+int(t1.Month())) - int64(t2.Year()*12+int(t2.Month()))
+	case types.PartQuarter:
+		return int64(t1.Year()*4+(int(t1.Month())-1)/3) - int64(t2.Year()*4+(int(t2.Month())-1)/3)
+	case types.PartYear:
+		return int64(t1.Year() - t2.Year())
+	}
+	return d1 - d2 // DAY
 }

@@ -225,12 +225,19 @@ func registerTimeFuncs() {
 			if _, err := sig(kind, types.KindInt64)(c); err != nil {
 				return types.Type{}, err
 			}
+			if _, week := c.Unit.WeekStart(); kind == types.KindDatetime && (week || c.Unit == types.PartMonth ||
+				c.Unit == types.PartQuarter || c.Unit == types.PartYear || c.Unit == types.PartISOYear) {
+				return types.Int64, nil // DATETIME_DIFF counts calendar boundaries as DATE_DIFF does
+			}
 			if c.Unit.FixedMicros() == 0 {
 				return types.Type{}, fmt.Errorf("%s needs a unit from MICROSECOND to DAY", name)
 			}
 			return types.Int64, nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
 			w := c.Unit.FixedMicros()
+			if kind == types.KindDatetime && w == 0 {
+				return types.IntValue(dateDiff(floorDiv(a[0].I, types.Day), floorDiv(a[1].I, types.Day), c.Unit)), nil
+			}
 			if kind == types.KindDatetime { // civil units: the boundaries crossed
 				return types.IntValue(floorDiv(a[0].I, w) - floorDiv(a[1].I, w)), nil
 			}

@@ -338,6 +338,8 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		w(n.On)
 	case *sqlparse.UnnestRef:
 		w(n.Expr)
+	case *sqlparse.NamedArg:
+		w(n.X)
 	case *sqlparse.SubqueryRef:
 		w(n.Query)
 	case *sqlparse.UnpivotRef:

@@ -115,6 +115,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 		b.fail(e.At, "%s does not take * or DISTINCT", strings.ToUpper(name))
 	}
 	b.noAggModifiers(e, name) // bind_aggmods.go
+	e = b.namedArgs(e, name)
 	var unit types.DatePart
 	var args []Expr
 	for _, a := range e.Args {
@@ -220,4 +221,61 @@ func aggsWith(yes func(*Agg) bool) []string {
 		}
 	}
 	return out
+}
+
+// namedParams are the parameter names of the functions that take
+// arguments by name (`name => expr`), in order; an argument left out is 0.
+var namedParams = map[string][]string{
+	"make_interval": {"year", "month", "day", "hour", "minute", "second"},
+}
+
+// namedArgs puts a call's named arguments in their places (after the
+// positional ones); a function that takes none refuses them.
+func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
+	named := false
+	for _, a := range e.Args {
+		if _, ok := a.(*sqlparse.NamedArg); ok {
+			named = true
+		}
+	}
+	if !named {
+		return e
+	}
+	params, ok := namedParams[name]
+	if !ok {
+		b.fail(e.At, "%s does not take arguments by name", strings.ToUpper(name))
+	}
+	args := make([]sqlparse.Expr, len(params))
+	last := -1
+	for i, a := range e.Args {
+		n, ok := a.(*sqlparse.NamedArg)
+		if !ok {
+			if last >= 0 || i >= len(params) {
+				b.fail(a.Pos(), "a positional argument of %s cannot follow a named one", strings.ToUpper(name))
+			}
+			args[i] = a
+			continue
+		}
+		at := -1
+		for j, p := range params {
+			if strings.EqualFold(p, n.Name) {
+				at = j
+			}
+		}
+		switch {
+		case at < 0:
+			b.fail(n.At, "%s has no argument named %s", strings.ToUpper(name), n.Name)
+		case args[at] != nil:
+			b.fail(n.At, "argument %s of %s is given twice", n.Name, strings.ToUpper(name))
+		}
+		args[at], last = n.X, at
+	}
+	for i := range args {
+		if args[i] == nil {
+			args[i] = &sqlparse.Literal{At: e.At, Kind: sqlparse.LitInt, Value: "0"}
+		}
+	}
+	out := *e
+	out.Args = args
+	return &out
 }

@@ -196,6 +196,8 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		return b.finish(e.At, &Call{Fn: "make_struct", Args: args, T: types.StructOf(fields...)})
 	case *sqlparse.DatePartArg:
 		b.fail(e.At, "unexpected date part %s", e.Unit)
+	case *sqlparse.NamedArg: // only where a function takes it (namedArgs)
+		b.fail(e.At, "an argument by name (%s =>) is not taken here", e.Name)
 	case *sqlparse.ExprSubquery:
 		return b.exprSubquery(e, ctx)
 	}

@@ -293,6 +293,13 @@ type Call struct {
 	Over *WindowSpec
 }
 
+// NamedArg is `name => expr`, an argument passed by name.
+type NamedArg struct {
+	At   int
+	Name string
+	X    Expr
+}
+
 // When is one WHEN … THEN … arm of a CASE.
 type When struct {
 	Cond, Then Expr
@@ -506,6 +513,7 @@ func (n *Between) Pos() int      { return n.At }
 func (n *GroupingSets) Pos() int { return n.At }
 func (n *Like) Pos() int         { return n.At }
 func (n *IntervalLit) Pos() int  { return n.At }
+func (n *NamedArg) Pos() int     { return n.At }
 func (n *ArrayLit) Pos() int     { return n.At }
 func (n *StructLit) Pos() int    { return n.At }
 func (n *DatePartArg) Pos() int  { return n.At }
@@ -538,6 +546,7 @@ func (*Between) exprNode()      {}
 func (*GroupingSets) exprNode() {}
 func (*Like) exprNode()         {}
 func (*IntervalLit) exprNode()  {}
+func (*NamedArg) exprNode()     {}
 func (*ArrayLit) exprNode()     {}
 func (*StructLit) exprNode()    {}
 func (*DatePartArg) exprNode()  {}

@@ -82,7 +82,7 @@ func (l *lexer) next() (token, *Error) {
 		}
 		return token{kind: tokParam, text: l.src[p:l.pos], pos: start, raw: l.src[start:l.pos]}, nil
 	}
-	for _, op := range [...]string{"<>", "!=", "<=", ">=", "||", "<<", ">>", "::"} {
+	for _, op := range [...]string{"<>", "!=", "<=", ">=", "||", "<<", ">>", "::", "=>"} {
 		if strings.HasPrefix(l.src[l.pos:], op) {
 			l.pos += 2
 			return token{kind: tokOp, text: op, pos: start, raw: op}, nil

@@ -618,7 +618,14 @@ func (p *parser) callArgList(at int, name string) Expr {
 		c.Distinct = true
 	}
 	for {
-		c.Args = append(c.Args, p.expr())
+		if (p.tok.kind == tokIdent || p.tok.kind == tokQuotedIdent) && p.peek().kind == tokOp && p.peek().text == "=>" {
+			arg := &NamedArg{At: p.tok.pos, Name: p.name("an argument name")}
+			p.advance() // =>
+			arg.X = p.expr()
+			c.Args = append(c.Args, arg)
+		} else {
+			c.Args = append(c.Args, p.expr())
+		}
 		if !p.acceptOp(",") {
 			break
 		}

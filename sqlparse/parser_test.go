@@ -87,6 +87,7 @@ var dialect = []struct{ in, want string }{
 		"SELECT 1 AS a FULL UNION DISTINCT CORRESPONDING BY (a) SELECT 2 AS a INNER EXCEPT DISTINCT BY NAME ON (a, `b c`) (SELECT 3 AS a) UNION ALL STRICT CORRESPONDING SELECT 4 AS a"},
 	{"select a, count(*) from t group by all having count(*) > 1", "SELECT a, count(*) FROM t GROUP BY ALL HAVING count(*) > 1"},
 	{"select count(* having min f) from t", "SELECT count(* HAVING MIN f) FROM t"},
+	{"select make_interval(1, day => 3, `hour`=>x+1) from t", "SELECT make_interval(1, day => 3, hour => x + 1) FROM t"},
 	{"select date_trunc(d, week(monday)), extract(week(sunday) from d), last_day(d, isoyear) from t",
 		"SELECT date_trunc(d, WEEK(MONDAY)), EXTRACT(WEEK(SUNDAY) FROM d), last_day(d, ISOYEAR) FROM t"},
 	{"select any_value(x having max y), array_agg(x ignore nulls having min y + 1 order by z limit 2) from t",

@@ -595,6 +595,9 @@ func (w *printer) expr(e Expr) {
 		w.WriteString(")")
 	case *DatePartArg:
 		w.WriteString(e.Unit)
+	case *NamedArg:
+		w.WriteString(quoteName(e.Name) + " => ")
+		w.expr(e.X)
 	case *ExprSubquery:
 		if e.Kind != "" {
 			w.WriteString(e.Kind)

@@ -21,7 +21,7 @@ func TestValueErrorsAreNotInternal(t *testing.T) {
 	}{
 		{"select generate_timestamp_array('', '', interval 0 minute)", KindEvaluation, `"" is not a timestamp`},
 		{"select generate_timestamp_array('x', '2024-01-02', interval 1 minute)", KindEvaluation, `"x" is not a timestamp`},
-		{"select generate_timestamp_array('2024-01-01', '2024-01-02', interval 0 minute)", KindEvaluation, "step of a timestamp array must be positive"},
+		{"select generate_timestamp_array('2024-01-01', '2024-01-02', interval 0 minute)", KindEvaluation, "step of a timestamp array must not be 0"},
 	} {
 		q, err := Prepare(c.sql)
 		require.NoError(t, err, c.sql)

@@ -398,15 +398,18 @@ func parseTruncSpec(spec string) (lookback, bucket types.DatePart, err error) {
 }
 
 func timestampArray(start, end, step int64) (types.Value, error) {
-	if step <= 0 {
-		return types.Value{}, evalErr("the step of a timestamp array must be positive")
-	}
-	if end >= start && (end-start)/step >= maxGeneratedArray {
-		return types.Value{}, evalErr("timestamp array would have more than %d elements", maxGeneratedArray)
+	if step == 0 {
+		return types.Value{}, evalErr("the step of a timestamp array must not be 0")
 	}
 	var out []types.Value
-	for t := start; t <= end; t += step {
+	for t := start; step > 0 && t <= end || step < 0 && t >= end; t += step {
+		if len(out) >= maxGeneratedArray {
+			return types.Value{}, evalErr("timestamp array would have more than %d elements", maxGeneratedArray)
+		}
 		out = append(out, types.TimestampValue(t))
+		if step > 0 && t > maxMicros-step || step < 0 && t < minMicros-step {
+			break // the next one is past any end
+		}
 	}
 	return types.ArrayValue(types.Timestamp, out), nil
 }

@@ -120,6 +120,10 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	var args []Expr
 	for _, a := range e.Args {
 		if dp, ok := a.(*sqlparse.DatePartArg); ok {
+			if name == "normalize" || name == "normalize_and_casefold" { // the mode, a name
+				args = append(args, &Const{V: types.StringValue(dp.Unit)})
+				continue
+			}
 			if ext := "extract_" + strings.ToLower(dp.Unit); name == "extract" && LookupFunc(ext) != nil {
 				name = ext // EXTRACT(DAYOFWEEK FROM …) and the other non-unit parts
 				continue

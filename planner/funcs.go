@@ -167,6 +167,7 @@ func init() {
 	registerGenerateFuncs()
 	registerStringFuncs()
 	registerWordFuncs()
+	registerNormalizeFuncs()
 	registerBucketFuncs()
 	registerJSONFuncs()
 	registerDateFuncs()

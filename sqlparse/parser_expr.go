@@ -251,6 +251,7 @@ var datePartFuncs = map[string]bool{
 	"timestamp_trunc": true, "datetime_trunc": true, "date_trunc": true,
 	"timestamp_diff": true, "datetime_diff": true, "date_diff": true,
 	"time_trunc": true, "time_diff": true, "last_day": true,
+	"normalize": true, "normalize_and_casefold": true, // NORMALIZE(s, NFKC): the mode reads as a part
 }
 
 func (p *parser) primary() Expr {

@@ -30,7 +30,15 @@ func (p *paramRef) String() string           { return "@" + p.name }
 
 func (b *binder) boolExpr(e sqlparse.Expr, ctx *exprCtx, clause string) Expr {
 	x := b.expr(e, ctx)
-	if k := x.Type().Kind; k != types.KindBool && k != types.KindNull {
+	switch x.Type().Kind {
+	case types.KindBool:
+	case types.KindNull: // e.g. a field no event has had yet: a NULL BOOL
+		c, err := coerceTo(x, types.Bool)
+		if err != nil {
+			b.fail(e.Pos(), "%s: %v", clause, err)
+		}
+		x = c
+	default:
 		b.fail(e.Pos(), "%s needs a BOOL condition, not %s", clause, x.Type())
 	}
 	return x

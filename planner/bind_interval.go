@@ -20,6 +20,10 @@ func (b *binder) intervalLit(e *sqlparse.IntervalLit, ctx *exprCtx) Expr {
 		}
 	}
 	n := b.expr(e.Value, ctx)
+	if _, param := n.(*paramRef); param {
+		// Bound again with the parameter's value; now only the type counts.
+		return &Const{V: types.Value{T: types.Interval}}
+	}
 	k, ok := n.(*Const)
 	switch {
 	case !ok && e.To == "":

@@ -49,38 +49,38 @@ func (s *havingState) grow(n int) {
 func (s *havingState) update(g []int32, args []*Vector, n int) {
 	y := args[len(args)-1]
 	for r, gi := range g[:n] {
-		if y.isNull(r) || s.err != nil {
+		if y.isNull(r) || s.err != nil || !s.place(gi, y.Value(r)) {
 			continue
 		}
-		row := make([]types.Value, len(args)-1)
+		row := make([]types.Value, len(args)-1) // only for a row kept
 		for i, a := range args[:len(args)-1] {
 			row[i] = a.Value(r)
 		}
-		s.offer(gi, y.Value(r), [][]types.Value{row})
+		s.keep(gi, [][]types.Value{row})
 	}
 }
 
-// offer gives group g rows whose having value is y.
-func (s *havingState) offer(g int32, y types.Value, rows [][]types.Value) {
+// place reports whether rows whose having value is y join group g's kept
+// rows, first dropping those a better y replaces.
+func (s *havingState) place(g int32, y types.Value) bool {
 	if s.nan[g] {
-		return
+		return false
 	}
 	if y.T.Kind == types.KindFloat64 && math.IsNaN(y.F) {
 		s.nan[g], s.rows[g] = true, nil
-		return
+		return false
 	}
 	if !s.best[g].Null {
 		c, _ := types.Compare(y, s.best[g])
-		switch {
-		case c == 0:
-			s.keep(g, rows)
-			return
-		case s.max != (c > 0):
-			return // worse
+		if c == 0 {
+			return true
+		}
+		if s.max != (c > 0) {
+			return false // worse
 		}
 	}
 	s.best[g], s.rows[g] = y, nil
-	s.keep(g, rows)
+	return true
 }
 
 func (s *havingState) keep(g int32, rows [][]types.Value) {
@@ -96,8 +96,8 @@ func (s *havingState) merge(target []int32, other aggState) {
 		switch {
 		case o.nan[g]:
 			s.nan[t], s.rows[t] = true, nil
-		case !o.best[g].Null:
-			s.offer(t, o.best[g], o.rows[g])
+		case !o.best[g].Null && s.place(t, o.best[g]):
+			s.keep(t, o.rows[g])
 		}
 	}
 	if s.err == nil {

@@ -158,14 +158,12 @@ func overloadTime(name string) {
 		return t, err
 	}
 	f.Eval = func(c *Call, a []types.Value) (types.Value, error) {
-		ts := make([]types.Type, len(a))
-		for i, v := range a {
-			ts[i] = v.T
+		// Only these forms give a date, a time or an interval: a number
+		// result takes the operator's own path, with nothing added per row.
+		if c.T.IsTime() || c.T.Kind == types.KindInterval {
+			return timeArith(name, a)
 		}
-		if _, ok, _ := timeArithType(name, ts); !ok {
-			return rowEval(c, a)
-		}
-		return timeArith(name, a)
+		return rowEval(c, a)
 	}
 }
 

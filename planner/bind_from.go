@@ -31,10 +31,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		if u := pathUnnest(f, sc); u != nil {
 			return b.unnestItem(u, nil, false, sc, where)
 		}
-		alias := f.Alias
-		if alias == "" {
-			alias = f.Name[strings.LastIndexByte(f.Name, '.')+1:]
-		}
+		alias := tableAlias(f)
 		if def := env.lookup(f.Name); def != nil {
 			if cols, ok := mergeableCTE(def); ok {
 				if t, ok := b.mergeCTE(def, cols, alias, sc, where); ok {
@@ -98,6 +95,15 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 	}
 	b.fail(f.Pos(), "unsupported FROM item")
 	return nil
+}
+
+// tableAlias is the name a table's columns are qualified with: its alias,
+// else the last part of its name.
+func tableAlias(f *sqlparse.TableRef) string {
+	if f.Alias != "" {
+		return f.Alias
+	}
+	return f.Name[strings.LastIndexByte(f.Name, '.')+1:]
 }
 
 // pathUnnest reads `FROM t.arr`, a path whose first name is a range

@@ -185,10 +185,7 @@ func pivotColumnName(prefix string, v types.Value) (string, bool) {
 func fromAlias(f sqlparse.FromItem) string {
 	switch f := f.(type) {
 	case *sqlparse.TableRef:
-		if f.Alias != "" {
-			return f.Alias
-		}
-		return f.Name[strings.LastIndexByte(f.Name, '.')+1:]
+		return tableAlias(f)
 	case *sqlparse.SubqueryRef:
 		return f.Alias
 	case *sqlparse.UnnestRef:

@@ -54,10 +54,7 @@ func mergeableCTE(def *cteDef) (cols []string, ok bool) {
 				return true
 			}
 			sources++
-			alias = f.Alias
-			if alias == "" {
-				alias = f.Name[strings.LastIndexByte(f.Name, '.')+1:]
-			}
+			alias = tableAlias(f)
 			return true
 		case *sqlparse.Join:
 			if f.Kind != sqlparse.JoinComma && f.Kind != sqlparse.JoinCross {

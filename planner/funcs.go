@@ -73,6 +73,29 @@ func register(name string, f *Func) *Func {
 	return f
 }
 
+// overload gives the registered function name a second form, on top of
+// its own: claim types a call of that form (ok) and leaves any other to
+// the function's Check; a call whose type ours accepts evaluates with
+// eval, any other with the function's Eval. NUMERIC arithmetic
+// (funcs_decimal.go) and date and interval arithmetic (funcs_interval.go)
+// are such forms of the number operators.
+func overload(name string, claim func(c *Call) (t types.Type, ok bool, err error), ours func(types.Type) bool, eval func(c *Call, a []types.Value) (types.Value, error)) {
+	f := funcs[name]
+	check, own := f.Check, f.Eval
+	f.Check = func(c *Call) (types.Type, error) {
+		if t, ok, err := claim(c); ok {
+			return t, err
+		}
+		return check(c)
+	}
+	f.Eval = func(c *Call, a []types.Value) (types.Value, error) {
+		if ours(c.T) {
+			return eval(c, a)
+		}
+		return own(c, a)
+	}
+}
+
 // alias makes name another spelling of the registered function target.
 func alias(name, target string) {
 	if funcs[target] == nil || funcs[name] != nil {

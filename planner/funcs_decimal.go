@@ -122,19 +122,14 @@ func numberArgs(c *Call, nums int) []Expr {
 // its leading nums number arguments (all when nums < 0) coerce to their
 // decimal supertype, which is the call's type, and eval computes it; any
 // further argument is of the type rest gives it, else an INT64 (ROUND's
-// and TRUNC's digits). Decimals
-// beside a FLOAT64 become FLOAT64 and the function's own rule applies.
+// and TRUNC's digits). Decimals beside a FLOAT64 that is no literal become
+// FLOAT64 and the function's own rule applies.
 func overloadDecimal(name string, nums int, eval func(c *Call, a []types.Value) (types.Value, error), rest ...types.Type) {
-	f := funcs[name]
-	check, rowEval := f.Check, f.Eval
-	f.Check = func(c *Call) (types.Type, error) {
+	overload(name, func(c *Call) (types.Type, bool, error) {
 		args := numberArgs(c, nums)
 		t, ok := decimalType(args)
 		if !ok {
-			if err := decimalsToFloat(args); err != nil {
-				return types.Type{}, err
-			}
-			return check(c)
+			return types.Type{}, false, decimalsToFloat(args)
 		}
 		for i, a := range c.Args {
 			want := t
@@ -146,18 +141,12 @@ func overloadDecimal(name string, nums int, eval func(c *Call, a []types.Value) 
 			}
 			x, err := coerceTo(a, want)
 			if err != nil {
-				return types.Type{}, fmt.Errorf("argument %d of %s: %w", i+1, describeFn(c.Fn), err)
+				return types.Type{}, true, fmt.Errorf("argument %d of %s: %w", i+1, describeFn(c.Fn), err)
 			}
 			c.Args[i] = x
 		}
-		return t, nil
-	}
-	f.Eval = func(c *Call, a []types.Value) (types.Value, error) {
-		if c.T.IsDecimal() {
-			return eval(c, a)
-		}
-		return rowEval(c, a)
-	}
+		return t, true, nil
+	}, types.Type.IsDecimal, eval)
 }
 
 // decimalsToFloat coerces the decimal arguments among args to FLOAT64 (a

@@ -144,27 +144,19 @@ func timeArithType(op string, args []types.Type) (t types.Type, ok bool, err err
 // overloadTime gives the operator name its forms over dates, times and
 // intervals.
 func overloadTime(name string) {
-	f := funcs[name]
-	check, rowEval := f.Check, f.Eval
-	f.Check = func(c *Call) (types.Type, error) {
+	overload(name, func(c *Call) (types.Type, bool, error) {
 		ts := make([]types.Type, len(c.Args))
 		for i, a := range c.Args {
 			ts[i] = a.Type()
 		}
-		t, ok, err := timeArithType(name, ts)
-		if !ok {
-			return check(c)
-		}
-		return t, err
-	}
-	f.Eval = func(c *Call, a []types.Value) (types.Value, error) {
+		return timeArithType(name, ts)
+	}, func(t types.Type) bool {
 		// Only these forms give a date, a time or an interval: a number
 		// result takes the operator's own path, with nothing added per row.
-		if c.T.IsTime() || c.T.Kind == types.KindInterval {
-			return timeArith(name, a)
-		}
-		return rowEval(c, a)
-	}
+		return t.IsTime() || t.Kind == types.KindInterval
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		return timeArith(name, a)
+	})
 }
 
 // timeArith computes one of the forms of timeArithType.

@@ -217,7 +217,11 @@ func (s *intervalSumState) result(g int) types.Value {
 
 func (s *intervalSumState) resultErr(g int) error {
 	if _, err := s.value(g); err != nil {
-		return &Error{Kind: KindEvaluation, Msg: "interval overflow in " + map[bool]string{false: "SUM", true: "AVG"}[s.avg], Err: err}
+		fn := "SUM"
+		if s.avg {
+			fn = "AVG"
+		}
+		return &Error{Kind: KindEvaluation, Msg: "interval overflow in " + fn, Err: err}
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"math"
 	"sort"
 
 	"logq/types"
@@ -35,7 +34,7 @@ func registerBucketFuncs() {
 		}
 		return types.Int64, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		if a[0].T.Kind == types.KindFloat64 && math.IsNaN(a[0].F) {
+		if isNaN(a[0]) {
 			return types.NullOf(types.Int64), nil // before the boundaries are checked, as BigQuery
 		}
 		bounds := a[1].L

@@ -148,8 +148,8 @@ func ParseIntervalParts(s string, from, to DatePart) (Value, error) {
 	if first < 0 || last <= first {
 		return Value{}, fmt.Errorf("%w: INTERVAL … %s TO %s is not a valid range", ErrBadCast, from, to)
 	}
-	input := s
 	bad := fmt.Errorf("%w: %q does not match INTERVAL … %s TO %s", ErrBadCast, s, from, to)
+	over := fmt.Errorf("%w: %q is out of range", ErrIntervalOverflow, s)
 	var months, days, micros int64
 	ymNeg, hmsNeg := false, false
 	for i := first; i <= last; i++ {
@@ -188,7 +188,6 @@ func ParseIntervalParts(s string, from, to DatePart) (Value, error) {
 			frac, _ = strconv.ParseInt((digits + "000000")[:6], 10, 64)
 			s = s[m:]
 		}
-		over := fmt.Errorf("%w: %q is out of range", ErrIntervalOverflow, input)
 		switch f.part {
 		case PartYear, PartMonth:
 			if f.part == PartYear || i == first {

@@ -41,14 +41,11 @@ func (b *binder) setOpByName(s *sqlparse.SetOp, env *cteEnv) Node {
 		}
 		x = l
 	}
-	spelled := *s
-	spelled.Names = first.Names
-	s = &spelled
 	inputs := make([]Node, len(items))
 	for i, it := range items {
 		inputs[i] = b.setExpr(it, env)
 	}
-	names, err := finalSetNames(s, inputs)
+	names, err := finalSetNames(s, first.Names, inputs)
 	if err != nil {
 		b.fail(s.At, "%v", err)
 	}
@@ -94,48 +91,49 @@ func namesOf(n Node) inputNames {
 
 func (in inputNames) has(name string) bool { _, ok := in.index[strings.ToLower(name)]; return ok }
 
-// finalSetNames computes the chain's output column names.
-func finalSetNames(s *sqlparse.SetOp, inputs []Node) ([]string, error) {
+// finalSetNames computes the output column names of the chain s ends,
+// whose ON/BY list is list (as its first operation spells it).
+func finalSetNames(s *sqlparse.SetOp, list []string, inputs []Node) ([]string, error) {
 	mode, how := setMatchMode(s), s.Match
 	all := make([]inputNames, len(inputs))
 	for i, n := range inputs {
 		all[i] = namesOf(n)
 	}
 	label := func(i int) string { return fmt.Sprintf("input %d", i+1) }
-	if len(s.Names) > 0 {
-		list := map[string]bool{}
-		for _, n := range s.Names {
+	if len(list) > 0 {
+		listed := map[string]bool{}
+		for _, n := range list {
 			k := strings.ToLower(n)
-			if list[k] {
+			if listed[k] {
 				return nil, fmt.Errorf("column %s appears twice in the %s list", n, how)
 			}
-			list[k] = true
+			listed[k] = true
 		}
 		for i, in := range all {
 			for k := range in.dup {
-				if list[k] {
+				if listed[k] {
 					return nil, fmt.Errorf("column %s of the %s list appears more than once in %s", k, how, label(i))
 				}
 			}
 			switch mode {
 			case "INNER":
-				for _, n := range s.Names {
+				for _, n := range list {
 					if !in.has(n) {
 						return nil, fmt.Errorf("column %s of the %s list is not in %s (every input must have it unless FULL or LEFT is given)", n, how, label(i))
 					}
 				}
 			case "STRICT":
-				if len(in.names) != len(s.Names) || len(in.dup) > 0 {
+				if len(in.names) != len(list) || len(in.dup) > 0 {
 					return nil, fmt.Errorf("%s must have exactly the columns of the %s list", label(i), how)
 				}
-				for _, n := range s.Names {
+				for _, n := range list {
 					if !in.has(n) {
 						return nil, fmt.Errorf("%s must have exactly the columns of the %s list", label(i), how)
 					}
 				}
 			}
 		}
-		for _, n := range s.Names {
+		for _, n := range list {
 			switch {
 			case mode == "LEFT" && !all[0].has(n):
 				return nil, fmt.Errorf("column %s of the LEFT %s list is not in input 1", n, how)
@@ -143,7 +141,7 @@ func finalSetNames(s *sqlparse.SetOp, inputs []Node) ([]string, error) {
 				return nil, fmt.Errorf("column %s of the %s list is in no input", n, how)
 			}
 		}
-		return s.Names, nil
+		return list, nil
 	}
 	for i, n := range inputs {
 		for j, c := range n.Columns() {

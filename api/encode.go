@@ -70,6 +70,8 @@ func appendValue(b []byte, v types.Value) []byte {
 		return appendString(b, types.FormatTime(v.I))
 	case types.KindInterval:
 		return appendString(b, types.FormatInterval(v))
+	case types.KindJSON: // the value itself, as Logflare gives a record's fields
+		return append(b, v.S...)
 	case types.KindNumeric, types.KindBigNumeric:
 		// Exact decimal text in a string, as BigQuery's API sends it: a
 		// JSON number would be rounded to a double by most clients.
@@ -102,28 +104,5 @@ func appendValue(b []byte, v types.Value) []byte {
 	return append(b, "null"...)
 }
 
-// appendString writes a JSON string; invalid UTF-8 becomes U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r == '\n':
-			b = append(b, '\\', 'n')
-		case r == '\r':
-			b = append(b, '\\', 'r')
-		case r == '\t':
-			b = append(b, '\\', 't')
-		case r < 0x20 || r == 0x2028 || r == 0x2029:
-			b = append(b, '\\', 'u', '0', '0', hex[r>>4&0xf], hex[r&0xf])
-			if r > 0xff {
-				b = append(b[:len(b)-4], hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
-			}
-		default:
-			b = append(b, string(r)...)
-		}
-	}
-	return append(b, '"')
-}
+// appendString writes a JSON string, escaped as BigQuery escapes one.
+func appendString(b []byte, s string) []byte { return types.AppendJSONString(b, s) }

@@ -36,6 +36,10 @@ func TestAppendValue(t *testing.T) {
 		{types.ArrayValue(types.Int64, []types.Value{types.IntValue(1), types.IntValue(2)}), `[1,2]`},
 		{dec(types.Numeric, "-1.50"), `"-1.5"`},
 		{dec(types.BigNumeric, "12345678901234567890.00000000000000000000000000000000000001"), `"12345678901234567890.00000000000000000000000000000000000001"`},
+		{types.Value{T: types.JSON, S: `{"a":[1,null]}`}, `{"a":[1,null]}`}, // inline, not a string
+		{types.Value{T: types.JSON, S: `null`}, `null`},
+		{types.NullOf(types.JSON), `null`},
+		{types.StringValue("\u2028\x01\b"), `"\u2028\u0001\b"`},
 		{types.StructValue(anon, []types.Value{types.IntValue(1), types.StringValue("x"), types.BoolValue(false)}), `{"_field_1":1,"b":"x","_field_3":false}`},
 	} {
 		require.Equal(t, c.want, string(appendValue(nil, c.v)), c.v.String())

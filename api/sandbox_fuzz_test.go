@@ -77,6 +77,7 @@ func FuzzSandboxSQL(f *testing.F) {
 		"select m.n in unnest([1, 2]), 'a' like all unnest(['%', 'a_']) from storage_logs, unnest(metadata) as m",
 		"select sum(m.n), max(cast(m.n as float64)), approx_quantiles(id, 3), stddev(m.n) from storage_logs, unnest(metadata) as m",
 		"select safe_add(9223372036854775807, 1), ieee_divide(1, 0), is_nan(0/1), '\\x41\\101', cast('1' as numeric)",
+		"select json '{\"a\": [1]}'.a[0], to_json_string(struct(id)), parse_json(event_message).x from edge_logs",
 	} {
 		f.Add(seed)
 	}

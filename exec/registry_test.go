@@ -31,6 +31,7 @@ var syntax = map[string]string{
 	"extract_time":     `(?i)extract\s*\(\s*time\b`,
 	"interval_part":    `(?i)\binterval\s+[a-z0-9_(]+\s*[*+-]`,
 	"is_distinct_from": `(?i)\bis\s+(not\s+)?distinct\s+from\b`, "in_unnest": `(?i)\bin\s+unnest\s*\(`,
+	"json_subscript": `\)\s*\[\s*['"0-9]`,
 }
 
 // TestEveryFunctionIsDefinedAndTested lists every registered function: each

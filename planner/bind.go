@@ -187,7 +187,7 @@ func (b *binder) query(q *sqlparse.Query, env *cteEnv) Node {
 			if idx < 0 {
 				b.fail(o.At, "ORDER BY after a set operation must name an output column")
 			}
-			keys = append(keys, sortKey(o, &ColRef{Idx: idx, T: cols[idx].T, Name: cols[idx].Name}))
+			keys = append(keys, b.sortKey(o, &ColRef{Idx: idx, T: cols[idx].T, Name: cols[idx].Name}))
 		}
 		plan = &Sort{In: plan, Keys: keys, Limit: -1}
 	}
@@ -212,7 +212,9 @@ func (b *binder) withEnv(with []*sqlparse.CTE, env *cteEnv) *cteEnv {
 	return inner
 }
 
-func sortKey(o *sqlparse.OrderItem, e Expr) SortKey {
+// sortKey is an ORDER BY item's key; a JSON value cannot be ordered.
+func (b *binder) sortKey(o *sqlparse.OrderItem, e Expr) SortKey {
+	b.orderable(o.Expr.Pos(), "ORDER BY", e.Type())
 	k := SortKey{Expr: e, Desc: o.Desc, NullsFirst: !o.Desc}
 	if o.NullsFirst != nil {
 		k.NullsFirst = *o.NullsFirst
@@ -444,4 +446,12 @@ func walkWindowSpec(s *sqlparse.WindowSpec, w func(sqlparse.Node)) {
 func isNilNode(n sqlparse.Node) bool {
 	v := reflect.ValueOf(n)
 	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+// orderable refuses a JSON value where values are ordered, grouped or
+// compared (BigQuery defines neither equality nor order on JSON).
+func (b *binder) orderable(pos int, where string, t types.Type) {
+	if t.Has(types.KindJSON) {
+		b.fail(pos, "%s does not support a value of type %s (JSON has no equality or order)", where, t)
+	}
 }

@@ -83,7 +83,7 @@ func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *
 		if call.Distinct && k.String() != call.Args[0].String() {
 			b.fail(o.Expr.Pos(), "with DISTINCT, ORDER BY inside %s must order by the aggregated expression", strings.ToUpper(name))
 		}
-		sk := sortKey(o, k)
+		sk := b.sortKey(o, k)
 		call.Args = append(call.Args, k)
 		call.Order = append(call.Order, AggOrder{Desc: sk.Desc, NullsFirst: sk.NullsFirst})
 	}

@@ -227,10 +227,18 @@ func aggsWith(yes func(*Agg) bool) []string {
 	return out
 }
 
-// namedParams are the parameter names of the functions that take
-// arguments by name (`name => expr`), in order; an argument left out is 0.
-var namedParams = map[string][]string{
-	"make_interval": {"year", "month", "day", "hour", "minute", "second"},
+// namedParam is a parameter a function takes by name (`name => expr`),
+// and the literal SQL text of its value when it is left out ("": the
+// argument is dropped, which only a trailing one may be).
+type namedParam struct{ name, def string }
+
+// namedParams lists, in order, the parameters of the functions that take
+// arguments by name.
+var namedParams = map[string][]namedParam{
+	"make_interval": {{"year", "0"}, {"month", "0"}, {"day", "0"}, {"hour", "0"}, {"minute", "0"}, {"second", "0"}},
+	"parse_json":    {{"json_string", ""}, {"wide_number_mode", ""}},
+	"float64":       {{"json", ""}, {"wide_number_mode", ""}},
+	"to_json":       {{"value", ""}, {"stringify_wide_numbers", ""}},
 }
 
 // namedArgs puts a call's named arguments in their places (after the
@@ -244,6 +252,9 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 	}
 	if !named {
 		return e
+	}
+	if t, ok := aliases[name]; ok {
+		name = t
 	}
 	params, ok := namedParams[name]
 	if !ok {
@@ -262,7 +273,7 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 		}
 		at := -1
 		for j, p := range params {
-			if strings.EqualFold(p, n.Name) {
+			if strings.EqualFold(p.name, n.Name) {
 				at = j
 			}
 		}
@@ -274,9 +285,15 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 		}
 		args[at], last = n.X, at
 	}
+	for len(args) > 0 && args[len(args)-1] == nil && params[len(args)-1].def == "" {
+		args = args[:len(args)-1]
+	}
 	for i := range args {
 		if args[i] == nil {
-			args[i] = &sqlparse.Literal{At: e.At, Kind: sqlparse.LitInt, Value: "0"}
+			if params[i].def == "" {
+				b.fail(e.At, "%s needs its argument %s", strings.ToUpper(name), params[i].name)
+			}
+			args[i] = &sqlparse.Literal{At: e.At, Kind: sqlparse.LitInt, Value: params[i].def}
 		}
 	}
 	out := *e

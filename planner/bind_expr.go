@@ -94,6 +94,12 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		return b.finish(e.At, &Call{Fn: "cast", Args: []Expr{x}, T: t, Safe: e.Safe})
 	case *sqlparse.Index:
 		x := b.expr(e.X, ctx)
+		if x.Type().Kind == types.KindJSON {
+			if e.Mode != sqlparse.SubPlain {
+				b.fail(e.At, "a JSON subscript is written j[i] or j['key'], not with %s", e.Mode)
+			}
+			return b.call(e.At, "json_subscript", []Expr{x, b.expr(e.Index, ctx)})
+		}
 		if x.Type().Kind == types.KindStruct {
 			k, ok := b.expr(e.Index, ctx).(*Const)
 			if !ok || k.V.T.Kind != types.KindInt64 {
@@ -237,6 +243,13 @@ func (b *binder) literal(e *sqlparse.Literal) Expr {
 		return &Const{V: types.Value{T: types.Bytes, S: e.Value}}
 	case sqlparse.LitTyped:
 		t, _ := types.ParseTypeName(e.TypeName)
+		if t.Kind == types.KindJSON { // JSON '…' is PARSE_JSON of its text, exact numbers
+			v, err := types.ParseJSON(e.Value, false)
+			if err != nil {
+				b.fail(e.At, "%v", err)
+			}
+			return &Const{V: v}
+		}
 		if t.IsDecimal() { // a literal's digits past the scale are an error, not rounded
 			v, err := types.ParseDecimalLiteral(t, e.Value)
 			if err != nil {
@@ -354,7 +367,7 @@ func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
 			fields[i] = types.Field{Name: f.Name, Type: b.typeOf(f.Type)}
 		}
 		return types.StructOf(fields...)
-	case "JSON", "RANGE", "GEOGRAPHY":
+	case "RANGE", "GEOGRAPHY":
 		b.fail(t.At, "type %s is not supported", t.Name)
 	}
 	st, ok := types.ParseTypeName(t.Name)

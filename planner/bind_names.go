@@ -168,6 +168,8 @@ func (b *binder) field(x Expr, name string, pos int) Expr {
 		return b.finish(pos, &Call{Fn: "field", Args: []Expr{x}, Idx: i, T: t.Fields[i].Type})
 	case types.KindNull:
 		return &Const{V: types.NullOf(types.Null)}
+	case types.KindJSON: // j.name is j['name'] (funcs_jsontype.go)
+		return b.finish(pos, &Call{Fn: "json_subscript", Args: []Expr{x, &Const{V: types.StringValue(name)}}})
 	case types.KindArray:
 		b.fail(pos, "cannot access field %s on a value of type %s; use UNNEST", name, t)
 	}

@@ -113,7 +113,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		} else {
 			t = hidden[idx-outCols].Type()
 		}
-		sortKeys = append(sortKeys, sortKey(o, &ColRef{Idx: idx, T: t, Name: name}))
+		sortKeys = append(sortKeys, b.sortKey(o, &ColRef{Idx: idx, T: t, Name: name}))
 	}
 
 	// The FROM row is complete: fix its layout and build the plan.
@@ -180,6 +180,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		}
 		d := &Aggregate{In: plan}
 		for i, c := range proj.Cols {
+			b.orderable(s.At, "SELECT DISTINCT", c.T)
 			d.Keys = append(d.Keys, &ColRef{Idx: i, T: c.T, Name: c.Name})
 			d.Cols = append(d.Cols, c)
 		}
@@ -296,6 +297,12 @@ func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
 // groupKey binds one GROUP BY item: an ordinal, a select alias, or an
 // expression over the FROM row.
 func (b *binder) groupKey(g sqlparse.Expr, items []selItem, sc *scope) Expr {
+	k := b.groupKeyExpr(g, items, sc)
+	b.orderable(g.Pos(), "GROUP BY", k.Type())
+	return k
+}
+
+func (b *binder) groupKeyExpr(g sqlparse.Expr, items []selItem, sc *scope) Expr {
 	pick := func(i int) Expr {
 		it := items[i]
 		if it.ast == nil {

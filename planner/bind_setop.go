@@ -166,6 +166,7 @@ func (b *binder) combine(s *sqlparse.SetOp, left, right Node) Node {
 	u := &Union{Inputs: ins, Cols: cols}
 	d := &Aggregate{In: u}
 	for i, c := range cols {
+		b.orderable(s.At, "a set operation with DISTINCT", c.T)
 		d.Keys = append(d.Keys, &ColRef{Idx: i, T: c.T, Name: c.Name})
 		d.Cols = append(d.Cols, c)
 	}

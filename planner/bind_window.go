@@ -122,6 +122,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 	call := WindowCall{Fn: name}
 	for _, p := range spec.PartitionBy {
 		x := b.expr(p, inner)
+		b.orderable(p.Pos(), "PARTITION BY", x.Type())
 		if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct {
 			b.fail(p.Pos(), "PARTITION BY cannot group by %s", x.Type())
 		}
@@ -132,7 +133,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 		if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct {
 			b.fail(o.Expr.Pos(), "ORDER BY in a window cannot order %s", x.Type())
 		}
-		call.Order = append(call.Order, sortKey(o, x))
+		call.Order = append(call.Order, b.sortKey(o, x))
 	}
 	framed := true
 	switch {

@@ -19,12 +19,14 @@ import (
 // is not valid JSON give NULL; an invalid JSONPath is an error (refused at
 // load when constant).
 func registerJSONFuncs() {
-	check := jsonCheck(types.String)
 	extract := func(scalar bool) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
 			steps, err := jsonPathArg(a)
 			if err != nil {
 				return types.Value{}, err
+			}
+			if a[0].T.Kind == types.KindJSON {
+				return jsonTypedExtract(a[0], steps, scalar)
 			}
 			raw, ok := jsonSelect([]byte(a[0].S), steps)
 			if !ok || bytes.Equal(raw, []byte("null")) {
@@ -50,10 +52,11 @@ func registerJSONFuncs() {
 			return types.StringValue(string(raw)), nil
 		}
 	}
-	register("json_query", def(2, 2, check, extract(false), false))
-	register("json_extract", def(2, 2, check, extract(false), false))
-	register("json_value", def(1, 2, check, extract(true), false))
-	register("json_extract_scalar", def(1, 2, check, extract(true), false))
+	query, value := jsonCheck(types.String, types.JSON), jsonCheck(types.String, types.String)
+	register("json_query", def(2, 2, query, extract(false), false))
+	register("json_extract", def(2, 2, query, extract(false), false))
+	register("json_value", def(1, 2, value, extract(true), false))
+	register("json_extract_scalar", def(1, 2, value, extract(true), false))
 	register("net.host", def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 		if h, ok := netHost(a[0].S); ok {
 			return types.StringValue(h), nil
@@ -70,9 +73,16 @@ type jsonStep struct {
 // parseJSONPath reads $ followed by .key, ."key", [n], ['key'] or ["key"].
 // jsonCheck types a JSON function (JSON text, an optional JSONPath) that
 // returns result, refusing at load a constant path that does not parse.
-func jsonCheck(result types.Type) func(c *Call) (types.Type, error) {
+//
+// Over a JSON value (not JSON text) the function returns onJSON instead.
+func jsonCheck(result, onJSON types.Type) func(c *Call) (types.Type, error) {
 	return func(c *Call) (types.Type, error) {
-		if _, err := sig(types.KindString, types.KindString, types.KindString)(c); err != nil {
+		if c.Args[0].Type().Kind == types.KindJSON {
+			result = onJSON
+			if _, err := sig(types.KindJSON, types.KindString, types.KindString)(c); err != nil {
+				return types.Type{}, err
+			}
+		} else if _, err := sig(types.KindString, types.KindString, types.KindString)(c); err != nil {
 			return types.Type{}, err
 		}
 		if len(c.Args) == 2 {
@@ -155,10 +165,15 @@ func parseJSONPath(p string) ([]jsonStep, error) {
 				continue
 			}
 			i, err := strconv.Atoi(in)
-			if err != nil || i < 0 {
+			switch {
+			case err == nil && i >= 0:
+				steps = append(steps, jsonStep{index: i})
+			case in != "" && strings.Trim(in, "0123456789-+ ") != "":
+				// $[key]: an unquoted key, as JSON_EXTRACT's paths allow.
+				steps = append(steps, jsonStep{key: in, index: -1})
+			default:
 				return bad(fmt.Sprintf("%q is not an array index", in))
 			}
-			steps = append(steps, jsonStep{index: i})
 		default:
 			return bad(fmt.Sprintf("unexpected %q", s[:1]))
 		}
@@ -262,13 +277,16 @@ func validScheme(s string) bool {
 // null (an ARRAY cannot hold NULL). Not an array, a missing path, invalid
 // JSON: NULL.
 func registerJSONArrayFuncs() {
-	check := jsonCheck(types.ArrayOf(types.String))
+	query, value := jsonCheck(types.ArrayOf(types.String), types.ArrayOf(types.JSON)), jsonCheck(types.ArrayOf(types.String), types.ArrayOf(types.String))
 	extract := func(scalar bool) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
 			null := types.NullOf(types.ArrayOf(types.String))
 			steps, err := jsonPathArg(a)
 			if err != nil {
 				return types.Value{}, err
+			}
+			if a[0].T.Kind == types.KindJSON {
+				return jsonTypedExtractArray(a[0], steps, scalar)
 			}
 			raw, ok := jsonSelect([]byte(a[0].S), steps)
 			var elems []json.RawMessage
@@ -302,8 +320,83 @@ func registerJSONArrayFuncs() {
 			return types.ArrayValue(types.String, out), nil
 		}
 	}
-	register("json_extract_array", def(1, 2, check, extract(false), false))
-	register("json_query_array", def(1, 2, check, extract(false), false))
-	register("json_value_array", def(1, 2, check, extract(true), false))
-	register("json_extract_string_array", def(1, 2, check, extract(true), false))
+	register("json_extract_array", def(1, 2, query, extract(false), false))
+	register("json_query_array", def(1, 2, query, extract(false), false))
+	register("json_value_array", def(1, 2, value, extract(true), false))
+	register("json_extract_string_array", def(1, 2, value, extract(true), false))
+}
+
+// jsonSelectNode follows steps from n: false when a step finds nothing.
+func jsonSelectNode(n types.JSONNode, steps []jsonStep) (types.JSONNode, bool) {
+	for _, st := range steps {
+		var ok bool
+		if st.index < 0 {
+			n, ok = n.Member(st.key)
+		} else if ok = n.Kind == types.JSONArray && st.index < len(n.Elems); ok {
+			n = n.Elems[st.index]
+		}
+		if !ok {
+			return n, false
+		}
+	}
+	return n, true
+}
+
+// jsonScalarText is a JSON scalar as JSON_VALUE gives it: a string
+// unquoted, a number in its canonical text, true or false; false for null,
+// an object or an array.
+func jsonScalarText(n types.JSONNode) (string, bool) {
+	switch n.Kind {
+	case types.JSONString:
+		return n.Str, true
+	case types.JSONNumber:
+		return n.Num, true
+	case types.JSONBool:
+		return strconv.FormatBool(n.Bool), true
+	}
+	return "", false
+}
+
+// jsonTypedExtract is JSON_QUERY (a JSON value; JSON null stays JSON null)
+// or JSON_VALUE (a scalar as STRING) over a JSON value.
+func jsonTypedExtract(v types.Value, steps []jsonStep, scalar bool) (types.Value, error) {
+	n, ok := jsonSelectNode(types.DecodeJSON(v), steps)
+	if !scalar {
+		if !ok {
+			return types.NullOf(types.JSON), nil
+		}
+		return types.JSONValue(n), nil
+	}
+	s, ok2 := jsonScalarText(n)
+	if !ok || !ok2 {
+		return types.NullOf(types.String), nil
+	}
+	return types.StringValue(s), nil
+}
+
+// jsonTypedExtractArray is JSON_QUERY_ARRAY (ARRAY<JSON>) or
+// JSON_VALUE_ARRAY (ARRAY<STRING>, NULL when an element is not a scalar)
+// over a JSON value; NULL when the path finds no array.
+func jsonTypedExtractArray(v types.Value, steps []jsonStep, scalar bool) (types.Value, error) {
+	elem := types.JSON
+	if scalar {
+		elem = types.String
+	}
+	n, ok := jsonSelectNode(types.DecodeJSON(v), steps)
+	if !ok || n.Kind != types.JSONArray {
+		return types.NullOf(types.ArrayOf(elem)), nil
+	}
+	out := make([]types.Value, len(n.Elems))
+	for i, e := range n.Elems {
+		if !scalar {
+			out[i] = types.JSONValue(e)
+			continue
+		}
+		s, ok := jsonScalarText(e)
+		if !ok {
+			return types.NullOf(types.ArrayOf(elem)), nil
+		}
+		out[i] = types.StringValue(s)
+	}
+	return types.ArrayValue(elem, out), nil
 }

@@ -16,6 +16,9 @@ func registerOperators() {
 		if err := unify(c, c.Args); err != nil {
 			return types.Type{}, err
 		}
+		if t := c.Args[0].Type(); t.Has(types.KindJSON) {
+			return types.Type{}, fmt.Errorf("%s is not defined for %s (JSON has no equality or order)", c.Fn, t)
+		}
 		return types.Bool, nil
 	}
 	// A comparison with NaN is FALSE, but != which is TRUE, as in

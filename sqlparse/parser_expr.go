@@ -539,11 +539,9 @@ func (p *parser) identPrimary() Expr {
 		up := strings.ToUpper(t.text)
 		next := p.peek()
 		switch {
-		case up == "JSON" && next.kind == tokString:
-			p.refuse("the " + up + " literal")
 		case up == "RANGE" && next.kind == tokOp && next.text == "<":
 			p.refuse("the RANGE type")
-		case (up == "TIMESTAMP" || up == "DATE" || up == "DATETIME" || up == "TIME" || up == "NUMERIC" || up == "BIGNUMERIC" || up == "DECIMAL" || up == "BIGDECIMAL") && next.kind == tokString:
+		case (up == "TIMESTAMP" || up == "DATE" || up == "DATETIME" || up == "TIME" || up == "NUMERIC" || up == "BIGNUMERIC" || up == "DECIMAL" || up == "BIGDECIMAL" || up == "JSON") && next.kind == tokString:
 			p.advance()
 			v := p.tok.text
 			p.advance()

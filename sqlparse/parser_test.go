@@ -103,6 +103,9 @@ var dialect = []struct{ in, want string }{
 	// Exact decimals: typed literals and types, with their aliases.
 	{"select numeric '1.5', bignumeric '-2', decimal '3', bigdecimal '4', cast(x as numeric), cast(y as bigdecimal) from t",
 		"SELECT NUMERIC '1.5', BIGNUMERIC '-2', DECIMAL '3', BIGDECIMAL '4', CAST(x AS NUMERIC), CAST(y AS BIGDECIMAL) FROM t"},
+	// JSON: the literal, the type, field access and subscripts.
+	{"select json '{\"a\": [1]}', cast(null as array<json>), j.a, j['b'][0] from t",
+		"SELECT JSON '{\"a\": [1]}', CAST(NULL AS ARRAY<JSON>), j.a, j['b'][0] FROM t"},
 }
 
 func TestDialect(t *testing.T) {
@@ -149,7 +152,6 @@ var errorCases = []string{
 	`select a /* ERROR "STRICT CORRESPONDING takes no LEFT mode" */ left union all strict corresponding select a`,
 	`select a union all corresponding by ( /* ERROR "expected a column name" */ ) select a`,
 	`select 'a' /* ERROR "COLLATE is not supported" */ collate 'und:ci'`,
-	`select /* ERROR "the JSON literal is not supported" */ json '{}'`,
 	`select cast(x as numeric /* ERROR "a parameterized type such as NUMERIC\(…\) is not supported" */ (10, 2))`,
 	`select /* ERROR "the RANGE type is not supported" */ range<date> '[2024-01-01, 2024-02-01)'`,
 	`select cast('1' as string /* ERROR "CAST … FORMAT is not supported" */ format 'x')`,

@@ -52,11 +52,11 @@ func specOf(k Kind) *decimalSpec {
 // IsDecimal reports whether t is NUMERIC or BIGNUMERIC.
 func (t Type) IsDecimal() bool { return t.Kind == KindNumeric || t.Kind == KindBigNumeric }
 
-// InS reports whether t's values are held in Value.S and ordered by their
-// bytes: STRING, BYTES and the decimals.
+// InS reports whether t's values are held in Value.S: STRING, BYTES and the
+// decimals, ordered by their bytes, and JSON (canonical text, unordered).
 func (t Type) InS() bool {
 	switch t.Kind {
-	case KindString, KindBytes, KindNumeric, KindBigNumeric:
+	case KindString, KindBytes, KindNumeric, KindBigNumeric, KindJSON:
 		return true
 	}
 	return false

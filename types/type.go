@@ -24,9 +24,10 @@ const (
 	KindNumeric
 	KindBigNumeric
 	KindTime // a time of day: µs since midnight, in [0, 86400·10⁶)
+	KindJSON // a JSON value, held as its canonical text (json.go)
 )
 
-var kindNames = [...]string{"NULL", "BOOL", "INT64", "FLOAT64", "STRING", "BYTES", "TIMESTAMP", "DATETIME", "DATE", "INTERVAL", "ARRAY", "STRUCT", "NUMERIC", "BIGNUMERIC", "TIME"}
+var kindNames = [...]string{"NULL", "BOOL", "INT64", "FLOAT64", "STRING", "BYTES", "TIMESTAMP", "DATETIME", "DATE", "INTERVAL", "ARRAY", "STRUCT", "NUMERIC", "BIGNUMERIC", "TIME", "JSON"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -63,6 +64,7 @@ var (
 	Numeric    = Type{Kind: KindNumeric}
 	BigNumeric = Type{Kind: KindBigNumeric}
 	Time       = Type{Kind: KindTime}
+	JSON       = Type{Kind: KindJSON}
 )
 
 // ArrayOf returns the type ARRAY<elem>.
@@ -80,6 +82,23 @@ func (t Type) FieldIndex(name string) int {
 		}
 	}
 	return -1
+}
+
+// Has reports whether t is of kind k or holds one (as an element or field).
+func (t Type) Has(k Kind) bool {
+	switch {
+	case t.Kind == k:
+		return true
+	case t.Kind == KindArray:
+		return t.Elem.Has(k)
+	case t.Kind == KindStruct:
+		for _, f := range t.Fields {
+			if f.Type.Has(k) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // IsNumeric reports whether t is INT64 or FLOAT64.
@@ -149,6 +168,8 @@ func ParseTypeName(name string) (Type, bool) {
 		return Date, true
 	case "TIME":
 		return Time, true
+	case "JSON":
+		return JSON, true
 	case "INTERVAL":
 		return Interval, true
 	case "NUMERIC", "DECIMAL":

@@ -166,7 +166,7 @@ func (v Value) String() string {
 		return strconv.FormatInt(v.I, 10)
 	case KindFloat64:
 		return FormatFloat(v.F)
-	case KindString, KindBytes:
+	case KindString, KindBytes, KindJSON:
 		return v.S
 	case KindTimestamp:
 		return FormatTimestamp(v.I)

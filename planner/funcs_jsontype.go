@@ -161,7 +161,6 @@ func registerJSONTypeFuncs() {
 		}
 		return null, nil
 	}, false))
-	alias("lax_double", "lax_float64")
 	register("lax_string", def(1, 1, sig(types.KindJSON, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 		n := types.DecodeJSON(a[0])
 		switch n.Kind {

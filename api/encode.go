@@ -70,6 +70,8 @@ func appendValue(b []byte, v types.Value) []byte {
 		return appendString(b, types.FormatTime(v.I))
 	case types.KindInterval:
 		return appendString(b, types.FormatInterval(v))
+	case types.KindRange: // its text, as BigQuery's API sends it
+		return appendString(b, types.FormatRange(v))
 	case types.KindJSON: // the value itself, as Logflare gives a record's fields
 		return append(b, v.S...)
 	case types.KindNumeric, types.KindBigNumeric:

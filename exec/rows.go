@@ -28,7 +28,7 @@ func appendKey(dst []byte, v types.Value) []byte {
 		return append(dst, v.S...)
 	case types.KindInterval: // equal intervals (1 MONTH, 30 DAY) are one key
 		return binary.LittleEndian.AppendUint64(append(dst, 6), uint64(v.IntervalMicros()))
-	case types.KindArray, types.KindStruct:
+	case types.KindArray, types.KindStruct, types.KindRange:
 		dst = binary.AppendUvarint(append(dst, 5), uint64(len(v.L)))
 		for _, e := range v.L {
 			dst = appendKey(dst, e)

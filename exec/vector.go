@@ -226,8 +226,8 @@ func (v *Vector) storage() storage {
 		return inFloats
 	case v.T.InS():
 		return inStrings
-	case v.T.Kind == types.KindArray || v.T.Kind == types.KindStruct || v.T.Kind == types.KindNull || v.T.Kind == types.KindInterval:
-		return inValues // an INTERVAL has three parts
+	case v.T.Kind == types.KindArray || v.T.Kind == types.KindStruct || v.T.Kind == types.KindNull || v.T.Kind == types.KindInterval || v.T.Kind == types.KindRange:
+		return inValues // an INTERVAL has three parts, a RANGE two bounds
 	}
 	return inInts
 }

@@ -242,6 +242,14 @@ func (b *binder) literal(e *sqlparse.Literal) Expr {
 	case sqlparse.LitBytes:
 		return &Const{V: types.Value{T: types.Bytes, S: e.Value}}
 	case sqlparse.LitTyped:
+		if elem, ok := strings.CutPrefix(e.TypeName, "RANGE<"); ok { // RANGE<DATE> '[…, …)'
+			t := b.typeOf(&sqlparse.TypeExpr{At: e.At, Name: "RANGE", Elem: &sqlparse.TypeExpr{At: e.At, Name: strings.TrimSuffix(elem, ">")}})
+			v, err := types.ParseRange(*t.Elem, e.Value)
+			if err != nil {
+				b.fail(e.At, "%v", err)
+			}
+			return &Const{V: v}
+		}
 		t, _ := types.ParseTypeName(e.TypeName)
 		if t.Kind == types.KindJSON { // JSON '…' is PARSE_JSON of its text, exact numbers
 			v, err := types.ParseJSON(e.Value, false)
@@ -367,7 +375,16 @@ func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
 			fields[i] = types.Field{Name: f.Name, Type: b.typeOf(f.Type)}
 		}
 		return types.StructOf(fields...)
-	case "RANGE", "GEOGRAPHY":
+	case "RANGE":
+		if t.Elem == nil {
+			b.fail(t.At, "RANGE needs its element type: RANGE<DATE>, RANGE<DATETIME> or RANGE<TIMESTAMP>")
+		}
+		elem := b.typeOf(t.Elem)
+		if !types.IsRangeElem(elem) {
+			b.fail(t.At, "RANGE<%s> is not a type: a RANGE holds DATE, DATETIME or TIMESTAMP", elem)
+		}
+		return types.RangeOf(elem)
+	case "GEOGRAPHY":
 		b.fail(t.At, "type %s is not supported", t.Name)
 	}
 	st, ok := types.ParseTypeName(t.Name)

@@ -196,6 +196,7 @@ func init() {
 	registerJSONFuncs()
 	registerJSONTypeFuncs()
 	registerToJSONFuncs()
+	registerRangeTypeFuncs()
 	registerDateFuncs()
 	registerDateArrayFuncs()
 	registerJSONArrayFuncs()

@@ -240,11 +240,12 @@ const (
 	LitFloat
 	LitString
 	LitBytes
-	LitTyped // TIMESTAMP '…', DATE '…', DATETIME '…', NUMERIC '…', BIGNUMERIC '…'
+	LitTyped // TIMESTAMP '…', DATE '…', NUMERIC '…', JSON '…', RANGE<DATE> '…', …
 )
 
 // Literal is a constant written in the query. For LitTyped, TypeName holds
-// TIMESTAMP, DATETIME or DATE and Value the string.
+// the type as written before the string (TIMESTAMP, JSON, RANGE<DATE>, …)
+// and Value the string.
 type Literal struct {
 	At       int
 	Kind     LiteralKind
@@ -340,6 +341,10 @@ type TypeField struct {
 // String writes the type in the dialect.
 func (t *TypeExpr) String() string {
 	switch t.Name {
+	case "RANGE":
+		if t.Elem != nil {
+			return "RANGE<" + t.Elem.String() + ">"
+		}
 	case "ARRAY":
 		return "ARRAY<" + t.Elem.String() + ">"
 	case "STRUCT":

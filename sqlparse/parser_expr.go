@@ -464,6 +464,11 @@ func (p *parser) typeExpr() *TypeExpr {
 		return &TypeExpr{At: at, Name: "INTERVAL"}
 	}
 	name := strings.ToUpper(p.name("a type name"))
+	if name == "RANGE" && p.acceptOp("<") {
+		t := &TypeExpr{At: at, Name: name, Elem: p.typeExpr()}
+		p.closeAngle()
+		return t
+	}
 	if p.isOp("(") {
 		p.refuse("a parameterized type such as " + name + "(…)")
 	}
@@ -539,8 +544,17 @@ func (p *parser) identPrimary() Expr {
 		up := strings.ToUpper(t.text)
 		next := p.peek()
 		switch {
-		case up == "RANGE" && next.kind == tokOp && next.text == "<":
-			p.refuse("the RANGE type")
+		case up == "RANGE" && next.kind == tokOp && next.text == "<": // RANGE<DATE> '[…, …)'
+			p.advance()
+			p.advance()
+			elem := strings.ToUpper(p.name("a type name"))
+			p.closeAngle()
+			if p.tok.kind != tokString {
+				p.fail("a string after RANGE<" + elem + ">")
+			}
+			v := p.tok.text
+			p.advance()
+			return &Literal{At: at, Kind: LitTyped, TypeName: "RANGE<" + elem + ">", Value: v}
 		case (up == "TIMESTAMP" || up == "DATE" || up == "DATETIME" || up == "TIME" || up == "NUMERIC" || up == "BIGNUMERIC" || up == "DECIMAL" || up == "BIGDECIMAL" || up == "JSON") && next.kind == tokString:
 			p.advance()
 			v := p.tok.text

@@ -32,7 +32,7 @@ func cast(v Value, to Type) (Value, error) {
 		return NullOf(to), nil
 	}
 	from := v.T.Kind
-	if from == to.Kind && to.Kind != KindArray && to.Kind != KindStruct {
+	if from == to.Kind && to.Kind != KindArray && to.Kind != KindStruct && to.Kind != KindRange {
 		v.T = to
 		return v, nil
 	}
@@ -46,7 +46,7 @@ func cast(v Value, to Type) (Value, error) {
 			return StringValue(CastTimeText(v)), nil
 		case KindBytes:
 			return StringValue(v.S), nil
-		case KindArray, KindStruct:
+		case KindArray, KindStruct, KindJSON: // JSON has TO_JSON_STRING
 			return fail()
 		}
 		return StringValue(v.String()), nil
@@ -148,6 +148,13 @@ func cast(v Value, to Type) (Value, error) {
 			return DateValue(d), nil
 		case KindTimestamp, KindDatetime:
 			return DateValue(floorDiv(v.I, Day)), nil
+		}
+	case KindRange:
+		switch {
+		case from == KindString:
+			return ParseRange(*to.Elem, v.S)
+		case from == KindRange && v.T.Elem.Equal(*to.Elem):
+			return v, nil
 		}
 	case KindArray:
 		if from == KindArray {

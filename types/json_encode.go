@@ -24,7 +24,11 @@ import (
 //
 // Both write NaN and ±inf as "NaN", "Infinity" and "-Infinity"; BYTES in
 // base64; DATE, DATETIME, TIME and TIMESTAMP in ISO 8601 (a TIMESTAMP in UTC
-// with a Z); an INTERVAL in ISO 8601 (P1Y2M3DT4H5M6.5S).
+// with a Z); an INTERVAL in ISO 8601 (P1Y2M3DT4H5M6.5S); a RANGE as an
+// object of its start and end.
+
+// rangeJSONKeys name a RANGE's bounds in JSON (an unbounded one is null).
+var rangeJSONKeys = [2]string{"start", "end"}
 
 // maxExactJSONInt is 2^53: integers up to it in magnitude are exact doubles.
 const maxExactJSONInt = 1 << 53
@@ -75,6 +79,16 @@ func ToJSON(v Value, stringifyWide bool) (JSONNode, error) {
 		return JSONObjectOf(m), nil
 	case KindBool:
 		return JSONNode{Kind: JSONBool, Bool: v.I != 0}, nil
+	case KindRange:
+		var m [2]JSONMember
+		for i, name := range rangeJSONKeys {
+			x, err := ToJSON(v.L[i], stringifyWide)
+			if err != nil {
+				return JSONNode{}, err
+			}
+			m[i] = JSONMember{Key: name, Val: x}
+		}
+		return JSONObjectOf(m[:]), nil
 	}
 	s, ok := jsonScalarString(v)
 	if !ok {
@@ -190,6 +204,17 @@ func AppendJSONText(b []byte, v Value) ([]byte, error) {
 			b = append(b, ':')
 			var err error
 			if b, err = AppendJSONText(b, e); err != nil {
+				return b, err
+			}
+		}
+		return append(b, '}'), nil
+	case KindRange:
+		for i, name := range rangeJSONKeys {
+			b = append(b, "{,"[i])
+			b = AppendJSONString(b, name)
+			b = append(b, ':')
+			var err error
+			if b, err = AppendJSONText(b, v.L[i]); err != nil {
 				return b, err
 			}
 		}

@@ -24,10 +24,11 @@ const (
 	KindNumeric
 	KindBigNumeric
 	KindTime // a time of day: µs since midnight, in [0, 86400·10⁶)
-	KindJSON // a JSON value, held as its canonical text (json.go)
+	KindJSON  // a JSON value, held as its canonical text (json.go)
+	KindRange // RANGE<DATE|DATETIME|TIMESTAMP>, its bounds in Value.L (range.go)
 )
 
-var kindNames = [...]string{"NULL", "BOOL", "INT64", "FLOAT64", "STRING", "BYTES", "TIMESTAMP", "DATETIME", "DATE", "INTERVAL", "ARRAY", "STRUCT", "NUMERIC", "BIGNUMERIC", "TIME", "JSON"}
+var kindNames = [...]string{"NULL", "BOOL", "INT64", "FLOAT64", "STRING", "BYTES", "TIMESTAMP", "DATETIME", "DATE", "INTERVAL", "ARRAY", "STRUCT", "NUMERIC", "BIGNUMERIC", "TIME", "JSON", "RANGE"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -66,6 +67,9 @@ var (
 	Time       = Type{Kind: KindTime}
 	JSON       = Type{Kind: KindJSON}
 )
+
+// RangeOf returns the type RANGE<elem>.
+func RangeOf(elem Type) Type { e := elem; return Type{Kind: KindRange, Elem: &e} }
 
 // ArrayOf returns the type ARRAY<elem>.
 func ArrayOf(elem Type) Type { e := elem; return Type{Kind: KindArray, Elem: &e} }
@@ -110,7 +114,7 @@ func (t Type) Equal(u Type) bool {
 		return false
 	}
 	switch t.Kind {
-	case KindArray:
+	case KindArray, KindRange:
 		return t.Elem.Equal(*u.Elem)
 	case KindStruct:
 		if len(t.Fields) != len(u.Fields) {
@@ -129,6 +133,8 @@ func (t Type) String() string {
 	switch t.Kind {
 	case KindArray:
 		return "ARRAY<" + t.Elem.String() + ">"
+	case KindRange:
+		return "RANGE<" + t.Elem.String() + ">"
 	case KindStruct:
 		var b strings.Builder
 		b.WriteString("STRUCT<")

@@ -92,6 +92,8 @@ func Compare(a, b Value) (c int, ok bool) {
 		return compareFloat(a.F, b.F), true
 	case KindString, KindBytes, KindNumeric, KindBigNumeric: // see Type.InS
 		return strings.Compare(a.S, b.S), true
+	case KindRange:
+		return compareRanges(a, b), true
 	case KindArray, KindStruct:
 		for i := 0; i < len(a.L) && i < len(b.L); i++ {
 			x, y := a.L[i], b.L[i]
@@ -180,6 +182,8 @@ func (v Value) String() string {
 		return FormatInterval(v)
 	case KindNumeric, KindBigNumeric:
 		return FormatDecimal(v)
+	case KindRange:
+		return FormatRange(v)
 	case KindArray, KindStruct:
 		var b strings.Builder
 		if v.T.Kind == KindArray {

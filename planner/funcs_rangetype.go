@@ -1,0 +1,203 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"logq/types"
+)
+
+// Functions of the RANGE type (types/range.go): the RANGE constructor,
+// RANGE_START, RANGE_END, RANGE_CONTAINS, RANGE_OVERLAPS, RANGE_INTERSECT
+// and GENERATE_RANGE_ARRAY. An unbounded bound is a NULL of the element
+// type in the value; a NULL range gives NULL.
+func registerRangeTypeFuncs() {
+	// RANGE(lower, upper): a NULL bound is unbounded; lower must be below
+	// upper (SAFE.: NULL).
+	register("range", def(2, 2, func(c *Call) (types.Type, error) {
+		if err := unify(c, c.Args); err != nil {
+			return types.Type{}, fmt.Errorf("RANGE's bounds: %w", err)
+		}
+		t := c.Args[0].Type()
+		if t.Kind == types.KindNull {
+			t = c.Args[1].Type()
+		}
+		if !types.IsRangeElem(t) {
+			return types.Type{}, fmt.Errorf("RANGE's bounds are DATE, DATETIME or TIMESTAMP, not %s", t)
+		}
+		for i := range c.Args {
+			a, err := coerceTo(c.Args[i], t)
+			if err != nil {
+				return types.Type{}, err
+			}
+			c.Args[i] = a
+		}
+		return types.RangeOf(t), nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		v, err := types.RangeValue(*c.T.Elem, a[0], a[1])
+		if err != nil {
+			return types.Value{}, evalErr("%v", err)
+		}
+		return v, nil
+	}, true))
+
+	bound := func(i int) func(c *Call, a []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) { return a[0].L[i], nil }
+	}
+	register("range_start", def(1, 1, rangeArgs(1, elemResult), bound(0), false))
+	register("range_end", def(1, 1, rangeArgs(1, elemResult), bound(1), false))
+
+	// RANGE_CONTAINS(outer, inner range) or RANGE_CONTAINS(range, value).
+	register("range_contains", def(2, 2, func(c *Call) (types.Type, error) {
+		if _, err := rangeArgs(1, elemResult)(c); err != nil {
+			return types.Type{}, err
+		}
+		rt := c.Args[0].Type()
+		want := *rt.Elem
+		if c.Args[1].Type().Kind == types.KindRange {
+			want = rt
+		}
+		x, err := coerceTo(c.Args[1], want)
+		if err != nil {
+			return types.Type{}, fmt.Errorf("RANGE_CONTAINS looks for a %s or a %s in a %s: %w", rt, *rt.Elem, rt, err)
+		}
+		c.Args[1] = x
+		return types.Bool, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		r := a[0]
+		if a[1].T.Kind == types.KindRange {
+			in := a[1]
+			return types.BoolValue(lowerLE(r.L[0], in.L[0]) && upperLE(in.L[1], r.L[1])), nil
+		}
+		return types.BoolValue((r.L[0].Null || r.L[0].I <= a[1].I) && (r.L[1].Null || a[1].I < r.L[1].I)), nil
+	}, false))
+
+	register("range_overlaps", def(2, 2, rangeArgs(2, func(types.Type) types.Type { return types.Bool }), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.BoolValue(overlaps(a[0], a[1])), nil
+	}, false))
+	register("range_intersect", def(2, 2, rangeArgs(2, func(t types.Type) types.Type { return t }), func(c *Call, a []types.Value) (types.Value, error) {
+		x, y := a[0], a[1]
+		if !overlaps(x, y) {
+			return types.Value{}, evalErr("RANGE_INTERSECT: %s and %s do not overlap", types.FormatRange(x), types.FormatRange(y))
+		}
+		lo, hi := x.L[0], x.L[1]
+		if !lowerLE(y.L[0], lo) {
+			lo = y.L[0]
+		}
+		if !upperLE(hi, y.L[1]) {
+			hi = y.L[1]
+		}
+		return types.RangeValue(*c.T.Elem, lo, hi)
+	}, false))
+
+	// GENERATE_RANGE_ARRAY(range, step[, include_last_partial_range]):
+	// consecutive subranges of one step each; the last one, when shorter,
+	// is kept unless the third argument is FALSE.
+	register("generate_range_array", def(2, 3, func(c *Call) (types.Type, error) {
+		if _, err := rangeArgs(1, elemResult)(c); err != nil {
+			return types.Type{}, err
+		}
+		step, err := coerceTo(c.Args[1], types.Interval)
+		if err != nil {
+			return types.Type{}, fmt.Errorf("argument 2 of GENERATE_RANGE_ARRAY: %w", err)
+		}
+		c.Args[1] = step
+		if len(c.Args) == 3 {
+			b, err := coerceTo(c.Args[2], types.Bool)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("argument 3 of GENERATE_RANGE_ARRAY: %w", err)
+			}
+			c.Args[2] = b
+		}
+		return types.ArrayOf(c.Args[0].Type()), nil
+	}, generateRangeArray, false))
+}
+
+// rangeArgs types a call whose first n arguments are RANGEs of one type
+// and whose result is result(that type).
+func rangeArgs(n int, result func(types.Type) types.Type) func(c *Call) (types.Type, error) {
+	return func(c *Call) (types.Type, error) {
+		var rt types.Type
+		for i := 0; i < n; i++ {
+			t := c.Args[i].Type()
+			switch {
+			case t.Kind != types.KindRange:
+				return types.Type{}, fmt.Errorf("argument %d of %s is a RANGE, not %s", i+1, strings.ToUpper(c.Fn), t)
+			case i > 0 && !t.Equal(rt):
+				return types.Type{}, fmt.Errorf("the RANGEs of %s are of one type, not %s and %s", strings.ToUpper(c.Fn), rt, t)
+			}
+			rt = t
+		}
+		return result(rt), nil
+	}
+}
+
+func elemResult(t types.Type) types.Type { return *t.Elem }
+
+// lowerLE reports a ≤ b for two lower bounds (unbounded is the least).
+func lowerLE(a, b types.Value) bool { return a.Null || !b.Null && a.I <= b.I }
+
+// upperLE reports a ≤ b for two upper bounds (unbounded is the greatest).
+func upperLE(a, b types.Value) bool { return b.Null || !a.Null && a.I <= b.I }
+
+// overlaps reports whether two ranges share a value: each starts before the
+// other ends.
+func overlaps(x, y types.Value) bool {
+	before := func(lo, hi types.Value) bool { return lo.Null || hi.Null || lo.I < hi.I }
+	return before(x.L[0], y.L[1]) && before(y.L[0], x.L[1])
+}
+
+// maxRangeArray bounds GENERATE_RANGE_ARRAY's result, as GENERATE_ARRAY's is.
+const maxRangeArray = 1_000_000
+
+func generateRangeArray(c *Call, a []types.Value) (types.Value, error) {
+	r, step := a[0], a[1]
+	elem := *r.T.Elem
+	if len(a) == 3 && a[2].Null {
+		return types.NullOf(c.T), nil
+	}
+	keepLast := len(a) < 3 || a[2].Bool()
+	if r.L[0].Null || r.L[1].Null {
+		return types.Value{}, evalErr("GENERATE_RANGE_ARRAY needs a bounded range, not %s", types.FormatRange(r))
+	}
+	parts := 0
+	for _, p := range []int64{int64(step.Months), int64(step.Days), step.I} {
+		if p < 0 {
+			return types.Value{}, evalErr("GENERATE_RANGE_ARRAY's step must be positive")
+		}
+		if p != 0 {
+			parts++
+		}
+	}
+	if parts != 1 || elem.Kind == types.KindDate && step.I != 0 || elem.Kind == types.KindTimestamp && step.Months != 0 {
+		return types.Value{}, evalErr("GENERATE_RANGE_ARRAY's step is a positive INTERVAL of one part that a %s can add (%s)", elem, types.FormatInterval(step))
+	}
+	var out []types.Value
+	lo := r.L[0]
+	for lo.I < r.L[1].I {
+		if len(out) >= maxRangeArray {
+			return types.Value{}, evalErr("GENERATE_RANGE_ARRAY would make more than %d ranges", maxRangeArray)
+		}
+		next, err := addInterval(lo, step, 1)
+		if err != nil {
+			return types.Value{}, err
+		}
+		if elem.Kind == types.KindDate {
+			next = types.DateValue(next.I / types.Day)
+		}
+		next.T = elem
+		if next.I > r.L[1].I {
+			if !keepLast {
+				break
+			}
+			next = r.L[1]
+		}
+		v, err := types.RangeValue(elem, lo, next)
+		if err != nil {
+			return types.Value{}, evalErr("%v", err)
+		}
+		out = append(out, v)
+		lo = next
+	}
+	return types.ArrayValue(types.RangeOf(elem), out), nil
+}

@@ -23,7 +23,7 @@ const (
 	// Exact decimals (decimal.go), after the others: kinds are stored.
 	KindNumeric
 	KindBigNumeric
-	KindTime // a time of day: µs since midnight, in [0, 86400·10⁶)
+	KindTime  // a time of day: µs since midnight, in [0, 86400·10⁶)
 	KindJSON  // a JSON value, held as its canonical text (json.go)
 	KindRange // RANGE<DATE|DATETIME|TIMESTAMP>, its bounds in Value.L (range.go)
 )

@@ -166,7 +166,11 @@ func registerJSONTypeFuncs() {
 		switch n.Kind {
 		case types.JSONString:
 			return types.StringValue(n.Str), nil
-		case types.JSONNumber:
+		case types.JSONNumber: // as CAST of the number to STRING writes it
+			if strings.ContainsAny(n.Num, ".e") {
+				f, _ := strconv.ParseFloat(n.Num, 64)
+				return types.StringValue(types.FormatFloat(f)), nil
+			}
 			return types.StringValue(n.Num), nil
 		case types.JSONBool:
 			return types.StringValue(strconv.FormatBool(n.Bool)), nil

@@ -48,6 +48,8 @@ func cast(v Value, to Type) (Value, error) {
 			return StringValue(v.S), nil
 		case KindArray, KindStruct, KindJSON: // JSON has TO_JSON_STRING
 			return fail()
+		case KindFloat64:
+			return StringValue(FormatFloat(v.F)), nil
 		}
 		return StringValue(v.String()), nil
 	case KindBytes:

@@ -227,17 +227,13 @@ func AppendJSONText(b []byte, v Value) ([]byte, error) {
 	return AppendJSONString(b, s), nil
 }
 
-// FormatFloatRoundTrip writes a FLOAT64 as BigQuery's TO_JSON_STRING does:
-// %.15g, or %.17g when fifteen digits do not read back; -0 as 0.
+// FormatFloatRoundTrip writes a finite FLOAT64 as BigQuery's
+// TO_JSON_STRING does: as CAST to STRING writes it, but -0 as 0.
 func FormatFloatRoundTrip(f float64) string {
 	if f == 0 {
 		return "0"
 	}
-	s := strconv.FormatFloat(f, 'g', 15, 64)
-	if back, err := strconv.ParseFloat(s, 64); err != nil || back != f {
-		s = strconv.FormatFloat(f, 'g', 17, 64)
-	}
-	return s
+	return FormatFloat(f)
 }
 
 // FormatISOInterval writes an INTERVAL in ISO 8601 as BigQuery's JSON

@@ -153,7 +153,7 @@ func Equal(a, b Value) bool {
 }
 
 // String renders a value for diagnostics, EXPLAIN and tables: times in their
-// canonical text form, strings unquoted.
+// canonical text form, strings unquoted, FLOAT64 in its shortest text.
 func (v Value) String() string {
 	if v.Null {
 		return "NULL"
@@ -166,8 +166,12 @@ func (v Value) String() string {
 		return "false"
 	case KindInt64:
 		return strconv.FormatInt(v.I, 10)
-	case KindFloat64:
-		return FormatFloat(v.F)
+	case KindFloat64: // the shortest text that reads back (CAST writes FormatFloat)
+		switch {
+		case math.IsInf(v.F, 0) || math.IsNaN(v.F):
+			return FormatFloat(v.F)
+		}
+		return strconv.FormatFloat(v.F, 'g', -1, 64)
 	case KindString, KindBytes, KindJSON:
 		return v.S
 	case KindTimestamp:
@@ -211,7 +215,9 @@ func (v Value) String() string {
 	return "NULL"
 }
 
-// FormatFloat renders a FLOAT64 the shortest way that reads back exactly.
+// FormatFloat renders a FLOAT64 as BigQuery's CAST to STRING does: %.15g,
+// or %.17g when fifteen digits do not read back (123456789 stays
+// 123456789, 0.1 + 0.2 is 0.30000000000000004, 1e20 is 1e+20).
 func FormatFloat(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
@@ -221,5 +227,9 @@ func FormatFloat(f float64) string {
 	case math.IsNaN(f):
 		return "nan"
 	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	s := strconv.FormatFloat(f, 'g', 15, 64)
+	if back, err := strconv.ParseFloat(s, 64); err != nil || back != f {
+		s = strconv.FormatFloat(f, 'g', 17, 64)
+	}
+	return s
 }

@@ -235,10 +235,55 @@ type namedParam struct{ name, def string }
 // namedParams lists, in order, the parameters of the functions that take
 // arguments by name.
 var namedParams = map[string][]namedParam{
-	"make_interval": {{"year", "0"}, {"month", "0"}, {"day", "0"}, {"hour", "0"}, {"minute", "0"}, {"second", "0"}},
-	"parse_json":    {{"json_string", ""}, {"wide_number_mode", ""}},
-	"float64":       {{"json", ""}, {"wide_number_mode", ""}},
-	"to_json":       {{"value", ""}, {"stringify_wide_numbers", ""}},
+	"make_interval":    {{"year", "0"}, {"month", "0"}, {"day", "0"}, {"hour", "0"}, {"minute", "0"}, {"second", "0"}},
+	"parse_json":       {{"json_string", ""}, {"wide_number_mode", ""}},
+	"float64":          {{"json", ""}, {"wide_number_mode", ""}},
+	"to_json":          {{"value", ""}, {"stringify_wide_numbers", ""}},
+	"json_strip_nulls": {{"json", ""}, {"json_path", "'$'"}, {"include_arrays", "TRUE"}, {"remove_empty", "FALSE"}},
+	"json_keys":        {{"json", ""}, {"max_depth", "4611686018427387904"}, {"mode", ""}},
+}
+
+// trailingNamed are the variadic functions that take one option by name
+// after their repeated arguments (JSON_SET(j, path, value, …,
+// create_if_missing => FALSE)); the option becomes their last argument.
+var trailingNamed = map[string]string{
+	"json_set":          "create_if_missing",
+	"json_array_append": "append_each_element",
+	"json_array_insert": "insert_each_element",
+}
+
+// defaultArg is the literal a left-out named argument stands for.
+func defaultArg(at int, text string) sqlparse.Expr {
+	switch {
+	case text == "TRUE" || text == "FALSE":
+		return &sqlparse.Literal{At: at, Kind: sqlparse.LitBool, Value: text}
+	case strings.HasPrefix(text, "'"):
+		return &sqlparse.Literal{At: at, Kind: sqlparse.LitString, Value: strings.Trim(text, "'")}
+	}
+	return &sqlparse.Literal{At: at, Kind: sqlparse.LitInt, Value: text}
+}
+
+// trailingArg places the one named option of a trailingNamed function.
+func (b *binder) trailingArg(e *sqlparse.Call, name, option string) *sqlparse.Call {
+	out := *e
+	out.Args = nil
+	for i, a := range e.Args {
+		n, ok := a.(*sqlparse.NamedArg)
+		switch {
+		case !ok:
+			out.Args = append(out.Args, a)
+		case !strings.EqualFold(n.Name, option):
+			b.fail(n.At, "%s has no argument named %s", strings.ToUpper(name), n.Name)
+		case i != len(e.Args)-1:
+			b.fail(e.Args[i+1].Pos(), "a positional argument of %s cannot follow a named one", strings.ToUpper(name))
+		default:
+			if len(out.Args)%2 == 0 {
+				b.fail(n.At, "%s takes a JSON value and path and value pairs before %s", strings.ToUpper(name), option)
+			}
+			out.Args = append(out.Args, n.X)
+		}
+	}
+	return &out
 }
 
 // namedArgs puts a call's named arguments in their places (after the
@@ -255,6 +300,9 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 	}
 	if t, ok := aliases[name]; ok {
 		name = t
+	}
+	if option, ok := trailingNamed[name]; ok {
+		return b.trailingArg(e, name, option)
 	}
 	params, ok := namedParams[name]
 	if !ok {
@@ -293,7 +341,7 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 			if params[i].def == "" {
 				b.fail(e.At, "%s needs its argument %s", strings.ToUpper(name), params[i].name)
 			}
-			args[i] = &sqlparse.Literal{At: e.At, Kind: sqlparse.LitInt, Value: params[i].def}
+			args[i] = defaultArg(e.At, params[i].def)
 		}
 	}
 	out := *e

@@ -197,6 +197,7 @@ func init() {
 	registerJSONTypeFuncs()
 	registerToJSONFuncs()
 	registerRangeTypeFuncs()
+	registerJSONMutateFuncs()
 	registerDateFuncs()
 	registerDateArrayFuncs()
 	registerJSONArrayFuncs()

@@ -21,6 +21,18 @@ import (
 func registerJSONFuncs() {
 	extract := func(scalar bool) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
+			if c.Fn == "json_query" && a[0].T.Kind == types.KindJSON {
+				if rest, lax, recursive, err := jsonPathModes(a[1].S); err != nil || lax {
+					if err != nil {
+						return types.Value{}, err
+					}
+					steps, err := parseJSONPath(rest)
+					if err != nil {
+						return types.Value{}, err
+					}
+					return jsonLaxQuery(a[0], steps, recursive), nil
+				}
+			}
 			steps, err := jsonPathArg(a)
 			if err != nil {
 				return types.Value{}, err
@@ -87,7 +99,15 @@ func jsonCheck(result, onJSON types.Type) func(c *Call) (types.Type, error) {
 		}
 		if len(c.Args) == 2 {
 			if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
-				if _, err := parseJSONPath(k.V.S); err != nil {
+				path := k.V.S
+				if c.Fn == "json_query" && result.Kind == types.KindJSON {
+					rest, _, _, err := jsonPathModes(path)
+					if err != nil {
+						return types.Type{}, err
+					}
+					path = rest
+				}
+				if _, err := parseJSONPath(path); err != nil {
 					return types.Type{}, err
 				}
 			}
@@ -399,4 +419,78 @@ func jsonTypedExtractArray(v types.Value, steps []jsonStep, scalar bool) (types.
 		out[i] = types.StringValue(s)
 	}
 	return types.ArrayValue(elem, out), nil
+}
+
+// jsonPathModes reads the modifiers JSON_QUERY over a JSON value allows
+// before the $ (lax, and lax with recursive, each once, in any order and
+// case) and returns the path after them.
+func jsonPathModes(p string) (rest string, lax, recursive bool, err error) {
+	words := strings.Fields(p)
+	i := 0
+	for ; i < len(words) && !strings.HasPrefix(words[i], "$"); i++ {
+		switch strings.ToLower(words[i]) {
+		case "lax":
+			if lax {
+				return "", false, false, evalErr("invalid JSONPath %q: modifiers are each written once before the $", p)
+			}
+			lax = true
+		case "recursive":
+			if recursive {
+				return "", false, false, evalErr("invalid JSONPath %q: modifiers are each written once before the $", p)
+			}
+			recursive = true
+		default:
+			return p, false, false, nil // not a modifier: the path's own error
+		}
+	}
+	if recursive && !lax {
+		return "", false, false, evalErr("invalid JSONPath %q: recursive needs lax", p)
+	}
+	if !lax {
+		return p, false, false, nil
+	}
+	return strings.Join(words[i:], " "), true, recursive, nil
+}
+
+// jsonLaxQuery is JSON_QUERY with a lax path: a key step looks into the
+// objects of an array (and of nested arrays when recursive), an index 0
+// matches a value that is not an array; every match, in document order, is
+// an element of the JSON array returned (empty when nothing matches).
+func jsonLaxQuery(v types.Value, steps []jsonStep, recursive bool) types.Value {
+	out := types.JSONNode{Kind: types.JSONArray, Elems: []types.JSONNode{}}
+	var walk func(n types.JSONNode, i int)
+	walk = func(n types.JSONNode, i int) {
+		if i == len(steps) {
+			out.Elems = append(out.Elems, n)
+			return
+		}
+		st := steps[i]
+		switch {
+		case st.index >= 0 && n.Kind == types.JSONArray:
+			if st.index < len(n.Elems) {
+				walk(n.Elems[st.index], i+1)
+			}
+		case st.index >= 0:
+			if st.index == 0 {
+				walk(n, i+1)
+			}
+		case n.Kind == types.JSONObject:
+			if m, ok := n.Member(st.key); ok {
+				walk(m, i+1)
+			}
+		case n.Kind == types.JSONArray:
+			for _, e := range n.Elems {
+				switch {
+				case e.Kind == types.JSONObject:
+					if m, ok := e.Member(st.key); ok {
+						walk(m, i+1)
+					}
+				case recursive && e.Kind == types.JSONArray:
+					walk(e, i)
+				}
+			}
+		}
+	}
+	walk(types.DecodeJSON(v), 0)
+	return types.JSONValue(out)
 }

@@ -238,6 +238,7 @@ var namedParams = map[string][]namedParam{
 	"make_interval":    {{"year", "0"}, {"month", "0"}, {"day", "0"}, {"hour", "0"}, {"minute", "0"}, {"second", "0"}},
 	"parse_json":       {{"json_string", ""}, {"wide_number_mode", ""}},
 	"float64":          {{"json", ""}, {"wide_number_mode", ""}},
+	"float64_array":    {{"json", ""}, {"wide_number_mode", ""}},
 	"to_json":          {{"value", ""}, {"stringify_wide_numbers", ""}},
 	"json_strip_nulls": {{"json", ""}, {"json_path", "'$'"}, {"include_arrays", "TRUE"}, {"remove_empty", "FALSE"}},
 	"json_keys":        {{"json", ""}, {"max_depth", "4611686018427387904"}, {"mode", ""}},

@@ -55,16 +55,72 @@ func registerJSONTypeFuncs() {
 		return types.StringValue(types.DecodeJSON(a[0]).Kind.String()), nil
 	}, false))
 
-	// The strict extractors: the JSON value must be of the SQL type's kind.
-	register("bool", def(1, 1, sig(types.KindJSON, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
-		n := types.DecodeJSON(a[0])
+	// The extractors, each also as an _ARRAY form over a JSON array: the
+	// strict ones (BOOL, INT64, FLOAT64, STRING) need the JSON value to be
+	// of the SQL type's kind and fail otherwise; the LAX_ ones convert what
+	// they can and give NULL for the rest.
+	for _, x := range jsonExtractors {
+		x := x
+		maxArgs := 1
+		if x.name == "float64" { // FLOAT64(j, wide_number_mode => …)
+			maxArgs = 2
+		}
+		register(x.name, def(1, maxArgs, sig(types.KindJSON, types.KindString, x.t.Kind), func(c *Call, a []types.Value) (types.Value, error) {
+			round, err := wideNumberMode(a, 1)
+			if err != nil {
+				return types.Value{}, err
+			}
+			return x.conv(types.DecodeJSON(a[0]), round)
+		}, false))
+		register(x.name+"_array", def(1, maxArgs, func(c *Call) (types.Type, error) {
+			if _, err := sig(types.KindJSON, types.KindString, types.KindString)(c); err != nil {
+				return types.Type{}, err
+			}
+			return types.ArrayOf(x.t), nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			round, err := wideNumberMode(a, 1)
+			if err != nil {
+				return types.Value{}, err
+			}
+			n := types.DecodeJSON(a[0])
+			if n.Kind != types.JSONArray {
+				if x.lax {
+					return types.NullOf(c.T), nil
+				}
+				return types.Value{}, evalErr("%s: the JSON input is not an array", strings.ToUpper(x.name)+"_ARRAY")
+			}
+			out := make([]types.Value, len(n.Elems))
+			for i, e := range n.Elems {
+				if out[i], err = x.conv(e, round); err != nil {
+					return types.Value{}, err
+				}
+			}
+			return types.ArrayValue(x.t, out), nil
+		}, false))
+	}
+	alias("double", "float64")
+	alias("double_array", "float64_array")
+}
+
+// jsonExtractor converts one JSON value to a SQL type.
+type jsonExtractor struct {
+	name string
+	t    types.Type
+	lax  bool
+	conv func(n types.JSONNode, round bool) (types.Value, error)
+}
+
+// jsonExtractors are the conversions of GoogleSQL's JSON functions table
+// (LAX_ conversions as ZetaSQL's json.cc LaxConvertJsonTo*). Only FLOAT64
+// takes wide_number_mode.
+var jsonExtractors = []jsonExtractor{
+	{"bool", types.Bool, false, func(n types.JSONNode, _ bool) (types.Value, error) {
 		if n.Kind != types.JSONBool {
 			return types.Value{}, evalErr("the JSON input is not a boolean")
 		}
 		return types.BoolValue(n.Bool), nil
-	}, false))
-	register("int64", def(1, 1, sig(types.KindJSON, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
-		n := types.DecodeJSON(a[0])
+	}},
+	{"int64", types.Int64, false, func(n types.JSONNode, _ bool) (types.Value, error) {
 		if n.Kind != types.JSONNumber {
 			return types.Value{}, evalErr("the JSON input is not an integer")
 		}
@@ -73,13 +129,8 @@ func registerJSONTypeFuncs() {
 			return types.Value{}, evalErr("the JSON number %s cannot be converted to an INT64", n.Num)
 		}
 		return types.IntValue(i), nil
-	}, false))
-	register("float64", def(1, 2, sig(types.KindJSON, types.KindString, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-		round, err := wideNumberMode(a, 1)
-		if err != nil {
-			return types.Value{}, err
-		}
-		n := types.DecodeJSON(a[0])
+	}},
+	{"float64", types.Float64, false, func(n types.JSONNode, round bool) (types.Value, error) {
 		if n.Kind != types.JSONNumber {
 			return types.Value{}, evalErr("the JSON input is not a number")
 		}
@@ -88,18 +139,14 @@ func registerJSONTypeFuncs() {
 			return types.Value{}, evalErr("the JSON number %s cannot be converted to FLOAT64 without loss of precision", n.Num)
 		}
 		return types.FloatValue(f), nil
-	}, false))
-	alias("double", "float64")
-	register("string", def(1, 1, sig(types.KindJSON, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
-		n := types.DecodeJSON(a[0])
+	}},
+	{"string", types.String, false, func(n types.JSONNode, _ bool) (types.Value, error) {
 		if n.Kind != types.JSONString {
 			return types.Value{}, evalErr("the JSON input is not a string")
 		}
 		return types.StringValue(n.Str), nil
-	}, false))
-	register("lax_bool", def(1, 1, sig(types.KindJSON, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
-		null := types.NullOf(types.Bool)
-		n := types.DecodeJSON(a[0])
+	}},
+	{"lax_bool", types.Bool, true, func(n types.JSONNode, _ bool) (types.Value, error) {
 		switch n.Kind {
 		case types.JSONBool:
 			return types.BoolValue(n.Bool), nil
@@ -114,11 +161,10 @@ func registerJSONTypeFuncs() {
 			f, _ := strconv.ParseFloat(n.Num, 64)
 			return types.BoolValue(f != 0), nil
 		}
-		return null, nil
-	}, false))
-	register("lax_int64", def(1, 1, sig(types.KindJSON, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.NullOf(types.Bool), nil
+	}},
+	{"lax_int64", types.Int64, true, func(n types.JSONNode, _ bool) (types.Value, error) {
 		null := types.NullOf(types.Int64)
-		n := types.DecodeJSON(a[0])
 		text := n.Num
 		switch n.Kind {
 		case types.JSONBool:
@@ -144,25 +190,20 @@ func registerJSONTypeFuncs() {
 			return null, nil
 		}
 		return types.IntValue(int64(r)), nil
-	}, false))
-	register("lax_float64", def(1, 1, sig(types.KindJSON, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-		null := types.NullOf(types.Float64)
-		n := types.DecodeJSON(a[0])
+	}},
+	{"lax_float64", types.Float64, true, func(n types.JSONNode, _ bool) (types.Value, error) {
 		switch n.Kind {
 		case types.JSONNumber:
 			f, _ := strconv.ParseFloat(n.Num, 64)
 			return types.FloatValue(f), nil
 		case types.JSONString:
-			v, err := types.Cast(types.StringValue(n.Str), types.Float64)
-			if err != nil {
-				return null, nil
+			if v, err := types.Cast(types.StringValue(n.Str), types.Float64); err == nil {
+				return v, nil
 			}
-			return v, nil
 		}
-		return null, nil
-	}, false))
-	register("lax_string", def(1, 1, sig(types.KindJSON, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
-		n := types.DecodeJSON(a[0])
+		return types.NullOf(types.Float64), nil
+	}},
+	{"lax_string", types.String, true, func(n types.JSONNode, _ bool) (types.Value, error) {
 		switch n.Kind {
 		case types.JSONString:
 			return types.StringValue(n.Str), nil
@@ -176,7 +217,7 @@ func registerJSONTypeFuncs() {
 			return types.StringValue(strconv.FormatBool(n.Bool)), nil
 		}
 		return types.NullOf(types.String), nil
-	}, false))
+	}},
 }
 
 // wideNumberMode reads the optional wide_number_mode argument a[i]: 'exact'

@@ -52,7 +52,12 @@ func init() {
 			return types.Int64, argKinds(c, "COUNTIF needs a BOOL", types.KindBool)
 		}},
 		// Computed exactly: the distinct values, counted.
-		{Name: "approx_count_distinct", MinArgs: 1, MaxArgs: 1, Window: true, Zero: true, Check: countType},
+		{Name: "approx_count_distinct", MinArgs: 1, MaxArgs: 1, Window: true, Zero: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
+			if t := c.Args[0].Type(); t.Has(types.KindJSON) {
+				return types.Int64, fmt.Errorf("APPROX_COUNT_DISTINCT cannot group %s", t)
+			}
+			return types.Int64, nil
+		}},
 		{Name: "sum", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
 			t := c.Args[0].Type()
 			if !t.IsNumeric() && !t.IsDecimal() && t.Kind != types.KindInterval && t.Kind != types.KindNull {
@@ -174,7 +179,7 @@ func numericToFloat(c *AggCall, _ bool) (types.Type, error) {
 
 func orderable(c *AggCall, _ bool) (types.Type, error) {
 	t := c.Args[0].Type()
-	if t.Kind == types.KindArray || t.Kind == types.KindStruct {
+	if t.Kind == types.KindArray || t.Kind == types.KindStruct || t.Has(types.KindJSON) {
 		return t, fmt.Errorf("%s cannot order %s", strings.ToUpper(c.Fn), t)
 	}
 	return t, nil
@@ -219,7 +224,7 @@ func approxTopCountType(c *AggCall, symbolic bool) (types.Type, error) {
 	if ok && (k.V.T.Kind != types.KindInt64 || k.V.Null || k.V.I < 1 || k.V.I > 100000) {
 		return argT, errors.New("the number of APPROX_TOP_COUNT values must be an integer from 1 to 100000")
 	}
-	if argT.Kind == types.KindArray {
+	if argT.Kind == types.KindArray || argT.Has(types.KindJSON) {
 		return argT, fmt.Errorf("APPROX_TOP_COUNT cannot group %s", argT)
 	}
 	if argT.Kind == types.KindNull {

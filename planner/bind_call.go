@@ -203,6 +203,9 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall 
 		}
 		call.Args = append(call.Args, b.expr(a, inner))
 	}
+	if e.Distinct && len(call.Args) > 0 {
+		b.orderable(e.At, up+"(DISTINCT …)", call.Args[0].Type())
+	}
 	if !e.Star {
 		t, err := def.Check(&call, b.symbolic)
 		if err != nil {

@@ -88,6 +88,12 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			t = b.typeOf(&sqlparse.TypeExpr{At: e.At, Name: e.TypeName})
 		}
 		x := b.expr(e.X, ctx)
+		switch from := x.Type(); {
+		case from.Kind == types.KindJSON && t.Kind != types.KindJSON:
+			b.fail(e.At, "CAST from JSON is not supported: use TO_JSON_STRING, or STRING, INT64, FLOAT64, BOOL (and their LAX_ forms) for a JSON scalar")
+		case t.Kind == types.KindJSON && from.Kind != types.KindJSON && from.Kind != types.KindNull:
+			b.fail(e.At, "CAST to JSON is not supported: use TO_JSON, or PARSE_JSON for JSON text")
+		}
 		if t.IsDecimal() {
 			x = floatLiteralText(x) // CAST(0.1 AS BIGNUMERIC) is exactly 0.1
 		}

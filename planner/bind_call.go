@@ -244,6 +244,7 @@ var namedParams = map[string][]namedParam{
 	"float64_array":    {{"json", ""}, {"wide_number_mode", ""}},
 	"to_json":          {{"value", ""}, {"stringify_wide_numbers", ""}},
 	"json_strip_nulls": {{"json", ""}, {"json_path", "'$'"}, {"include_arrays", "TRUE"}, {"remove_empty", "FALSE"}},
+	"contains_substr":  {{"expression", ""}, {"search_value", ""}, {"json_scope", ""}},
 	"json_keys":        {{"json", ""}, {"max_depth", "4611686018427387904"}, {"mode", ""}},
 }
 

@@ -192,6 +192,7 @@ func init() {
 	registerStringFuncs()
 	registerWordFuncs()
 	registerNormalizeFuncs()
+	registerContainsSubstr()
 	registerBucketFuncs()
 	registerJSONFuncs()
 	registerJSONTypeFuncs()

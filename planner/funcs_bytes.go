@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
+
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
@@ -11,6 +12,8 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	farm "github.com/dgryski/go-farm"
 
 	"logq/types"
 )
@@ -136,6 +139,10 @@ func registerBytesFuncs() {
 			return bytesOf(string(h([]byte(a[0].S)))), nil
 		}, false))
 	}
+	// FARM_FINGERPRINT: FarmHash's Fingerprint64 of the bytes, as an INT64.
+	register("farm_fingerprint", def(1, 1, stringOrBytes(types.Int64), func(c *Call, a []types.Value) (types.Value, error) {
+		return types.IntValue(int64(farm.Fingerprint64([]byte(a[0].S)))), nil
+	}, false))
 	// TRANSLATE(x, from, to): each character (byte of a BYTES) of x found in
 	// from becomes the one at its position in to, or is dropped past to's
 	// end; a character repeated in from is an error.

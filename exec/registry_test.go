@@ -32,6 +32,7 @@ var syntax = map[string]string{
 	"interval_part":    `(?i)\binterval\s+[a-z0-9_(]+\s*[*+-]`,
 	"is_distinct_from": `(?i)\bis\s+(not\s+)?distinct\s+from\b`, "in_unnest": `(?i)\bin\s+unnest\s*\(`,
 	"json_subscript": `\)\s*\[\s*['"0-9]`,
+	"cast_format":    `(?i)\bcast\s*\(.*\bformat\b`,
 }
 
 // TestEveryFunctionIsDefinedAndTested lists every registered function: each

@@ -379,6 +379,8 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		w(n.Else)
 	case *sqlparse.Cast:
 		w(n.X)
+		w(n.Format)
+		w(n.TimeZone)
 	case *sqlparse.Index:
 		w(n.X)
 		w(n.Index)

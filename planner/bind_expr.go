@@ -94,6 +94,17 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		case t.Kind == types.KindJSON && from.Kind != types.KindJSON && from.Kind != types.KindNull:
 			b.fail(e.At, "CAST to JSON is not supported: use TO_JSON, or PARSE_JSON for JSON text")
 		}
+		if e.Format != nil { // funcs_castformat.go
+			tz := Expr(&Const{V: types.NullOf(types.String)})
+			if e.TimeZone != nil {
+				if t.Kind != types.KindTimestamp && x.Type().Kind != types.KindTimestamp {
+					b.fail(e.TimeZone.Pos(), "AT TIME ZONE in a CAST … FORMAT needs a TIMESTAMP on one side")
+				}
+				tz = b.expr(e.TimeZone, ctx)
+			}
+			now := &Const{V: types.TimestampValue(b.opts.Now)}
+			return b.finish(e.At, &Call{Fn: "cast_format", Args: []Expr{x, b.expr(e.Format, ctx), tz, now}, T: t, Safe: e.Safe})
+		}
 		if t.IsDecimal() {
 			x = floatLiteralText(x) // CAST(0.1 AS BIGNUMERIC) is exactly 0.1
 		}

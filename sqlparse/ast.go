@@ -321,6 +321,8 @@ type Cast struct {
 	X        Expr
 	TypeName string    // Type as text: INT64, ARRAY<STRING>, …
 	Type     *TypeExpr // nil when parsed from a Postgres-style ::name
+	Format   Expr      // CAST(x AS t FORMAT f): the format, or nil
+	TimeZone Expr      // … FORMAT f AT TIME ZONE tz: the zone, or nil
 }
 
 // TypeExpr is a type as written: a scalar name, ARRAY<T>, or

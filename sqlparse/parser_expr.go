@@ -440,11 +440,20 @@ func (p *parser) castBody(at int, safe bool) Expr {
 	x := p.expr()
 	p.expectKw("AS")
 	t := p.typeExpr()
-	if p.isWord("FORMAT") {
-		p.refuse("CAST … FORMAT")
+	c := &Cast{At: at, Safe: safe, X: x, TypeName: t.String(), Type: t}
+	if p.acceptWord("FORMAT") {
+		c.Format = p.expr() // stops before AT TIME ZONE
+		if p.acceptWord("AT") {
+			for _, w := range []string{"TIME", "ZONE"} {
+				if !p.acceptWord(w) {
+					p.fail(w)
+				}
+			}
+			c.TimeZone = p.expr()
+		}
 	}
 	p.expectOp(")")
-	return &Cast{At: at, Safe: safe, X: x, TypeName: t.String(), Type: t}
+	return c
 }
 
 // typeExpr reads a type: a name, ARRAY<T> or STRUCT<[name] T, …>.

@@ -106,6 +106,9 @@ var dialect = []struct{ in, want string }{
 	// JSON: the literal, the type, field access and subscripts.
 	{"select json '{\"a\": [1]}', cast(null as array<json>), j.a, j['b'][0] from t",
 		"SELECT JSON '{\"a\": [1]}', CAST(NULL AS ARRAY<JSON>), j.a, j['b'][0] FROM t"},
+	// CAST … FORMAT, with a time zone.
+	{"select cast(b as string format 'base64'), safe_cast(s as timestamp format 'yyyy' || 'mm' at time zone 'UTC') from t",
+		"SELECT CAST(b AS STRING FORMAT 'base64'), SAFE_CAST(s AS TIMESTAMP FORMAT 'yyyy' || 'mm' AT TIME ZONE 'UTC') FROM t"},
 	// RANGE: the literal, the type and the constructor.
 	{"select range<date> '[2024-01-01, unbounded)', cast(x as range<timestamp>), range(a, b) from t",
 		"SELECT RANGE<DATE> '[2024-01-01, unbounded)', CAST(x AS RANGE<TIMESTAMP>), range(a, b) FROM t"},
@@ -157,7 +160,7 @@ var errorCases = []string{
 	`select 'a' /* ERROR "COLLATE is not supported" */ collate 'und:ci'`,
 	`select cast(x as numeric /* ERROR "a parameterized type such as NUMERIC\(…\) is not supported" */ (10, 2))`,
 	`select range<date /* ERROR "expected .>., found" */ '[2024-01-01, 2024-02-01)'`,
-	`select cast('1' as string /* ERROR "CAST … FORMAT is not supported" */ format 'x')`,
+	`select cast('1' as date format 'yyyy' at /* ERROR "expected TIME" */ zone 'x')`,
 	`select max(x having /* ERROR "expected MAX or MIN after HAVING" */ y) from t`,
 	`select cast(x as array<int64 /* ERROR "expected .>., found .\)." */ ) from t`,
 }

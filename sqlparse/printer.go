@@ -462,7 +462,16 @@ func (w *printer) expr(e Expr) {
 			w.WriteString("CAST(")
 		}
 		w.expr(e.X)
-		w.WriteString(" AS " + e.TypeName + ")")
+		w.WriteString(" AS " + e.TypeName)
+		if e.Format != nil {
+			w.WriteString(" FORMAT ")
+			w.expr(e.Format)
+			if e.TimeZone != nil {
+				w.WriteString(" AT TIME ZONE ")
+				w.expr(e.TimeZone)
+			}
+		}
+		w.WriteString(")")
 	case *Index:
 		w.operand(e.X)
 		w.WriteString("[")

@@ -356,13 +356,17 @@ func LoadLocation(name string) (*time.Location, error) {
 		return time.UTC, nil
 	}
 	if name != "" && (name[0] == '+' || name[0] == '-') {
-		off := strings.ReplaceAll(name[1:], ":", "")
-		if len(off) == 2 {
-			off += "00"
+		// ±H, ±HH, ±H:MM, ±HH:MM or ±HHMM.
+		hs, ms, colon := strings.Cut(name[1:], ":")
+		if !colon && len(hs) == 4 {
+			hs, ms = hs[:2], hs[2:]
 		}
-		h, ok1 := digits(off[:min(2, len(off))])
-		m, ok2 := digits(off[min(2, len(off)):])
-		if len(off) == 4 && ok1 && ok2 {
+		if ms == "" && !colon {
+			ms = "00"
+		}
+		h, ok1 := digits(hs)
+		m, ok2 := digits(ms)
+		if len(hs) >= 1 && len(hs) <= 2 && len(ms) == 2 && ok1 && ok2 && h <= 14 && m < 60 {
 			secs := int(h*3600 + m*60)
 			if name[0] == '-' {
 				secs = -secs

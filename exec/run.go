@@ -210,6 +210,10 @@ func build(n planner.Node, env *Env) (Operator, error) {
 		}
 		r, err := build(x.Right, env)
 		return &setOp{left: l, right: r, plan: x, ev: ev}, err
+	case *planner.RecursiveUnion:
+		return newRecursiveOp(x, env)
+	case *planner.WorkTable:
+		return &workTableOp{plan: x, env: env}, nil
 	case *planner.Union:
 		u := &unionOp{}
 		for _, in := range x.Inputs {

@@ -38,6 +38,9 @@ type View interface {
 type Env struct {
 	view View
 	ev   *evaluator
+	// work holds, for each recursive CTE running, the rows its step reads
+	// (op_recursive.go).
+	work map[*planner.WorkTable]*rowStore
 }
 
 // Build returns the operator for n as exec builds it (offering the view n,

@@ -137,6 +137,14 @@ type cteDef struct {
 	// with the endpoint's text and rights.
 	src    string
 	caller bool
+	// A CTE of a WITH RECURSIVE may read itself (bind_recursive.go): while
+	// its base term is bound inBase is set (reading itself there is an
+	// error); while its recursive term is, work is the table it reads and
+	// refs counts the reads.
+	recursive bool
+	inBase    bool
+	work      *WorkTable
+	refs      int
 }
 
 // names lists every CTE name visible in e, sorted, for error messages.
@@ -168,7 +176,7 @@ func (e *cteEnv) lookup(name string) *cteDef {
 // elimination), so a CTE nobody reads is never planned or run.
 func (b *binder) query(q *sqlparse.Query, env *cteEnv) Node {
 	if len(q.With) > 0 {
-		env = b.withEnv(q.With, env)
+		env = b.withEnv(q.With, env, q.Recursive)
 		if b.checkAll {
 			for _, c := range q.With {
 				b.query(c.Query, env.defs[strings.ToLower(c.Name)].env)
@@ -196,7 +204,8 @@ func (b *binder) query(q *sqlparse.Query, env *cteEnv) Node {
 
 // withEnv adds the CTEs of one WITH clause to env, unbound: each is bound
 // where it is read.
-func (b *binder) withEnv(with []*sqlparse.CTE, env *cteEnv) *cteEnv {
+// In a recursive WITH, each CTE also sees itself.
+func (b *binder) withEnv(with []*sqlparse.CTE, env *cteEnv, recursive bool) *cteEnv {
 	inner := &cteEnv{parent: env, defs: map[string]*cteDef{}}
 	for _, c := range with {
 		key := strings.ToLower(c.Name)
@@ -207,7 +216,11 @@ func (b *binder) withEnv(with []*sqlparse.CTE, env *cteEnv) *cteEnv {
 		for k, v := range inner.defs {
 			snapshot.defs[k] = v
 		}
-		inner.defs[key] = &cteDef{cte: c, env: snapshot, src: b.src, caller: b.caller}
+		def := &cteDef{cte: c, env: snapshot, src: b.src, caller: b.caller, recursive: recursive}
+		if recursive {
+			snapshot.defs[key] = def
+		}
+		inner.defs[key] = def
 	}
 	return inner
 }

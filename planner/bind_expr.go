@@ -268,8 +268,8 @@ func (b *binder) literal(e *sqlparse.Literal) Expr {
 			return &Const{V: v}
 		}
 		t, _ := types.ParseTypeName(e.TypeName)
-		if t.Kind == types.KindJSON { // JSON '…' is PARSE_JSON of its text, exact numbers
-			v, err := types.ParseJSON(e.Value, false)
+		if t.Kind == types.KindJSON { // JSON '…': its numbers rounded to doubles, as ZetaSQL reads literals
+			v, err := types.ParseJSON(e.Value, true)
 			if err != nil {
 				b.fail(e.At, "%v", err)
 			}

@@ -33,7 +33,14 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		}
 		alias := tableAlias(f)
 		if def := env.lookup(f.Name); def != nil {
-			if cols, ok := mergeableCTE(def); ok {
+			switch {
+			case def.work != nil: // a recursive CTE read by its own recursive term
+				def.refs++
+				return b.planItem(def.work, alias, sc)
+			case def.inBase:
+				b.fail(f.At, "recursive CTE %s cannot be read in its base term: write it as base UNION ALL recursive term", def.cte.Name)
+			}
+			if cols, ok := mergeableCTE(def); ok && !def.recursive {
 				if t, ok := b.mergeCTE(def, cols, alias, sc, where); ok {
 					return t
 				}

@@ -155,13 +155,13 @@ func parseJSONPath(p string) ([]jsonStep, error) {
 		switch s[0] {
 		case '.':
 			s = s[1:]
-			if strings.HasPrefix(s, `"`) {
-				end := strings.IndexByte(s[1:], '"')
-				if end < 0 {
+			if strings.HasPrefix(s, `"`) { // ."key", \" for a quote inside
+				key, rest, ok := quotedKey(s, '"')
+				if !ok {
 					return bad("unterminated quoted key")
 				}
-				steps = append(steps, jsonStep{key: s[1 : end+1], index: -1})
-				s = s[end+2:]
+				steps = append(steps, jsonStep{key: key, index: -1})
+				s = rest
 				continue
 			}
 			n := strings.IndexAny(s, ".[")
@@ -174,16 +174,23 @@ func parseJSONPath(p string) ([]jsonStep, error) {
 			steps = append(steps, jsonStep{key: s[:n], index: -1})
 			s = s[n:]
 		case '[':
+			if t := strings.TrimLeft(s[1:], " "); strings.HasPrefix(t, "'") || strings.HasPrefix(t, `"`) {
+				// ['key'] or ["key"], a backslash before the quote inside it
+				key, rest, ok := quotedKey(t, t[0])
+				rest = strings.TrimLeft(rest, " ")
+				if !ok || !strings.HasPrefix(rest, "]") {
+					return bad("unterminated [")
+				}
+				steps = append(steps, jsonStep{key: key, index: -1})
+				s = rest[1:]
+				continue
+			}
 			end := strings.IndexByte(s, ']')
 			if end < 0 {
 				return bad("unterminated [")
 			}
 			in := s[1:end]
 			s = s[end+1:]
-			if len(in) >= 2 && (in[0] == '\'' || in[0] == '"') && in[len(in)-1] == in[0] {
-				steps = append(steps, jsonStep{key: in[1 : len(in)-1], index: -1})
-				continue
-			}
 			i, err := strconv.Atoi(in)
 			switch {
 			case err == nil && i >= 0:
@@ -493,4 +500,23 @@ func jsonLaxQuery(v types.Value, steps []jsonStep, recursive bool) types.Value {
 	}
 	walk(types.DecodeJSON(v), 0)
 	return types.JSONValue(out)
+}
+
+// quotedKey reads a key quoted by q at the start of s (a backslash before q
+// stands for q; other backslashes are themselves) and returns it and what
+// follows.
+func quotedKey(s string, q byte) (key, rest string, ok bool) {
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == q:
+			b.WriteByte(q)
+			i++
+		case s[i] == q:
+			return b.String(), s[i+1:], true
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return "", "", false
 }

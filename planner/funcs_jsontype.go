@@ -40,7 +40,7 @@ func registerJSONTypeFuncs() {
 	}, false))
 
 	register("parse_json", def(1, 2, sig(types.KindString, types.KindString, types.KindJSON), func(c *Call, a []types.Value) (types.Value, error) {
-		round, err := wideNumberMode(a, 1)
+		round, err := wideNumberMode(a, 1, false)
 		if err != nil {
 			return types.Value{}, err
 		}
@@ -66,7 +66,7 @@ func registerJSONTypeFuncs() {
 			maxArgs = 2
 		}
 		register(x.name, def(1, maxArgs, sig(types.KindJSON, types.KindString, x.t.Kind), func(c *Call, a []types.Value) (types.Value, error) {
-			round, err := wideNumberMode(a, 1)
+			round, err := wideNumberMode(a, 1, true)
 			if err != nil {
 				return types.Value{}, err
 			}
@@ -78,7 +78,7 @@ func registerJSONTypeFuncs() {
 			}
 			return types.ArrayOf(x.t), nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
-			round, err := wideNumberMode(a, 1)
+			round, err := wideNumberMode(a, 1, true)
 			if err != nil {
 				return types.Value{}, err
 			}
@@ -220,11 +220,12 @@ var jsonExtractors = []jsonExtractor{
 	}},
 }
 
-// wideNumberMode reads the optional wide_number_mode argument a[i]: 'exact'
-// (the default) or 'round'.
-func wideNumberMode(a []types.Value, i int) (round bool, err error) {
+// wideNumberMode reads the optional wide_number_mode argument a[i],
+// 'exact' or 'round' (case matters, as in ZetaSQL); absent, it is round
+// (PARSE_JSON's default is 'exact', FLOAT64's 'round').
+func wideNumberMode(a []types.Value, i int, round bool) (bool, error) {
 	if len(a) <= i {
-		return false, nil
+		return round, nil
 	}
 	switch a[i].S {
 	case "exact":

@@ -32,7 +32,7 @@ type Sandbox struct {
 
 // sandboxed binds sb.Query in the scope of the endpoint query q's CTEs.
 func (b *binder) sandboxed(q *sqlparse.Query, sb *Sandbox) Node {
-	env := b.withEnv(q.With, nil) // the endpoint's, with b.src = its text
+	env := b.withEnv(q.With, nil, q.Recursive) // the endpoint's, with b.src = its text
 	b.src, b.caller = sb.Src, true
 	allowed := map[string]bool{}
 	for _, p := range sb.Params {
@@ -87,5 +87,8 @@ func (b *binder) cte(def *cteDef, pos int) Node {
 	outer, collect := b.outer, b.collect // a CTE's body sees none of the query reading it
 	b.outer, b.collect = nil, nil
 	defer func() { b.src, b.caller, b.outer, b.collect = src, caller, outer, collect }()
+	if def.recursive {
+		return b.recursiveCTE(def) // bind_recursive.go
+	}
 	return b.query(def.cte.Query, def.env)
 }

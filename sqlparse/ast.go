@@ -25,12 +25,13 @@ type FromItem interface {
 
 // Query is a full query: WITH, a body, ORDER BY and LIMIT.
 type Query struct {
-	At      int
-	With    []*CTE
-	Body    SetExpr
-	OrderBy []*OrderItem
-	Limit   Expr // nil when absent
-	Offset  Expr // nil when absent
+	At        int
+	Recursive bool // WITH RECURSIVE
+	With      []*CTE
+	Body      SetExpr
+	OrderBy   []*OrderItem
+	Limit     Expr // nil when absent
+	Offset    Expr // nil when absent
 }
 
 // CTE is one `name AS (query)` of a WITH clause.

@@ -222,9 +222,7 @@ func (p *parser) query() *Query {
 	defer p.leave()
 	q := &Query{At: p.tok.pos}
 	if p.acceptKw("WITH") {
-		if p.isWord("RECURSIVE") {
-			p.refuse("WITH RECURSIVE")
-		}
+		q.Recursive = p.acceptWord("RECURSIVE")
 		for {
 			c := &CTE{At: p.tok.pos}
 			c.Name = p.name("a CTE name")

@@ -106,6 +106,9 @@ var dialect = []struct{ in, want string }{
 	// JSON: the literal, the type, field access and subscripts.
 	{"select json '{\"a\": [1]}', cast(null as array<json>), j.a, j['b'][0] from t",
 		"SELECT JSON '{\"a\": [1]}', CAST(NULL AS ARRAY<JSON>), j.a, j['b'][0] FROM t"},
+	// WITH RECURSIVE.
+	{"with recursive r as (select 1 as n union all select n + 1 from r where n < 3) select n from r",
+		"WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r"},
 	// CAST … FORMAT, with a time zone.
 	{"select cast(b as string format 'base64'), safe_cast(s as timestamp format 'yyyy' || 'mm' at time zone 'UTC') from t",
 		"SELECT CAST(b AS STRING FORMAT 'base64'), SAFE_CAST(s AS TIMESTAMP FORMAT 'yyyy' || 'mm' AT TIME ZONE 'UTC') FROM t"},
@@ -153,7 +156,6 @@ var errorCases = []string{
 	`select * from t pivot (sum(x) for y in ('a' /* ERROR "expected .\)., found" */ 'c'))`,
 	`select * from t pivot ( /* ERROR "PIVOT needs an aggregate function call here" */ x for y in (1))`,
 	`select * from t unpivot (v for k in (a, b as 1 /* ERROR "expected .\)., found .\+." */ + 1))`,
-	`with /* ERROR "WITH RECURSIVE is not supported" */ recursive r as (select 1) select * from r`,
 	`select a from t full union all /* ERROR "expected BY NAME or CORRESPONDING after FULL UNION, found .select." */ select a from t`,
 	`select a /* ERROR "STRICT CORRESPONDING takes no LEFT mode" */ left union all strict corresponding select a`,
 	`select a union all corresponding by ( /* ERROR "expected a column name" */ ) select a`,

@@ -26,6 +26,9 @@ type printer struct{ strings.Builder }
 func (w *printer) query(q *Query) {
 	if len(q.With) > 0 {
 		w.WriteString("WITH ")
+		if q.Recursive {
+			w.WriteString("RECURSIVE ")
+		}
 		for i, c := range q.With {
 			if i > 0 {
 				w.WriteString(", ")

@@ -31,25 +31,28 @@ func RangeValue(elem Type, lower, upper Value) (Value, error) {
 	return Value{T: RangeOf(elem), L: []Value{lower, upper}}, nil
 }
 
-// ParseRange reads a RANGE's text, "[lower, upper)", each bound a literal
-// of elem's text, UNBOUNDED or NULL.
+// ParseRange reads a RANGE's text as BigQuery's literal and CAST do,
+// strictly: exactly "[lower, upper)" — a comma and one space between the
+// bounds, no other space around them — each bound a literal of elem's
+// text, UNBOUNDED or NULL (in any case).
 func ParseRange(elem Type, s string) (Value, error) {
 	bad := func(why string) (Value, error) {
-		return Value{}, fmt.Errorf("%w: %q is not a RANGE<%s> (%s)", ErrRange, s, elem, why)
+		return Value{}, fmt.Errorf("%w: %q is not a RANGE<%s>: %s", ErrRange, s, elem, why)
 	}
-	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "[") || !strings.HasSuffix(t, ")") {
-		return bad("it is written [lower, upper)")
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ')' {
+		return bad("it is written exactly [lower, upper)")
 	}
-	parts := strings.Split(t[1:len(t)-1], ",")
-	if len(parts) != 2 {
-		return bad("it has two bounds, separated by a comma")
+	parts := strings.Split(s[1:len(s)-1], ",")
+	if len(parts) != 2 || !strings.HasPrefix(parts[1], " ") {
+		return bad(`its two bounds are divided by ", "`)
 	}
+	parts[1] = parts[1][1:]
 	var b [2]Value
 	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		switch strings.ToUpper(p) {
-		case "UNBOUNDED", "NULL":
+		if p == "" || strings.TrimSpace(p) != p {
+			return bad("a bound has no space before or after it")
+		}
+		if strings.EqualFold(p, "UNBOUNDED") || strings.EqualFold(p, "NULL") {
 			b[i] = NullOf(elem)
 			continue
 		}

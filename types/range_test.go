@@ -11,8 +11,8 @@ import (
 func TestRangeTextAndOrder(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"[2020-01-01, 2020-01-02)", "[2020-01-01, 2020-01-02)"},
-		{" [ unbounded ,NULL ) ", "[UNBOUNDED, UNBOUNDED)"},
-		{"[2020-01-01,UNBOUNDED)", "[2020-01-01, UNBOUNDED)"},
+		{"[unbounded, Null)", "[UNBOUNDED, UNBOUNDED)"},
+		{"[2020-5-24, UNBOUNDED)", "[2020-05-24, UNBOUNDED)"},
 	} {
 		v, err := ParseRange(Date, c.in)
 		require.NoError(t, err, c.in)
@@ -21,7 +21,10 @@ func TestRangeTextAndOrder(t *testing.T) {
 	ts, err := ParseRange(Timestamp, "[2020-01-01 12:00:00+02, 2020-01-01 12:00:00.5)")
 	require.NoError(t, err)
 	require.Equal(t, "[2020-01-01 10:00:00+00, 2020-01-01 12:00:00.500+00)", FormatRange(ts))
-	for _, bad := range []string{"2020-01-01, 2020-01-02", "[2020-01-02, 2020-01-01)", "[2020-01-01, 2020-01-01)", "[2020-01-01)", "[x, y)", "[2020-01-01, 2020-01-02]"} {
+	// ZetaSQL's strict format (functions/range.cc ParseRangeBoundaries):
+	// no space but the one after the comma.
+	for _, bad := range []string{"2020-01-01, 2020-01-02", "[2020-01-02, 2020-01-01)", "[2020-01-01, 2020-01-01)", "[2020-01-01)", "[x, y)", "[2020-01-01, 2020-01-02]",
+		"[2020-01-01,2020-01-02)", "[2020-01-01,  2020-01-02)", " [2020-01-01, 2020-01-02)", "[ 2020-01-01, 2020-01-02)", "[2020-01-01, 2020-01-02 )", "[a, b, c)"} {
 		_, err := ParseRange(Date, bad)
 		require.ErrorIs(t, err, ErrRange, bad)
 	}

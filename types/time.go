@@ -39,99 +39,129 @@ func ParseDatetime(s string) (int64, error) {
 	return us, err
 }
 
-// ParseDate reads a DATE "YYYY-MM-DD" as days since the epoch.
+// ParseDate reads a DATE as BigQuery does: YYYY-[M]M-[D]D.
 func ParseDate(s string) (int64, error) {
-	t, err := time.Parse("2006-01-02", strings.TrimSpace(s))
-	if err != nil {
-		return 0, fmt.Errorf("%w: %q is not a date (YYYY-MM-DD)", ErrBadTime, s)
+	days, rest, ok := parseCivilDate(strings.TrimSpace(s))
+	if !ok || rest != "" {
+		return 0, fmt.Errorf("%w: %q is not a date (YYYY-[M]M-[D]D)", ErrBadTime, s)
 	}
-	return t.Unix() / 86400, nil
+	return days, nil
 }
 
+// parseCivilDate reads YYYY-[M]M-[D]D at the start of s: days since the
+// epoch and what follows.
+func parseCivilDate(s string) (days int64, rest string, ok bool) {
+	var f [3]int64
+	for i, width := range []int{4, 2, 2} {
+		n := 0
+		for n < len(s) && n < width && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		if n == 0 || i == 0 && n != 4 {
+			return 0, "", false
+		}
+		f[i], _ = digits(s[:n])
+		s = s[n:]
+		if i < 2 {
+			if s == "" || s[0] != '-' {
+				return 0, "", false
+			}
+			s = s[1:]
+		}
+	}
+	y, m, d := f[0], f[1], f[2]
+	if y < 1 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return 0, "", false
+	}
+	t := time.Date(int(y), time.Month(m), int(d), 0, 0, 0, 0, time.UTC)
+	if t.Day() != int(d) { // February 30th and the like
+		return 0, "", false
+	}
+	return floorDiv(t.Unix(), 86400), s, true
+}
+
+// parseCivil reads YYYY-[M]M-[D]D[( |T)[H]H:[M]M[:[S]S[.F…]]][zone], the
+// zone (with allowZone) Z, UTC, an offset (+H, +HH, +HH:MM, +HHMM) or a
+// name such as America/Los_Angeles, after optional spaces.
 func parseCivil(s string, allowZone bool) (us int64, zoned bool, err error) {
 	bad := func() (int64, bool, error) {
 		return 0, false, fmt.Errorf("%w: %q is not a timestamp (expected e.g. 2024-01-02T15:04:05Z)", ErrBadTime, s)
 	}
-	if len(s) < 10 {
+	days, rest, ok := parseCivilDate(s)
+	if !ok {
 		return bad()
 	}
-	date, rest := s[:10], s[10:]
-	d, err := time.Parse("2006-01-02", date)
-	if err != nil {
-		return bad()
-	}
-	us = d.Unix() * Second
+	us = days * Day
 	if rest == "" {
 		return us, false, nil
 	}
-	if rest[0] != 'T' && rest[0] != 't' && rest[0] != ' ' {
-		return bad()
-	}
-	rest = rest[1:]
-	// hh:mm[:ss[.fffffffff]]
-	if len(rest) < 5 || rest[2] != ':' {
-		return bad()
-	}
-	hh, ok1 := digits(rest[0:2])
-	mm, ok2 := digits(rest[3:5])
-	if !ok1 || !ok2 || hh > 23 || mm > 59 {
-		return bad()
-	}
-	rest = rest[5:]
-	var ss int64
-	if len(rest) >= 3 && rest[0] == ':' {
-		var ok bool
-		ss, ok = digits(rest[1:3])
-		if !ok || ss > 60 {
+	if rest[0] == 'T' || rest[0] == 't' || rest[0] == ' ' {
+		rest = rest[1:]
+		// [H]H:[M]M[:[S]S[.fffffffff]]
+		num := func(max int64) (int64, bool) {
+			n := 0
+			for n < len(rest) && n < 2 && rest[n] >= '0' && rest[n] <= '9' {
+				n++
+			}
+			v, ok := digits(rest[:n])
+			rest = rest[n:]
+			return v, ok && v <= max
+		}
+		hh, ok1 := num(23)
+		if !ok1 || rest == "" || rest[0] != ':' {
 			return bad()
 		}
-		rest = rest[3:]
-	}
-	var frac int64
-	if len(rest) > 0 && rest[0] == '.' {
-		n := 1
-		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
-			n++
-		}
-		f := rest[1:n]
-		if len(f) == 0 || len(f) > 9 {
+		rest = rest[1:]
+		mm, ok2 := num(59)
+		if !ok2 {
 			return bad()
 		}
-		for len(f) < 6 {
-			f += "0"
+		var ss int64
+		if rest != "" && rest[0] == ':' {
+			rest = rest[1:]
+			var ok bool
+			if ss, ok = num(60); !ok {
+				return bad()
+			}
 		}
-		frac, _ = digits(f[:6]) // nanoseconds beyond µs are truncated, as BigQuery does
-		rest = rest[n:]
+		var frac int64
+		if rest != "" && rest[0] == '.' {
+			n := 1
+			for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+				n++
+			}
+			f := rest[1:n]
+			if len(f) == 0 || len(f) > 9 {
+				return bad()
+			}
+			for len(f) < 6 {
+				f += "0"
+			}
+			frac, _ = digits(f[:6]) // nanoseconds beyond µs are truncated, as BigQuery does
+			rest = rest[n:]
+		}
+		us += hh*Hour + mm*Minute + ss*Second + frac
 	}
-	us += hh*Hour + mm*Minute + ss*Second + frac
-	rest = strings.TrimSpace(rest)
+	zone := strings.TrimSpace(rest)
 	switch {
-	case rest == "":
+	case zone == "":
+		if rest != "" { // spaces after a date and nothing else
+			return bad()
+		}
 		return us, false, nil
 	case !allowZone:
 		return bad()
-	case rest == "Z" || rest == "z" || strings.EqualFold(rest, "UTC"):
+	case zone == "Z" || zone == "z":
 		return us, true, nil
-	case rest[0] == '+' || rest[0] == '-':
-		off := strings.ReplaceAll(rest[1:], ":", "")
-		if len(off) == 2 {
-			off += "00"
-		}
-		if len(off) != 4 {
-			return bad()
-		}
-		oh, ok1 := digits(off[:2])
-		om, ok2 := digits(off[2:])
-		if !ok1 || !ok2 || oh > 14 || om > 59 {
-			return bad()
-		}
-		d := oh*Hour + om*Minute
-		if rest[0] == '+' {
-			d = -d
-		}
-		return us + d, true, nil
 	}
-	return bad()
+	loc, err := LoadLocation(zone)
+	if err != nil {
+		return bad()
+	}
+	// The civil time read in loc: its offset there at that moment.
+	t := time.UnixMicro(us).UTC()
+	local := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
+	return local.UnixMicro(), true, nil
 }
 
 func digits(s string) (int64, bool) {

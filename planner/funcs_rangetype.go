@@ -14,13 +14,17 @@ import (
 func registerRangeTypeFuncs() {
 	// RANGE(lower, upper): a NULL bound is unbounded; lower must be below
 	// upper (SAFE.: NULL).
+	// The bounds are of one type, without coercion (a STRING literal is no
+	// DATE here); a NULL literal takes the other's type.
 	register("range", def(2, 2, func(c *Call) (types.Type, error) {
-		if err := unify(c, c.Args); err != nil {
-			return types.Type{}, fmt.Errorf("RANGE's bounds: %w", err)
-		}
-		t := c.Args[0].Type()
-		if t.Kind == types.KindNull {
-			t = c.Args[1].Type()
+		t, u := c.Args[0].Type(), c.Args[1].Type()
+		switch {
+		case t.Kind == types.KindNull && u.Kind == types.KindNull:
+			return types.Type{}, fmt.Errorf("one of RANGE's bounds must have a type (CAST(NULL AS DATE), …)")
+		case t.Kind == types.KindNull:
+			t = u
+		case u.Kind != types.KindNull && !t.Equal(u):
+			return types.Type{}, fmt.Errorf("RANGE's bounds must be of one type, not %s and %s", t, u)
 		}
 		if !types.IsRangeElem(t) {
 			return types.Type{}, fmt.Errorf("RANGE's bounds are DATE, DATETIME or TIMESTAMP, not %s", t)
@@ -157,47 +161,75 @@ func generateRangeArray(c *Call, a []types.Value) (types.Value, error) {
 		return types.NullOf(c.T), nil
 	}
 	keepLast := len(a) < 3 || a[2].Bool()
+	// The step first, then the bounds, as ZetaSQL checks them.
+	months, days, us := int64(step.Months), int64(step.Days), step.I
+	bad := func(why string) (types.Value, error) {
+		return types.Value{}, evalErr("GENERATE_RANGE_ARRAY: a step of %s %s", types.FormatInterval(step), why)
+	}
+	switch elem.Kind {
+	case types.KindDate:
+		switch {
+		case us != 0:
+			return bad("has an H:M:S part, which a DATE cannot add")
+		case months != 0 && days != 0:
+			return bad("has both a Y-M part and a DAY part")
+		}
+	case types.KindDatetime:
+		if months != 0 && (days != 0 || us != 0) {
+			return bad("has both a Y-M part and a D H:M:S part")
+		}
+	case types.KindTimestamp:
+		if months != 0 {
+			return bad("has a MONTH or YEAR part, which a TIMESTAMP cannot add")
+		}
+	}
+	switch {
+	case months < 0 || days < 0 || us < 0:
+		return bad("is negative")
+	case months == 0 && days == 0 && us == 0:
+		return bad("is zero")
+	}
 	if r.L[0].Null || r.L[1].Null {
 		return types.Value{}, evalErr("GENERATE_RANGE_ARRAY needs a bounded range, not %s", types.FormatRange(r))
 	}
-	parts := 0
-	for _, p := range []int64{int64(step.Months), int64(step.Days), step.I} {
-		if p < 0 {
-			return types.Value{}, evalErr("GENERATE_RANGE_ARRAY's step must be positive")
-		}
-		if p != 0 {
-			parts++
-		}
-	}
-	if parts != 1 || elem.Kind == types.KindDate && step.I != 0 || elem.Kind == types.KindTimestamp && step.Months != 0 {
-		return types.Value{}, evalErr("GENERATE_RANGE_ARRAY's step is a positive INTERVAL of one part that a %s can add (%s)", elem, types.FormatInterval(step))
-	}
+	// The k-th bound is start + k·step (not the bound before plus a step:
+	// a month from January 31 is February 29, two are March 31).
 	var out []types.Value
-	lo := r.L[0]
-	for lo.I < r.L[1].I {
+	start, end := r.L[0], r.L[1]
+	lo := start
+	for k := int64(1); ; k++ {
 		if len(out) >= maxRangeArray {
 			return types.Value{}, evalErr("GENERATE_RANGE_ARRAY would make more than %d ranges", maxRangeArray)
 		}
-		next, err := addInterval(lo, step, 1)
-		if err != nil {
-			return types.Value{}, err
+		kstep, err := types.IntervalOf(k*months, k*days, k*us)
+		var hi types.Value
+		if err == nil {
+			hi, err = addInterval(start, kstep, 1)
 		}
-		if elem.Kind == types.KindDate {
-			next = types.DateValue(next.I / types.Day)
-		}
-		next.T = elem
-		if next.I > r.L[1].I {
-			if !keepLast {
-				break
+		past := err != nil // past the years or an interval's range: past the end
+		if !past {
+			if elem.Kind == types.KindDate {
+				hi = types.DateValue(hi.I / types.Day)
 			}
-			next = r.L[1]
+			hi.T = elem
+			past = hi.I >= end.I
 		}
-		v, err := types.RangeValue(elem, lo, next)
-		if err != nil {
-			return types.Value{}, evalErr("%v", err)
+		if past {
+			if keepLast || !past || err == nil && hi.I == end.I {
+				v, verr := types.RangeValue(elem, lo, end)
+				if verr != nil {
+					return types.Value{}, evalErr("%v", verr)
+				}
+				out = append(out, v)
+			}
+			break
+		}
+		v, verr := types.RangeValue(elem, lo, hi)
+		if verr != nil {
+			return types.Value{}, evalErr("%v", verr)
 		}
 		out = append(out, v)
-		lo = next
+		lo = hi
 	}
 	return types.ArrayValue(types.RangeOf(elem), out), nil
 }

@@ -190,7 +190,7 @@ func boolAgg(c *AggCall, _ bool) (types.Type, error) {
 }
 
 // stringAggType: STRING_AGG(s [, delimiter]), the delimiter a constant
-// STRING (a NULL one makes the result NULL).
+// STRING, not NULL.
 func stringAggType(c *AggCall, symbolic bool) (types.Type, error) {
 	t := types.String
 	if c.Args[0].Type().Kind == types.KindBytes {
@@ -208,6 +208,9 @@ func stringAggType(c *AggCall, symbolic bool) (types.Type, error) {
 		}
 		if ok && k.V.T.Kind != t.Kind {
 			return t, fmt.Errorf("the delimiter of STRING_AGG must be a %s, not %s", t, k.V.T)
+		}
+		if ok && k.V.Null && !symbolic { // as ZetaSQL: Argument 2 to STRING_AGG must be non-NULL
+			return t, fmt.Errorf("the delimiter of STRING_AGG must not be NULL")
 		}
 	}
 	return t, nil

@@ -253,7 +253,7 @@ func (b *binder) literal(e *sqlparse.Literal) Expr {
 		if err != nil {
 			b.fail(e.At, "bad number %s", e.Value)
 		}
-		return &Const{V: types.FloatValue(f), FloatLiteral: true}
+		return &Const{V: types.FloatValue(f), FloatLiteral: true, Text: e.Value}
 	case sqlparse.LitString:
 		return &Const{V: types.StringValue(e.Value)}
 	case sqlparse.LitBytes:

@@ -79,6 +79,23 @@ func coerceLiteralColumn(n Node, i int, t types.Type) (Node, bool) {
 	return nil, false
 }
 
+// floatLiteralColumn reports whether every row of n selects column i as
+// a FLOAT64 literal.
+func floatLiteralColumn(n Node, i int) bool {
+	switch x := n.(type) {
+	case *Project:
+		return isFloatLiteral(x.Exprs[i])
+	case *Union:
+		for _, in := range x.Inputs {
+			if !floatLiteralColumn(in, i) {
+				return false
+			}
+		}
+		return len(x.Inputs) > 0
+	}
+	return false
+}
+
 // setOpKey names a set operation with its column matching: operations in
 // one chain without parentheses must have the same key.
 func setOpKey(s *sqlparse.SetOp) string {
@@ -124,6 +141,14 @@ func (b *binder) combine(s *sqlparse.SetOp, left, right Node) Node {
 	cast := false
 	for i := range lc {
 		t, ok := types.Supertype(lc[i].T, rc[i].T)
+		// A FLOAT64 literal meeting a decimal column is that decimal, as
+		// a literal is beside one in an expression.
+		switch {
+		case lc[i].T.IsDecimal() && rc[i].T.Kind == types.KindFloat64 && floatLiteralColumn(right, i):
+			t = lc[i].T
+		case rc[i].T.IsDecimal() && lc[i].T.Kind == types.KindFloat64 && floatLiteralColumn(left, i):
+			t = rc[i].T
+		}
 		if !ok {
 			b.fail(s.At, "%s column %d has types %s and %s, which have no common supertype", name, i+1, lc[i].T, rc[i].T)
 		}

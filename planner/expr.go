@@ -38,8 +38,11 @@ type Const struct {
 	V     types.Value
 	Param string
 	// FloatLiteral marks a FLOAT64 written as a literal (not folded from
-	// an expression): only it coerces to NUMERIC, read from its text.
+	// an expression): only it coerces to NUMERIC, read from its text,
+	// which Text keeps (1.00000000000000000000000000000000000001 is no
+	// double).
 	FloatLiteral bool
+	Text         string
 }
 
 // Call applies a function or operator. Fn is the lower-case name from the

@@ -95,6 +95,18 @@ func coerceTo(e Expr, t types.Type) (Expr, error) {
 			}
 			return cast, nil // a bad value fails later only if it is still needed
 		}
+	case et.Kind == types.KindStruct && t.Kind == types.KindStruct && len(et.Fields) == len(t.Fields):
+		// A STRUCT coerces field by field where each field does (names
+		// follow the target).
+		for i, f := range et.Fields {
+			ft := t.Fields[i].Type
+			if !f.Type.Equal(ft) && f.Type.Kind != types.KindNull && !types.CoercesTo(f.Type, ft) && !(f.Type.Kind == types.KindStruct && ft.Kind == types.KindStruct) {
+				if _, ok := e.(*Const); !ok {
+					return nil, fmt.Errorf("expected %s, found %s", t, et)
+				}
+			}
+		}
+		return fold(&Call{Fn: "cast", Args: []Expr{e}, T: t})
 	case et.Kind == types.KindArray && t.Kind == types.KindArray:
 		// An array coerces only as a literal does (its constant's
 		// elements converted) or from an array of untyped NULLs; an
@@ -154,5 +166,9 @@ func floatLiteralText(e Expr) Expr {
 	if !ok || !k.FloatLiteral || k.V.Null || math.IsNaN(k.V.F) || math.IsInf(k.V.F, 0) {
 		return e
 	}
-	return &Const{V: types.StringValue(strconv.FormatFloat(k.V.F, 'g', -1, 64)), Param: k.Param}
+	text := k.Text
+	if text == "" {
+		text = strconv.FormatFloat(k.V.F, 'g', -1, 64)
+	}
+	return &Const{V: types.StringValue(text), Param: k.Param}
 }

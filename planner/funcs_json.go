@@ -89,6 +89,7 @@ type jsonStep struct {
 // Over a JSON value (not JSON text) the function returns onJSON instead.
 func jsonCheck(result, onJSON types.Type) func(c *Call) (types.Type, error) {
 	return func(c *Call) (types.Type, error) {
+		result := result // this call's: over JSON text or a JSON value
 		if c.Args[0].Type().Kind == types.KindJSON {
 			result = onJSON
 			if _, err := sig(types.KindJSON, types.KindString, types.KindString)(c); err != nil {

@@ -28,6 +28,13 @@ func registerOperators() {
 			if isNaN(a[0]) || isNaN(a[1]) {
 				return types.BoolValue(c.Fn == "!="), nil
 			}
+			if k := a[0].T.Kind; (k == types.KindArray || k == types.KindStruct) && (c.Fn == "=" || c.Fn == "!=") {
+				eq, unknown := equalNested(a[0], a[1])
+				if unknown {
+					return types.NullOf(types.Bool), nil
+				}
+				return types.BoolValue(eq == (c.Fn == "=")), nil
+			}
 			r, ok := types.Compare(a[0], a[1])
 			if !ok {
 				return types.Value{}, evalErr("cannot compare %s with %s", a[0].T, a[1].T)
@@ -463,4 +470,34 @@ func stringOrBytes(ret types.Type) func(c *Call) (types.Type, error) {
 		c.Args[0] = a
 		return ret, nil
 	}
+}
+
+// equalNested is = of two ARRAYs or STRUCTs with three-valued logic: FALSE
+// when arrays differ in length or two elements (fields) differ, else
+// unknown (NULL) when one pair holds a NULL, else TRUE. ([1, NULL] =
+// [1, NULL] is NULL, [1, NULL] = [2, NULL] FALSE.)
+func equalNested(a, b types.Value) (eq, unknown bool) {
+	if len(a.L) != len(b.L) {
+		return false, false
+	}
+	for i := range a.L {
+		x, y := a.L[i], b.L[i]
+		switch {
+		case x.Null || y.Null:
+			unknown = true
+		case isNaN(x) || isNaN(y):
+			return false, false
+		case x.T.Kind == types.KindArray || x.T.Kind == types.KindStruct:
+			e, u := equalNested(x, y)
+			if !e && !u {
+				return false, false
+			}
+			unknown = unknown || u
+		default:
+			if r, ok := types.Compare(x, y); !ok || r != 0 {
+				return false, false
+			}
+		}
+	}
+	return !unknown, unknown
 }

@@ -110,14 +110,48 @@ func registerTimeFuncs() {
 		}
 		return inRange(types.DatetimeValue(us))
 	}, false))
+	// TIMESTAMP(x[, time_zone]): a STRING, DATETIME or DATE read as a civil
+	// time in the zone (UTC by default; a zone written in the STRING wins).
 	register("timestamp", def(1, 2, func(c *Call) (types.Type, error) {
-		switch c.Args[0].Type().Kind {
-		case types.KindString, types.KindDatetime, types.KindDate, types.KindTimestamp, types.KindNull:
-			return types.Timestamp, nil
+		k := c.Args[0].Type().Kind
+		switch {
+		case len(c.Args) == 2 && k == types.KindTimestamp:
+			return types.Type{}, fmt.Errorf("TIMESTAMP(x, time_zone) needs a STRING, DATETIME or DATE, not TIMESTAMP")
+		case k == types.KindString || k == types.KindDatetime || k == types.KindDate || k == types.KindTimestamp || k == types.KindNull:
+		default:
+			return types.Type{}, fmt.Errorf("TIMESTAMP needs a STRING, DATETIME or DATE, not %s", c.Args[0].Type())
 		}
-		return types.Type{}, fmt.Errorf("TIMESTAMP needs a STRING, DATETIME or DATE, not %s", c.Args[0].Type())
+		if len(c.Args) == 2 {
+			tz, err := coerceTo(c.Args[1], types.String)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("time zone of TIMESTAMP: %w", err)
+			}
+			c.Args[1] = tz
+		}
+		return types.Timestamp, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		return types.Cast(a[0], types.Timestamp)
+		if len(a) == 1 {
+			return types.Cast(a[0], types.Timestamp)
+		}
+		loc, err := types.LoadLocation(a[1].S)
+		if err != nil {
+			return types.Value{}, evalErr("%v", err)
+		}
+		var us int64
+		switch a[0].T.Kind {
+		case types.KindString:
+			if us, err = types.ParseTimestampIn(a[0].S, loc); err != nil {
+				return types.Value{}, evalErr("%v", err)
+			}
+		case types.KindDate:
+			us = types.CivilIn(a[0].I*types.Day, loc)
+		default:
+			us = types.CivilIn(a[0].I, loc)
+		}
+		if !InTimeRange(us) {
+			return types.Value{}, rangeErr(types.KindTimestamp)
+		}
+		return types.TimestampValue(us), nil
 	}, false))
 	// DATE(x), DATE(timestamp, time_zone) and DATE(year, month, day).
 	register("date", def(1, 3, func(c *Call) (types.Type, error) {

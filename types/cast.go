@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrBadCast is wrapped by every failed conversion.
@@ -45,6 +46,9 @@ func cast(v Value, to Type) (Value, error) {
 		case KindTimestamp, KindDatetime, KindTime:
 			return StringValue(CastTimeText(v)), nil
 		case KindBytes:
+			if !utf8.ValidString(v.S) {
+				return Value{}, fmt.Errorf("%w: the BYTES are not valid UTF-8", ErrBadCast)
+			}
 			return StringValue(v.S), nil
 		case KindArray, KindStruct, KindJSON: // JSON has TO_JSON_STRING
 			return fail()

@@ -30,6 +30,23 @@ func ParseTimestamp(s string) (int64, error) {
 	return us, err
 }
 
+// ParseTimestampIn reads a TIMESTAMP as TIMESTAMP(string, time_zone) does:
+// a zone written in s wins, else s is a civil time in loc.
+func ParseTimestampIn(s string, loc *time.Location) (int64, error) {
+	us, zoned, err := parseCivil(strings.TrimSpace(s), true)
+	if err != nil || zoned {
+		return us, err
+	}
+	return CivilIn(us, loc), nil
+}
+
+// CivilIn is the instant (µs since the epoch) at which the wall clocks of
+// loc show the civil time us (µs of a DATETIME).
+func CivilIn(us int64, loc *time.Location) int64 {
+	t := time.UnixMicro(us).UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc).UnixMicro()
+}
+
 // ParseDatetime reads a DATETIME (no zone allowed) as µs of its civil time.
 func ParseDatetime(s string) (int64, error) {
 	us, zoned, err := parseCivil(strings.TrimSpace(s), true)
@@ -158,10 +175,7 @@ func parseCivil(s string, allowZone bool) (us int64, zoned bool, err error) {
 	if err != nil {
 		return bad()
 	}
-	// The civil time read in loc: its offset there at that moment.
-	t := time.UnixMicro(us).UTC()
-	local := time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc)
-	return local.UnixMicro(), true, nil
+	return CivilIn(us, loc), true, nil
 }
 
 func digits(s string) (int64, bool) {
@@ -382,6 +396,9 @@ func floorDiv(a, b int64) int64 {
 // LoadLocation resolves a time zone name or offset such as "UTC",
 // "America/New_York" or "+05:30", as DATETIME(ts, tz) accepts.
 func LoadLocation(name string) (*time.Location, error) {
+	if name == "" || strings.TrimSpace(name) != name {
+		return nil, fmt.Errorf("%w: invalid time zone %q", ErrBadTime, name)
+	}
 	if strings.EqualFold(name, "UTC") || name == "Z" {
 		return time.UTC, nil
 	}

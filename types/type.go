@@ -212,6 +212,21 @@ func Supertype(a, b Type) (t Type, ok bool) {
 	case a.Kind == KindArray && b.Kind == KindArray:
 		e, ok := Supertype(*a.Elem, *b.Elem)
 		return ArrayOf(e), ok
+	case a.Kind == KindStruct && b.Kind == KindStruct && len(a.Fields) == len(b.Fields):
+		// Field by field, by position; the names are the first's (the
+		// second's where the first has none).
+		fields := make([]Field, len(a.Fields))
+		for i, f := range a.Fields {
+			t, ok := Supertype(f.Type, b.Fields[i].Type)
+			if !ok {
+				return Type{}, false
+			}
+			fields[i] = Field{Name: f.Name, Type: t}
+			if f.Name == "" {
+				fields[i].Name = b.Fields[i].Name
+			}
+		}
+		return StructOf(fields...), true
 	}
 	return Type{}, false
 }

@@ -95,7 +95,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			b.fail(e.At, "CAST to JSON is not supported: use TO_JSON, or PARSE_JSON for JSON text")
 		}
 		if e.Format != nil { // funcs_castformat.go
-			tz := Expr(&Const{V: types.NullOf(types.String)})
+			tz := Expr(&Const{V: types.StringValue("UTC")}) // a NULL zone given makes the result NULL
 			if e.TimeZone != nil {
 				if t.Kind != types.KindTimestamp && x.Type().Kind != types.KindTimestamp {
 					b.fail(e.TimeZone.Pos(), "AT TIME ZONE in a CAST … FORMAT needs a TIMESTAMP on one side")

@@ -34,7 +34,7 @@ func registerCastFormat() {
 		return to, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		x, f := a[0], a[1]
-		if x.Null || f.Null {
+		if x.Null || f.Null || a[2].Null {
 			return types.NullOf(c.T), nil
 		}
 		switch {
@@ -51,7 +51,7 @@ func registerCastFormat() {
 			}
 			return types.Value{T: types.Bytes, S: b}, nil
 		}
-		return types.Value{}, evalErr("CAST … FORMAT from %s to %s", x.T, c.T) // refused at load
+		return castFormatTime(c, a)
 	}, true))
 }
 
@@ -59,11 +59,15 @@ func registerCastFormat() {
 func castFormatPair(from, to types.Type) bool {
 	switch {
 	case from.Kind == types.KindNull:
-		return to.Kind == types.KindString || to.Kind == types.KindBytes
+		return to.Kind == types.KindString || to.Kind == types.KindBytes || to.IsTime()
 	case from.Kind == types.KindBytes:
 		return to.Kind == types.KindString
 	case to.Kind == types.KindBytes:
 		return from.Kind == types.KindString
+	case from.IsTime():
+		return to.Kind == types.KindString
+	case from.Kind == types.KindString:
+		return to.IsTime()
 	}
 	return false
 }
@@ -188,4 +192,25 @@ func textToBytes(format, s string) (string, error) {
 
 func badBytesFormat(format string) error {
 	return fmt.Errorf("invalid format %q: BYTES and STRING convert with BASE2, BASE8, BASE16, HEX, BASE32, BASE64, BASE64M, ASCII or UTF-8", format)
+}
+
+// castFormatTime formats or parses a date or time type.
+func castFormatTime(c *Call, a []types.Value) (types.Value, error) {
+	x, f, tz, now := a[0], a[1], a[2], a[3]
+	loc, err := types.LoadLocation(tz.S)
+	if err != nil {
+		return types.Value{}, evalErr("CAST … AT TIME ZONE: %v", err)
+	}
+	if c.T.Kind == types.KindString {
+		s, err := types.FormatTimeCast(f.S, x.T.Kind, x.I, loc)
+		if err != nil {
+			return types.Value{}, evalErr("CAST … FORMAT: %v", err)
+		}
+		return types.StringValue(s), nil
+	}
+	us, err := types.ParseTimeCast(f.S, c.T.Kind, x.S, loc, now.I)
+	if err != nil {
+		return types.Value{}, evalErr("CAST … FORMAT: %v", err)
+	}
+	return types.Value{T: c.T, I: us}, nil
 }

@@ -301,9 +301,9 @@ func validScheme(s string) bool {
 
 // registerJSONArrayFuncs: the array extractors. *_ARRAY of JSON text gives
 // each element's compact JSON; JSON_VALUE_ARRAY/JSON_EXTRACT_STRING_ARRAY give
-// scalars as STRING and NULL when an element is an object, an array or JSON
-// null (an ARRAY cannot hold NULL). Not an array, a missing path, invalid
-// JSON: NULL.
+// scalars as STRING, a JSON null as a NULL element, and NULL when an element
+// is an object or an array. Not an array, a missing path, invalid JSON:
+// NULL.
 func registerJSONArrayFuncs() {
 	query, value := jsonCheck(types.ArrayOf(types.String), types.ArrayOf(types.JSON)), jsonCheck(types.ArrayOf(types.String), types.ArrayOf(types.String))
 	extract := func(scalar bool) func(c *Call, a []types.Value) (types.Value, error) {
@@ -333,8 +333,10 @@ func registerJSONArrayFuncs() {
 					continue
 				}
 				switch e[0] {
-				case '{', '[', 'n':
+				case '{', '[':
 					return null, nil
+				case 'n': // a JSON null is a NULL element
+					out = append(out, types.NullOf(types.String))
 				case '"':
 					var s string
 					if json.Unmarshal(e, &s) != nil {
@@ -421,10 +423,14 @@ func jsonTypedExtractArray(v types.Value, steps []jsonStep, scalar bool) (types.
 			continue
 		}
 		s, ok := jsonScalarText(e)
-		if !ok {
+		switch {
+		case e.Kind == types.JSONNull: // a JSON null is a NULL element
+			out[i] = types.NullOf(types.String)
+		case !ok:
 			return types.NullOf(types.ArrayOf(elem)), nil
+		default:
+			out[i] = types.StringValue(s)
 		}
-		out[i] = types.StringValue(s)
 	}
 	return types.ArrayValue(elem, out), nil
 }

@@ -48,7 +48,7 @@ var aggs = map[string]*Agg{}
 func init() {
 	for _, a := range []*Agg{
 		{Name: "count", MinArgs: 1, MaxArgs: 1, Star: true, Distinct: true, Window: true, Zero: true, Check: countType},
-		{Name: "countif", MinArgs: 1, MaxArgs: 1, Window: true, Zero: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
+		{Name: "countif", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Zero: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
 			return types.Int64, argKinds(c, "COUNTIF needs a BOOL", types.KindBool)
 		}},
 		// Computed exactly: the distinct values, counted.
@@ -74,15 +74,17 @@ func init() {
 			}
 			return numericToFloat(c, s)
 		}},
-		{Name: "variance", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
-		{Name: "var_samp", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
-		{Name: "var_pop", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
-		{Name: "stddev", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
-		{Name: "stddev_samp", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
-		{Name: "stddev_pop", MinArgs: 1, MaxArgs: 1, Window: true, Check: numericToFloat},
+		{Name: "variance", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: numericToFloat},
+		{Name: "var_samp", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: numericToFloat},
+		{Name: "var_pop", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: numericToFloat},
+		{Name: "stddev", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: numericToFloat},
+		{Name: "stddev_samp", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: numericToFloat},
+		{Name: "stddev_pop", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: numericToFloat},
 		{Name: "min", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: orderable},
 		{Name: "max", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: orderable},
-		{Name: "any_value", MinArgs: 1, MaxArgs: 1, Window: true, Check: orderable},
+		{Name: "any_value", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
+			return c.Args[0].Type(), nil // any type: it keeps a value, it orders none
+		}},
 		{Name: "logical_and", MinArgs: 1, MaxArgs: 1, Window: true, Check: boolAgg},
 		{Name: "logical_or", MinArgs: 1, MaxArgs: 1, Window: true, Check: boolAgg},
 		{Name: "string_agg", MinArgs: 1, MaxArgs: 2, Distinct: true, OrderLimit: true, Window: true, Check: stringAggType},
@@ -179,7 +181,7 @@ func numericToFloat(c *AggCall, _ bool) (types.Type, error) {
 
 func orderable(c *AggCall, _ bool) (types.Type, error) {
 	t := c.Args[0].Type()
-	if t.Kind == types.KindArray || t.Kind == types.KindStruct || t.Has(types.KindJSON) {
+	if !t.Orderable() {
 		return t, fmt.Errorf("%s cannot order %s", strings.ToUpper(c.Fn), t)
 	}
 	return t, nil

@@ -225,9 +225,12 @@ func (b *binder) withEnv(with []*sqlparse.CTE, env *cteEnv, recursive bool) *cte
 	return inner
 }
 
-// sortKey is an ORDER BY item's key; a JSON value cannot be ordered.
+// sortKey is an ORDER BY item's key; a STRUCT, a JSON value, or an ARRAY
+// of either cannot be ordered.
 func (b *binder) sortKey(o *sqlparse.OrderItem, e Expr) SortKey {
-	b.orderable(o.Expr.Pos(), "ORDER BY", e.Type())
+	if t := e.Type(); !t.Orderable() {
+		b.fail(o.Expr.Pos(), "ORDER BY does not support a value of type %s", t)
+	}
 	k := SortKey{Expr: e, Desc: o.Desc, NullsFirst: !o.Desc}
 	if o.NullsFirst != nil {
 		k.NullsFirst = *o.NullsFirst

@@ -77,7 +77,7 @@ func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *
 			b.fail(o.Expr.Pos(), "aggregate functions cannot be nested")
 		}
 		k := b.expr(o.Expr, inner)
-		if t := k.Type(); t.Kind == types.KindArray || t.Kind == types.KindStruct {
+		if t := k.Type(); !t.Orderable() {
 			b.fail(o.Expr.Pos(), "ORDER BY inside %s cannot order %s", strings.ToUpper(name), t)
 		}
 		if call.Distinct && k.String() != call.Args[0].String() {

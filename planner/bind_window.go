@@ -130,7 +130,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 	}
 	for _, o := range spec.OrderBy {
 		x := b.expr(o.Expr, inner)
-		if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct {
+		if !x.Type().Orderable() {
 			b.fail(o.Expr.Pos(), "ORDER BY in a window cannot order %s", x.Type())
 		}
 		call.Order = append(call.Order, b.sortKey(o, x))

@@ -42,6 +42,11 @@ func registerMathFuncs() {
 	}))
 	register("log", def(1, 2, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
 		x := a[0].F
+		// LOG(x, y): -inf for x or +inf for y is NaN before any error, as
+		// GoogleSQL's table has it.
+		if len(a) == 2 && (math.IsInf(x, -1) || math.IsInf(a[1].F, 1)) {
+			return types.FloatValue(math.NaN()), nil
+		}
 		if x <= 0 {
 			return types.Value{}, evalErr("LOG of a number that is not positive: %v", x)
 		}

@@ -51,6 +51,9 @@ func init() {
 			return types.Value{}, evalErr("REGEXP_INSTR: the occurrence position must be 0 or 1, got %d", after)
 		}
 		s := a[0].S
+		if a[1].S == "" { // an empty regular expression finds nothing, as GoogleSQL documents
+			return types.IntValue(0), nil
+		}
 		// Byte offset of the pos-th character.
 		off := 0
 		for n := int64(1); n < pos; n++ {

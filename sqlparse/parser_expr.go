@@ -293,6 +293,11 @@ func (p *parser) keywordPrimary() Expr {
 	t := p.tok
 	at := t.pos
 	switch t.text {
+	case "OFFSET": // the column UNNEST … WITH OFFSET names offset by default
+		if next := p.peek(); !(next.kind == tokOp && next.text == "(") {
+			p.advance()
+			return &Ident{At: at, Parts: []string{"offset"}}
+		}
 	case "NULL":
 		p.advance()
 		return &Literal{At: at, Kind: LitNull, Value: "NULL"}

@@ -105,6 +105,19 @@ func (t Type) Has(k Kind) bool {
 	return false
 }
 
+// Orderable reports whether values of t can be sorted and compared with <:
+// every type but STRUCT and JSON, and ARRAY of an orderable type (GoogleSQL's
+// "Orderable data types").
+func (t Type) Orderable() bool {
+	switch t.Kind {
+	case KindStruct, KindJSON:
+		return false
+	case KindArray:
+		return t.Elem.Orderable()
+	}
+	return true
+}
+
 // IsNumeric reports whether t is INT64 or FLOAT64.
 func (t Type) IsNumeric() bool { return t.Kind == KindInt64 || t.Kind == KindFloat64 }
 

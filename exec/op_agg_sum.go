@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"math/big"
 	"math/bits"
 
@@ -21,16 +22,22 @@ func newSumState(a planner.AggCall) aggState {
 // sumState is SUM or AVG. INT64 values are summed exactly in 128 bits (lo,
 // with hi the carry word), as BigQuery does: only a final SUM outside INT64
 // is an overflow error, and AVG divides the exact sum.
+//
+// A FLOAT64 SUM that reaches ±inf or NaN from finite inputs alone is a
+// floating point overflow error, as in ZetaSQL (special marks the groups
+// that met an infinity or NaN, whose sum is what IEEE arithmetic gives).
 type sumState struct {
 	avg, float bool
 	lo         []uint64
 	hi         []int64
 	f          []float64
 	c          []int64
+	special    []bool
 }
 
 func (s *sumState) grow(n int) {
 	s.lo, s.hi, s.f, s.c = growZero(s.lo, n), growZero(s.hi, n), growZero(s.f, n), growZero(s.c, n)
+	s.special = growZero(s.special, n)
 }
 
 // add128 adds x (sign-extended) to the 128-bit integer (hi, lo).
@@ -44,8 +51,12 @@ func (s *sumState) update(g []int32, args []*Vector, n int) {
 	if v.storage() == inFloats {
 		for r, gi := range g {
 			if !v.isNull(r) {
-				s.f[gi] += v.F[r]
+				x := v.F[r]
+				s.f[gi] += x
 				s.c[gi]++
+				if math.IsInf(x, 0) || math.IsNaN(x) {
+					s.special[gi] = true
+				}
 			}
 		}
 		return
@@ -76,8 +87,12 @@ func (s *sumState) sum128Float(g int) float64 {
 	return f
 }
 
-// resultErr is the overflow of a SUM of INT64 beyond INT64.
+// resultErr is the overflow of a SUM of INT64 beyond INT64, or of a SUM of
+// finite FLOAT64s beyond FLOAT64.
 func (s *sumState) resultErr(g int) error {
+	if s.float && !s.avg && s.c[g] > 0 && !s.special[g] && (math.IsInf(s.f[g], 0) || math.IsNaN(s.f[g])) {
+		return &Error{Kind: KindEvaluation, Msg: "floating point overflow: SUM is outside FLOAT64"}
+	}
 	if s.avg || s.float || s.c[g] == 0 || s.fits(g) {
 		return nil
 	}
@@ -106,6 +121,7 @@ func (s *sumState) merge(target []int32, other aggState) {
 		s.f[t] += o.f[g]
 		s.hi[t], s.lo[t] = add128(s.hi[t], s.lo[t], o.hi[g], o.lo[g])
 		s.c[t] += o.c[g]
+		s.special[t] = s.special[t] || o.special[g]
 	}
 }
 

@@ -33,6 +33,8 @@ var syntax = map[string]string{
 	"is_distinct_from": `(?i)\bis\s+(not\s+)?distinct\s+from\b`, "in_unnest": `(?i)\bin\s+unnest\s*\(`,
 	"json_subscript": `\)\s*\[\s*['"0-9]`,
 	"cast_format":    `(?i)\bcast\s*\(.*\bformat\b`,
+	"like_any":       `(?i)\blike\s+(any|some)\s+unnest\s*\(\s*[a-z(]`,
+	"like_all":       `(?i)\blike\s+all\s+unnest\s*\(\s*[a-z(]`,
 }
 
 // TestEveryFunctionIsDefinedAndTested lists every registered function: each

@@ -349,8 +349,12 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 	patterns := e.Patterns
 	if e.Unnest != nil {
 		lit, ok := e.Unnest.(*sqlparse.ArrayLit)
-		if !ok {
-			b.fail(e.Unnest.Pos(), "LIKE %s (UNNEST(…)) takes an array literal; list the patterns instead", e.Quant)
+		if !ok { // an array computed per row: funcs_like_array.go
+			fn := "like_any"
+			if e.Quant == "ALL" {
+				fn = "like_all"
+			}
+			return b.call(e.At, fn, []Expr{b.expr(e.X, ctx), b.expr(e.Unnest, ctx), &Const{V: types.BoolValue(e.Not)}})
 		}
 		patterns = lit.Elems
 	}

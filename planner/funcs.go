@@ -54,7 +54,7 @@ var internal = map[string]bool{
 	"field": true, "make_array": true, "make_struct": true,
 	"extract_dayofweek": true, "extract_dayofyear": true, "extract_isoweek": true, "extract_isoyear": true,
 	"extract_date": true, "extract_time": true, "interval_part": true, "is_distinct_from": true, "in_unnest": true,
-	"json_subscript": true, "cast_format": true,
+	"json_subscript": true, "cast_format": true, "like_any": true, "like_all": true,
 }
 
 // aliases maps a second name to a registered function (IFNULL → COALESCE).
@@ -194,6 +194,7 @@ func init() {
 	registerNormalizeFuncs()
 	registerContainsSubstr()
 	registerCastFormat()
+	registerLikeArrayFuncs()
 	registerBucketFuncs()
 	registerJSONFuncs()
 	registerJSONTypeFuncs()

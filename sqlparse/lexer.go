@@ -45,12 +45,29 @@ func (l *lexer) next() (token, *Error) {
 		}
 		return token{kind: tokIdent, text: word, pos: start, raw: word}, nil
 	case c == '`':
-		end := strings.IndexByte(l.src[l.pos+1:], '`')
-		if end < 0 {
-			return token{}, errorAt(start, "unterminated quoted identifier")
+		// A quoted identifier takes a string literal's escapes (\` for a
+		// backtick inside it), as BigQuery's do.
+		var b strings.Builder
+		l.pos++
+		for {
+			if l.pos >= len(l.src) {
+				return token{}, errorAt(start, "unterminated quoted identifier")
+			}
+			ch := l.src[l.pos]
+			if ch == '`' {
+				l.pos++
+				break
+			}
+			if ch == '\\' {
+				if err := l.escape(&b, false); err != nil {
+					return token{}, err
+				}
+				continue
+			}
+			b.WriteByte(ch)
+			l.pos++
 		}
-		text := l.src[l.pos+1 : l.pos+1+end]
-		l.pos += end + 2
+		text := b.String()
 		if text == "" {
 			return token{}, errorAt(start, "empty quoted identifier")
 		}

@@ -106,6 +106,8 @@ var dialect = []struct{ in, want string }{
 	// JSON: the literal, the type, field access and subscripts.
 	{"select json '{\"a\": [1]}', cast(null as array<json>), j.a, j['b'][0] from t",
 		"SELECT JSON '{\"a\": [1]}', CAST(NULL AS ARRAY<JSON>), j.a, j['b'][0] FROM t"},
+	// Escapes in quoted identifiers, as in string literals.
+	{"select 1 as `a\\\"b\\`c` from t", "SELECT 1 AS `a\"b\\`c` FROM t"},
 	// WITH RECURSIVE.
 	{"with recursive r as (select 1 as n union all select n + 1 from r where n < 3) select n from r",
 		"WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r"},

@@ -647,7 +647,7 @@ func quoteName(s string) string {
 	if isBareName(s) && !isReserved(s) {
 		return s
 	}
-	return "`" + s + "`"
+	return "`" + strings.NewReplacer(`\`, `\\`, "`", "\\`").Replace(s) + "`"
 }
 
 // quoteDotted prints a dotted table or function name: bare when every part is
@@ -656,7 +656,7 @@ func quoteDotted(s string) string {
 	parts := strings.Split(s, ".")
 	for i, p := range parts {
 		if !isBareName(p) || (isReserved(p) && !(i == 0 && len(parts) == 1 && strings.EqualFold(p, "IF"))) {
-			return "`" + s + "`"
+			return "`" + strings.NewReplacer(`\`, `\\`, "`", "\\`").Replace(s) + "`"
 		}
 	}
 	return s

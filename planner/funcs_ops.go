@@ -85,6 +85,13 @@ func registerOperators() {
 		}
 		return types.Null, nil
 	}
+	// STRING or BYTES, and the same again: a BOOL.
+	textBool := func(c *Call) (types.Type, error) {
+		if _, err := textSig(types.KindString)(c); err != nil {
+			return types.Type{}, err
+		}
+		return types.Bool, nil
+	}
 	for name, f := range map[string]*Func{
 		"=":  def(2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false),
 		"!=": def(2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false),
@@ -279,16 +286,24 @@ func registerOperators() {
 			}
 			return types.StringValue(b.String()), nil
 		}, false),
-		"starts_with": def(2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+		"starts_with": def(2, 2, textBool, func(c *Call, a []types.Value) (types.Value, error) {
 			return types.BoolValue(strings.HasPrefix(a[0].S, a[1].S)), nil
 		}, false),
-		"ends_with": def(2, 2, sig(types.KindString, types.KindString, types.KindBool), func(c *Call, a []types.Value) (types.Value, error) {
+		"ends_with": def(2, 2, textBool, func(c *Call, a []types.Value) (types.Value, error) {
 			return types.BoolValue(strings.HasSuffix(a[0].S, a[1].S)), nil
 		}, false),
-		"strpos": def(2, 2, sig(types.KindString, types.KindString, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+		"strpos": def(2, 2, func(c *Call) (types.Type, error) {
+			if _, err := textSig(types.KindString)(c); err != nil {
+				return types.Type{}, err
+			}
+			return types.Int64, nil
+		}, func(c *Call, a []types.Value) (types.Value, error) {
 			i := strings.Index(a[0].S, a[1].S)
-			if i < 0 {
+			switch {
+			case i < 0:
 				return types.IntValue(0), nil
+			case a[0].T.Kind == types.KindBytes: // bytes count in bytes
+				return types.IntValue(int64(i) + 1), nil
 			}
 			return types.IntValue(int64(len([]rune(a[0].S[:i]))) + 1), nil
 		}, false),

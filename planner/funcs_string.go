@@ -101,7 +101,7 @@ func registerStringFuncs() {
 			return fromUnits(a[0], append(r, fill...)), nil
 		}, false)
 	}
-	register("repeat", def(2, 2, sig(types.KindString, types.KindInt64, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+	register("repeat", def(2, 2, textSig(types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
 		n := a[1].I
 		switch {
 		case n < 0:
@@ -109,37 +109,47 @@ func registerStringFuncs() {
 		case len(a[0].S) > 0 && n > maxStringResult/int64(len(a[0].S)):
 			return types.Value{}, evalErr("REPEAT result past %d bytes", maxStringResult)
 		}
-		return types.StringValue(strings.Repeat(a[0].S, int(n))), nil
+		return types.Value{T: c.T, S: strings.Repeat(a[0].S, int(n))}, nil
 	}, false))
 	register("lpad", pad(true))
 	register("rpad", pad(false))
+	// SPLIT of a STRING splits characters, of BYTES bytes (an empty
+	// delimiter: each one); BYTES split with a BYTES delimiter (b',' when
+	// none is given).
 	register("split", def(1, 2, sig(str, str, types.KindNull), func(c *Call, a []types.Value) (types.Value, error) {
+		elem := *c.T.Elem
 		sep := ","
 		if len(a) == 2 {
 			sep = a[1].S
 		}
 		var parts []string
-		if sep == "" {
+		switch {
+		case sep == "" && elem.Kind == types.KindBytes:
+			for i := 0; i < len(a[0].S); i++ {
+				parts = append(parts, a[0].S[i:i+1])
+			}
+		case sep == "":
 			for _, r := range a[0].S {
 				parts = append(parts, string(r))
 			}
-			if len(parts) == 0 {
-				parts = []string{""}
-			}
-		} else {
+		default:
 			parts = strings.Split(a[0].S, sep)
+		}
+		if len(parts) == 0 {
+			parts = []string{""}
 		}
 		out := make([]types.Value, len(parts))
 		for i, p := range parts {
-			out[i] = types.StringValue(p)
+			out[i] = types.Value{T: elem, S: p}
 		}
-		return types.ArrayValue(types.String, out), nil
+		return types.ArrayValue(elem, out), nil
 	}, false))
 	funcs["split"].Check = func(c *Call) (types.Type, error) {
-		if _, err := sig(str, str, str)(c); err != nil {
+		t, err := textSig(types.KindString)(c)
+		if err != nil {
 			return types.Type{}, err
 		}
-		return types.ArrayOf(types.String), nil
+		return types.ArrayOf(t), nil
 	}
 	register("array_to_string", def(2, 3, func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()

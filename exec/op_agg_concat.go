@@ -19,7 +19,44 @@ type concatState struct {
 func (s *concatState) setBudget(m *memBudget) { s.mem = m }
 func (s *concatState) failed() error          { return s.err }
 
-func newConcatState(a planner.AggCall) aggState { return &concatState{elem: *a.T.Elem} }
+func newConcatState(a planner.AggCall) aggState {
+	if len(a.Order) > 0 || a.HasLimit {
+		l := newListState(a)
+		l.array, l.ignore = true, true // NULL arrays are skipped, LIMIT counts arrays
+		return &orderedConcat{list: l, elem: *a.T.Elem}
+	}
+	return &concatState{elem: *a.T.Elem}
+}
+
+// orderedConcat is ARRAY_CONCAT_AGG(x ORDER BY … LIMIT n): the arrays
+// sorted by their keys (and the first n kept), then their elements one
+// after another.
+type orderedConcat struct {
+	list *listState
+	elem types.Type
+}
+
+func (s *orderedConcat) grow(n int)                              { s.list.grow(n) }
+func (s *orderedConcat) update(g []int32, args []*Vector, n int) { s.list.update(g, args, n) }
+func (s *orderedConcat) merge(target []int32, other aggState) {
+	s.list.merge(target, other.(*orderedConcat).list)
+}
+func (s *orderedConcat) failed() error { return s.list.failed() }
+
+func (s *orderedConcat) result(g int) types.Value {
+	arrays := s.list.final(g)
+	if len(arrays) == 0 {
+		return types.NullOf(types.ArrayOf(s.elem))
+	}
+	var out []types.Value
+	for _, a := range arrays {
+		out = append(out, a.L...)
+	}
+	if out == nil {
+		out = []types.Value{}
+	}
+	return types.ArrayValue(s.elem, out)
+}
 
 func (s *concatState) grow(n int) { s.vals, s.set = growZero(s.vals, n), growZero(s.set, n) }
 

@@ -106,7 +106,7 @@ func init() {
 		{Name: "bit_and", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
 		{Name: "bit_or", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
 		{Name: "bit_xor", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
-		{Name: "array_concat_agg", MinArgs: 1, MaxArgs: 1, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
+		{Name: "array_concat_agg", MinArgs: 1, MaxArgs: 1, OrderLimit: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
 			t := c.Args[0].Type()
 			switch t.Kind {
 			case types.KindArray:

@@ -97,10 +97,13 @@ func Params(q *sqlparse.Query) []string {
 }
 
 type binder struct {
-	src      string
-	opts     Options
-	symbolic bool // Check: parameters are unknown
-	checkAll bool // Check: bind every CTE, read or not
+	// recursing is the chain of recursive-WITH CTEs being bound, innermost
+	// last (bind_recursive.go).
+	recursing []*cteDef
+	src       string
+	opts      Options
+	symbolic  bool // Check: parameters are unknown
+	checkAll  bool // Check: bind every CTE, read or not
 	// caller is true while binding a sandboxed caller's own SQL, where a
 	// table name that is no CTE is refused instead of read as a log source.
 	caller bool
@@ -145,6 +148,7 @@ type cteDef struct {
 	inBase    bool
 	work      *WorkTable
 	refs      int
+	binding   bool // being bound: a read now is a cycle through other CTEs
 }
 
 // names lists every CTE name visible in e, sorted, for error messages.
@@ -217,8 +221,8 @@ func (b *binder) withEnv(with []*sqlparse.CTE, env *cteEnv, recursive bool) *cte
 			snapshot.defs[k] = v
 		}
 		def := &cteDef{cte: c, env: snapshot, src: b.src, caller: b.caller, recursive: recursive}
-		if recursive {
-			snapshot.defs[key] = def
+		if recursive { // every CTE of the clause, before and after (query-syntax.md)
+			def.env = inner
 		}
 		inner.defs[key] = def
 	}

@@ -37,6 +37,8 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			case def.work != nil: // a recursive CTE read by its own recursive term
 				def.refs++
 				return b.planItem(def.work, alias, sc)
+			case def.binding && b.recursing[len(b.recursing)-1] != def:
+				b.fail(f.At, "CTEs %s and %s read each other in a cycle: only a CTE reading itself is supported", def.cte.Name, b.recursing[len(b.recursing)-1].cte.Name)
 			case def.inBase:
 				b.fail(f.At, "recursive CTE %s cannot be read in its base term: write it as base UNION ALL recursive term", def.cte.Name)
 			}

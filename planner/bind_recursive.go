@@ -1,9 +1,11 @@
 package planner
 
 import (
+	"slices"
 	"strings"
 
 	"logq/sqlparse"
+	"logq/types"
 )
 
 // Recursive CTEs (WITH RECURSIVE), as BigQuery has them: a CTE of a
@@ -19,6 +21,9 @@ import (
 func (b *binder) recursiveCTE(def *cteDef) Node {
 	q := def.cte.Query
 	name := def.cte.Name
+	def.binding = true
+	b.recursing = append(b.recursing, def)
+	defer func() { def.binding, b.recursing = false, b.recursing[:len(b.recursing)-1] }()
 	set, isSet := q.Body.(*sqlparse.SetOp)
 	if !isSet || set.Op != "UNION" || !set.All || set.Mode != "" || set.Match != "" || len(q.With) > 0 || len(q.OrderBy) > 0 || q.Limit != nil {
 		// Not of the recursive form: it must not read itself.
@@ -29,7 +34,22 @@ func (b *binder) recursiveCTE(def *cteDef) Node {
 	def.inBase = true
 	base := b.setExpr(set.Left, def.env)
 	def.inBase = false
-	cols := base.Columns()
+	// A column the base makes only NULLs of is INT64, as BigQuery types
+	// an untyped NULL; the step's rows must fit it.
+	cols := slices.Clone(base.Columns())
+	var nullCols []Expr
+	typed := false
+	for i, c := range cols {
+		ref := Expr(&ColRef{Idx: i, T: c.T, Name: c.Name})
+		if c.T.Kind == types.KindNull {
+			cols[i].T = types.Int64
+			ref, typed = &Call{Fn: "cast", Args: []Expr{ref}, T: types.Int64}, true
+		}
+		nullCols = append(nullCols, ref)
+	}
+	if typed {
+		base = &Project{In: base, Exprs: nullCols, Cols: cols}
+	}
 	work := &WorkTable{Name: name, Cols: cols}
 	def.work, def.refs = work, 0
 	step := b.setExpr(set.Right, def.env)

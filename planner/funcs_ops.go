@@ -19,6 +19,9 @@ func registerOperators() {
 		if t := c.Args[0].Type(); t.Has(types.KindJSON) {
 			return types.Type{}, fmt.Errorf("%s is not defined for %s (JSON has no equality or order)", c.Fn, t)
 		}
+		if t := c.Args[0].Type(); (t.Kind == types.KindArray || t.Kind == types.KindStruct) && c.Fn != "=" && c.Fn != "!=" && c.Fn != "is_distinct_from" {
+			return types.Type{}, fmt.Errorf("%s is not defined for %s: arrays and structs compare only with = and !=", c.Fn, t)
+		}
 		return types.Bool, nil
 	}
 	// A comparison with NaN is FALSE, but != which is TRUE, as in
@@ -133,6 +136,9 @@ func registerOperators() {
 			if err != nil {
 				return types.Type{}, fmt.Errorf("IN UNNEST: a %s is not compared with elements of %s", c.Args[0].Type(), at)
 			}
+			if at.Elem.Has(types.KindJSON) {
+				return types.Type{}, fmt.Errorf("IN UNNEST is not defined for %s (JSON has no equality)", at.Elem)
+			}
 			c.Args[0] = x
 			return types.Bool, nil
 		}, func(c *Call, a []types.Value) (types.Value, error) {
@@ -240,7 +246,13 @@ func registerOperators() {
 			}
 			return a[2], nil
 		}, true),
-		"nullif": def(2, 2, same, func(c *Call, a []types.Value) (types.Value, error) {
+		"nullif": def(2, 2, func(c *Call) (types.Type, error) {
+			t, err := same(c)
+			if err == nil && t.Has(types.KindJSON) {
+				err = fmt.Errorf("NULLIF is not defined for %s (JSON has no equality)", t)
+			}
+			return t, err
+		}, func(c *Call, a []types.Value) (types.Value, error) {
 			if !a[0].Null && !a[1].Null && types.Equal(a[0], a[1]) {
 				return types.NullOf(c.T), nil
 			}

@@ -41,10 +41,17 @@ func ParseTimestampIn(s string, loc *time.Location) (int64, error) {
 }
 
 // CivilIn is the instant (µs since the epoch) at which the wall clocks of
-// loc show the civil time us (µs of a DATETIME).
+// loc show the civil time us (µs of a DATETIME). A civil time a clock change
+// skips or repeats takes the offset in effect before the change, as ZetaSQL
+// resolves it (Go's time.Date takes the one after for a skipped time).
 func CivilIn(us int64, loc *time.Location) int64 {
-	t := time.UnixMicro(us).UTC()
-	return time.Date(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), loc).UnixMicro()
+	c := time.UnixMicro(us).UTC()
+	t := time.Date(c.Year(), c.Month(), c.Day(), c.Hour(), c.Minute(), c.Second(), c.Nanosecond(), loc)
+	if h, m, s := t.Clock(); h != c.Hour() || m != c.Minute() || s != c.Second() || t.Day() != c.Day() {
+		_, off := t.Zone() // t lies before the change: its offset is the one before
+		return us - int64(off)*Second
+	}
+	return t.UnixMicro()
 }
 
 // ParseDatetime reads a DATETIME (no zone allowed) as µs of its civil time.
@@ -402,20 +409,24 @@ func LoadLocation(name string) (*time.Location, error) {
 	if strings.EqualFold(name, "UTC") || name == "Z" {
 		return time.UTC, nil
 	}
-	if name != "" && (name[0] == '+' || name[0] == '-') {
-		// ±H, ±HH, ±H:MM, ±HH:MM or ±HHMM.
-		hs, ms, colon := strings.Cut(name[1:], ":")
-		if !colon && len(hs) == 4 {
-			hs, ms = hs[:2], hs[2:]
+	off := name
+	if len(off) > 3 && strings.EqualFold(off[:3], "UTC") && (off[3] == '+' || off[3] == '-') {
+		off = off[3:] // UTC+3
+	}
+	if off != "" && (off[0] == '+' || off[0] == '-') {
+		// [UTC]±H[H][[:]M[M]], as ZetaSQL reads an offset zone.
+		hs, ms, colon := strings.Cut(off[1:], ":")
+		if !colon && len(hs) > 2 {
+			hs, ms = hs[:len(hs)-2], hs[len(hs)-2:]
 		}
 		if ms == "" && !colon {
 			ms = "00"
 		}
 		h, ok1 := digits(hs)
 		m, ok2 := digits(ms)
-		if len(hs) >= 1 && len(hs) <= 2 && len(ms) == 2 && ok1 && ok2 && h <= 14 && m < 60 {
+		if len(hs) >= 1 && len(hs) <= 2 && len(ms) >= 1 && len(ms) <= 2 && ok1 && ok2 && h <= 14 && m < 60 {
 			secs := int(h*3600 + m*60)
-			if name[0] == '-' {
+			if off[0] == '-' {
 				secs = -secs
 			}
 			return time.FixedZone(name, secs), nil

@@ -78,6 +78,9 @@ func ParseJSON(text string, round bool) (Value, error) {
 
 // DecodeJSONText parses JSON text into a node (see ParseJSON).
 func DecodeJSONText(text string, round bool) (JSONNode, error) {
+	if err := checkSurrogates(text); err != nil {
+		return JSONNode{}, err
+	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
 	n, err := decodeJSON(dec, round, 0)
@@ -145,6 +148,40 @@ func decodeJSON(dec *json.Decoder, round bool, depth int) (JSONNode, error) {
 		return n, nil
 	}
 	return JSONNode{}, fmt.Errorf("%w: unexpected %v", ErrJSON, tok)
+}
+
+// checkSurrogates refuses a \u escape of half a UTF-16 surrogate pair
+// without its other half, which JSON parsers such as ZetaSQL's reject
+// (Go's decoder would make it U+FFFD).
+func checkSurrogates(text string) error {
+	half := func(i int) (high, low bool) {
+		if i+6 > len(text) || text[i] != '\\' || text[i+1] != 'u' {
+			return false, false
+		}
+		v, err := strconv.ParseUint(text[i+2:i+6], 16, 16)
+		if err != nil {
+			return false, false
+		}
+		return v >= 0xD800 && v < 0xDC00, v >= 0xDC00 && v < 0xE000
+	}
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\\' {
+			continue
+		}
+		high, low := half(i)
+		switch {
+		case high:
+			if _, nextLow := half(i + 6); !nextLow {
+				return fmt.Errorf("%w: a \\u escape holds half a surrogate pair", ErrJSON)
+			}
+			i += 11 // the pair
+		case low:
+			return fmt.Errorf("%w: a \\u escape holds half a surrogate pair", ErrJSON)
+		default:
+			i++ // an escaped character, \\ included
+		}
+	}
+	return nil
 }
 
 // sortMembers sorts an object's members by key, keeping the first of each key.

@@ -27,6 +27,7 @@ func TestParseJSONCanonical(t *testing.T) {
 		{`-9223372036854775809`, `-9.223372036854776e+18`},
 		{`"a\u0001\u2028/"`, `"a\u0001\u2028/"`},
 		{`{"":{}}`, `{"":{}}`},
+		{`"\ud83d\ude00 \\ud83d"`, `"😀 \\ud83d"`},
 	} {
 		v, err := ParseJSON(c.in, true)
 		require.NoError(t, err, c.in)
@@ -48,7 +49,7 @@ func TestParseJSONExact(t *testing.T) {
 	}
 	_, err := ParseJSON(`1e400`, true)
 	require.Error(t, err, "out of a double's range even when rounding")
-	for _, bad := range []string{``, `{`, `[1,]`, `{"a"}`, `1 2`, `nul`, `'a'`} {
+	for _, bad := range []string{``, `{`, `[1,]`, `{"a"}`, `1 2`, `nul`, `'a'`, `"\ud83d"`, `"\ude00x"`, `"\ud83d\u0041"`} {
 		_, err := ParseJSON(bad, true)
 		require.ErrorIs(t, err, ErrJSON, bad)
 	}

@@ -121,7 +121,7 @@ func cast(v Value, to Type) (Value, error) {
 	case KindTimestamp:
 		switch from {
 		case KindString:
-			us, err := ParseTimestamp(v.S)
+			us, err := CastTimestamp(v.S)
 			if err != nil {
 				return Value{}, badCast{err}
 			}

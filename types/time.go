@@ -21,19 +21,28 @@ const (
 // ErrBadTime is wrapped by every time-parsing error.
 var ErrBadTime = errors.New("invalid time value")
 
-// ParseTimestamp reads a TIMESTAMP the way BigQuery casts a STRING: a date,
-// optionally followed by 'T' or ' ' and a time with up to nine fractional
-// digits, optionally followed by 'Z', an offset such as +05:30 or -0700, or
-// " UTC". A value with no zone is UTC. The result is µs since the epoch.
+// ParseTimestamp reads a timestamp as ingest takes one: a date, optionally
+// followed by 'T' or ' ' and a time (seconds optional, up to nine
+// fractional digits, beyond six truncated), optionally followed by 'Z', an
+// offset such as +05:30 or -0700 (a space before it allowed), or a zone
+// name. A value with no zone is UTC. The result is µs since the epoch.
 func ParseTimestamp(s string) (int64, error) {
-	us, _, err := parseCivil(strings.TrimSpace(s), true)
+	us, _, err := parseCivil(strings.TrimSpace(s), true, false)
+	return us, err
+}
+
+// CastTimestamp reads a TIMESTAMP as BigQuery's CAST and literals do, more
+// strictly than ingest: a time has its seconds, at most six fractional
+// digits, and no space before a numeric offset.
+func CastTimestamp(s string) (int64, error) {
+	us, _, err := parseCivil(strings.TrimSpace(s), true, true)
 	return us, err
 }
 
 // ParseTimestampIn reads a TIMESTAMP as TIMESTAMP(string, time_zone) does:
 // a zone written in s wins, else s is a civil time in loc.
 func ParseTimestampIn(s string, loc *time.Location) (int64, error) {
-	us, zoned, err := parseCivil(strings.TrimSpace(s), true)
+	us, zoned, err := parseCivil(strings.TrimSpace(s), true, true)
 	if err != nil || zoned {
 		return us, err
 	}
@@ -56,7 +65,7 @@ func CivilIn(us int64, loc *time.Location) int64 {
 
 // ParseDatetime reads a DATETIME (no zone allowed) as µs of its civil time.
 func ParseDatetime(s string) (int64, error) {
-	us, zoned, err := parseCivil(strings.TrimSpace(s), true)
+	us, zoned, err := parseCivil(strings.TrimSpace(s), true, true)
 	if err == nil && zoned {
 		return 0, fmt.Errorf("%w: %q: a DATETIME has no time zone", ErrBadTime, s)
 	}
@@ -107,7 +116,7 @@ func parseCivilDate(s string) (days int64, rest string, ok bool) {
 // parseCivil reads YYYY-[M]M-[D]D[( |T)[H]H:[M]M[:[S]S[.F…]]][zone], the
 // zone (with allowZone) Z, UTC, an offset (+H, +HH, +HH:MM, +HHMM) or a
 // name such as America/Los_Angeles, after optional spaces.
-func parseCivil(s string, allowZone bool) (us int64, zoned bool, err error) {
+func parseCivil(s string, allowZone, strict bool) (us int64, zoned bool, err error) {
 	bad := func() (int64, bool, error) {
 		return 0, false, fmt.Errorf("%w: %q is not a timestamp (expected e.g. 2024-01-02T15:04:05Z)", ErrBadTime, s)
 	}
@@ -147,6 +156,8 @@ func parseCivil(s string, allowZone bool) (us int64, zoned bool, err error) {
 			if ss, ok = num(60); !ok {
 				return bad()
 			}
+		} else if strict {
+			return bad() // BigQuery's [H]H:[M]M:[S]S
 		}
 		var frac int64
 		if rest != "" && rest[0] == '.' {
@@ -155,16 +166,19 @@ func parseCivil(s string, allowZone bool) (us int64, zoned bool, err error) {
 				n++
 			}
 			f := rest[1:n]
-			if len(f) == 0 || len(f) > 9 {
+			if len(f) == 0 || len(f) > 9 || strict && len(f) > 6 {
 				return bad()
 			}
 			for len(f) < 6 {
 				f += "0"
 			}
-			frac, _ = digits(f[:6]) // nanoseconds beyond µs are truncated, as BigQuery does
+			frac, _ = digits(f[:6]) // ingest truncates nanoseconds to µs
 			rest = rest[n:]
 		}
 		us += hh*Hour + mm*Minute + ss*Second + frac
+	}
+	if z := strings.TrimLeft(rest, " "); strict && z != rest && z != "" && (z[0] == '+' || z[0] == '-') {
+		return bad() // an offset follows the time directly
 	}
 	zone := strings.TrimSpace(rest)
 	switch {

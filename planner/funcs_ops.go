@@ -157,6 +157,14 @@ func registerOperators() {
 				if isNaN(e) || isNaN(a[0]) {
 					continue
 				}
+				if k := e.T.Kind; k == types.KindArray || k == types.KindStruct {
+					eq, unknown := equalNested(a[0], e) // a NULL field makes = unknown
+					if eq {
+						return types.BoolValue(true), nil
+					}
+					sawNull = sawNull || unknown
+					continue
+				}
 				if r, ok := types.Compare(a[0], e); ok && r == 0 {
 					return types.BoolValue(true), nil
 				}

@@ -100,10 +100,12 @@ type binder struct {
 	// recursing is the chain of recursive-WITH CTEs being bound, innermost
 	// last (bind_recursive.go).
 	recursing []*cteDef
-	src       string
-	opts      Options
-	symbolic  bool // Check: parameters are unknown
-	checkAll  bool // Check: bind every CTE, read or not
+	// keepConstRows: a one-row constant FROM item is not inlined (bind_select.go).
+	keepConstRows bool
+	src           string
+	opts          Options
+	symbolic      bool // Check: parameters are unknown
+	checkAll      bool // Check: bind every CTE, read or not
 	// caller is true while binding a sandboxed caller's own SQL, where a
 	// table name that is no CTE is refused instead of read as a log source.
 	caller bool

@@ -184,7 +184,7 @@ func (b *binder) join(f *sqlparse.Join, left, right *fromTree, on Expr, where *[
 // folding) is inlined: its columns become constants and it leaves the FROM.
 func (b *binder) planItem(plan Node, alias string, sc *scope) *fromTree {
 	rv := &rangeVar{alias: strings.ToLower(alias), cols: plan.Columns()}
-	if consts := constRow(plan); consts != nil {
+	if consts := constRow(plan); consts != nil && !b.keepConstRows {
 		rv.kind, rv.consts = rvConst, consts
 		sc.vars = append(sc.vars, rv)
 		return nil

@@ -21,7 +21,13 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	var where []Expr
 	var tree *fromTree
 	if s.From != nil {
+		// Grouping sets tell a key from the constant it holds (GROUPING,
+		// a key NULL in the sets without it): a one-row constant FROM item
+		// stays a row source then, not inlined constants.
+		keep := b.keepConstRows
+		b.keepConstRows = hasGroupingSets(s.GroupBy)
 		tree = b.from(s.From, env, sc, &where)
+		b.keepConstRows = keep
 	}
 	if s.Where != nil {
 		if hasAggregate(s.Where) {

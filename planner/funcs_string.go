@@ -323,8 +323,8 @@ func registerArrayStringFuncs() {
 		for i, a := range c.Args {
 			at := a.Type()
 			switch {
-			case at.Kind == types.KindNull:
-				continue
+			case at.Kind == types.KindNull || at.Kind == types.KindArray && at.Elem.Kind == types.KindNull:
+				continue // NULL, [] or [NULL]: any array type
 			case at.Kind != types.KindArray:
 				return types.Type{}, fmt.Errorf("argument %d of ARRAY_CONCAT: expected an ARRAY, found %s", i+1, at)
 			case t.Kind == types.KindNull || t.Kind == 0:
@@ -334,7 +334,21 @@ func registerArrayStringFuncs() {
 			}
 		}
 		if t.Kind == 0 {
+			for _, a := range c.Args {
+				if a.Type().Kind == types.KindArray {
+					return a.Type(), nil // only untyped arrays
+				}
+			}
 			return types.Type{}, fmt.Errorf("ARRAY_CONCAT needs at least one ARRAY argument")
+		}
+		for i, a := range c.Args { // an untyped array takes the others' type
+			if at := a.Type(); at.Kind == types.KindArray && at.Elem.Kind == types.KindNull {
+				x, err := coerceTo(a, t)
+				if err != nil {
+					return types.Type{}, fmt.Errorf("argument %d of ARRAY_CONCAT: %w", i+1, err)
+				}
+				c.Args[i] = x
+			}
 		}
 		return t, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {

@@ -99,6 +99,9 @@ func cast(v Value, to Type) (Value, error) {
 			if strings.HasPrefix(body, "0x") || strings.Contains(s, "_") {
 				return fail()
 			}
+			if body == "nan" { // a signed NaN too ("-NAN"), which strconv refuses
+				return FloatValue(math.NaN()), nil
+			}
 			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
 				return fail()

@@ -41,6 +41,9 @@ func (e *Case) Then(w When) Expr { return w.Then }
 func constArg(e Expr) (*Const, bool) { c, ok := e.(*Const); return c, ok }
 
 func foldCall(c *Call) (Expr, error) {
+	if f := funcs[c.Fn]; f != nil && f.NoFold {
+		return c, nil
+	}
 	if f := funcs[c.Fn]; f != nil && f.Simplify != nil {
 		e := f.Simplify(c)
 		if e != Expr(c) {

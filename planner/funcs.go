@@ -36,6 +36,9 @@ type Func struct {
 	// Internal: written as an operator or other syntax, never by name in
 	// SQL (the binder refuses a call by name).
 	Internal bool
+	// NoFold: never evaluated at load, even over constants (ERROR raises
+	// only when a row reaches it).
+	NoFold bool
 }
 
 func def(minArgs, maxArgs int, check func(*Call) (types.Type, error), eval func(*Call, []types.Value) (types.Value, error), nullSafe bool) *Func {

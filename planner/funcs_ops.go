@@ -95,6 +95,21 @@ func registerOperators() {
 		}
 		return types.Bool, nil
 	}
+	// ERROR(message): an evaluation error with that text where a row
+	// reaches it; its type is whatever its place needs (an untyped NULL's).
+	register("error", def(1, 1, func(c *Call) (types.Type, error) {
+		m, err := coerceTo(c.Args[0], types.String)
+		if err != nil {
+			return types.Type{}, fmt.Errorf("argument 1 of ERROR: %w", err)
+		}
+		c.Args[0] = m
+		return types.Null, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		if a[0].Null {
+			return types.Value{}, evalErr("ERROR(NULL)")
+		}
+		return types.Value{}, evalErr("%s", a[0].S)
+	}, true)).NoFold = true
 	for name, f := range map[string]*Func{
 		"=":  def(2, 2, cmp, cmpEval(func(r int) bool { return r == 0 }), false),
 		"!=": def(2, 2, cmp, cmpEval(func(r int) bool { return r != 0 }), false),

@@ -41,7 +41,7 @@ func (e *Case) Then(w When) Expr { return w.Then }
 func constArg(e Expr) (*Const, bool) { c, ok := e.(*Const); return c, ok }
 
 func foldCall(c *Call) (Expr, error) {
-	if f := funcs[c.Fn]; f != nil && f.NoFold {
+	if f := funcs[c.Fn]; f != nil && (f.NoFold || f.Volatile) {
 		return c, nil
 	}
 	if f := funcs[c.Fn]; f != nil && f.Simplify != nil {

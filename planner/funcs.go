@@ -39,6 +39,10 @@ type Func struct {
 	// NoFold: never evaluated at load, even over constants (ERROR raises
 	// only when a row reaches it).
 	NoFold bool
+	// Volatile: each evaluation may give another value (RAND): never
+	// folded, and never copied into a second place that would evaluate it
+	// apart from the first (a filter pushed below the projection making it).
+	Volatile bool
 }
 
 func def(minArgs, maxArgs int, check func(*Call) (types.Type, error), eval func(*Call, []types.Value) (types.Value, error), nullSafe bool) *Func {

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 
 	"logq/types"
@@ -13,6 +14,10 @@ import (
 // MOD and DIV take INT64 only. Errors are evaluation errors (NULL under
 // SAFE.).
 func registerMathFuncs() {
+	// RAND(): a FLOAT64 in [0, 1), drawn anew for each row.
+	register("rand", def(0, 0, func(c *Call) (types.Type, error) { return types.Float64, nil }, func(c *Call, a []types.Value) (types.Value, error) {
+		return types.FloatValue(rand.Float64()), nil
+	}, false)).Volatile = true
 	float1 := func(f func(x float64) (float64, error)) *Func {
 		return def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
 			r, err := f(a[0].F)

@@ -97,7 +97,13 @@ func pushInto(n Node, conds []Expr) Node {
 	case *Project:
 		var below, above []Expr
 		for _, c := range conds {
-			below = append(below, substitute(c, x.Exprs))
+			// A condition on RAND()'s column stays above: pushed below, it
+			// would draw its own number.
+			if s := substitute(c, x.Exprs); !isVolatile(s) || isVolatile(c) {
+				below = append(below, s)
+			} else {
+				above = append(above, c)
+			}
 		}
 		x.In = pushInto(x.In, below)
 		if len(above) > 0 {
@@ -494,4 +500,19 @@ func quantileRanks(n Node) Node {
 		}
 	}
 	return n
+}
+
+// isVolatile reports whether e calls a volatile function (RAND).
+func isVolatile(e Expr) bool {
+	if c, ok := e.(*Call); ok {
+		if f := funcs[c.Fn]; f != nil && f.Volatile {
+			return true
+		}
+	}
+	for _, ch := range children(e) {
+		if isVolatile(ch) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	crand "crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -17,6 +19,17 @@ func registerMathFuncs() {
 	// RAND(): a FLOAT64 in [0, 1), drawn anew for each row.
 	register("rand", def(0, 0, func(c *Call) (types.Type, error) { return types.Float64, nil }, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.FloatValue(rand.Float64()), nil
+	}, false)).Volatile = true
+	// GENERATE_UUID(): a random (version 4) UUID as 36 lower-case characters.
+	register("generate_uuid", def(0, 0, func(c *Call) (types.Type, error) { return types.String, nil }, func(c *Call, a []types.Value) (types.Value, error) {
+		var u [16]byte
+		if _, err := crand.Read(u[:]); err != nil {
+			return types.Value{}, evalErr("GENERATE_UUID: %v", err)
+		}
+		u[6] = u[6]&0x0f | 0x40 // version 4
+		u[8] = u[8]&0x3f | 0x80 // RFC 4122 variant
+		h := hex.EncodeToString(u[:])
+		return types.StringValue(h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]), nil
 	}, false)).Volatile = true
 	float1 := func(f func(x float64) (float64, error)) *Func {
 		return def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {

@@ -166,6 +166,11 @@ func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, sta
 		off = -off
 	}
 	target := dir*cur.Float() + off // in sort direction
+	if math.IsInf(target, 0) && !math.IsInf(cur.Float(), 0) {
+		// A finite key ± offset past FLOAT64's range stops at its largest
+		// value: the infinite keys stay out, as in ZetaSQL.
+		target = math.Copysign(math.MaxFloat64, target)
+	}
 	d := func(k int) float64 { return dir * keys[w.idx[k]].Float() }
 	if start { // first row with d >= target
 		return search(func(k int) bool { return d(k) >= target })

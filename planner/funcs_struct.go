@@ -56,6 +56,9 @@ func registerStructuralFuncs() {
 				elem = a.Type()
 			}
 		}
+		if elem.Kind == types.KindArray { // as BigQuery: no nested arrays
+			return types.Type{}, fmt.Errorf("an array cannot contain an array (%s): wrap the inner ARRAY in a STRUCT", elem)
+		}
 		return types.ArrayOf(elem), nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		// NULL elements are allowed inside a query, as in BigQuery; one

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"logq/planner"
+	"logq/types"
 )
 
 // recursiveOp runs a recursive CTE (planner.RecursiveUnion): it passes the
@@ -28,12 +29,13 @@ func newRecursiveOp(x *planner.RecursiveUnion, env *Env) (Operator, error) {
 	return &recursiveOp{plan: x, env: env, in: base, cur: newStoreOf(x.Cols)}, nil
 }
 
+// newStoreOf is an empty row store for rows of cols.
 func newStoreOf(cols []planner.Column) *rowStore {
-	s := &rowStore{cols: make([]*Vector, len(cols))}
+	ts := make([]types.Type, len(cols))
 	for i, c := range cols {
-		s.cols[i] = &Vector{T: c.T}
+		ts[i] = c.T
 	}
-	return s
+	return newRowStore(ts)
 }
 
 func (o *recursiveOp) Close() {

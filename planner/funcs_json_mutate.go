@@ -106,19 +106,7 @@ func registerJSONMutateFuncs() {
 	}), true))
 
 	// JSON_STRIP_NULLS(j[, path][, include_arrays][, remove_empty]).
-	register("json_strip_nulls", def(1, 4, func(c *Call) (types.Type, error) {
-		if _, err := jsonThenPaths(c, min(len(c.Args), 2)); err != nil {
-			return types.Type{}, err
-		}
-		for i := 2; i < len(c.Args); i++ {
-			b, err := coerceTo(c.Args[i], types.Bool)
-			if err != nil {
-				return types.Type{}, fmt.Errorf("argument %d of JSON_STRIP_NULLS: %w", i+1, err)
-			}
-			c.Args[i] = b
-		}
-		return types.JSON, nil
-	}, func(c *Call, a []types.Value) (types.Value, error) {
+	register("json_strip_nulls", def(1, 4, sig(types.KindJSON, types.KindString, types.KindBool, types.KindBool, types.KindJSON), func(c *Call, a []types.Value) (types.Value, error) {
 		if a[0].Null {
 			return a[0], nil
 		}
@@ -150,7 +138,10 @@ func registerJSONMutateFuncs() {
 	// JSON_KEYS(j[, max_depth][, mode => 'strict' | 'lax' | 'lax recursive']):
 	// the object keys, as dotted paths, sorted and each once.
 	register("json_keys", def(1, 3, func(c *Call) (types.Type, error) {
-		return sig(types.KindJSON, types.KindInt64, types.KindString, types.KindArray)(c)
+		if _, err := sig(types.KindJSON, types.KindInt64, types.KindString, types.KindString)(c); err != nil {
+			return types.Type{}, err
+		}
+		return types.ArrayOf(types.String), nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		depth := int64(1 << 62)
 		if len(a) > 1 {
@@ -188,7 +179,12 @@ func registerJSONMutateFuncs() {
 
 	// JSON_FLATTEN(j): the values that are not arrays, in j or in arrays
 	// nested in it directly, in order.
-	register("json_flatten", def(1, 1, sig(types.KindJSON, types.KindArray), func(c *Call, a []types.Value) (types.Value, error) {
+	register("json_flatten", def(1, 1, func(c *Call) (types.Type, error) {
+		if _, err := sig(types.KindJSON, types.KindJSON)(c); err != nil {
+			return types.Type{}, err
+		}
+		return types.ArrayOf(types.JSON), nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
 		var out []types.Value
 		var walk func(n types.JSONNode)
 		walk = func(n types.JSONNode) {
@@ -203,18 +199,6 @@ func registerJSONMutateFuncs() {
 		walk(types.DecodeJSON(a[0]))
 		return types.ArrayValue(types.JSON, out), nil
 	}, false))
-	funcs["json_flatten"].Check = func(c *Call) (types.Type, error) {
-		if _, err := sig(types.KindJSON, types.KindJSON)(c); err != nil {
-			return types.Type{}, err
-		}
-		return types.ArrayOf(types.JSON), nil
-	}
-	funcs["json_keys"].Check = func(c *Call) (types.Type, error) {
-		if _, err := sig(types.KindJSON, types.KindInt64, types.KindString, types.KindString)(c); err != nil {
-			return types.Type{}, err
-		}
-		return types.ArrayOf(types.String), nil
-	}
 }
 
 // jsonThenPaths types (JSON, STRING path, …) for the first n arguments.

@@ -1,7 +1,6 @@
 package types
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -395,18 +394,4 @@ func AppendJSONString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
-}
-
-// jsonIndent is the indentation of pretty-printed JSON.
-const jsonIndent = "  "
-
-// AppendPretty writes n across lines, each level indented by two spaces.
-func (n JSONNode) AppendPretty(b []byte, depth int) []byte {
-	var out bytes.Buffer
-	out.Write(n.AppendTo(nil))
-	var ind bytes.Buffer
-	if json.Indent(&ind, out.Bytes(), strings.Repeat(jsonIndent, depth), jsonIndent) != nil {
-		return append(b, out.Bytes()...)
-	}
-	return append(b, ind.Bytes()...)
 }

@@ -166,9 +166,10 @@ func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, sta
 		off = -off
 	}
 	target := dir*cur.Float() + off // in sort direction
-	if math.IsInf(target, 0) && !math.IsInf(cur.Float(), 0) {
-		// A finite key ± offset past FLOAT64's range stops at its largest
-		// value: the infinite keys stay out, as in ZetaSQL.
+	if math.IsInf(target, 0) && !math.IsInf(cur.Float(), 0) && !math.IsInf(off, 0) {
+		// A finite key ± a finite offset past FLOAT64's range stops at its
+		// largest value: the infinite keys stay out, as in ZetaSQL. An
+		// infinite offset reaches the infinite keys (never NaN's).
 		target = math.Copysign(math.MaxFloat64, target)
 	}
 	d := func(k int) float64 { return dir * keys[w.idx[k]].Float() }

@@ -35,6 +35,12 @@ var syntax = map[string]string{
 	"cast_format":    `(?i)\bcast\s*\(.*\bformat\b`,
 	"like_any":       `(?i)\blike\s+(any|some)\s+unnest\s*\(\s*[a-z(]`,
 	"like_all":       `(?i)\blike\s+all\s+unnest\s*\(\s*[a-z(]`,
+	"bitnot":         `~\s*[0-9b(]`,
+	"&":              `\d\s*&\s*\d`,
+	"|":              `\d\s*\|\s*\d`,
+	"^":              `\d\s*\^\s*\d`,
+	"<<":             `<<\s*\d`,
+	">>":             `>>\s*\d`,
 }
 
 // TestEveryFunctionIsDefinedAndTested lists every registered function: each

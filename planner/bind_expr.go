@@ -60,6 +60,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 	case *sqlparse.Ident:
 		return b.ident(e, ctx)
 	case *sqlparse.Unary:
+		b.noLiteralNull(e.Op, e.X)
 		switch e.Op {
 		case "NOT":
 			return b.call(e.At, "not", []Expr{b.expr(e.X, ctx)})
@@ -67,12 +68,17 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			return b.call(e.At, "neg", []Expr{b.expr(e.X, ctx)})
 		case "+":
 			return b.expr(e.X, ctx)
+		case "~":
+			return b.call(e.At, "bitnot", []Expr{b.expr(e.X, ctx)})
 		}
 		b.fail(e.At, "operator %s is not supported", e.Op)
 	case *sqlparse.Binary:
 		op := strings.ToLower(e.Op)
+		if op != "and" && op != "or" {
+			b.noLiteralNull(e.Op, e.L, e.R)
+		}
 		switch op {
-		case "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "||", "and", "or":
+		case "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "||", "and", "or", "&", "|", "^", "<<", ">>":
 			return b.call(e.At, op, []Expr{b.expr(e.L, ctx), b.expr(e.R, ctx)})
 		}
 		b.fail(e.At, "operator %s is not supported", e.Op)
@@ -192,6 +198,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		if e.Quant != "" {
 			return b.quantifiedLike(e, ctx)
 		}
+		b.noLiteralNull("LIKE", e.X, e.Pattern)
 		r := b.call(e.At, "like", []Expr{b.expr(e.X, ctx), b.expr(e.Pattern, ctx)})
 		if e.Not {
 			r = b.call(e.At, "not", []Expr{r})
@@ -496,4 +503,16 @@ func coerceLiteral(e Expr, t types.Type) (Expr, error) {
 		return &Call{Fn: x.Fn, Args: args, T: t}, nil
 	}
 	return nil, err
+}
+
+// noLiteralNull refuses an untyped NULL written as an operand of a unary or
+// binary operator (not AND, OR, IS or IS DISTINCT FROM), as BigQuery does:
+// `x = NULL` is never TRUE, so it is a mistake for `x IS NULL`. A typed
+// NULL, CAST(NULL AS INT64), is accepted.
+func (b *binder) noLiteralNull(op string, operands ...sqlparse.Expr) {
+	for _, x := range operands {
+		if l, ok := x.(*sqlparse.Literal); ok && l.Kind == sqlparse.LitNull {
+			b.fail(l.At, "Operands of %s cannot be literal NULL", op)
+		}
+	}
 }

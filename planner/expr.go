@@ -117,7 +117,7 @@ func (e *Case) String() string {
 
 func isInfix(fn string) bool {
 	switch fn {
-	case "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "||", "and", "or":
+	case "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "||", "and", "or", "&", "|", "^", "<<", ">>":
 		return true
 	}
 	return false

@@ -54,7 +54,7 @@ func ToJSON(v Value, stringifyWide bool) (JSONNode, error) {
 		}
 		return JSONNode{Kind: JSONNumber, Num: FormatJSONDouble(f)}, nil
 	case KindNumeric, KindBigNumeric:
-		return decimalToJSON(v, stringifyWide), nil
+		return decimalToJSON(v, stringifyWide)
 	case KindJSON:
 		return DecodeJSON(v), nil
 	case KindArray:
@@ -98,25 +98,30 @@ func ToJSON(v Value, stringifyWide bool) (JSONNode, error) {
 }
 
 // decimalToJSON is a NUMERIC or BIGNUMERIC as TO_JSON writes it: an
-// integer as one, else the nearest double (a string instead, with
-// stringifyWide, when the double is not the same number).
-func decimalToJSON(v Value, stringifyWide bool) JSONNode {
+// integer as one, else a double when that is the same number. Another is a
+// string with stringifyWide, else an error: BigQuery's TO_JSON, JSON_ARRAY
+// and JSON_OBJECT refuse a number JSON cannot hold without loss (ZetaSQL's
+// strict number mode; its lax reference rounds).
+func decimalToJSON(v Value, stringifyWide bool) (JSONNode, error) {
 	text := FormatDecimal(v)
 	r := v.Rat()
 	if r.IsInt() {
 		if n := r.Num(); n.IsInt64() || n.IsUint64() {
 			i := n.Int64()
 			if stringifyWide && n.IsInt64() && (i < -maxExactJSONInt || i > maxExactJSONInt) || stringifyWide && !n.IsInt64() {
-				return JSONNode{Kind: JSONString, Str: text}
+				return JSONNode{Kind: JSONString, Str: text}, nil
 			}
-			return JSONNode{Kind: JSONNumber, Num: n.String()}
+			return JSONNode{Kind: JSONNumber, Num: n.String()}, nil
 		}
 	}
 	f, _ := new(big.Float).SetRat(r).Float64()
-	if stringifyWide && !sameDecimal(text, strconv.FormatFloat(f, 'e', -1, 64)) {
-		return JSONNode{Kind: JSONString, Str: text}
+	if !sameDecimal(text, strconv.FormatFloat(f, 'e', -1, 64)) {
+		if stringifyWide {
+			return JSONNode{Kind: JSONString, Str: text}, nil
+		}
+		return JSONNode{}, fmt.Errorf("failed to convert type %s to JSON: %s has more digits than a JSON number holds (TO_JSON with stringify_wide_numbers => TRUE keeps it as a string)", v.T, text)
 	}
-	return JSONNode{Kind: JSONNumber, Num: FormatJSONDouble(f)}
+	return JSONNode{Kind: JSONNumber, Num: FormatJSONDouble(f)}, nil
 }
 
 // specialFloatJSON is the string TO_JSON and TO_JSON_STRING write for NaN

@@ -376,7 +376,7 @@ func (c *aggCollector) add(call AggCall) *aggRef {
 // other column read is an error.
 func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 	for i, k := range keys {
-		if k.String() == e.String() {
+		if k.String() == e.String() && !computedFromColumnKeys(e, keys) {
 			return &ColRef{Idx: i, T: k.Type(), Name: fmt.Sprintf("$key%d", i)}
 		}
 	}
@@ -409,6 +409,47 @@ func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 		return &s
 	}
 	return e
+}
+
+// computedFromColumnKeys reports whether e, a key expression such as x+1,
+// is to be computed from grouped columns rather than read as its own key:
+// under ROLLUP, CUBE or GROUPING SETS, where keys are NULL in some sets, and
+// when every column e reads is itself a key. ZetaSQL resolves a grouped
+// column's name to its key first, so with GROUP BY ROLLUP(x, x+1) the
+// selected x+1 is NULL exactly where x is, not where the key x+1 is.
+func computedFromColumnKeys(e Expr, keys []Expr) bool {
+	if _, ok := e.(*Call); !ok || len(keys) == 0 {
+		return false
+	}
+	if c, ok := keys[len(keys)-1].(*Call); !ok || c.Fn != "$grouping_set" {
+		return false
+	}
+	cols, ok := 0, true
+	var walk func(x Expr)
+	walk = func(x Expr) {
+		switch x := x.(type) {
+		case *sym: // a column of the FROM row, before the aggregate places it
+			cols++
+			for _, k := range keys {
+				if _, col := k.(*sym); col && k.String() == x.String() {
+					return
+				}
+			}
+			ok = false
+		case *Const:
+		case *Call:
+			if x.Fn == "$grouping_set" {
+				ok = false
+			}
+			for _, a := range x.Args {
+				walk(a)
+			}
+		default:
+			ok = false
+		}
+	}
+	walk(e)
+	return ok && cols > 0
 }
 
 // hasAggregate reports whether an expression calls an aggregate function

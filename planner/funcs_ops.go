@@ -276,7 +276,9 @@ func registerOperators() {
 			}
 			return t, err
 		}, func(c *Call, a []types.Value) (types.Value, error) {
-			if !a[0].Null && !a[1].Null && types.Equal(a[0], a[1]) {
+			// NULL only where x = y is TRUE: not for NaN, nor for
+			// STRUCTs whose = is NULL
+			if eq, _ := sqlEqual(a[0], a[1]); eq {
 				return types.NullOf(c.T), nil
 			}
 			return a[0], nil
@@ -522,6 +524,22 @@ func stringOrBytes(ret types.Type) func(c *Call) (types.Type, error) {
 	}
 }
 
+// sqlEqual is x = y in three-valued logic: unknown (NULL) when a side is
+// NULL, FALSE when a side is NaN, element by element for ARRAYs and
+// STRUCTs (equalNested).
+func sqlEqual(x, y types.Value) (eq, unknown bool) {
+	switch {
+	case x.Null || y.Null:
+		return false, true
+	case isNaN(x) || isNaN(y):
+		return false, false
+	case x.T.Kind == types.KindArray || x.T.Kind == types.KindStruct:
+		return equalNested(x, y)
+	}
+	r, ok := types.Compare(x, y)
+	return ok && r == 0, false
+}
+
 // equalNested is = of two ARRAYs or STRUCTs with three-valued logic: FALSE
 // when arrays differ in length or two elements (fields) differ, else
 // unknown (NULL) when one pair holds a NULL, else TRUE. ([1, NULL] =
@@ -531,23 +549,11 @@ func equalNested(a, b types.Value) (eq, unknown bool) {
 		return false, false
 	}
 	for i := range a.L {
-		x, y := a.L[i], b.L[i]
-		switch {
-		case x.Null || y.Null:
-			unknown = true
-		case isNaN(x) || isNaN(y):
+		e, u := sqlEqual(a.L[i], b.L[i])
+		if !e && !u {
 			return false, false
-		case x.T.Kind == types.KindArray || x.T.Kind == types.KindStruct:
-			e, u := equalNested(x, y)
-			if !e && !u {
-				return false, false
-			}
-			unknown = unknown || u
-		default:
-			if r, ok := types.Compare(x, y); !ok || r != 0 {
-				return false, false
-			}
 		}
+		unknown = unknown || u
 	}
 	return !unknown, unknown
 }

@@ -25,7 +25,7 @@ type listState struct {
 	ignore bool  // IGNORE NULLS
 	nv     int   // arguments before the ORDER BY keys
 	vals   [][]listItem
-	seen   []bool // ARRAY_AGG: the group had a row (a NULL element fails only if it reaches the result)
+	seen   []bool // ARRAY_AGG: the group kept a value, NULL or not (a NULL element fails only if it reaches the result)
 	err    error
 }
 
@@ -62,10 +62,10 @@ func (s *listState) update(g []int32, args []*Vector, n int) {
 	keyVecs := args[s.nv:]
 	for r, gi := range g {
 		x := v.Value(r)
-		s.seen[gi] = true
 		if x.Null && (!s.array || s.ignore) {
 			continue // STRING_AGG skips NULLs; ARRAY_AGG keeps them (see nullInResult)
 		}
+		s.seen[gi] = true // ARRAY_AGG of no row, or none left by IGNORE NULLS, is NULL
 		it := listItem{v: x}
 		if len(keyVecs) > 0 {
 			it.keys = make([]types.Value, len(keyVecs))

@@ -355,6 +355,7 @@ var aggStates = map[string]func(a planner.AggCall) aggState{
 	"string_agg":       func(a planner.AggCall) aggState { return newListState(a) },
 	"array_agg":        func(a planner.AggCall) aggState { return newListState(a) },
 	"approx_top_count": func(a planner.AggCall) aggState { return newTopCountState(a) },
+	"approx_top_sum":   func(a planner.AggCall) aggState { return newTopCountState(a) },
 	"variance":         newVarAgg,
 	"var_samp":         newVarAgg,
 	"var_pop":          newVarAgg,

@@ -1,22 +1,29 @@
 package exec
 
 import (
+	"math"
 	"sort"
 
 	"logq/planner"
 	"logq/types"
 )
 
-// topCountState is APPROX_TOP_COUNT(x, n), computed exactly: a count per
-// distinct value (NULL is a value, as in BigQuery) and, at the end, the n
-// values with the highest counts as ARRAY<STRUCT<value, count>>. Ties in
-// count are broken by the value, ascending (NULL first), so the answer does
-// not depend on the order rows arrive in or on parallel workers. A group
-// with no rows gives NULL. Every distinct value kept is charged to the
-// memory budget; a merge charges what it adds and releases the partial's.
+// topCountState is APPROX_TOP_COUNT(x, n) and APPROX_TOP_SUM(x, w, n),
+// computed exactly: a count (or a sum of weights) per distinct value (NULL
+// is a value, as in BigQuery) and, at the end, the n values with the
+// highest counts (sums) as ARRAY<STRUCT<value, count|sum>>. Ties are broken
+// by the value, ascending (NULL first), so the answer does not depend on
+// the order rows arrive in or on parallel workers. A group with no rows
+// gives NULL. Every distinct value kept is charged to the memory budget; a
+// merge charges what it adds and releases the partial's.
+//
+// APPROX_TOP_SUM's sum has the weight's type; NULL weights add nothing, and
+// a value whose weights are all NULL has a NULL sum, ranked last; a
+// negative or NaN weight is an error, as BigQuery's docs say.
 type topCountState struct {
 	n      int
-	elem   types.Type // the STRUCT<value, count>
+	sum    bool
+	elem   types.Type // the STRUCT<value, count|sum>
 	counts []map[string]*topCount
 	mem    *memBudget
 	held   int
@@ -26,10 +33,47 @@ type topCountState struct {
 type topCount struct {
 	v types.Value
 	c int64
+	s types.Value // APPROX_TOP_SUM: the sum so far (NULL before a weight)
 }
 
 func newTopCountState(a planner.AggCall) *topCountState {
-	return &topCountState{n: int(a.Args[1].(*planner.Const).V.I), elem: *a.T.Elem}
+	n := a.Args[len(a.Args)-1].(*planner.Const).V.I
+	return &topCountState{n: int(n), sum: a.Fn == "approx_top_sum", elem: *a.T.Elem}
+}
+
+// addWeight adds weight w to tc's sum.
+func (s *topCountState) addWeight(tc *topCount, w types.Value) {
+	if w.Null || s.err != nil {
+		return
+	}
+	switch {
+	case w.T.Kind == types.KindFloat64 && (w.F < 0 || w.F != w.F),
+		w.T.Kind == types.KindInt64 && w.I < 0,
+		w.T.IsDecimal() && w.Scaled().Sign() < 0:
+		s.err = &Error{Kind: KindEvaluation, Msg: "APPROX_TOP_SUM: a weight must not be negative or NaN, got " + w.String()}
+		return
+	}
+	if tc.s.Null {
+		tc.s = w
+		return
+	}
+	var err error
+	switch w.T.Kind {
+	case types.KindFloat64:
+		tc.s = types.FloatValue(tc.s.F + w.F)
+	case types.KindInt64:
+		if tc.s.I > math.MaxInt64-w.I {
+			err = &Error{Kind: KindEvaluation, Msg: "integer overflow: APPROX_TOP_SUM is outside INT64"}
+		}
+		tc.s = types.IntValue(tc.s.I + w.I)
+	default:
+		if tc.s, err = types.DecimalArith(w.T, "+", tc.s, w); err != nil {
+			err = &Error{Kind: KindEvaluation, Msg: "numeric overflow: APPROX_TOP_SUM is outside " + w.T.String(), Err: err}
+		}
+	}
+	if err != nil {
+		s.err = err
+	}
 }
 
 func (s *topCountState) setBudget(m *memBudget) { s.mem = m }
@@ -40,7 +84,7 @@ func (s *topCountState) charge(n int) {
 		return
 	}
 	s.held += n
-	s.err = s.mem.charge("APPROX_TOP_COUNT", n, 2)
+	s.err = s.mem.charge("APPROX_TOP_COUNT", n, 2) // or _SUM
 }
 
 func (s *topCountState) grow(n int) {
@@ -56,12 +100,17 @@ func (s *topCountState) update(g []int32, args []*Vector, n int) {
 	for r, gi := range g {
 		x := v.Value(r)
 		buf = appendKey(buf[:0], x)
-		if tc := s.counts[gi][string(buf)]; tc != nil {
+		tc := s.counts[gi][string(buf)]
+		if tc != nil {
 			tc.c++
-			continue
+		} else {
+			tc = &topCount{v: x, c: 1, s: types.NullOf(s.elem.Fields[1].Type)}
+			s.counts[gi][string(buf)] = tc
+			added++
 		}
-		s.counts[gi][string(buf)] = &topCount{v: x, c: 1}
-		added++
+		if s.sum {
+			s.addWeight(tc, args[1].Value(r))
+		}
 	}
 	s.charge(added)
 }
@@ -73,6 +122,9 @@ func (s *topCountState) merge(target []int32, other aggState) {
 		for k, tc := range o.counts[g] {
 			if mine := s.counts[t][k]; mine != nil {
 				mine.c += tc.c
+				if s.sum {
+					s.addWeight(mine, tc.s)
+				}
 				continue
 			}
 			s.counts[t][k] = tc
@@ -96,7 +148,14 @@ func (s *topCountState) result(g int) types.Value {
 	}
 	sort.Slice(all, func(i, j int) bool {
 		a, b := all[i], all[j]
-		if a.c != b.c {
+		if s.sum {
+			if a.s.Null != b.s.Null {
+				return b.s.Null
+			}
+			if c, _ := types.Compare(a.s, b.s); c != 0 && !a.s.Null {
+				return c > 0
+			}
+		} else if a.c != b.c {
 			return a.c > b.c
 		}
 		if a.v.Null || b.v.Null {
@@ -114,7 +173,11 @@ func (s *topCountState) result(g int) types.Value {
 		if v.Null {
 			v = types.NullOf(s.elem.Fields[0].Type)
 		}
-		out[i] = types.StructValue(s.elem, []types.Value{v, types.IntValue(tc.c)})
+		n := types.IntValue(tc.c)
+		if s.sum {
+			n = tc.s
+		}
+		out[i] = types.StructValue(s.elem, []types.Value{v, n})
 	}
 	return types.ArrayValue(s.elem, out)
 }

@@ -98,7 +98,8 @@ func init() {
 			}
 			return types.ArrayOf(t), nil
 		}},
-		{Name: "approx_top_count", MinArgs: 2, MaxArgs: 2, Check: approxTopCountType},
+		{Name: "approx_top_count", MinArgs: 2, MaxArgs: 2, Window: true, Check: approxTopCountType},
+		{Name: "approx_top_sum", MinArgs: 3, MaxArgs: 3, Window: true, Check: approxTopSumType},
 		{Name: "approx_quantiles", MinArgs: 2, MaxArgs: 2, Check: approxQuantilesType},
 		{Name: "covar_pop", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
 		{Name: "covar_samp", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
@@ -236,6 +237,29 @@ func approxTopCountType(c *AggCall, symbolic bool) (types.Type, error) {
 		argT = types.Int64
 	}
 	return types.ArrayOf(types.StructOf(types.Field{Name: "value", Type: argT}, types.Field{Name: "count", Type: types.Int64})), nil
+}
+
+// approxTopSumType: APPROX_TOP_SUM(x, weight, n) is APPROX_TOP_COUNT's
+// shape with the weights' sum, of the weight's type (INT64, NUMERIC,
+// BIGNUMERIC or FLOAT64), in place of the count.
+func approxTopSumType(c *AggCall, symbolic bool) (types.Type, error) {
+	w := c.Args[1].Type()
+	switch {
+	case w.Kind == types.KindNull:
+		w = types.Int64
+		a, err := coerceTo(c.Args[1], w)
+		if err != nil {
+			return w, err
+		}
+		c.Args[1] = a
+	case w.Kind != types.KindInt64 && w.Kind != types.KindFloat64 && !w.IsDecimal():
+		return w, fmt.Errorf("APPROX_TOP_SUM's weight must be INT64, NUMERIC, BIGNUMERIC or FLOAT64, not %s", w)
+	}
+	top, err := approxTopCountType(&AggCall{Fn: c.Fn, Args: []Expr{c.Args[0], c.Args[2]}}, symbolic)
+	if err != nil {
+		return top, errors.New(strings.Replace(err.Error(), "APPROX_TOP_COUNT", "APPROX_TOP_SUM", 1))
+	}
+	return types.ArrayOf(types.StructOf(top.Elem.Fields[0], types.Field{Name: "sum", Type: w})), nil
 }
 
 // approxQuantilesType: APPROX_QUANTILES(x, n), n a constant from 1 to

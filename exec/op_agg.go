@@ -372,7 +372,12 @@ var aggStates = map[string]func(a planner.AggCall) aggState{
 	"array_concat_agg": newConcatState,
 }
 
-func newVarAgg(a planner.AggCall) aggState { return newVarState(a) }
+func newVarAgg(a planner.AggCall) aggState {
+	if a.Args[0].Type().IsDecimal() {
+		return newDecimalMomentsState(a) // op_agg_moments_decimal.go
+	}
+	return newVarState(a)
+}
 
 func growZero[T any](s []T, n int) []T {
 	for len(s) < n {

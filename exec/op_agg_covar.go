@@ -25,7 +25,12 @@ type covarState struct {
 	sc                    []int
 }
 
-func newCovarState(a planner.AggCall) aggState { return &covarState{fn: a.Fn} }
+func newCovarState(a planner.AggCall) aggState {
+	if a.Args[0].Type().IsDecimal() {
+		return newDecimalMomentsState(a) // op_agg_moments_decimal.go
+	}
+	return &covarState{fn: a.Fn}
+}
 
 func (s *covarState) grow(n int) {
 	s.n = growZero(s.n, n)

@@ -159,13 +159,16 @@ func argKinds(c *AggCall, msg string, k types.Kind) error {
 func countType(*AggCall, bool) (types.Type, error) { return types.Int64, nil }
 
 // numericPair types CORR and COVAR_*: two numbers, a FLOAT64.
+//
+// NUMERIC and BIGNUMERIC pairs (an INT64 beside one is widened to it) are
+// aggregated exactly; a FLOAT64 beside a decimal makes both FLOAT64.
 func numericPair(c *AggCall, _ bool) (types.Type, error) {
 	for _, a := range c.Args {
-		if t := a.Type(); !t.IsNumeric() && t.Kind != types.KindNull {
-			return types.Float64, fmt.Errorf("%s needs numbers, not %s", strings.ToUpper(c.Fn), t)
+		if at := a.Type(); !at.IsNumeric() && !at.IsDecimal() && at.Kind != types.KindNull {
+			return types.Float64, fmt.Errorf("%s needs numbers, not %s", strings.ToUpper(c.Fn), at)
 		}
 	}
-	return types.Float64, nil
+	return types.Float64, unify(&Call{Fn: c.Fn}, c.Args) // a FLOAT64 literal beside a decimal is one
 }
 
 // bitType types BIT_AND, BIT_OR and BIT_XOR: an INT64.
@@ -173,8 +176,10 @@ func bitType(c *AggCall, _ bool) (types.Type, error) {
 	return types.Int64, argKinds(c, strings.ToUpper(c.Fn)+" needs an INT64", types.KindInt64)
 }
 
+// numericToFloat types the VAR/STDDEV family: a number (a NUMERIC or
+// BIGNUMERIC is aggregated exactly), a FLOAT64.
 func numericToFloat(c *AggCall, _ bool) (types.Type, error) {
-	if t := c.Args[0].Type(); !t.IsNumeric() && t.Kind != types.KindNull {
+	if t := c.Args[0].Type(); !t.IsNumeric() && !t.IsDecimal() && t.Kind != types.KindNull {
 		return t, fmt.Errorf("%s needs a number, not %s", strings.ToUpper(c.Fn), t)
 	}
 	return types.Float64, nil

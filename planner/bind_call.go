@@ -246,6 +246,7 @@ var namedParams = map[string][]namedParam{
 	"json_strip_nulls": {{"json", ""}, {"json_path", "'$'"}, {"include_arrays", "TRUE"}, {"remove_empty", "FALSE"}},
 	"contains_substr":  {{"expression", ""}, {"search_value", ""}, {"json_scope", ""}},
 	"json_keys":        {{"json", ""}, {"max_depth", "4611686018427387904"}, {"mode", ""}},
+	"edit_distance":    {{"value1", ""}, {"value2", ""}, {"max_distance", ""}},
 }
 
 // trailingNamed are the variadic functions that take one option by name

@@ -192,6 +192,7 @@ func sig(kinds ...types.Kind) func(c *Call) (types.Type, error) {
 func init() {
 	registerOperators()
 	registerBitwiseOps()
+	registerNetFuncs()
 	registerTimeFuncs()
 	registerTimeOfDayFuncs()
 	registerMathFuncs()
@@ -216,6 +217,7 @@ func init() {
 	registerArrayStringFuncs()
 	registerFormatFunc()
 	registerParseFuncs()
+	registerCodeFuncs() // after the string functions it names again
 	registerDecimalFuncs()  // after the number functions it overloads
 	registerIntervalFuncs() // likewise
 	alias("char_length", "length")

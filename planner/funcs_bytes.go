@@ -167,6 +167,55 @@ func registerBytesFuncs() {
 		}
 		return fromUnits(a[0], out), nil
 	}, false))
+	arrayArg := func(c *Call) (types.Type, error) {
+		t := c.Args[0].Type()
+		if t.Kind != types.KindArray {
+			return t, fmt.Errorf("%s needs an ARRAY, not %s", strings.ToUpper(c.Fn), t)
+		}
+		for i := 1; i < len(c.Args); i++ {
+			a, err := coerceTo(c.Args[i], types.Int64)
+			if err != nil {
+				return t, fmt.Errorf("argument %d of %s: %w", i+1, strings.ToUpper(c.Fn), err)
+			}
+			c.Args[i] = a
+		}
+		if c.Fn == "array_slice" {
+			return t, nil
+		}
+		return *t.Elem, nil
+	}
+	// ARRAY_FIRST and ARRAY_LAST: the end element; an empty array is an error.
+	for name, last := range map[string]bool{"array_first": false, "array_last": true} {
+		register(name, def(1, 1, arrayArg, func(c *Call, a []types.Value) (types.Value, error) {
+			l := a[0].L
+			if len(l) == 0 {
+				return types.Value{}, evalErr("%s of an empty array", strings.ToUpper(c.Fn))
+			}
+			if last {
+				return l[len(l)-1], nil
+			}
+			return l[0], nil
+		}, false))
+	}
+	// ARRAY_SLICE(a, start, end): the elements from offset start to end,
+	// both included, that the array has; a negative offset counts from the
+	// end (-1 the last). (ZetaSQL's tests: [1,2,3] from 3 to 4 is [], from
+	// -5 to 5 all of it.)
+	register("array_slice", def(3, 3, arrayArg, func(c *Call, a []types.Value) (types.Value, error) {
+		l := a[0].L
+		n := int64(len(l))
+		at := func(off int64) int64 {
+			if off < 0 {
+				off += n
+			}
+			return off
+		}
+		lo, hi := max(at(a[1].I), 0), min(at(a[2].I), n-1)
+		if lo > hi {
+			return types.ArrayValue(*c.T.Elem, nil), nil
+		}
+		return types.ArrayValue(*c.T.Elem, append([]types.Value{}, l[lo:hi+1]...)), nil
+	}, false))
 	register("array_reverse", def(1, 1, func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()
 		if t.Kind != types.KindArray && t.Kind != types.KindNull {

@@ -69,12 +69,6 @@ func registerJSONFuncs() {
 	register("json_extract", def(2, 2, query, extract(false), false))
 	register("json_value", def(1, 2, value, extract(true), false))
 	register("json_extract_scalar", def(1, 2, value, extract(true), false))
-	register("net.host", def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
-		if h, ok := netHost(a[0].S); ok {
-			return types.StringValue(h), nil
-		}
-		return types.NullOf(types.String), nil
-	}, false))
 }
 
 type jsonStep struct {
@@ -258,45 +252,6 @@ func jsonMember(raw json.RawMessage, key string) (json.RawMessage, bool) {
 		}
 	}
 	return nil, false
-}
-
-// netHost takes the host out of a URL as NET.HOST does: surrounding spaces
-// trimmed, an optional scheme and user info dropped, the port removed, the
-// case kept; false when nothing is left.
-func netHost(u string) (string, bool) {
-	s := strings.TrimSpace(u)
-	if i := strings.Index(s, "://"); i >= 0 && validScheme(s[:i]) {
-		s = s[i+3:]
-	} else if strings.HasPrefix(s, "//") {
-		s = s[2:]
-	}
-	if i := strings.IndexAny(s, "/?#"); i >= 0 {
-		s = s[:i]
-	}
-	if i := strings.LastIndexByte(s, '@'); i >= 0 {
-		s = s[i+1:]
-	}
-	if strings.HasPrefix(s, "[") {
-		if i := strings.IndexByte(s, ']'); i >= 0 {
-			s = s[:i+1]
-		}
-	} else if i := strings.LastIndexByte(s, ':'); i >= 0 {
-		s = s[:i]
-	}
-	return s, s != ""
-}
-
-func validScheme(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '+' || r == '-' || r == '.')
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // registerJSONArrayFuncs: the array extractors. *_ARRAY of JSON text gives

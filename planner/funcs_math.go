@@ -40,6 +40,7 @@ func registerMathFuncs() {
 			return types.FloatValue(r), nil
 		}, false)
 	}
+	register("cbrt", float1(func(x float64) (float64, error) { return math.Cbrt(x), nil }))
 	register("sqrt", float1(func(x float64) (float64, error) {
 		if x < 0 {
 			return 0, evalErr("SQRT of a negative number: %v", x)

@@ -217,7 +217,7 @@ func init() {
 	registerArrayStringFuncs()
 	registerFormatFunc()
 	registerParseFuncs()
-	registerCodeFuncs() // after the string functions it names again
+	registerCodeFuncs()     // after the string functions it names again
 	registerDecimalFuncs()  // after the number functions it overloads
 	registerIntervalFuncs() // likewise
 	alias("char_length", "length")

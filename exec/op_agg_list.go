@@ -25,7 +25,6 @@ type listState struct {
 	ignore bool  // IGNORE NULLS
 	nv     int   // arguments before the ORDER BY keys
 	vals   [][]listItem
-	seen   []bool // ARRAY_AGG: the group kept a value, NULL or not (a NULL element fails only if it reaches the result)
 	err    error
 }
 
@@ -54,7 +53,6 @@ func newListState(a planner.AggCall) *listState {
 
 func (s *listState) grow(n int) {
 	s.vals = growZero(s.vals, n)
-	s.seen = growZero(s.seen, n)
 }
 
 func (s *listState) update(g []int32, args []*Vector, n int) {
@@ -65,7 +63,6 @@ func (s *listState) update(g []int32, args []*Vector, n int) {
 		if x.Null && (!s.array || s.ignore) {
 			continue // STRING_AGG skips NULLs; ARRAY_AGG keeps them (see nullInResult)
 		}
-		s.seen[gi] = true // ARRAY_AGG of no row, or none left by IGNORE NULLS, is NULL
 		it := listItem{v: x}
 		if len(keyVecs) > 0 {
 			it.keys = make([]types.Value, len(keyVecs))
@@ -108,7 +105,7 @@ func (s *listState) final(g int) []types.Value {
 func (s *listState) result(g int) types.Value {
 	vals := s.final(g)
 	if s.array {
-		if !s.seen[g] {
+		if len(vals) == 0 { // no row, none left by IGNORE NULLS, or LIMIT 0
 			return types.NullOf(types.ArrayOf(s.elem))
 		}
 		return types.ArrayValue(s.elem, vals)
@@ -127,7 +124,6 @@ func (s *listState) merge(target []int32, other aggState) {
 	o := other.(*listState)
 	for g, t := range target {
 		s.vals[t] = append(s.vals[t], o.vals[g]...)
-		s.seen[t] = s.seen[t] || o.seen[g]
 	}
 	if s.err == nil {
 		s.err = o.err

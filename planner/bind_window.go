@@ -209,8 +209,8 @@ func (b *binder) windowFrame(spec *sqlparse.WindowSpec, call *WindowCall, framed
 			}
 			return k.V
 		}
-		if !c.V.T.IsNumeric() || c.V.Float() < 0 {
-			b.fail(fb.Offset.Pos(), "a RANGE frame offset must be a non-negative number")
+		if !c.V.T.IsNumeric() || !(c.V.Float() >= 0) { // NaN is not an offset either
+			b.fail(fb.Offset.Pos(), "a RANGE frame offset must be a non-negative number, not %s", c.V)
 		}
 		return c.V
 	}

@@ -211,7 +211,7 @@ func TestSandboxRefusals(t *testing.T) {
 		{"select array(select id from (select id from `gotrue.logs.prod`)) as a", "1:45", "table gotrue.logs.prod is not allowed"},
 		// Logflare refuses a wildcard in any projection, subqueries included.
 		{"select id from edge_logs where exists (select * from auth_logs)", "1:47", "SELECT * is not allowed in a sandboxed query; name the columns"},
-		{"select id from edge_logs as e where exists (select 1 from auth_logs as a where a.id > e.id)", "1:87", "correlated subqueries are not supported: e.id refers to outer column e.id"},
+		{"select id from edge_logs as e where exists (select 1 from auth_logs as a where exists (select 1 from postgres_logs as p where p.id > e.id))", "1:134", "correlated subqueries are not supported: e.id refers to outer column e.id"},
 		{"select * from edge_logs", "1:8", "SELECT * is not allowed in a sandboxed query; name the columns"},
 		{"select id, t.* from edge_logs as t", "1:12", "t.* is not allowed in a sandboxed query; name the columns"},
 		{"select n from (select * from auth_logs)", "1:23", "SELECT * is not allowed"},

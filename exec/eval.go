@@ -65,6 +65,10 @@ func (ev *evaluator) eval(e planner.Expr, b *Batch) (*Vector, error) {
 		return ev.evalInSet(x, b)
 	case *keyedValue:
 		return ev.evalKeyed(x, b)
+	case *applied:
+		return ev.evalApplied(x, b)
+	case *planner.OuterParam:
+		return constVector(x.Value(), max(b.N, BatchSize)), nil
 	case *planner.Call:
 		if x.Fn == "if" {
 			return ev.ifExpr(x, b)

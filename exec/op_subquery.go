@@ -8,8 +8,10 @@ import (
 	"logq/types"
 )
 
-// Subqueries inside expressions (planner.Subquery) are uncorrelated, so each
-// runs once per query: before the operators of a plan are built, every
+// Subqueries inside expressions (planner.Subquery) that do not read the
+// enclosing row (uncorrelated, or decorrelated by the planner) run once per
+// query; those that do run per outer row (op_apply.go). Before the
+// operators of a plan are built, every
 // subquery of the plan (and, first, those inside its own plan) is run and the
 // node is replaced by what it computed: a constant for a scalar, EXISTS or
 // ARRAY subquery, an inSet (a hash set of the values) for IN. The operators
@@ -26,6 +28,9 @@ type subqueries struct {
 	view View
 	mem  *memBudget
 	done map[planner.Node]*subResult // by the subquery's plan: copies share it
+	// applies holds the state of each correlated subquery run per outer
+	// row, by its plan: copies share it.
+	applies map[planner.Node]*applyState
 }
 
 type subResult struct {
@@ -65,6 +70,14 @@ func (r *subqueries) resolve(n planner.Node) error {
 		if !ok || err != nil {
 			return e
 		}
+		if s.Params != nil { // correlated: run per outer row (op_apply.go)
+			a, aerr := r.apply(s)
+			if aerr != nil {
+				err = aerr
+				return e
+			}
+			return a
+		}
 		res, rerr := r.run(s)
 		if rerr != nil {
 			err = rerr
@@ -89,6 +102,17 @@ func (r *subqueries) run(s *planner.Subquery) (*subResult, error) {
 	if err := r.resolve(s.Plan); err != nil {
 		return nil, err
 	}
+	res, err := r.execute(s)
+	if err != nil {
+		return nil, err
+	}
+	r.done[s.Plan] = res
+	return res, nil
+}
+
+// execute runs s's plan, whose own subqueries are resolved, and collects
+// what its kind computes.
+func (r *subqueries) execute(s *planner.Subquery) (*subResult, error) {
 	ev := newEvaluator()
 	ev.mem = r.mem
 	op, err := build(s.Plan, &Env{view: r.view, ev: ev})
@@ -186,7 +210,6 @@ read:
 	case planner.SubIn:
 		res.set = set
 	}
-	r.done[s.Plan] = res
 	return res, nil
 }
 

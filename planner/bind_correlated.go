@@ -21,8 +21,9 @@ import (
 // a name of the enclosing query becomes an outerRef instead of an error.
 // The bound plan must then be Project(Filter(…)) (no grouping, DISTINCT or
 // ORDER BY; a LIMIT n > 0 is dropped) and the outerRefs must all be on one side of one `=`
-// conjunct of the Filter; anything else is refused with the usual
-// "correlated subqueries are not supported" error at the first reference.
+// conjunct of the Filter; for anything else the rewrite raises the usual
+// "correlated subqueries are not supported" error at the first reference,
+// and the subquery runs per outer row instead (bind_apply.go).
 
 // collector marks the EXISTS subquery being bound: level is the index in
 // binder.outer of the scope around it.
@@ -72,6 +73,18 @@ func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 		s.T = types.Bool
 		return s
 	}
+	if x, ok := b.tryDecorrelate(func() Expr { return b.existsCorrelated(e, plan, ref) }); ok {
+		return x
+	}
+	plan, outer, params := b.applyPlan(e.Query, ctx) // bind_apply.go
+	s := b.newSubquery(SubExists, b.optimizeSubplan(plan), e.At)
+	s.T, s.Outer, s.Params = types.Bool, outer, params
+	return s
+}
+
+// existsCorrelated decorrelates EXISTS with one equality (above), or
+// refuses the shape.
+func (b *binder) existsCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) Expr {
 	if l, ok := plan.(*Limit); ok && l.N > 0 && l.Offset == 0 {
 		plan = l.In // LIMIT n > 0 does not change whether a row exists
 	}

@@ -406,6 +406,12 @@ func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 		if x.Key != nil {
 			s.Key = b.toAggOutput(x.Key, keys, pos)
 		}
+		if x.Outer != nil {
+			s.Outer = make([]Expr, len(x.Outer))
+			for i, o := range x.Outer {
+				s.Outer[i] = b.toAggOutput(o, keys, pos)
+			}
+		}
 		return &s
 	}
 	return e

@@ -12,12 +12,14 @@ import (
 //
 // A subquery is bound like a derived table, with the CTEs visible where it
 // is written (so a sandboxed caller's subquery can read CTEs only, exactly as
-// its FROM can), and optimised on its own. Only uncorrelated subqueries are
-// run: a name that the subquery does not define but an enclosing query does
-// is refused ("correlated subqueries are not supported"), never read as a
-// field of the subquery's own source that no event has yet (which would read
-// NULL and answer wrongly). A column of an enclosing constant row (a CTE or
-// derived table of constants, inlined) is a constant and may be read.
+// its FROM can), and optimised on its own. A name that the subquery does
+// not define but the query around it does is a correlated reference: the
+// subquery is decorrelated (bind_correlated.go) or run per outer row
+// (bind_apply.go); a reference two queries out is refused ("correlated
+// subqueries are not supported"). It is never read as a field of the
+// subquery's own source that no event has yet (which would read NULL and
+// answer wrongly). A column of an enclosing constant row (a CTE or derived
+// table of constants, inlined) is a constant and may be read.
 //
 // A subquery whose plan is one row of constants folds now: its value, TRUE
 // for EXISTS, x = value for IN. Any other becomes a Subquery expression that
@@ -37,16 +39,25 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 	}
 	saved := b.collect
 	b.collect = nil
-	if kind == SubScalar && ctx.sc != nil {
+	if ctx.sc != nil {
 		b.collect = &collector{level: len(b.outer)}
 	}
 	plan, row := b.subqueryPlan(e.Query, ctx)
 	b.collect = saved
+	var outer []Expr
+	var params *[]types.Value
 	if ref := findOuterRef(plan); ref != nil {
-		return b.scalarCorrelated(e, plan, ref) // bind_correlated.go
+		if kind == SubScalar {
+			if s, ok := b.tryDecorrelate(func() Expr { return b.scalarCorrelated(e, plan, ref) }); ok {
+				return s // bind_correlated.go
+			}
+		}
+		plan, outer, params = b.applyPlan(e.Query, ctx) // bind_apply.go
+		row = nil
 	}
 	cols := plan.Columns()
 	s := b.newSubquery(kind, plan, e.At)
+	s.Outer, s.Params = outer, params
 	switch kind {
 	case SubExists:
 		s.T = types.Bool
@@ -95,8 +106,16 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 	plan, row := b.subqueryPlan(e.Query, ctx)
 	b.collect = saved
 	var key Expr // the enclosing row's key, for a correlated IN
+	var outer []Expr
+	var params *[]types.Value
 	if ref := findOuterRef(plan); ref != nil {
-		plan, key = b.correlatedIn(plan, ref, e.At) // bind_correlated.go
+		var p Node
+		if _, ok := b.tryDecorrelate(func() Expr { p, key = b.correlatedIn(plan, ref, e.At); return nil }); ok {
+			plan = p // bind_correlated.go
+		} else {
+			plan, outer, params = b.applyPlan(e.Query, ctx) // bind_apply.go
+			key, row = nil, nil
+		}
 	}
 	cols := plan.Columns()
 	if want := map[bool]int{false: 1, true: 2}[key != nil]; len(cols) != want {
@@ -125,6 +144,7 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 	} else {
 		s := b.newSubquery(SubIn, b.optimizeSubplan(plan), e.At)
 		s.X, s.Key, s.T = x, key, types.Bool
+		s.Outer, s.Params = outer, params
 		r = s
 	}
 	if e.Not {
@@ -222,7 +242,7 @@ func (b *binder) outerName(e *sqlparse.Ident) Expr {
 		if what == "" {
 			continue
 		}
-		msg := "correlated subqueries are not supported: " + name + " refers to outer " + what
+		msg := correlatedRefusal + ": " + name + " refers to outer " + what
 		if !strings.HasPrefix(what, "table ") { // a column, not a whole row
 			if x := b.collectOuter(e, i, msg); x != nil {
 				return x

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"fmt"
 	"strings"
 
 	"logq/types"
@@ -39,16 +40,19 @@ var subqueryNames = [...]string{"scalar", "exists", "array", "in", "keyed"}
 
 func (k SubqueryKind) String() string { return subqueryNames[k] }
 
-// Subquery is an uncorrelated subquery inside an expression. Its Plan is
+// Subquery is a subquery inside an expression: uncorrelated, decorrelated
+// (SubIn with Key, SubKeyed), or run per outer row (Outer). Its Plan is
 // bound and optimised on its own: its ColRefs read its own rows, never the
 // enclosing row, so the rewrites of the enclosing plan (pushdown, pruning,
-// remapping) leave it alone; only X, the left operand of IN, is an ordinary
-// sub-expression over the enclosing row (children and mapExpr visit it).
+// remapping) leave it alone; only X (the left operand of IN), Key and Outer
+// are ordinary sub-expressions over the enclosing row (children and mapExpr
+// visit them).
 //
 // Expressions are data: the executor runs Plan once per query and replaces
 // the node by its value, or for IN by a hash set of the values
-// (exec/op_subquery.go). Copies made by rewrites share Plan, so a subquery
-// that a rewrite duplicates still runs once.
+// (exec/op_subquery.go), or, with Outer, once per distinct tuple of Outer's
+// values (exec/op_apply.go). Copies made by rewrites share Plan, so a
+// subquery that a rewrite duplicates still runs once (per tuple).
 type Subquery struct {
 	Kind SubqueryKind
 	Plan Node
@@ -63,6 +67,13 @@ type Subquery struct {
 	// Line and Col place the subquery in the query text, for the errors
 	// it raises at run time (a scalar subquery with more than one row).
 	Line, Col int
+	// Outer and Params make a correlated subquery that no rewrite
+	// decorrelates (bind_apply.go): Plan reads OuterParam i, whose value is
+	// (*Params)[i], and Outer[i] is that value's expression over the
+	// enclosing row. The executor runs Plan once per distinct tuple of
+	// Outer's values, with Params set to it. Nil for the other subqueries.
+	Outer  []Expr
+	Params *[]types.Value
 }
 
 func (e *Subquery) Type() types.Type { return e.T }
@@ -70,25 +81,46 @@ func (e *Subquery) Type() types.Type { return e.T }
 // Children are X and Key, which read the enclosing row; the plan reads its
 // own rows, not ours.
 func (e *Subquery) Children() []Expr {
-	switch {
-	case e.Key != nil:
-		return []Expr{e.X, e.Key}
-	case e.X != nil:
-		return []Expr{e.X}
+	var out []Expr
+	if e.X != nil {
+		out = append(out, e.X)
 	}
-	return nil
+	if e.Key != nil {
+		out = append(out, e.Key)
+	}
+	return append(out, e.Outer...)
 }
 
 func (e *Subquery) WithChildren(ch []Expr) Expr {
 	s := *e
-	if len(ch) > 0 {
-		s.X = ch[0]
+	if e.X != nil {
+		s.X, ch = ch[0], ch[1:]
 	}
-	if len(ch) > 1 {
-		s.Key = ch[1]
+	if e.Key != nil {
+		s.Key, ch = ch[0], ch[1:]
+	}
+	if e.Outer != nil {
+		s.Outer = append([]Expr(nil), ch...)
 	}
 	return &s
 }
+
+// OuterParam is, inside the plan of a correlated Subquery run per outer
+// row, the value of the enclosing row's expression Outer[Idx] for the row
+// being answered: (*Vals)[Idx], set by the executor before each run.
+type OuterParam struct {
+	Idx  int
+	T    types.Type
+	Vals *[]types.Value
+}
+
+func (o *OuterParam) Type() types.Type         { return o.T }
+func (o *OuterParam) Children() []Expr         { return nil }
+func (o *OuterParam) WithChildren([]Expr) Expr { return o }
+func (o *OuterParam) String() string           { return fmt.Sprintf("$outer%d", o.Idx) }
+
+// Value is the parameter's value for the run under way.
+func (o *OuterParam) Value() types.Value { return (*o.Vals)[o.Idx] }
 
 func (e *Subquery) String() string {
 	lines := strings.Split(strings.TrimSpace(Explain(e.Plan)), "\n")
@@ -96,6 +128,17 @@ func (e *Subquery) String() string {
 		lines[i] = strings.TrimSpace(l)
 	}
 	body := "subquery{" + strings.Join(lines, "; ") + "}"
+	if e.Outer != nil {
+		outer := make([]string, len(e.Outer))
+		for i, o := range e.Outer {
+			outer[i] = o.String()
+		}
+		x := ""
+		if e.X != nil {
+			x = e.X.String() + ", "
+		}
+		return e.Kind.String() + "(" + x + "per row of (" + strings.Join(outer, ", ") + "), " + body + ")"
+	}
 	switch e.Kind {
 	case SubIn:
 		if e.Key != nil {

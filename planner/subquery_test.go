@@ -31,22 +31,23 @@ func TestSubqueryPlans(t *testing.T) {
 
 func TestSubqueryRefusals(t *testing.T) {
 	cases := []struct{ sql, err string }{
-		{"select id from a as x where exists (select 1 from b where b.id > x.id)", "1:66: correlated subqueries are not supported: x.id refers to outer column x.id"},
-		// EXISTS correlated by one equality runs; other shapes are refused
-		// at the first outer reference.
+		// A correlated subquery runs: decorrelated when it is EXISTS, IN or
+		// a scalar aggregate or value with one equality, else per outer row
+		// (bind_apply.go).
+		{"select id from a as x where exists (select 1 from b where b.id > x.id)", ""},
 		{"select id from a as x where exists (select 1 from b where b.id = x.id and b.project = 'p')", ""},
-		{"select id from a as x where exists (select 1 from b where b.id = x.id and b.project = x.project)", "1:87: correlated subqueries are not supported: x.project refers"},
-		{"select id from a as x where exists (select count(*) from b where b.id = x.id)", "1:73: correlated subqueries are not supported: x.id refers"},
-		{"select id from a as x where exists (select 1 from b where b.id = x.id order by b.id)", "1:66: correlated"},
-		{"select id from a as x where exists (select 1 from b where b.id = x.id || b.id)", "1:66: correlated"},
+		{"select id from a as x where exists (select 1 from b where b.id = x.id and b.project = x.project)", ""},
+		{"select id from a as x where exists (select count(*) from b where b.id = x.id)", ""},
+		{"select id from a as x where exists (select 1 from b where b.id = x.id order by b.id)", ""},
+		{"select id from a as x where id in (select id from b where b.project = x.project)", ""},
+		{"select id from a as x where id in (select id from b where b.project = x.project and b.id != x.id)", ""},
+		{"select id from a as x where id in (select id from b where b.project = x.project limit 3)", ""},
+		{"select id from a as x where id in (select x.id from b where b.project = x.project)", ""},
+		{"select id, array(select b.id from b where b.id > x.id) from a as x", ""},
+		// A reference two queries out is refused, also from a subquery of a
+		// correlated subquery, as is a whole outer row.
 		{"select id from a as x where exists (select 1 from b where exists (select 1 from c where c.id = x.id))", "1:96: correlated"},
 		{"select id from a as x where exists (select 1 from b where b.id = x.id and b.id in (select id from c where c.project = x.project))", "1:119: correlated"},
-		// IN correlated by one equality runs; with another condition on the
-		// outer row, or a LIMIT, it is refused.
-		{"select id from a as x where id in (select id from b where b.project = x.project)", ""},
-		{"select id from a as x where id in (select id from b where b.project = x.project and b.id != x.id)", "1:93: correlated"},
-		{"select id from a as x where id in (select id from b where b.project = x.project limit 3)", "1:71: correlated"},
-		{"select id from a as x where id in (select x.id from b where b.project = x.project)", "1:43: correlated"},
 		{"select id from a where exists (select 1 from b where b.id = project)", ""}, // project is b's own (the catalog knows it everywhere)
 		{"select id from a as x where exists (select x from b)", "1:44: correlated subqueries are not supported: x refers to outer table x"},
 		{"select id from a where id in (select id, project from b)", "1:31: the subquery of IN must have exactly one column, found 2"},

@@ -36,6 +36,7 @@ var syntax = map[string]string{
 	"like_any":       `(?i)\blike\s+(any|some)\s+unnest\s*\(\s*[a-z(]`,
 	"like_all":       `(?i)\blike\s+all\s+unnest\s*\(\s*[a-z(]`,
 	"bitnot":         `~\s*[0-9b(]`,
+	"collation_key":  `(?i)\bcollate\s+['"]`,
 	"&":              `\d\s*&\s*\d`,
 	"|":              `\d\s*\|\s*\d`,
 	"^":              `\d\s*\^\s*\d`,

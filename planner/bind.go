@@ -237,7 +237,7 @@ func (b *binder) sortKey(o *sqlparse.OrderItem, e Expr) SortKey {
 	if t := e.Type(); !t.Orderable() {
 		b.fail(o.Expr.Pos(), "ORDER BY does not support a value of type %s", t)
 	}
-	k := SortKey{Expr: e, Desc: o.Desc, NullsFirst: !o.Desc}
+	k := SortKey{Expr: b.collateKey(o, e), Desc: o.Desc, NullsFirst: !o.Desc} // funcs_collation.go
 	if o.NullsFirst != nil {
 		k.NullsFirst = *o.NullsFirst
 	}

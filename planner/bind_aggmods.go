@@ -84,7 +84,7 @@ func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *
 			b.fail(o.Expr.Pos(), "with DISTINCT, ORDER BY inside %s must order by the aggregated expression", strings.ToUpper(name))
 		}
 		sk := b.sortKey(o, k)
-		call.Args = append(call.Args, k)
+		call.Args = append(call.Args, sk.Expr) // its collation key, with COLLATE
 		call.Order = append(call.Order, AggOrder{Desc: sk.Desc, NullsFirst: sk.NullsFirst})
 	}
 	if e.Limit != nil {

@@ -131,6 +131,7 @@ type SetOp struct {
 type OrderItem struct {
 	At         int
 	Expr       Expr
+	Collate    *string // COLLATE 'spec' after the expression; nil without
 	Desc       bool
 	NullsFirst *bool // nil: the default (NULLS FIRST for ASC, LAST for DESC)
 }

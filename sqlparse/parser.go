@@ -80,6 +80,9 @@ type parser struct {
 	tok   token
 	ahead []token
 	depth int
+	// collate: an ORDER BY item is being parsed, whose expression may be
+	// followed by COLLATE 'spec' (refused after any other expression).
+	collate bool
 }
 
 // maxDepth bounds nesting so that hostile input cannot exhaust the stack.
@@ -536,7 +539,18 @@ func (p *parser) orderBy() []*OrderItem {
 	var items []*OrderItem
 	for {
 		it := &OrderItem{At: p.tok.pos} // At before the call: a composite literal's fields have no evaluation order
+		saved := p.collate
+		p.collate = true
 		it.Expr = p.expr()
+		p.collate = saved
+		if p.acceptWord("COLLATE") {
+			if p.tok.kind != tokString {
+				p.fail("a collation name string after COLLATE")
+			}
+			spec := p.tok.text
+			it.Collate = &spec
+			p.advance()
+		}
 		if p.acceptKw("DESC") {
 			it.Desc = true
 		} else {

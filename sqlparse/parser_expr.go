@@ -68,8 +68,8 @@ func (p *parser) binary(minPrec int) Expr {
 	for {
 		prec := binaryPrec(p.tok)
 		if prec == 0 || prec < minPrec {
-			if p.isWord("COLLATE") {
-				p.refuse("COLLATE")
+			if p.isWord("COLLATE") && !p.collate {
+				p.refuse("COLLATE outside ORDER BY") // COLLATE(x, spec) is the function
 			}
 			return left
 		}

@@ -697,6 +697,9 @@ func (w *printer) orderItems(items []*OrderItem) {
 			w.WriteString(", ")
 		}
 		w.expr(o.Expr)
+		if o.Collate != nil {
+			w.WriteString(" COLLATE " + quoteString(*o.Collate))
+		}
 		if o.Desc {
 			w.WriteString(" DESC")
 		}

@@ -28,7 +28,7 @@ type fromTree struct {
 func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr) *fromTree {
 	switch f := f.(type) {
 	case *sqlparse.TableRef:
-		if u := pathUnnest(f, sc); u != nil {
+		if u := b.pathUnnest(f, sc); u != nil {
 			return b.unnestItem(u, nil, false, sc, where)
 		}
 		alias := tableAlias(f)
@@ -79,7 +79,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			return b.unnestJoin(f, u, left, sc, where)
 		}
 		if tr, ok := f.Right.(*sqlparse.TableRef); ok {
-			if u := pathUnnest(tr, sc); u != nil {
+			if u := b.pathUnnest(tr, sc); u != nil {
 				// `left, t.arr` unnests t.arr of each left row.
 				return b.unnestJoin(f, u, left, sc, where)
 			}
@@ -116,11 +116,19 @@ func tableAlias(f *sqlparse.TableRef) string {
 }
 
 // pathUnnest reads `FROM t.arr`, a path whose first name is a range
-// variable in scope, as the UNNEST(t.arr) it stands for; nil when the name
-// is a table's.
-func pathUnnest(f *sqlparse.TableRef, sc *scope) *sqlparse.UnnestRef {
+// variable in scope (or, in a subquery, of the query around it: then the
+// UNNEST reads the enclosing row), as the UNNEST(t.arr) it stands for; nil
+// when the name is a table's.
+func (b *binder) pathUnnest(f *sqlparse.TableRef, sc *scope) *sqlparse.UnnestRef {
 	i := strings.IndexByte(f.Name, '.')
-	if i <= 0 || sc.find(f.Name[:i]) == nil {
+	if i <= 0 {
+		return nil
+	}
+	found := sc.find(f.Name[:i]) != nil
+	for _, o := range b.outer {
+		found = found || o.find(f.Name[:i]) != nil
+	}
+	if !found {
 		return nil
 	}
 	parts := strings.Split(f.Name, ".")

@@ -196,27 +196,78 @@ func (o *unnestOp) Next(ctx context.Context) (*Batch, error) {
 		if len(idx) == 0 {
 			continue
 		}
-		out := b.take(idx)
-		cols := o.plan.Cols
-		ev := newVector(cols[len(b.Cols)].T, len(idx))
-		for k, e := range elems {
-			if nulls[k] {
-				ev.setNull(k, len(idx))
-			} else {
-				ev.set(k, e, len(idx))
+		out := o.rows(b, idx, elems, offs, nulls)
+		if o.plan.Cond != nil {
+			var err error
+			if out, err = o.on(b, out, idx, elems, offs, nulls); err != nil {
+				return nil, err
 			}
-		}
-		out.Cols = append(out.Cols, ev)
-		if o.plan.WithOffset {
-			ov := newVector(types.Int64, len(idx))
-			copy(ov.I, offs)
-			for k := range nulls {
-				if nulls[k] {
-					ov.setNull(k, len(idx))
-				}
+			if out == nil {
+				continue
 			}
-			out.Cols = append(out.Cols, ov)
 		}
 		return out, nil
 	}
+}
+
+// rows builds the output batch: input row idx[k] with element elems[k]
+// (NULL where nulls[k]) and offset offs[k].
+func (o *unnestOp) rows(b *Batch, idx []int32, elems []types.Value, offs []int64, nulls []bool) *Batch {
+	out := b.take(idx)
+	cols := o.plan.Cols
+	ev := newVector(cols[len(b.Cols)].T, len(idx))
+	for k, e := range elems {
+		if nulls[k] {
+			ev.setNull(k, len(idx))
+		} else {
+			ev.set(k, e, len(idx))
+		}
+	}
+	out.Cols = append(out.Cols, ev)
+	if o.plan.WithOffset {
+		ov := newVector(types.Int64, len(idx))
+		copy(ov.I, offs)
+		for k := range nulls {
+			if nulls[k] {
+				ov.setNull(k, len(idx))
+			}
+		}
+		out.Cols = append(out.Cols, ov)
+	}
+	return out
+}
+
+// on applies LEFT JOIN UNNEST's ON condition to the element rows of out:
+// those where it is not TRUE go, and an input row left without any gets the
+// NULL row (as an empty array does). nil when no row is left.
+func (o *unnestOp) on(b, out *Batch, idx []int32, elems []types.Value, offs []int64, nulls []bool) (*Batch, error) {
+	cond, err := o.ev.eval(o.plan.Cond, out)
+	if err != nil {
+		return nil, err
+	}
+	var kIdx []int32
+	var kElems []types.Value
+	var kOffs []int64
+	var kNulls []bool
+	for k := 0; k < len(idx); {
+		r, kept := idx[k], false
+		for ; k < len(idx) && idx[k] == r; k++ {
+			if nulls[k] { // already the NULL row of an empty array
+				kIdx, kElems, kOffs, kNulls = append(kIdx, r), append(kElems, types.Value{}), append(kOffs, 0), append(kNulls, true)
+				kept = true
+				continue
+			}
+			if c := cond.Value(k); !c.Null && c.Bool() {
+				kIdx, kElems, kOffs, kNulls = append(kIdx, r), append(kElems, elems[k]), append(kOffs, offs[k]), append(kNulls, false)
+				kept = true
+			}
+		}
+		if !kept {
+			kIdx, kElems, kOffs, kNulls = append(kIdx, r), append(kElems, types.Value{}), append(kOffs, 0), append(kNulls, true)
+		}
+	}
+	if len(kIdx) == 0 {
+		return nil, nil
+	}
+	return o.rows(b, kIdx, kElems, kOffs, kNulls), nil
 }

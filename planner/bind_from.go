@@ -17,6 +17,7 @@ type fromTree struct {
 	in          *fromTree // unnest input
 	unnest      Expr
 	unnestLeft  bool
+	unnestOn    Expr // LEFT JOIN UNNEST … ON: over the range variables, resolved at layout
 	offsetRV    *rangeVar
 	sub         *fromTree // filtered: the rows of sub for which cond holds
 	cond        Expr
@@ -272,10 +273,12 @@ func (b *binder) unnestItem(u *sqlparse.UnnestRef, input *fromTree, leftJoin boo
 		sc.vars = append(sc.vars, t.offsetRV)
 	}
 	if !onTrue {
+		cond := b.boolExpr(on, &exprCtx{sc: sc}, "ON")
 		if leftJoin {
-			b.fail(on.Pos(), "LEFT JOIN UNNEST supports only ON TRUE")
+			t.unnestOn = cond // the NULL row stands in where no element passes
+		} else {
+			*where = append(*where, splitAnd(cond)...)
 		}
-		*where = append(*where, splitAnd(b.boolExpr(on, &exprCtx{sc: sc}, "ON"))...)
 	}
 	return t
 }
@@ -388,6 +391,9 @@ func (b *binder) layout(t *fromTree) Node {
 				cols = append(cols, Column{Name: t.offsetRV.cols[0].Name, T: types.Int64})
 			}
 			u := &Unnest{In: in, Expr: t.unnest, Left: t.unnestLeft, WithOffset: t.offsetRV != nil, Cols: cols}
+			if t.unnestOn != nil {
+				u.Cond = resolveSyms(t.unnestOn)
+			}
 			base[u] = start
 			return u
 		case t.rv.kind == rvScan:

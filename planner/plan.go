@@ -122,13 +122,17 @@ type Join struct {
 
 // Unnest emits one row per element of Expr (evaluated over the input row),
 // appending the element (and, WithOffset, its 0-based offset). Left keeps a
-// row with NULL for an empty or NULL array.
+// row with NULL for an empty or NULL array. Cond (LEFT JOIN UNNEST … ON
+// cond; nil otherwise) is over the output row: an element row is kept only
+// where it is TRUE, and an input row none of whose elements is kept gets
+// the NULL row.
 type Unnest struct {
 	In         Node
 	Expr       Expr
 	Left       bool
 	WithOffset bool
 	Cols       []Column
+	Cond       Expr
 }
 
 // AggCall is one aggregate of an Aggregate node.

@@ -59,6 +59,9 @@ func (n *Values) explain() string  { return fmt.Sprintf("Values rows=%d", len(n.
 func (n *Filter) explain() string  { return fmt.Sprintf("Filter %s", n.Cond) }
 func (n *Project) explain() string { return "Project " + exprList(n.Exprs, n.Cols) }
 func (n *Unnest) explain() string {
+	if n.Cond != nil {
+		return fmt.Sprintf("Unnest %s left=%v offset=%v on=%s", n.Expr, n.Left, n.WithOffset, n.Cond)
+	}
 	return fmt.Sprintf("Unnest %s left=%v offset=%v", n.Expr, n.Left, n.WithOffset)
 }
 func (n *Limit) explain() string { return fmt.Sprintf("Limit %d offset=%d", n.N, n.Offset) }

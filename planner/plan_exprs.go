@@ -47,7 +47,12 @@ func (n *Values) slots() []*Expr {
 
 func (n *Filter) slots() []*Expr  { return []*Expr{&n.Cond} }
 func (n *Project) slots() []*Expr { return slotsOf(n.Exprs) }
-func (n *Unnest) slots() []*Expr  { return []*Expr{&n.Expr} }
+func (n *Unnest) slots() []*Expr {
+	if n.Cond != nil {
+		return []*Expr{&n.Expr, &n.Cond}
+	}
+	return []*Expr{&n.Expr}
+}
 func (n *Limit) slots() []*Expr   { return nil }
 func (n *Union) slots() []*Expr   { return nil }
 func (n *SetOp) slots() []*Expr   { return nil }

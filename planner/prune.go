@@ -170,6 +170,15 @@ func (x *Unnest) prune(need map[int]bool) (Node, map[int]int) {
 	nin := len(x.In.Columns())
 	req := inputsNeeded(need, nin)
 	colsUsed(x.Expr, req)
+	if x.Cond != nil { // it reads the input and the element (and offset)
+		condReq := map[int]bool{}
+		colsUsed(x.Cond, condReq)
+		for k := range condReq {
+			if k < nin {
+				req[k] = true
+			}
+		}
+	}
 	in, m := prune(x.In, req)
 	x.In, x.Expr = in, remap(x.Expr, m)
 	newIn := len(in.Columns())
@@ -180,6 +189,9 @@ func (x *Unnest) prune(need map[int]bool) (Node, map[int]int) {
 	out[nin] = newIn
 	if x.WithOffset {
 		out[nin+1] = newIn + 1
+	}
+	if x.Cond != nil {
+		x.Cond = remap(x.Cond, out)
 	}
 	cols := append([]Column(nil), in.Columns()...)
 	x.Cols = append(cols, x.Cols[nin:]...)

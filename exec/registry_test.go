@@ -37,6 +37,7 @@ var syntax = map[string]string{
 	"like_all":       `(?i)\blike\s+all\s+unnest\s*\(\s*[a-z(]`,
 	"bitnot":         `~\s*[0-9b(]`,
 	"collation_key":  `(?i)\bcollate\s+['"]`,
+	"collation_keys": `(?i)in\s+unnest\s*\(\s*\[\s*collate\(`,
 	"&":              `\d\s*&\s*\d`,
 	"|":              `\d\s*\|\s*\d`,
 	"^":              `\d\s*\^\s*\d`,

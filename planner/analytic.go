@@ -92,6 +92,11 @@ func (b *binder) analyticArgs(e *sqlparse.Call, def *Analytic, inner *exprCtx, c
 	}
 	call.IgnoreNulls = e.Nulls == "IGNORE"
 	def.Bind(b, e, inner, call)
+	if !collationNeutralAnalytic[def.Name] {
+		for _, a := range call.Args {
+			b.noCollation(e.At, up, a.Type())
+		}
+	}
 	return def.Framed
 }
 

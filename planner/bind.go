@@ -478,4 +478,5 @@ func (b *binder) orderable(pos int, where string, t types.Type) {
 	if t.Has(types.KindJSON) {
 		b.fail(pos, "%s does not support a value of type %s (JSON has no equality or order)", where, t)
 	}
+	b.noCollation(pos, where, t) // funcs_collation.go
 }

@@ -44,6 +44,15 @@ func (b *binder) finish(pos int, c *Call) Expr {
 		}
 		c.T = t
 	}
+	x, err := collated(c) // funcs_collation.go
+	if err != nil {
+		b.failErr(pos, err)
+	}
+	if r, ok := x.(*Call); ok {
+		c = r
+	} else {
+		return x
+	}
 	out, err := fold(c)
 	if err != nil {
 		// Leave it unfolded: a branch that constants later cut away (the
@@ -204,6 +213,9 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall 
 		call.Args = append(call.Args, b.expr(a, inner))
 	}
 	if e.Distinct && len(call.Args) > 0 {
+		if t := call.Args[0].Type(); name == "count" && t.Kind == types.KindString && t.Collation != "" {
+			call.Args[0] = b.keyOf(e.At, call.Args[0], t.Collation) // distinct under the collation
+		}
 		b.orderable(e.At, up+"(DISTINCT …)", call.Args[0].Type())
 	}
 	if !e.Star {
@@ -216,6 +228,7 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall 
 		call.T = types.Int64
 	}
 	b.aggModifiers(e, def, &call, inner) // bind_aggmods.go
+	b.aggCollation(e.At, &call)          // funcs_collation.go
 	return call
 }
 

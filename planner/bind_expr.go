@@ -308,11 +308,25 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 	if e.Operand != nil {
 		operand = b.expr(e.Operand, ctx)
 	}
+	var values []Expr // CASE x WHEN v …: x and every v compare under one collation
+	if operand != nil {
+		values = append(values, operand)
+		for _, w := range e.Whens {
+			values = append(values, b.expr(w.Cond, ctx))
+		}
+		spec, err := argCollation("case", values)
+		if err != nil {
+			b.failErr(e.At, err)
+		}
+		if spec != "" && operand.Type().Kind == types.KindString && operand.Type().Collation != spec {
+			operand = b.call(e.At, "collate", []Expr{operand, &Const{V: types.StringValue(spec)}})
+		}
+	}
 	var results []Expr
-	for _, w := range e.Whens {
+	for i, w := range e.Whens {
 		var cond Expr
 		if operand != nil {
-			cond = b.call(w.Cond.Pos(), "=", []Expr{operand, b.expr(w.Cond, ctx)})
+			cond = b.call(w.Cond.Pos(), "=", []Expr{operand, values[i+1]})
 		} else {
 			cond = b.boolExpr(w.Cond, ctx, "WHEN")
 		}
@@ -326,6 +340,10 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 		c.Else = &Const{V: types.NullOf(types.Null)}
 	}
 	results = append(results, c.Else)
+	spec, err := argCollation("case", results) // the branches' collation, kept
+	if err != nil {
+		b.failErr(e.At, err)
+	}
 	if err := unify(&Call{Fn: "case"}, results); err != nil {
 		b.failErr(e.At, err)
 	}
@@ -339,6 +357,9 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 			c.T = r.Type()
 			break
 		}
+	}
+	if spec != "" && c.T.Kind == types.KindString {
+		c.T.Collation = spec
 	}
 	out, err := fold(c)
 	if err != nil {

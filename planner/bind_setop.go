@@ -153,6 +153,8 @@ func (b *binder) combine(s *sqlparse.SetOp, left, right Node) Node {
 			b.fail(s.At, "%s column %d has types %s and %s, which have no common supertype", name, i+1, lc[i].T, rc[i].T)
 		}
 		cols[i] = Column{Name: lc[i].Name, T: t}
+		b.noCollation(s.At, name, lc[i].T)
+		b.noCollation(s.At, name, rc[i].T)
 		if !s.All {
 			b.orderable(s.At, name, t) // DISTINCT compares rows
 		}

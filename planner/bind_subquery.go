@@ -122,6 +122,8 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 		b.fail(e.Query.At, "the subquery of IN must have exactly one column, found %d", len(cols)-want+1)
 	}
 	ct := cols[len(cols)-1].T
+	b.noCollation(e.At, "IN (subquery)", x.Type())
+	b.noCollation(e.At, "IN (subquery)", ct)
 	if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct || ct.Kind == types.KindArray || ct.Kind == types.KindStruct {
 		b.fail(e.At, "IN (subquery) cannot compare %s with %s", x.Type(), ct)
 	}

@@ -53,9 +53,9 @@ func (n *Unnest) slots() []*Expr {
 	}
 	return []*Expr{&n.Expr}
 }
-func (n *Limit) slots() []*Expr   { return nil }
-func (n *Union) slots() []*Expr   { return nil }
-func (n *SetOp) slots() []*Expr   { return nil }
+func (n *Limit) slots() []*Expr { return nil }
+func (n *Union) slots() []*Expr { return nil }
+func (n *SetOp) slots() []*Expr { return nil }
 
 func (n *Aggregate) slots() []*Expr {
 	out := slotsOf(n.Keys)

@@ -38,10 +38,30 @@ func (k Kind) String() string {
 }
 
 // Type is a SQL type. Elem is set for arrays, Fields for structs.
+// Collation is a STRING's collation specification from COLLATE(x, spec)
+// ('und:ci', 'binary', …; empty: none): an annotation the binder carries
+// and acts on (planner/funcs_collation.go), ignored by Equal and String.
 type Type struct {
-	Kind   Kind
-	Elem   *Type
-	Fields []Field
+	Kind      Kind
+	Elem      *Type
+	Fields    []Field
+	Collation string
+}
+
+// Collated reports whether t, or a type inside it, carries a collation.
+func (t Type) Collated() bool {
+	switch {
+	case t.Collation != "":
+		return true
+	case t.Elem != nil:
+		return t.Elem.Collated()
+	}
+	for _, f := range t.Fields {
+		if f.Type.Collated() {
+			return true
+		}
+	}
+	return false
 }
 
 // Field is one named member of a STRUCT type.

@@ -38,6 +38,7 @@ var syntax = map[string]string{
 	"bitnot":         `~\s*[0-9b(]`,
 	"collation_key":  `(?i)\bcollate\s+['"]`,
 	"collation_keys": `(?i)in\s+unnest\s*\(\s*\[\s*collate\(`,
+	"like_collated":  `(?i)collate\([^)]*\)\s+(not\s+)?like\b`,
 	"&":              `\d\s*&\s*\d`,
 	"|":              `\d\s*\|\s*\d`,
 	"^":              `\d\s*\^\s*\d`,

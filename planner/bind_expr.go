@@ -391,9 +391,21 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 	if e.Quant == "ALL" {
 		join = "and"
 	}
+	pats := make([]Expr, len(patterns))
+	for i, p := range patterns {
+		pats[i] = b.expr(p, ctx)
+	}
+	// x and every pattern match under one collation (BigQuery's rule)
+	spec, err := argCollation("like", append([]Expr{x}, pats...))
+	if err != nil {
+		b.failErr(e.At, err)
+	}
+	if spec != "" && x.Type().Kind == types.KindString && x.Type().Collation != spec {
+		x = b.call(e.At, "collate", []Expr{x, &Const{V: types.StringValue(spec)}})
+	}
 	var r Expr
-	for _, p := range patterns {
-		l := b.call(e.At, "like", []Expr{x, b.expr(p, ctx)})
+	for _, p := range pats {
+		l := b.call(e.At, "like", []Expr{x, p})
 		if e.Not {
 			l = b.call(e.At, "not", []Expr{l})
 		}

@@ -92,6 +92,19 @@ func registerCollateFunc() {
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return a[0], nil
 	}, false)).NoFold = true // a folded constant would lose the collation
+	register("like_collated", def(3, 3, func(c *Call) (types.Type, error) {
+		return types.Bool, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		coll, err := types.ParseCollation(a[2].S)
+		if err != nil {
+			return types.Value{}, evalErr("%v", err)
+		}
+		ok, err := coll.Like(a[0].S, a[1].S)
+		if err != nil {
+			return types.Value{}, evalErr("%v", err)
+		}
+		return types.BoolValue(ok), nil
+	}, false))
 	register("collation_keys", def(2, 2, func(c *Call) (types.Type, error) {
 		return types.ArrayOf(types.Bytes), nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
@@ -192,6 +205,11 @@ func collated(c *Call) (Expr, error) {
 		}
 		out.Args = []Expr{key(c.Args[0]), arr}
 		return &out, nil
+	case c.Fn == "like":
+		if coll.Binary() {
+			return c, nil
+		}
+		return &Call{Fn: "like_collated", Args: []Expr{c.Args[0], c.Args[1], &Const{V: types.StringValue(spec)}}, T: types.Bool}, nil
 	case c.Fn == "nullif":
 		// NULL where x = y under the collation, else x (with its collation)
 		t := c.T

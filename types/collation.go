@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
+	"golang.org/x/text/search"
 )
 
 // Collation is a collation specification as BigQuery writes it: ” or
@@ -121,4 +123,80 @@ func (c *Collation) Compare(a, b string) int {
 	r := x.c.CompareString(a, b)
 	c.pool.Put(x)
 	return r
+}
+
+// Like is s LIKE pattern under the collation: the pattern's literal runs
+// between % wildcards match where the collation holds them equal (as
+// BigQuery's LIKE with collation does: 'defA\u070FbCdef' LIKE '%abc%'
+// under 'und:ci'), a pattern without % is equality. A backslash escapes the
+// next character. '_' is refused: under a collation it stands for a
+// grapheme cluster, which logq does not match yet.
+func (c *Collation) Like(s, pattern string) (bool, error) {
+	var segs []string
+	var cur strings.Builder
+	wild := false
+	for i := 0; i < len(pattern); i++ {
+		switch ch := pattern[i]; ch {
+		case '\\':
+			if i+1 == len(pattern) {
+				return false, fmt.Errorf("LIKE pattern ends with a backslash")
+			}
+			i++
+			cur.WriteByte(pattern[i])
+		case '%':
+			segs = append(segs, cur.String())
+			cur.Reset()
+			wild = true
+		case '_':
+			return false, fmt.Errorf("LIKE with collation '%s' does not support the _ wildcard", c.Spec)
+		default:
+			cur.WriteByte(ch)
+		}
+	}
+	segs = append(segs, cur.String())
+	if !wild {
+		return c.Compare(s, pattern) == 0, nil
+	}
+	m := search.New(c.tag, c.searchOptions()...)
+	first, last := segs[0], segs[len(segs)-1]
+	if first != "" {
+		start, end := m.IndexString(s, first, search.Anchor)
+		if start != 0 {
+			return false, nil
+		}
+		s = s[end:]
+	}
+	if last != "" {
+		// the suffix: the rightmost start from which last matches to the end
+		found := false
+		for i := len(s); i >= 0 && !found; i-- {
+			if i < len(s) && !utf8.RuneStart(s[i]) {
+				continue
+			}
+			if start, end := m.IndexString(s[i:], last, search.Anchor); start == 0 && end == len(s)-i {
+				s, found = s[:i], true
+			}
+		}
+		if !found {
+			return false, nil
+		}
+	}
+	for _, seg := range segs[1 : len(segs)-1] {
+		if seg == "" {
+			continue
+		}
+		start, end := m.IndexString(s, seg)
+		if start < 0 {
+			return false, nil
+		}
+		s = s[end:]
+	}
+	return true, nil
+}
+
+func (c *Collation) searchOptions() []search.Option {
+	if c.ci {
+		return []search.Option{search.IgnoreCase}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"logq/sqlparse"
 	"logq/types"
@@ -16,6 +17,7 @@ import (
 // leaves the key as it is.
 func registerCollationFuncs() {
 	registerCollateFunc()
+	registerCollatedSearch()
 	register("collation_key", def(2, 2, func(c *Call) (types.Type, error) {
 		return types.Bytes, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
@@ -205,6 +207,34 @@ func collated(c *Call) (Expr, error) {
 		}
 		out.Args = []Expr{key(c.Args[0]), arr}
 		return &out, nil
+	case collatedSearch[c.Fn] != "":
+		if c.Args[0].Type().Kind != types.KindString {
+			return nil, fmt.Errorf("%s of a collated STRING needs STRING arguments", describeFn(c.Fn))
+		}
+		t := c.T
+		switch {
+		case t.Kind == types.KindString:
+			t.Collation = spec // REPLACE keeps it
+		case t.Kind == types.KindArray:
+			e := *t.Elem
+			e.Collation = spec // SPLIT's parts keep it
+			t.Elem = &e
+		}
+		if coll.Binary() {
+			c.T = t
+			return c, nil
+		}
+		args := append([]Expr{}, c.Args...)
+		if c.Fn == "instr" {
+			for len(args) < 4 {
+				args = append(args, &Const{V: types.IntValue(1)}) // position, occurrence
+			}
+		}
+		if c.Fn == "split" && len(args) == 1 {
+			args = append(args, &Const{V: types.StringValue(",")})
+		}
+		args = append(args, &Const{V: types.StringValue(spec)})
+		return &Call{Fn: collatedSearch[c.Fn], Args: args, T: t}, nil
 	case c.Fn == "like":
 		if coll.Binary() {
 			return c, nil
@@ -271,4 +301,156 @@ func (b *binder) aggCollation(pos int, call *AggCall) {
 	default:
 		b.fail(pos, "%s of a collated STRING is not supported", strings.ToUpper(call.Fn))
 	}
+}
+
+// collatedSearch are the string search functions a collation changes, and
+// the internal function each becomes under a non-binary one; the spec is
+// its last argument.
+var collatedSearch = map[string]string{
+	"strpos": "strpos_collated", "instr": "instr_collated", "starts_with": "starts_with_collated",
+	"ends_with": "ends_with_collated", "replace": "replace_collated", "split": "split_collated",
+}
+
+// registerCollatedSearch defines STRPOS, INSTR, STARTS_WITH, ENDS_WITH,
+// REPLACE and SPLIT under a collation: a match is where the collation holds
+// the text equal to the substring (golang.org/x/text/search), so 'A\u070Fbc'
+// holds 'ABC' under 'und:ci'.
+func registerCollatedSearch() {
+	collOf := func(a []types.Value) (*types.Collation, error) {
+		coll, err := types.ParseCollation(a[len(a)-1].S)
+		if err != nil {
+			return nil, evalErr("%v", err)
+		}
+		return coll, nil
+	}
+	// starts lists the byte offsets of s's characters, and len(s).
+	starts := func(s string) []int {
+		var out []int
+		for i := range s {
+			out = append(out, i)
+		}
+		return append(out, len(s))
+	}
+	typed := func(t types.Type) func(c *Call) (types.Type, error) {
+		return func(c *Call) (types.Type, error) { return t, nil }
+	}
+	register("strpos_collated", def(3, 3, typed(types.Int64), func(c *Call, a []types.Value) (types.Value, error) {
+		coll, err := collOf(a)
+		if err != nil {
+			return types.Value{}, err
+		}
+		if a[1].S == "" {
+			return types.IntValue(1), nil
+		}
+		start, _ := coll.Index(a[0].S, a[1].S, 0)
+		if start < 0 {
+			return types.IntValue(0), nil
+		}
+		return types.IntValue(int64(utf8.RuneCountInString(a[0].S[:start])) + 1), nil
+	}, false))
+	register("instr_collated", def(5, 5, typed(types.Int64), func(c *Call, a []types.Value) (types.Value, error) {
+		coll, err := collOf(a)
+		if err != nil {
+			return types.Value{}, err
+		}
+		pos, occ := a[2].I, a[3].I
+		if pos == 0 {
+			return types.Value{}, evalErr("INSTR: the position must not be 0")
+		}
+		if occ <= 0 {
+			return types.Value{}, evalErr("INSTR: the occurrence must be positive, got %d", occ)
+		}
+		s, sub := a[0].S, a[1].S
+		at := starts(s)
+		n := int64(len(at) - 1)
+		match := func(i int64) bool {
+			if sub == "" {
+				return true
+			}
+			_, ok := coll.MatchAt(s, sub, at[i])
+			return ok
+		}
+		return types.IntValue(instrAt(n, n-1, match, pos, occ)), nil
+	}, false))
+	register("starts_with_collated", def(3, 3, typed(types.Bool), func(c *Call, a []types.Value) (types.Value, error) {
+		coll, err := collOf(a)
+		if err != nil {
+			return types.Value{}, err
+		}
+		if a[1].S == "" {
+			return types.BoolValue(true), nil
+		}
+		_, ok := coll.MatchAt(a[0].S, a[1].S, 0)
+		return types.BoolValue(ok), nil
+	}, false))
+	register("ends_with_collated", def(3, 3, typed(types.Bool), func(c *Call, a []types.Value) (types.Value, error) {
+		coll, err := collOf(a)
+		if err != nil {
+			return types.Value{}, err
+		}
+		s, suffix := a[0].S, a[1].S
+		if suffix == "" {
+			return types.BoolValue(true), nil
+		}
+		for _, i := range starts(s) {
+			if end, ok := coll.MatchAt(s, suffix, i); ok && end == len(s) {
+				return types.BoolValue(true), nil
+			}
+		}
+		return types.BoolValue(false), nil
+	}, false))
+	// each match, left to right, without overlap
+	matches := func(coll *types.Collation, s, sub string, f func(start, end int)) {
+		for from := 0; from <= len(s); {
+			start, end := coll.Index(s, sub, from)
+			if start < 0 || end <= start {
+				return
+			}
+			f(start, end)
+			from = end
+		}
+	}
+	register("replace_collated", def(4, 4, func(c *Call) (types.Type, error) { return c.Args[0].Type(), nil }, func(c *Call, a []types.Value) (types.Value, error) {
+		coll, err := collOf(a)
+		if err != nil {
+			return types.Value{}, err
+		}
+		s, from, to := a[0].S, a[1].S, a[2].S
+		if from == "" {
+			return a[0], nil
+		}
+		var b strings.Builder
+		last := 0
+		matches(coll, s, from, func(start, end int) {
+			b.WriteString(s[last:start])
+			b.WriteString(to)
+			last = end
+		})
+		b.WriteString(s[last:])
+		return types.StringValue(b.String()), nil
+	}, false))
+	register("split_collated", def(3, 3, func(c *Call) (types.Type, error) { return c.T, nil }, func(c *Call, a []types.Value) (types.Value, error) {
+		coll, err := collOf(a)
+		if err != nil {
+			return types.Value{}, err
+		}
+		s, sep := a[0].S, a[1].S
+		var parts []types.Value
+		if sep == "" {
+			for _, r := range s {
+				parts = append(parts, types.StringValue(string(r)))
+			}
+			if len(parts) == 0 {
+				parts = append(parts, types.StringValue(""))
+			}
+			return types.ArrayValue(types.String, parts), nil
+		}
+		last := 0
+		matches(coll, s, sep, func(start, end int) {
+			parts = append(parts, types.StringValue(s[last:start]))
+			last = end
+		})
+		parts = append(parts, types.StringValue(s[last:]))
+		return types.ArrayValue(types.String, parts), nil
+	}, false))
 }

@@ -230,8 +230,16 @@ func instr(s, sub []rune, pos, occ int64) int64 {
 		}
 		return true
 	}
+	return instrAt(n, n-m, at, pos, occ)
+}
+
+// instrAt is INSTR's search, in a string of n characters, over the starts
+// 0…last (character positions) at which at reports a match: from pos
+// (1-based; negative counts from the end and searches backward) the occ-th
+// match, as a 1-based position, or 0.
+func instrAt(n, last int64, at func(i int64) bool, pos, occ int64) int64 {
 	if pos > 0 {
-		for i := pos - 1; i+m <= n; i++ {
+		for i := pos - 1; i <= last; i++ {
 			if at(i) {
 				if occ--; occ == 0 {
 					return i + 1
@@ -240,7 +248,7 @@ func instr(s, sub []rune, pos, occ int64) int64 {
 		}
 		return 0
 	}
-	for i := min(n+pos, n-m); i >= 0; i-- {
+	for i := min(n+pos, last); i >= 0; i-- {
 		if at(i) {
 			if occ--; occ == 0 {
 				return i + 1

@@ -200,3 +200,25 @@ func (c *Collation) searchOptions() []search.Option {
 	}
 	return nil
 }
+
+// MatchAt reports whether sub matches s starting at byte offset i under
+// the collation, and where the match ends.
+func (c *Collation) MatchAt(s, sub string, i int) (end int, ok bool) {
+	m := search.New(c.tag, c.searchOptions()...)
+	start, e := m.IndexString(s[i:], sub, search.Anchor)
+	if start != 0 {
+		return 0, false
+	}
+	return i + e, true
+}
+
+// Index finds the first match of sub in s at or after byte offset from:
+// its start and end, or -1, -1.
+func (c *Collation) Index(s, sub string, from int) (start, end int) {
+	m := search.New(c.tag, c.searchOptions()...)
+	st, e := m.IndexString(s[from:], sub)
+	if st < 0 {
+		return -1, -1
+	}
+	return from + st, from + e
+}

@@ -65,6 +65,9 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 	if len(a.Args) == 0 {
 		return rcol{}, false
 	}
+	if len(a.Args) > 1 && (a.Fn == "min" || a.Fn == "max") {
+		return rcol{}, false // MIN/MAX by a collation key: run in logq
+	}
 	filter := a.Fn == "countif" // NULL counts as false
 	x, ok := expr(in, a.Args[0], filter)
 	if !ok {

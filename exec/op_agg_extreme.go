@@ -7,16 +7,24 @@ import (
 	"logq/types"
 )
 
-func newExtremeState(a planner.AggCall) aggState { return &extremeState{fn: a.Fn, t: a.T} }
+func newExtremeState(a planner.AggCall) aggState {
+	return &extremeState{fn: a.Fn, t: a.T, byKey: len(a.Args) == 2 && a.Having == 0}
+}
 
 // extremeState is MIN, MAX or ANY_VALUE. Integer-like inputs (the common
 // case: times, counts, milliseconds) stay in ints; others are boxed.
+//
+// byKey: MIN or MAX of a collated STRING, whose second argument is its
+// collation key (planner/funcs_collation.go): the value kept is the one of
+// the least (greatest) key.
 type extremeState struct {
-	fn   string
-	t    types.Type
-	ints []int64
-	v    []types.Value
-	set  []bool
+	fn    string
+	t     types.Type
+	ints  []int64
+	v     []types.Value
+	set   []bool
+	byKey bool
+	keys  []types.Value
 }
 
 func (s *extremeState) grow(n int) {
@@ -24,10 +32,16 @@ func (s *extremeState) grow(n int) {
 		s.v = append(s.v, types.Value{})
 		s.ints = append(s.ints, 0)
 		s.set = append(s.set, false)
+		if s.byKey {
+			s.keys = append(s.keys, types.Value{})
+		}
 	}
 }
 
 func (s *extremeState) intLike() bool {
+	if s.byKey {
+		return false
+	}
 	switch s.t.Kind {
 	case types.KindInt64, types.KindTimestamp, types.KindDatetime, types.KindDate, types.KindBool:
 		return s.fn != "any_value"
@@ -68,6 +82,10 @@ func (s *extremeState) update(g []int32, args []*Vector, n int) {
 		if v.isNull(r) {
 			continue
 		}
+		if s.byKey {
+			s.keep(int(gi), v.Value(r), args[1].Value(r))
+			continue
+		}
 		if !s.set[gi] {
 			s.v[gi], s.set[gi] = v.Value(r), true
 			continue
@@ -79,6 +97,18 @@ func (s *extremeState) update(g []int32, args []*Vector, n int) {
 			s.v[gi] = x
 		}
 	}
+}
+
+// keep makes x (of collation key k) group g's value when its key beats the
+// kept one's.
+func (s *extremeState) keep(g int, x, k types.Value) {
+	if s.set[g] {
+		c, _ := types.Compare(k, s.keys[g])
+		if (s.fn == "min" && c >= 0) || (s.fn == "max" && c <= 0) {
+			return
+		}
+	}
+	s.v[g], s.keys[g], s.set[g] = x, k, true
 }
 
 // beats reports whether x replaces cur as the group's MIN or MAX. A NaN
@@ -119,6 +149,10 @@ func (s *extremeState) merge(target []int32, other aggState) {
 	}
 	for g, t := range target {
 		if !o.set[g] {
+			continue
+		}
+		if s.byKey {
+			s.keep(int(t), o.v[g], o.keys[g])
 			continue
 		}
 		if !s.set[t] {

@@ -293,6 +293,11 @@ func (b *binder) aggCollation(pos int, call *AggCall) {
 		return
 	}
 	switch {
+	case (call.Fn == "min" || call.Fn == "max") && call.Having == 0 && call.Args[0].Type().Kind == types.KindString:
+		// the value of the least (greatest) collation key (exec's extremeState)
+		x := call.Args[0]
+		call.Args = append(call.Args, b.keyOf(pos, x, x.Type().Collation))
+		call.T.Collation = x.Type().Collation
 	case call.Fn == "count" || call.Fn == "any_value":
 	case (call.Fn == "array_agg" || call.Fn == "string_agg") && !call.Distinct:
 		if call.Fn == "string_agg" && spec != "" {

@@ -213,8 +213,8 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall 
 		call.Args = append(call.Args, b.expr(a, inner))
 	}
 	if e.Distinct && len(call.Args) > 0 {
-		if t := call.Args[0].Type(); name == "count" && t.Kind == types.KindString && t.Collation != "" {
-			call.Args[0] = b.keyOf(e.At, call.Args[0], t.Collation) // distinct under the collation
+		if t := call.Args[0].Type(); name == "count" && t.Kind == types.KindString && t.Collation() != "" {
+			call.Args[0] = b.keyOf(e.At, call.Args[0], t.Collation()) // distinct under the collation
 		}
 		b.orderable(e.At, up+"(DISTINCT …)", call.Args[0].Type())
 	}

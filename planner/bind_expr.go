@@ -318,7 +318,7 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 		if err != nil {
 			b.failErr(e.At, err)
 		}
-		if spec != "" && operand.Type().Kind == types.KindString && operand.Type().Collation != spec {
+		if spec != "" && operand.Type().Kind == types.KindString && operand.Type().Collation() != spec {
 			operand = b.call(e.At, "collate", []Expr{operand, &Const{V: types.StringValue(spec)}})
 		}
 	}
@@ -359,7 +359,7 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 		}
 	}
 	if spec != "" && c.T.Kind == types.KindString {
-		c.T.Collation = spec
+		c.T.SetCollation(spec)
 	}
 	out, err := fold(c)
 	if err != nil {
@@ -400,7 +400,7 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 	if err != nil {
 		b.failErr(e.At, err)
 	}
-	if spec != "" && x.Type().Kind == types.KindString && x.Type().Collation != spec {
+	if spec != "" && x.Type().Kind == types.KindString && x.Type().Collation() != spec {
 		x = b.call(e.At, "collate", []Expr{x, &Const{V: types.StringValue(spec)}})
 	}
 	var r Expr

@@ -122,8 +122,8 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 	call := WindowCall{Fn: name}
 	for _, p := range spec.PartitionBy {
 		x := b.expr(p, inner)
-		if t := x.Type(); t.Kind == types.KindString && t.Collation != "" {
-			x = b.keyOf(p.Pos(), x, t.Collation) // partitions of the collation's equal strings
+		if t := x.Type(); t.Kind == types.KindString && t.Collation() != "" {
+			x = b.keyOf(p.Pos(), x, t.Collation()) // partitions of the collation's equal strings
 		}
 		b.orderable(p.Pos(), "PARTITION BY", x.Type())
 		if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct {

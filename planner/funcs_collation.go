@@ -32,7 +32,7 @@ func registerCollationFuncs() {
 // collateKey applies an ORDER BY item's COLLATE to its key e.
 func (b *binder) collateKey(o *sqlparse.OrderItem, e Expr) Expr {
 	if o.Collate == nil {
-		if spec := e.Type().Collation; spec != "" && e.Type().Kind == types.KindString {
+		if spec := e.Type().Collation(); spec != "" && e.Type().Kind == types.KindString {
 			// a collated value sorts by its collation
 			return b.keyOf(o.Expr.Pos(), e, spec)
 		}
@@ -90,7 +90,9 @@ func registerCollateFunc() {
 		if err != nil {
 			return types.Type{}, err
 		}
-		return types.Type{Kind: types.KindString, Collation: coll.Spec}, nil
+		t := types.String
+		t.SetCollation(coll.Spec)
+		return t, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return a[0], nil
 	}, false)).NoFold = true // a folded constant would lose the collation
@@ -153,13 +155,13 @@ func argCollation(fn string, args []Expr) (string, error) {
 		if t.Kind == types.KindArray && t.Elem.Kind == types.KindString {
 			t = *t.Elem
 		}
-		if t.Kind != types.KindString || t.Collation == "" {
+		if t.Kind != types.KindString || t.Collation() == "" {
 			continue
 		}
-		if spec != "" && spec != t.Collation {
-			return "", fmt.Errorf("%s cannot combine collations '%s' and '%s'", describeFn(strings.ReplaceAll(fn, "_", " ")), spec, t.Collation)
+		if spec != "" && spec != t.Collation() {
+			return "", fmt.Errorf("%s cannot combine collations '%s' and '%s'", describeFn(strings.ReplaceAll(fn, "_", " ")), spec, t.Collation())
 		}
-		spec = t.Collation
+		spec = t.Collation()
 	}
 	return spec, nil
 }
@@ -214,10 +216,10 @@ func collated(c *Call) (Expr, error) {
 		t := c.T
 		switch {
 		case t.Kind == types.KindString:
-			t.Collation = spec // REPLACE keeps it
+			t.SetCollation(spec) // REPLACE keeps it
 		case t.Kind == types.KindArray:
 			e := *t.Elem
-			e.Collation = spec // SPLIT's parts keep it
+			e.SetCollation(spec) // SPLIT's parts keep it
 			t.Elem = &e
 		}
 		if coll.Binary() {
@@ -243,7 +245,7 @@ func collated(c *Call) (Expr, error) {
 	case c.Fn == "nullif":
 		// NULL where x = y under the collation, else x (with its collation)
 		t := c.T
-		t.Collation = spec
+		t.SetCollation(spec)
 		eq := &Call{Fn: "=", Args: []Expr{key(c.Args[0]), key(c.Args[1])}, T: types.Bool}
 		return &Call{Fn: "if", Args: []Expr{eq, &Const{V: types.NullOf(t)}, c.Args[0]}, T: t}, nil
 	case collationPasses[c.Fn]:
@@ -253,10 +255,10 @@ func collated(c *Call) (Expr, error) {
 		switch t := c.T; {
 		case c.Fn == "collate" || c.Fn == "collation_key" || c.Fn == "collation_keys":
 		case t.Kind == types.KindString:
-			c.T.Collation = spec
+			c.T.SetCollation(spec)
 		case t.Kind == types.KindArray && t.Elem.Kind == types.KindString:
 			e := *t.Elem
-			e.Collation = spec
+			e.SetCollation(spec)
 			c.T.Elem = &e
 		}
 		return c, nil
@@ -296,12 +298,12 @@ func (b *binder) aggCollation(pos int, call *AggCall) {
 	case (call.Fn == "min" || call.Fn == "max") && call.Having == 0 && call.Args[0].Type().Kind == types.KindString:
 		// the value of the least (greatest) collation key (exec's extremeState)
 		x := call.Args[0]
-		call.Args = append(call.Args, b.keyOf(pos, x, x.Type().Collation))
-		call.T.Collation = x.Type().Collation
+		call.Args = append(call.Args, b.keyOf(pos, x, x.Type().Collation()))
+		call.T.SetCollation(x.Type().Collation())
 	case call.Fn == "count" || call.Fn == "any_value":
 	case (call.Fn == "array_agg" || call.Fn == "string_agg") && !call.Distinct:
 		if call.Fn == "string_agg" && spec != "" {
-			call.T.Collation = spec
+			call.T.SetCollation(spec)
 		}
 	default:
 		b.fail(pos, "%s of a collated STRING is not supported", strings.ToUpper(call.Fn))

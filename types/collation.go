@@ -35,6 +35,45 @@ type collator struct {
 
 var collations sync.Map // spec → *Collation
 
+// The specs a Type may carry, interned: a Type holds the index (0: none).
+var (
+	specMu    sync.RWMutex
+	specs     = []string{""}
+	specIndex = map[string]uint16{"": 0}
+)
+
+// maxCollations bounds the distinct specs one process interns.
+const maxCollations = 1 << 16
+
+func collationSpec(i uint16) string {
+	specMu.RLock()
+	defer specMu.RUnlock()
+	return specs[i]
+}
+
+// collationIndex is spec's index; a spec ParseCollation never accepted has
+// none and is dropped (it cannot reach here: COLLATE parses its spec).
+func collationIndex(spec string) uint16 {
+	specMu.RLock()
+	defer specMu.RUnlock()
+	return specIndex[spec]
+}
+
+// intern records spec for Types to carry.
+func intern(spec string) error {
+	specMu.Lock()
+	defer specMu.Unlock()
+	if _, ok := specIndex[spec]; ok {
+		return nil
+	}
+	if len(specs) == maxCollations {
+		return fmt.Errorf("too many distinct collations (%d)", maxCollations)
+	}
+	specIndex[spec] = uint16(len(specs))
+	specs = append(specs, spec)
+	return nil
+}
+
 // ParseCollation reads a collation specification; the same spec gives the
 // same *Collation.
 func ParseCollation(spec string) (*Collation, error) {
@@ -43,6 +82,9 @@ func ParseCollation(spec string) (*Collation, error) {
 	}
 	c, err := parseCollation(spec)
 	if err != nil {
+		return nil, err
+	}
+	if err := intern(spec); err != nil {
 		return nil, err
 	}
 	got, _ := collations.LoadOrStore(spec, c)

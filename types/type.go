@@ -38,20 +38,30 @@ func (k Kind) String() string {
 }
 
 // Type is a SQL type. Elem is set for arrays, Fields for structs.
-// Collation is a STRING's collation specification from COLLATE(x, spec)
-// ('und:ci', 'binary', …; empty: none): an annotation the binder carries
-// and acts on (planner/funcs_collation.go), ignored by Equal and String.
+//
+// A STRING may carry a collation from COLLATE(x, spec) ('und:ci',
+// 'binary', …): an annotation the binder carries and acts on
+// (planner/funcs_collation.go), ignored by Equal and String. It is held as
+// the index of its interned spec (collation.go) in the padding after Kind,
+// so a Type, and every boxed Value, stays as small as without it.
 type Type struct {
-	Kind      Kind
-	Elem      *Type
-	Fields    []Field
-	Collation string
+	Kind   Kind
+	coll   uint16
+	Elem   *Type
+	Fields []Field
 }
+
+// Collation is the collation spec a STRING carries ("" for none).
+func (t Type) Collation() string { return collationSpec(t.coll) }
+
+// SetCollation gives t the collation spec, which ParseCollation accepted
+// ("" takes it off).
+func (t *Type) SetCollation(spec string) { t.coll = collationIndex(spec) }
 
 // Collated reports whether t, or a type inside it, carries a collation.
 func (t Type) Collated() bool {
 	switch {
-	case t.Collation != "":
+	case t.coll != 0:
 		return true
 	case t.Elem != nil:
 		return t.Elem.Collated()

@@ -78,6 +78,10 @@ func FuzzSandboxSQL(f *testing.F) {
 		"select sum(m.n), max(cast(m.n as float64)), approx_quantiles(id, 3), stddev(m.n) from storage_logs, unnest(metadata) as m",
 		"select safe_add(9223372036854775807, 1), ieee_divide(1, 0), is_nan(0/1), '\\x41\\101', cast('1' as numeric)",
 		"select json '{\"a\": [1]}'.a[0], to_json_string(struct(id)), parse_json(event_message).x from edge_logs",
+		"select id, (select count(*) from auth_logs a where a.timestamp < e.timestamp) as n from edge_logs e order by n",
+		"select collate(event_message, 'und:ci') = 'X' as c, strpos(collate(event_message, 'und:ci'), 'f') from edge_logs order by event_message collate 'en_US:ci'",
+		"select e.id, t from storage_logs e left join unnest(e.metadata) as m on m.n > 1 left join unnest(m.tags) as t on t = 'a'",
+		"select 5 & 3, ~1, 1 << 63, b'\\x01' | b'\\x02', net.ip_to_string(net.ip_from_string('::1')), edit_distance(id, event_message) from edge_logs",
 	} {
 		f.Add(seed)
 	}

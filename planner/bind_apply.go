@@ -15,9 +15,9 @@ import (
 // the plan once for each distinct tuple of their values, with the
 // parameters set (exec/op_apply.go).
 //
-// Only references to the query directly around the subquery are
-// parameters; a subquery nested inside it that reads that query is refused,
-// as a reference two levels out is.
+// Only references to the query directly around the subquery (a column, an
+// UNNEST element, a whole row) are parameters; a subquery nested inside it
+// that reads that query is refused, as a reference two levels out is.
 
 // correlatedRefusal starts the refusal of a correlated reference; the
 // decorrelation rewrites raise it when a subquery is not their shape.

@@ -245,10 +245,8 @@ func (b *binder) outerName(e *sqlparse.Ident) Expr {
 			continue
 		}
 		msg := correlatedRefusal + ": " + name + " refers to outer " + what
-		if !strings.HasPrefix(what, "table ") { // a column, not a whole row
-			if x := b.collectOuter(e, i, msg); x != nil {
-				return x
-			}
+		if x := b.collectOuter(e, i, msg); x != nil { // a column, an element or a whole row
+			return x
 		}
 		b.fail(e.At, "%s", msg)
 	}

@@ -74,8 +74,21 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		// join); a side the join pads with NULLs is filtered on its own,
 		// before the join (padded).
 		padL, padR := f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull, f.Kind == sqlparse.JoinLeft || f.Kind == sqlparse.JoinFull
+		// An outer join needs both sides as row sources: a one-row constant
+		// side (SELECT 1 AS id) is not inlined. (Only the side itself: a
+		// join nested in it, or the subquery's own FROM, decides for its
+		// own items.)
+		side := func(item sqlparse.FromItem, w *[]Expr) *fromTree {
+			if _, nested := item.(*sqlparse.Join); nested || (!padL && !padR) {
+				return b.from(item, env, sc, w)
+			}
+			keep := b.keepConstRows
+			b.keepConstRows = true
+			defer func() { b.keepConstRows = keep }()
+			return b.from(item, env, sc, w)
+		}
 		start := len(sc.vars)
-		left := b.padded(f, padL, where, func(w *[]Expr) *fromTree { return b.from(f.Left, env, sc, w) })
+		left := b.padded(f, padL, where, func(w *[]Expr) *fromTree { return side(f.Left, w) })
 		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
 			return b.unnestJoin(f, u, left, sc, where)
 		}
@@ -93,7 +106,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 				sc.inner = mid
 				defer func() { sc.inner = inner }()
 			}
-			return b.from(f.Right, env, sc, w)
+			return side(f.Right, w)
 		})
 		var on Expr
 		if len(f.Using) > 0 {

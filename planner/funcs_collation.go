@@ -192,7 +192,7 @@ func collated(c *Call) (Expr, error) {
 		return &Call{Fn: "collation_key", Args: []Expr{e, &Const{V: types.StringValue(spec)}}, T: types.Bytes}
 	}
 	for _, a := range c.Args {
-		if k := a.Type().Kind; (k == types.KindArray || k == types.KindStruct) && a.Type().Collated() && !collationPasses[c.Fn] && c.Fn != "in_unnest" {
+		if k := a.Type().Kind; (k == types.KindArray || k == types.KindStruct) && a.Type().Collated() && !collationPasses[c.Fn] && c.Fn != "in_unnest" && c.Fn != "like_any" && c.Fn != "like_all" {
 			return nil, fmt.Errorf("%s of an ARRAY or STRUCT holding a collated STRING is not supported", describeFn(c.Fn))
 		}
 	}
@@ -237,6 +237,13 @@ func collated(c *Call) (Expr, error) {
 		}
 		args = append(args, &Const{V: types.StringValue(spec)})
 		return &Call{Fn: collatedSearch[c.Fn], Args: args, T: t}, nil
+	case c.Fn == "like_any" || c.Fn == "like_all":
+		if coll.Binary() || len(c.Args) == 4 {
+			return c, nil
+		}
+		out := *c
+		out.Args = append(append([]Expr{}, c.Args...), &Const{V: types.StringValue(spec)})
+		return &out, nil
 	case c.Fn == "like":
 		if coll.Binary() {
 			return c, nil

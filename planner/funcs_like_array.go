@@ -27,17 +27,34 @@ func registerLikeArrayFuncs() {
 	quantified := func(all bool) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
 			x, pats, negate := a[0], a[1], a[2].Bool()
+			var coll *types.Collation // a 4th argument: the collation's spec (funcs_collation.go)
+			if len(a) == 4 {
+				var err error
+				if coll, err = types.ParseCollation(a[3].S); err != nil {
+					return types.Value{}, evalErr("%v", err)
+				}
+			}
 			unknown := false
 			for _, p := range pats.L {
 				if x.Null || p.Null {
 					unknown = true
 					continue
 				}
-				match, err := LikeMatcher(p.S)
-				if err != nil {
-					return types.Value{}, err
+				var ok bool
+				if coll != nil {
+					m, err := coll.Like(x.S, p.S)
+					if err != nil {
+						return types.Value{}, evalErr("%v", err)
+					}
+					ok = m
+				} else {
+					match, err := LikeMatcher(p.S)
+					if err != nil {
+						return types.Value{}, err
+					}
+					ok = match(x.S)
 				}
-				if match(x.S) != negate { // this pattern's answer is TRUE
+				if ok != negate { // this pattern's answer is TRUE
 					if !all {
 						return types.BoolValue(true), nil
 					}
@@ -51,6 +68,6 @@ func registerLikeArrayFuncs() {
 			return types.BoolValue(all), nil
 		}
 	}
-	register("like_any", def(3, 3, check, quantified(false), true))
-	register("like_all", def(3, 3, check, quantified(true), true))
+	register("like_any", def(3, 4, check, quantified(false), true))
+	register("like_all", def(3, 4, check, quantified(true), true))
 }

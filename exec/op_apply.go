@@ -114,7 +114,7 @@ func (ev *evaluator) evalApplied(e *applied, b *Batch) (*Vector, error) {
 		key = key[:0]
 		for i, o := range outer {
 			vals[i] = o.Value(r)
-			key = appendKey(key, vals[i])
+			key = appendExactKey(key, vals[i])
 		}
 		res, err := e.st.answer(string(key), vals)
 		if err != nil {

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -178,4 +179,44 @@ func (w *windowCalc) rangeBound(b planner.FrameBound, j int, p partitionRun, sta
 	}
 	// one past the last row with d <= target
 	return search(func(k int) bool { return d(k) > target })
+}
+
+// infiniteOffsets refuses, as ZetaSQL does, a RANGE frame whose offset is
+// +inf where a key of the partition makes key ± offset inf − inf (no
+// bound): +inf PRECEDING beside a +inf key ascending (−inf descending), or
+// +inf FOLLOWING beside a −inf key ascending (+inf descending).
+func (w *windowCalc) infiniteOffsets(p partitionRun) error {
+	f := w.call.Frame
+	if f.Rows || len(w.call.Order) != 1 {
+		return nil
+	}
+	desc := w.call.Order[0].Desc
+	for _, b := range []planner.FrameBound{f.Start, f.End} {
+		if (b.Kind != sqlparse.OffsetPreceding && b.Kind != sqlparse.OffsetFollowing) ||
+			b.Offset.T.Kind != types.KindFloat64 || !math.IsInf(b.Offset.F, 1) {
+			continue
+		}
+		following := b.Kind == sqlparse.OffsetFollowing
+		bad := math.Inf(1) // the key that meets the offset head on
+		if following != desc {
+			bad = math.Inf(-1)
+		}
+		keys := w.rangeKey()
+		for k := p.lo; k < p.hi; k++ {
+			if v := keys[w.idx[k]]; !v.Null && v.T.Kind == types.KindFloat64 && v.F == bad {
+				sign, dir, side := "positive", "an ascending", "PRECEDING"
+				if bad < 0 {
+					sign = "negative"
+				}
+				if desc {
+					dir = "a descending"
+				}
+				if following {
+					side = "FOLLOWING"
+				}
+				return &Error{Kind: KindEvaluation, Msg: fmt.Sprintf("Offset value cannot be positive infinity when there exists a %s infinity order key for an offset %s on %s partition", sign, side, dir)}
+			}
+		}
+	}
+	return nil
 }

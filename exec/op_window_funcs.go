@@ -31,6 +31,9 @@ func constArg(c *planner.WindowCall, k int) int64 { return c.Args[k].(*planner.C
 // partition fills out for the rows of one partition: an aggregate over
 // its frames (op_window_agg.go), or the call's function from windowFuncs.
 func (w *windowCalc) partition(ctx context.Context, p partitionRun, out *Vector) error {
+	if err := w.infiniteOffsets(p); err != nil {
+		return err
+	}
 	if w.call.Fn == "aggregate" {
 		return w.aggregate(ctx, p, out)
 	}

@@ -23,7 +23,7 @@ func appendKey(dst []byte, v types.Value) []byte {
 			f = math.NaN()
 		}
 		return binary.LittleEndian.AppendUint64(append(dst, 3), math.Float64bits(f))
-	case types.KindString, types.KindBytes, types.KindNumeric, types.KindBigNumeric:
+	case types.KindString, types.KindBytes, types.KindNumeric, types.KindBigNumeric, types.KindJSON:
 		dst = binary.AppendUvarint(append(dst, 4), uint64(len(v.S)))
 		return append(dst, v.S...)
 	case types.KindInterval: // equal intervals (1 MONTH, 30 DAY) are one key
@@ -36,6 +36,34 @@ func appendKey(dst []byte, v types.Value) []byte {
 		return dst
 	}
 	return binary.LittleEndian.AppendUint64(append(dst, 2), uint64(v.I))
+}
+
+// appendExactKey encodes a value so that only identical values give equal
+// bytes: unlike appendKey, 0 and -0, and 1 MONTH and 30 DAY, differ (a
+// correlated subquery's answer may tell them apart). NaNs are one.
+func appendExactKey(dst []byte, v types.Value) []byte {
+	if v.Null {
+		return append(dst, 0)
+	}
+	switch v.T.Kind {
+	case types.KindFloat64:
+		f := v.F
+		if math.IsNaN(f) {
+			f = math.NaN()
+		}
+		return binary.LittleEndian.AppendUint64(append(dst, 3), math.Float64bits(f))
+	case types.KindInterval:
+		dst = binary.LittleEndian.AppendUint32(append(dst, 6), uint32(v.Months))
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(v.Days))
+		return binary.LittleEndian.AppendUint64(dst, uint64(v.I))
+	case types.KindArray, types.KindStruct, types.KindRange:
+		dst = binary.AppendUvarint(append(dst, 5), uint64(len(v.L)))
+		for _, e := range v.L {
+			dst = appendExactKey(dst, e)
+		}
+		return dst
+	}
+	return appendKey(dst, v)
 }
 
 // matchesNothing reports whether an equality key can equal no other value:

@@ -74,7 +74,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		b.fail(e.At, "operator %s is not supported", e.Op)
 	case *sqlparse.Binary:
 		op := strings.ToLower(e.Op)
-		if op != "and" && op != "or" {
+		if op != "and" && op != "or" && op != "<<" && op != ">>" { // ZetaSQL does not check shifts
 			b.noLiteralNull(e.Op, e.L, e.R)
 		}
 		switch op {

@@ -75,11 +75,12 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		// before the join (padded).
 		padL, padR := f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull, f.Kind == sqlparse.JoinLeft || f.Kind == sqlparse.JoinFull
 		// An outer join needs both sides as row sources: a one-row constant
-		// side (SELECT 1 AS id) is not inlined. (Only the side itself: a
-		// join nested in it, or the subquery's own FROM, decides for its
-		// own items.)
-		side := func(item sqlparse.FromItem, w *[]Expr) *fromTree {
-			if _, nested := item.(*sqlparse.Join); nested || (!padL && !padR) {
+		// side (SELECT 1 AS id) is not inlined. Nor is a constant anywhere
+		// in a side the join pads with NULLs (inside a join nested there):
+		// its columns must be NULL in the padded rows. A join nested in the
+		// preserved side inlines its constants as it would anywhere.
+		side := func(item sqlparse.FromItem, padded bool, w *[]Expr) *fromTree {
+			if _, nested := item.(*sqlparse.Join); !padded && (nested || (!padL && !padR)) {
 				return b.from(item, env, sc, w)
 			}
 			keep := b.keepConstRows
@@ -88,7 +89,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			return b.from(item, env, sc, w)
 		}
 		start := len(sc.vars)
-		left := b.padded(f, padL, where, func(w *[]Expr) *fromTree { return side(f.Left, w) })
+		left := b.padded(f, padL, where, func(w *[]Expr) *fromTree { return side(f.Left, padL, w) })
 		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
 			return b.unnestJoin(f, u, left, sc, where)
 		}
@@ -106,7 +107,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 				sc.inner = mid
 				defer func() { sc.inner = inner }()
 			}
-			return side(f.Right, w)
+			return side(f.Right, padR, w)
 		})
 		var on Expr
 		if len(f.Using) > 0 {

@@ -47,11 +47,14 @@ func (b *binder) groupAllKeys(items []selItem, sc *scope) []Expr {
 		if _, bare := it.ast.(*sqlparse.Ident); it.ast != nil && !bare && allIn(idents[i], plain) {
 			continue
 		}
+		var k Expr
 		if it.ast == nil {
-			keys = append(keys, it.expr)
-			continue
+			k = it.expr
+		} else {
+			k = b.expr(it.ast, &exprCtx{sc: sc})
 		}
-		keys = append(keys, b.expr(it.ast, &exprCtx{sc: sc}))
+		b.orderable(it.pos, "GROUP BY", k.Type()) // as for written keys: not JSON, not collated
+		keys = append(keys, k)
 	}
 	return keys
 }

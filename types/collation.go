@@ -197,7 +197,7 @@ func (c *Collation) Like(s, pattern string) (bool, error) {
 	}
 	segs = append(segs, cur.String())
 	if !wild {
-		return c.Compare(s, pattern) == 0, nil
+		return c.Compare(s, segs[0]) == 0, nil // the pattern, unescaped
 	}
 	m := search.New(c.tag, c.searchOptions()...)
 	first, last := segs[0], segs[len(segs)-1]

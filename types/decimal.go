@@ -172,11 +172,11 @@ func parseDecimalText(s string) (*big.Rat, bool) {
 			}
 			exp = exp[1:]
 		}
-		if exp == "" || !allDigits(exp) || len(exp) > 6 {
+		if exp == "" || !allDigits(exp) {
 			return nil, false
 		}
 		for _, c := range exp {
-			e = e*10 + int64(c-'0')
+			e = min(e*10+int64(c-'0'), 1<<40) // saturated: any larger exponent does the same
 		}
 		e *= sign
 	}

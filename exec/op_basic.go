@@ -171,35 +171,25 @@ func (o *unnestOp) Next(ctx context.Context) (*Batch, error) {
 		if err != nil {
 			return nil, err
 		}
-		var idx []int32
-		var elems []types.Value
-		var offs []int64
-		var nulls []bool
+		var rows unnestRows
 		for r := 0; r < b.N; r++ {
 			v := arr.Value(r)
 			if len(v.L) == 0 {
 				if o.plan.Left {
-					idx = append(idx, int32(r))
-					elems = append(elems, types.Value{})
-					offs = append(offs, 0)
-					nulls = append(nulls, true)
+					rows.addNull(int32(r))
 				}
 				continue
 			}
 			for k, e := range v.L {
-				idx = append(idx, int32(r))
-				elems = append(elems, e)
-				offs = append(offs, int64(k))
-				nulls = append(nulls, false)
+				rows.add(int32(r), e, int64(k))
 			}
 		}
-		if len(idx) == 0 {
+		if len(rows.idx) == 0 {
 			continue
 		}
-		out := o.rows(b, idx, elems, offs, nulls)
+		out := o.rows(b, &rows)
 		if o.plan.Cond != nil {
-			var err error
-			if out, err = o.on(b, out, idx, elems, offs, nulls); err != nil {
+			if out, err = o.on(b, out, &rows); err != nil {
 				return nil, err
 			}
 			if out == nil {
@@ -210,26 +200,43 @@ func (o *unnestOp) Next(ctx context.Context) (*Batch, error) {
 	}
 }
 
-// rows builds the output batch: input row idx[k] with element elems[k]
-// (NULL where nulls[k]) and offset offs[k].
-func (o *unnestOp) rows(b *Batch, idx []int32, elems []types.Value, offs []int64, nulls []bool) *Batch {
-	out := b.take(idx)
-	cols := o.plan.Cols
-	ev := newVector(cols[len(b.Cols)].T, len(idx))
-	for k, e := range elems {
-		if nulls[k] {
-			ev.setNull(k, len(idx))
+// unnestRows are the output rows of one input batch: input row idx[k]
+// with element elems[k] (NULL where nulls[k]) at offset offs[k].
+type unnestRows struct {
+	idx   []int32
+	elems []types.Value
+	offs  []int64
+	nulls []bool
+}
+
+func (u *unnestRows) add(r int32, e types.Value, off int64) {
+	u.idx, u.elems, u.offs, u.nulls = append(u.idx, r), append(u.elems, e), append(u.offs, off), append(u.nulls, false)
+}
+
+// addNull adds row r's NULL row (an empty array, or no element passing ON).
+func (u *unnestRows) addNull(r int32) {
+	u.idx, u.elems, u.offs, u.nulls = append(u.idx, r), append(u.elems, types.Value{}), append(u.offs, 0), append(u.nulls, true)
+}
+
+// rows builds the output batch of u over input b.
+func (o *unnestOp) rows(b *Batch, u *unnestRows) *Batch {
+	n := len(u.idx)
+	out := b.take(u.idx)
+	ev := newVector(o.plan.Cols[len(b.Cols)].T, n)
+	for k, e := range u.elems {
+		if u.nulls[k] {
+			ev.setNull(k, n)
 		} else {
-			ev.set(k, e, len(idx))
+			ev.set(k, e, n)
 		}
 	}
 	out.Cols = append(out.Cols, ev)
 	if o.plan.WithOffset {
-		ov := newVector(types.Int64, len(idx))
-		copy(ov.I, offs)
-		for k := range nulls {
-			if nulls[k] {
-				ov.setNull(k, len(idx))
+		ov := newVector(types.Int64, n)
+		copy(ov.I, u.offs)
+		for k := range u.nulls {
+			if u.nulls[k] {
+				ov.setNull(k, n)
 			}
 		}
 		out.Cols = append(out.Cols, ov)
@@ -240,34 +247,31 @@ func (o *unnestOp) rows(b *Batch, idx []int32, elems []types.Value, offs []int64
 // on applies LEFT JOIN UNNEST's ON condition to the element rows of out:
 // those where it is not TRUE go, and an input row left without any gets the
 // NULL row (as an empty array does). nil when no row is left.
-func (o *unnestOp) on(b, out *Batch, idx []int32, elems []types.Value, offs []int64, nulls []bool) (*Batch, error) {
+func (o *unnestOp) on(b, out *Batch, u *unnestRows) (*Batch, error) {
 	cond, err := o.ev.eval(o.plan.Cond, out)
 	if err != nil {
 		return nil, err
 	}
-	var kIdx []int32
-	var kElems []types.Value
-	var kOffs []int64
-	var kNulls []bool
-	for k := 0; k < len(idx); {
-		r, kept := idx[k], false
-		for ; k < len(idx) && idx[k] == r; k++ {
-			if nulls[k] { // already the NULL row of an empty array
-				kIdx, kElems, kOffs, kNulls = append(kIdx, r), append(kElems, types.Value{}), append(kOffs, 0), append(kNulls, true)
-				kept = true
-				continue
-			}
-			if c := cond.Value(k); !c.Null && c.Bool() {
-				kIdx, kElems, kOffs, kNulls = append(kIdx, r), append(kElems, elems[k]), append(kOffs, offs[k]), append(kNulls, false)
-				kept = true
+	var kept unnestRows
+	for k := 0; k < len(u.idx); {
+		r, any := u.idx[k], false
+		for ; k < len(u.idx) && u.idx[k] == r; k++ {
+			c := cond.Value(k)
+			switch {
+			case u.nulls[k]: // already the NULL row of an empty array
+				kept.addNull(r)
+				any = true
+			case !c.Null && c.Bool():
+				kept.add(r, u.elems[k], u.offs[k])
+				any = true
 			}
 		}
-		if !kept {
-			kIdx, kElems, kOffs, kNulls = append(kIdx, r), append(kElems, types.Value{}), append(kOffs, 0), append(kNulls, true)
+		if !any {
+			kept.addNull(r)
 		}
 	}
-	if len(kIdx) == 0 {
+	if len(kept.idx) == 0 {
 		return nil, nil
 	}
-	return o.rows(b, kIdx, kElems, kOffs, kNulls), nil
+	return o.rows(b, &kept), nil
 }

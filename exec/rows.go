@@ -9,14 +9,21 @@ import (
 
 // appendKey encodes a value so that equal values (as GROUP BY and join keys
 // compare them) give equal bytes.
-func appendKey(dst []byte, v types.Value) []byte {
+func appendKey(dst []byte, v types.Value) []byte { return appendKeyOf(dst, v, false) }
+
+// appendExactKey encodes a value so that only identical values give equal
+// bytes: unlike appendKey, 0 and -0, 1 and 1.0, and 1 MONTH and 30 DAY
+// differ (a correlated subquery's answer may tell them apart). NaNs are one.
+func appendExactKey(dst []byte, v types.Value) []byte { return appendKeyOf(dst, v, true) }
+
+func appendKeyOf(dst []byte, v types.Value, exact bool) []byte {
 	if v.Null {
 		return append(dst, 0)
 	}
 	switch v.T.Kind {
 	case types.KindFloat64:
 		f := v.F
-		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		if !exact && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 			return binary.LittleEndian.AppendUint64(append(dst, 2), uint64(int64(f)))
 		}
 		if math.IsNaN(f) {
@@ -26,44 +33,22 @@ func appendKey(dst []byte, v types.Value) []byte {
 	case types.KindString, types.KindBytes, types.KindNumeric, types.KindBigNumeric, types.KindJSON:
 		dst = binary.AppendUvarint(append(dst, 4), uint64(len(v.S)))
 		return append(dst, v.S...)
-	case types.KindInterval: // equal intervals (1 MONTH, 30 DAY) are one key
+	case types.KindInterval:
+		if exact {
+			dst = binary.LittleEndian.AppendUint32(append(dst, 7), uint32(v.Months))
+			dst = binary.LittleEndian.AppendUint32(dst, uint32(v.Days))
+			return binary.LittleEndian.AppendUint64(dst, uint64(v.I))
+		}
+		// equal intervals (1 MONTH, 30 DAY) are one key
 		return binary.LittleEndian.AppendUint64(append(dst, 6), uint64(v.IntervalMicros()))
 	case types.KindArray, types.KindStruct, types.KindRange:
 		dst = binary.AppendUvarint(append(dst, 5), uint64(len(v.L)))
 		for _, e := range v.L {
-			dst = appendKey(dst, e)
+			dst = appendKeyOf(dst, e, exact)
 		}
 		return dst
 	}
 	return binary.LittleEndian.AppendUint64(append(dst, 2), uint64(v.I))
-}
-
-// appendExactKey encodes a value so that only identical values give equal
-// bytes: unlike appendKey, 0 and -0, and 1 MONTH and 30 DAY, differ (a
-// correlated subquery's answer may tell them apart). NaNs are one.
-func appendExactKey(dst []byte, v types.Value) []byte {
-	if v.Null {
-		return append(dst, 0)
-	}
-	switch v.T.Kind {
-	case types.KindFloat64:
-		f := v.F
-		if math.IsNaN(f) {
-			f = math.NaN()
-		}
-		return binary.LittleEndian.AppendUint64(append(dst, 3), math.Float64bits(f))
-	case types.KindInterval:
-		dst = binary.LittleEndian.AppendUint32(append(dst, 6), uint32(v.Months))
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(v.Days))
-		return binary.LittleEndian.AppendUint64(dst, uint64(v.I))
-	case types.KindArray, types.KindStruct, types.KindRange:
-		dst = binary.AppendUvarint(append(dst, 5), uint64(len(v.L)))
-		for _, e := range v.L {
-			dst = appendExactKey(dst, e)
-		}
-		return dst
-	}
-	return appendKey(dst, v)
 }
 
 // matchesNothing reports whether an equality key can equal no other value:

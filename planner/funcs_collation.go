@@ -13,20 +13,28 @@ import (
 // aggregate call) sorts by collation_key(x, spec): BYTES that order as the
 // collation orders x and are equal where it holds two strings equal, so the
 // sort, its ties (RANK's peers) and a top-k need nothing else. The spec is
-// read by types.ParseCollation; a binary one (”, 'binary', 'unicode')
+// read by types.ParseCollation; a binary one ('', 'binary', 'unicode')
 // leaves the key as it is.
 func registerCollationFuncs() {
 	registerCollateFunc()
 	registerCollatedSearch()
 	register("collation_key", def(2, 2, func(c *Call) (types.Type, error) {
 		return types.Bytes, nil
-	}, func(c *Call, a []types.Value) (types.Value, error) {
-		coll, err := types.ParseCollation(a[1].S)
+	}, withCollation(func(coll *types.Collation, a []types.Value) (types.Value, error) {
+		return types.Value{T: types.Bytes, S: string(coll.Key(nil, a[0].S))}, nil
+	}), false))
+}
+
+// withCollation makes the evaluation of an internal collation function,
+// whose last argument is the collation's spec.
+func withCollation(f func(coll *types.Collation, a []types.Value) (types.Value, error)) func(*Call, []types.Value) (types.Value, error) {
+	return func(c *Call, a []types.Value) (types.Value, error) {
+		coll, err := types.ParseCollation(a[len(a)-1].S)
 		if err != nil {
 			return types.Value{}, evalErr("%v", err)
 		}
-		return types.Value{T: types.Bytes, S: string(coll.Key(nil, a[0].S))}, nil
-	}, false))
+		return f(coll, a)
+	}
 }
 
 // collateKey applies an ORDER BY item's COLLATE to its key e.
@@ -98,24 +106,16 @@ func registerCollateFunc() {
 	}, false)).NoFold = true // a folded constant would lose the collation
 	register("like_collated", def(3, 3, func(c *Call) (types.Type, error) {
 		return types.Bool, nil
-	}, func(c *Call, a []types.Value) (types.Value, error) {
-		coll, err := types.ParseCollation(a[2].S)
-		if err != nil {
-			return types.Value{}, evalErr("%v", err)
-		}
+	}, withCollation(func(coll *types.Collation, a []types.Value) (types.Value, error) {
 		ok, err := coll.Like(a[0].S, a[1].S)
 		if err != nil {
 			return types.Value{}, evalErr("%v", err)
 		}
 		return types.BoolValue(ok), nil
-	}, false))
+	}), false))
 	register("collation_keys", def(2, 2, func(c *Call) (types.Type, error) {
 		return types.ArrayOf(types.Bytes), nil
-	}, func(c *Call, a []types.Value) (types.Value, error) {
-		coll, err := types.ParseCollation(a[1].S)
-		if err != nil {
-			return types.Value{}, evalErr("%v", err)
-		}
+	}, withCollation(func(coll *types.Collation, a []types.Value) (types.Value, error) {
 		out := make([]types.Value, len(a[0].L))
 		for i, e := range a[0].L {
 			out[i] = types.NullOf(types.Bytes)
@@ -124,7 +124,7 @@ func registerCollateFunc() {
 			}
 		}
 		return types.ArrayValue(types.Bytes, out), nil
-	}, false))
+	}), false))
 }
 
 // collationCompares are the calls a collation changes, rewritten to compare
@@ -330,13 +330,6 @@ var collatedSearch = map[string]string{
 // the text equal to the substring (golang.org/x/text/search), so 'A\u070Fbc'
 // holds 'ABC' under 'und:ci'.
 func registerCollatedSearch() {
-	collOf := func(a []types.Value) (*types.Collation, error) {
-		coll, err := types.ParseCollation(a[len(a)-1].S)
-		if err != nil {
-			return nil, evalErr("%v", err)
-		}
-		return coll, nil
-	}
 	// starts lists the byte offsets of s's characters, and len(s).
 	starts := func(s string) []int {
 		var out []int
@@ -348,11 +341,7 @@ func registerCollatedSearch() {
 	typed := func(t types.Type) func(c *Call) (types.Type, error) {
 		return func(c *Call) (types.Type, error) { return t, nil }
 	}
-	register("strpos_collated", def(3, 3, typed(types.Int64), func(c *Call, a []types.Value) (types.Value, error) {
-		coll, err := collOf(a)
-		if err != nil {
-			return types.Value{}, err
-		}
+	register("strpos_collated", def(3, 3, typed(types.Int64), withCollation(func(coll *types.Collation, a []types.Value) (types.Value, error) {
 		if a[1].S == "" {
 			return types.IntValue(1), nil
 		}
@@ -361,12 +350,8 @@ func registerCollatedSearch() {
 			return types.IntValue(0), nil
 		}
 		return types.IntValue(int64(utf8.RuneCountInString(a[0].S[:start])) + 1), nil
-	}, false))
-	register("instr_collated", def(5, 5, typed(types.Int64), func(c *Call, a []types.Value) (types.Value, error) {
-		coll, err := collOf(a)
-		if err != nil {
-			return types.Value{}, err
-		}
+	}), false))
+	register("instr_collated", def(5, 5, typed(types.Int64), withCollation(func(coll *types.Collation, a []types.Value) (types.Value, error) {
 		pos, occ := a[2].I, a[3].I
 		if pos == 0 {
 			return types.Value{}, evalErr("INSTR: the position must not be 0")
@@ -385,23 +370,15 @@ func registerCollatedSearch() {
 			return ok
 		}
 		return types.IntValue(instrAt(n, n-1, match, pos, occ)), nil
-	}, false))
-	register("starts_with_collated", def(3, 3, typed(types.Bool), func(c *Call, a []types.Value) (types.Value, error) {
-		coll, err := collOf(a)
-		if err != nil {
-			return types.Value{}, err
-		}
+	}), false))
+	register("starts_with_collated", def(3, 3, typed(types.Bool), withCollation(func(coll *types.Collation, a []types.Value) (types.Value, error) {
 		if a[1].S == "" {
 			return types.BoolValue(true), nil
 		}
 		_, ok := coll.MatchAt(a[0].S, a[1].S, 0)
 		return types.BoolValue(ok), nil
-	}, false))
-	register("ends_with_collated", def(3, 3, typed(types.Bool), func(c *Call, a []types.Value) (types.Value, error) {
-		coll, err := collOf(a)
-		if err != nil {
-			return types.Value{}, err
-		}
+	}), false))
+	register("ends_with_collated", def(3, 3, typed(types.Bool), withCollation(func(coll *types.Collation, a []types.Value) (types.Value, error) {
 		s, suffix := a[0].S, a[1].S
 		if suffix == "" {
 			return types.BoolValue(true), nil
@@ -412,7 +389,7 @@ func registerCollatedSearch() {
 			}
 		}
 		return types.BoolValue(false), nil
-	}, false))
+	}), false))
 	// each match, left to right, without overlap
 	matches := func(coll *types.Collation, s, sub string, f func(start, end int)) {
 		for from := 0; from <= len(s); {
@@ -424,11 +401,7 @@ func registerCollatedSearch() {
 			from = end
 		}
 	}
-	register("replace_collated", def(4, 4, func(c *Call) (types.Type, error) { return c.Args[0].Type(), nil }, func(c *Call, a []types.Value) (types.Value, error) {
-		coll, err := collOf(a)
-		if err != nil {
-			return types.Value{}, err
-		}
+	register("replace_collated", def(4, 4, func(c *Call) (types.Type, error) { return c.Args[0].Type(), nil }, withCollation(func(coll *types.Collation, a []types.Value) (types.Value, error) {
 		s, from, to := a[0].S, a[1].S, a[2].S
 		if from == "" {
 			return a[0], nil
@@ -442,12 +415,8 @@ func registerCollatedSearch() {
 		})
 		b.WriteString(s[last:])
 		return types.StringValue(b.String()), nil
-	}, false))
-	register("split_collated", def(3, 3, func(c *Call) (types.Type, error) { return c.T, nil }, func(c *Call, a []types.Value) (types.Value, error) {
-		coll, err := collOf(a)
-		if err != nil {
-			return types.Value{}, err
-		}
+	}), false))
+	register("split_collated", def(3, 3, func(c *Call) (types.Type, error) { return c.T, nil }, withCollation(func(coll *types.Collation, a []types.Value) (types.Value, error) {
 		s, sep := a[0].S, a[1].S
 		var parts []types.Value
 		if sep == "" {
@@ -466,5 +435,5 @@ func registerCollatedSearch() {
 		})
 		parts = append(parts, types.StringValue(s[last:]))
 		return types.ArrayValue(types.String, parts), nil
-	}, false))
+	}), false))
 }

@@ -26,6 +26,11 @@ type Collation struct {
 	ci   bool
 	bin  bool
 	pool sync.Pool // *collator: a collate.Collator is not safe for concurrent use
+
+	// the search matcher of LIKE and the search functions, made once: it
+	// only reads its tables (each search has its own iterator)
+	matchOnce sync.Once
+	matcher   *search.Matcher
 }
 
 type collator struct {
@@ -199,7 +204,7 @@ func (c *Collation) Like(s, pattern string) (bool, error) {
 	if !wild {
 		return c.Compare(s, segs[0]) == 0, nil // the pattern, unescaped
 	}
-	m := search.New(c.tag, c.searchOptions()...)
+	m := c.search()
 	first, last := segs[0], segs[len(segs)-1]
 	if first != "" {
 		start, end := m.IndexString(s, first, search.Anchor)
@@ -236,17 +241,22 @@ func (c *Collation) Like(s, pattern string) (bool, error) {
 	return true, nil
 }
 
-func (c *Collation) searchOptions() []search.Option {
-	if c.ci {
-		return []search.Option{search.IgnoreCase}
-	}
-	return nil
+// search is the collation's search matcher.
+func (c *Collation) search() *search.Matcher {
+	c.matchOnce.Do(func() {
+		var opts []search.Option
+		if c.ci {
+			opts = append(opts, search.IgnoreCase)
+		}
+		c.matcher = search.New(c.tag, opts...)
+	})
+	return c.matcher
 }
 
 // MatchAt reports whether sub matches s starting at byte offset i under
 // the collation, and where the match ends.
 func (c *Collation) MatchAt(s, sub string, i int) (end int, ok bool) {
-	m := search.New(c.tag, c.searchOptions()...)
+	m := c.search()
 	start, e := m.IndexString(s[i:], sub, search.Anchor)
 	if start != 0 {
 		return 0, false
@@ -257,7 +267,7 @@ func (c *Collation) MatchAt(s, sub string, i int) (end int, ok bool) {
 // Index finds the first match of sub in s at or after byte offset from:
 // its start and end, or -1, -1.
 func (c *Collation) Index(s, sub string, from int) (start, end int) {
-	m := search.New(c.tag, c.searchOptions()...)
+	m := c.search()
 	st, e := m.IndexString(s[from:], sub)
 	if st < 0 {
 		return -1, -1

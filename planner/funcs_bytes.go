@@ -84,14 +84,18 @@ func registerBytesFuncs() {
 		}
 		return types.ArrayValue(types.Int64, append([]types.Value{}, out...)), nil
 	}, false))
-	register("code_points_to_string", def(1, 1, func(c *Call) (types.Type, error) {
-		a, err := coerceTo(c.Args[0], types.ArrayOf(types.Int64))
-		if err != nil {
-			return types.String, fmt.Errorf("CODE_POINTS_TO_STRING needs an ARRAY<INT64>: %w", err)
+	// CODE_POINTS_TO_STRING and CODE_POINTS_TO_BYTES take an ARRAY<INT64>.
+	codePoints := func(result types.Type) func(c *Call) (types.Type, error) {
+		return func(c *Call) (types.Type, error) {
+			a, err := coerceTo(c.Args[0], types.ArrayOf(types.Int64))
+			if err != nil {
+				return result, fmt.Errorf("%s needs an ARRAY<INT64>: %w", strings.ToUpper(c.Fn), err)
+			}
+			c.Args[0] = a
+			return result, nil
 		}
-		c.Args[0] = a
-		return types.String, nil
-	}, func(c *Call, a []types.Value) (types.Value, error) {
+	}
+	register("code_points_to_string", def(1, 1, codePoints(types.String), func(c *Call, a []types.Value) (types.Value, error) {
 		var b strings.Builder
 		for _, e := range a[0].L {
 			if e.Null {
@@ -103,6 +107,19 @@ func registerBytesFuncs() {
 			b.WriteRune(rune(e.I))
 		}
 		return types.StringValue(b.String()), nil
+	}, false))
+	register("code_points_to_bytes", def(1, 1, codePoints(types.Bytes), func(c *Call, a []types.Value) (types.Value, error) {
+		out := make([]byte, 0, len(a[0].L))
+		for _, e := range a[0].L {
+			if e.Null {
+				return types.NullOf(types.Bytes), nil
+			}
+			if e.I < 0 || e.I > 255 {
+				return types.Value{}, evalErr("CODE_POINTS_TO_BYTES: %d is not a byte (0 to 255)", e.I)
+			}
+			out = append(out, byte(e.I))
+		}
+		return bytesOf(string(out)), nil
 	}, false))
 	register("to_hex", def(1, 1, sig(types.KindBytes, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 		return types.StringValue(hex.EncodeToString([]byte(a[0].S))), nil

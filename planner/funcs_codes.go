@@ -11,7 +11,7 @@ import (
 )
 
 // Character codes, bit counts, base32 and edit distance: ASCII, UNICODE,
-// CODE_POINTS_TO_BYTES, SAFE_CONVERT_BYTES_TO_STRING, TO_BASE32,
+// SAFE_CONVERT_BYTES_TO_STRING, TO_BASE32,
 // FROM_BASE32, BIT_COUNT, EDIT_DISTANCE; OCTET_LENGTH and REGEXP_SUBSTR are
 // BigQuery's other names for BYTE_LENGTH and REGEXP_EXTRACT.
 func registerCodeFuncs() {
@@ -32,26 +32,6 @@ func registerCodeFuncs() {
 		}
 		r, _ := utf8.DecodeRuneInString(a[0].S)
 		return types.IntValue(int64(r)), nil
-	}, false))
-	register("code_points_to_bytes", def(1, 1, func(c *Call) (types.Type, error) {
-		a, err := coerceTo(c.Args[0], types.ArrayOf(types.Int64))
-		if err != nil {
-			return types.Bytes, fmt.Errorf("CODE_POINTS_TO_BYTES needs an ARRAY<INT64>: %w", err)
-		}
-		c.Args[0] = a
-		return types.Bytes, nil
-	}, func(c *Call, a []types.Value) (types.Value, error) {
-		out := make([]byte, 0, len(a[0].L))
-		for _, e := range a[0].L {
-			if e.Null {
-				return types.NullOf(types.Bytes), nil
-			}
-			if e.I < 0 || e.I > 255 {
-				return types.Value{}, evalErr("CODE_POINTS_TO_BYTES: %d is not a byte (0 to 255)", e.I)
-			}
-			out = append(out, byte(e.I))
-		}
-		return bytesOf(out), nil
 	}, false))
 	register("safe_convert_bytes_to_string", def(1, 1, sig(types.KindBytes, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 		// each byte that does not start a valid UTF-8 sequence becomes U+FFFD

@@ -13,7 +13,7 @@ import (
 // aggregate call) sorts by collation_key(x, spec): BYTES that order as the
 // collation orders x and are equal where it holds two strings equal, so the
 // sort, its ties (RANK's peers) and a top-k need nothing else. The spec is
-// read by types.ParseCollation; a binary one ('', 'binary', 'unicode')
+// read by types.ParseCollation; a binary one (empty, 'binary', 'unicode')
 // leaves the key as it is.
 func registerCollationFuncs() {
 	registerCollateFunc()

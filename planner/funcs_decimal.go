@@ -22,11 +22,7 @@ func registerDecimalFuncs() {
 			_, err := sig(types.KindString, types.KindString)(c)
 			return t, err
 		}, func(c *Call, a []types.Value) (types.Value, error) {
-			text, ok := parseNumberText(a[0].S)
-			if !ok {
-				return types.Value{}, evalErr("%s: %q is not a number", strings.ToUpper(c.Fn), a[0].S)
-			}
-			v, err := types.ParseDecimal(t, text)
+			v, err := types.ParseDecimalLenient(t, a[0].S)
 			if err != nil {
 				return types.Value{}, evalErr("%s: %v", strings.ToUpper(c.Fn), err)
 			}
@@ -202,62 +198,4 @@ func decimalResult(v types.Value, err error) (types.Value, error) {
 		return types.Value{}, evalErr("%v", err)
 	}
 	return v, nil
-}
-
-// parseNumberText reads PARSE_NUMERIC's lenient form into plain decimal
-// text: white space anywhere but between digits, one sign before or after
-// the number (spaces between it and the number allowed), commas among the
-// integer digits, an optional exponent. The integer part, if any, needs a
-// digit; so does a number with a point.
-func parseNumberText(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	sign := ""
-	if s != "" && (s[0] == '+' || s[0] == '-') {
-		sign, s = s[:1], strings.TrimSpace(s[1:])
-	} else if n := len(s); n > 0 && (s[n-1] == '+' || s[n-1] == '-') {
-		body := strings.TrimSpace(s[:n-1])
-		// a trailing sign, not an exponent's (12e- is not a number)
-		if body != "" && body[len(body)-1] != 'e' && body[len(body)-1] != 'E' {
-			sign, s = s[n-1:], body
-		}
-	}
-	if s == "" || strings.ContainsAny(s, " \t\n\r\v\f") {
-		return "", false
-	}
-	mant, exp := s, ""
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		mant, exp = s[:i], s[i+1:]
-		e := strings.TrimLeft(exp, "+-")
-		if e == "" || len(exp)-len(e) > 1 || !allDigits(e) {
-			return "", false
-		}
-	}
-	intPart, frac, point := mant, "", false
-	if i := strings.IndexByte(mant, '.'); i >= 0 {
-		intPart, frac, point = mant[:i], mant[i+1:], true
-	}
-	digits := strings.ReplaceAll(intPart, ",", "")
-	if (intPart != "" && digits == "") || !allDigits(digits) || !allDigits(frac) || (digits == "" && frac == "") {
-		return "", false
-	}
-	if digits == "" {
-		digits = "0"
-	}
-	text := sign + digits
-	if point && frac != "" {
-		text += "." + frac
-	}
-	if exp != "" {
-		text += "e" + exp
-	}
-	return text, true
-}
-
-func allDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/text/search"
 )
 
-// Collation is a collation specification as BigQuery writes it: '' or
+// Collation is a collation specification as BigQuery writes it: empty or
 // 'binary' (Unicode code point order, the default), 'unicode' and
 // 'unicode:cs' (the same), 'unicode:ci' (= 'und:ci'), or a language tag
 // (`und` for the root, `en_US`, `cs`, `de-u-kn-true`, …) with an optional

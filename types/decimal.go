@@ -149,6 +149,65 @@ func ParseDecimalLiteral(t Type, text string) (Value, error) {
 	return DecimalFromRat(t, r)
 }
 
+// ParseDecimalLenient reads PARSE_NUMERIC's and PARSE_BIGNUMERIC's text:
+// as ParseDecimal, with their looser form (lenientNumberText).
+func ParseDecimalLenient(t Type, text string) (Value, error) {
+	plain, ok := lenientNumberText(text)
+	if !ok {
+		return Value{}, fmt.Errorf("%q is not a number", text)
+	}
+	return ParseDecimal(t, plain)
+}
+
+// lenientNumberText reads PARSE_NUMERIC's lenient form into plain decimal
+// text: white space anywhere but between digits, one sign before or after
+// the number (spaces between it and the number allowed), commas among the
+// integer digits, an optional exponent. The integer part, if any, needs a
+// digit; so does a number with a point.
+func lenientNumberText(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	sign := ""
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], strings.TrimSpace(s[1:])
+	} else if n := len(s); n > 0 && (s[n-1] == '+' || s[n-1] == '-') {
+		body := strings.TrimSpace(s[:n-1])
+		// a trailing sign, not an exponent's (12e- is not a number)
+		if body != "" && body[len(body)-1] != 'e' && body[len(body)-1] != 'E' {
+			sign, s = s[n-1:], body
+		}
+	}
+	if s == "" || strings.ContainsAny(s, " \t\n\r\v\f") {
+		return "", false
+	}
+	mant, exp := s, ""
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i+1:]
+		e := strings.TrimLeft(exp, "+-")
+		if e == "" || len(exp)-len(e) > 1 || !allDigits(e) {
+			return "", false
+		}
+	}
+	intPart, frac, point := mant, "", false
+	if i := strings.IndexByte(mant, '.'); i >= 0 {
+		intPart, frac, point = mant[:i], mant[i+1:], true
+	}
+	digits := strings.ReplaceAll(intPart, ",", "")
+	if (intPart != "" && digits == "") || !allDigits(digits) || !allDigits(frac) || (digits == "" && frac == "") {
+		return "", false
+	}
+	if digits == "" {
+		digits = "0"
+	}
+	text := sign + digits
+	if point && frac != "" {
+		text += "." + frac
+	}
+	if exp != "" {
+		text += "e" + exp
+	}
+	return text, true
+}
+
 func parseDecimalText(s string) (*big.Rat, bool) {
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {

@@ -54,20 +54,8 @@ func (s *covarState) scaleTo(g, sc int) {
 // scaled returns dx and dy at group g's scale, raising it first when either
 // would pass varLimit.
 func (s *covarState) scaled(g int, dx, dy float64) (float64, float64) {
-	if sc := max(deviationScale(dx), deviationScale(dy)); sc > s.sc[g] {
-		s.scaleTo(g, sc)
-	}
+	s.scaleTo(g, max(deviationScale(dx), deviationScale(dy))) // op_agg_var.go
 	return math.Ldexp(dx, -s.sc[g]), math.Ldexp(dy, -s.sc[g])
-}
-
-// deviationScale is the least scale at which d·2^-sc stays within varLimit
-// (0 for a NaN or infinite d, which no scale helps).
-func deviationScale(d float64) int {
-	if math.Abs(d) <= varLimit || math.IsInf(d, 0) || math.IsNaN(d) {
-		return 0
-	}
-	_, e := math.Frexp(d)
-	return e - 480
 }
 
 func (s *covarState) update(g []int32, args []*Vector, n int) {

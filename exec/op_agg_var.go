@@ -55,15 +55,18 @@ func (s *varState) scaleTo(g, sc int) {
 // scaled is d·2^-sc, raising group g's scale first when it would pass
 // varLimit.
 func (s *varState) scaled(g int, d float64) float64 {
-	if s.sc[g] != 0 {
-		d = math.Ldexp(d, -s.sc[g])
+	s.scaleTo(g, deviationScale(d))
+	return math.Ldexp(d, -s.sc[g])
+}
+
+// deviationScale is the least scale at which a deviation d·2^-sc stays
+// within varLimit (0 for a NaN or infinite d, which no scale helps).
+func deviationScale(d float64) int {
+	if math.Abs(d) <= varLimit || math.IsInf(d, 0) || math.IsNaN(d) {
+		return 0
 	}
-	if math.Abs(d) > varLimit && !math.IsInf(d, 0) {
-		_, e := math.Frexp(d)
-		s.scaleTo(g, s.sc[g]+e-480)
-		d = math.Ldexp(d, 480-e)
-	}
-	return d
+	_, e := math.Frexp(d)
+	return e - 480
 }
 
 func (s *varState) update(g []int32, args []*Vector, n int) {

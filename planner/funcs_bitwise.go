@@ -73,19 +73,14 @@ func registerBitwiseOps() {
 		}
 		return types.Value{T: types.Bytes, S: string(b)}, nil
 	}, false))
-	for op, f := range map[string]func(x, y byte) byte{
-		"&": func(x, y byte) byte { return x & y },
-		"|": func(x, y byte) byte { return x | y },
-		"^": func(x, y byte) byte { return x ^ y },
+	for op, f := range map[string]func(x, y int64) int64{
+		"&": func(x, y int64) int64 { return x & y },
+		"|": func(x, y int64) int64 { return x | y },
+		"^": func(x, y int64) int64 { return x ^ y },
 	} {
 		register(op, def(2, 2, pair, func(c *Call, a []types.Value) (types.Value, error) {
 			if a[0].T.Kind == types.KindInt64 {
-				// bytewise over the eight bytes is the word operation
-				r := int64(0)
-				for s := 0; s < 64; s += 8 {
-					r |= int64(f(byte(a[0].I>>s), byte(a[1].I>>s))) << s
-				}
-				return types.IntValue(r), nil
+				return types.IntValue(f(a[0].I, a[1].I)), nil
 			}
 			x, y := a[0].S, a[1].S
 			if len(x) != len(y) {
@@ -93,7 +88,7 @@ func registerBitwiseOps() {
 			}
 			b := make([]byte, len(x))
 			for i := range b {
-				b[i] = f(x[i], y[i])
+				b[i] = byte(f(int64(x[i]), int64(y[i])))
 			}
 			return types.Value{T: types.Bytes, S: string(b)}, nil
 		}, false))

@@ -82,12 +82,8 @@ func registerTimeFuncs() {
 		default:
 			return types.Type{}, fmt.Errorf("DATETIME needs a TIMESTAMP, not %s", c.Args[0].Type())
 		}
-		if len(c.Args) == 2 {
-			tz, err := coerceTo(c.Args[1], types.String)
-			if err != nil {
-				return types.Type{}, fmt.Errorf("time zone of DATETIME: %w", err)
-			}
-			c.Args[1] = tz
+		if err := zoneArg(c, "DATETIME"); err != nil {
+			return types.Type{}, err
 		}
 		return types.Datetime, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
@@ -121,12 +117,8 @@ func registerTimeFuncs() {
 		default:
 			return types.Type{}, fmt.Errorf("TIMESTAMP needs a STRING, DATETIME or DATE, not %s", c.Args[0].Type())
 		}
-		if len(c.Args) == 2 {
-			tz, err := coerceTo(c.Args[1], types.String)
-			if err != nil {
-				return types.Type{}, fmt.Errorf("time zone of TIMESTAMP: %w", err)
-			}
-			c.Args[1] = tz
+		if err := zoneArg(c, "TIMESTAMP"); err != nil {
+			return types.Type{}, err
 		}
 		return types.Timestamp, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
@@ -169,11 +161,9 @@ func registerTimeFuncs() {
 			if k := c.Args[0].Type().Kind; k != types.KindTimestamp && k != types.KindNull {
 				return types.Type{}, fmt.Errorf("DATE(x, time_zone) needs a TIMESTAMP, not %s", c.Args[0].Type())
 			}
-			tz, err := coerceTo(c.Args[1], types.String)
-			if err != nil {
-				return types.Type{}, fmt.Errorf("time zone of DATE: %w", err)
+			if err := zoneArg(c, "DATE"); err != nil {
+				return types.Type{}, err
 			}
-			c.Args[1] = tz
 			return types.Date, nil
 		}
 		switch c.Args[0].Type().Kind {
@@ -501,4 +491,18 @@ func extractTime(a []types.Value) (time.Time, error) {
 func dateOf(t time.Time) types.Value {
 	y, m, d := t.Date()
 	return types.DateValue(floorDiv(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).UnixMicro(), types.Day))
+}
+
+// zoneArg coerces the optional second argument of fn(x[, time_zone]) to
+// STRING.
+func zoneArg(c *Call, fn string) error {
+	if len(c.Args) < 2 {
+		return nil
+	}
+	tz, err := coerceTo(c.Args[1], types.String)
+	if err != nil {
+		return fmt.Errorf("time zone of %s: %w", fn, err)
+	}
+	c.Args[1] = tz
+	return nil
 }

@@ -24,11 +24,9 @@ func registerTimeOfDayFuncs() {
 			if k := c.Args[0].Type().Kind; k != types.KindTimestamp && k != types.KindNull {
 				return types.Type{}, fmt.Errorf("TIME(x, time_zone) needs a TIMESTAMP, not %s", c.Args[0].Type())
 			}
-			tz, err := coerceTo(c.Args[1], types.String)
-			if err != nil {
-				return types.Type{}, fmt.Errorf("time zone of TIME: %w", err)
+			if err := zoneArg(c, "TIME"); err != nil {
+				return types.Type{}, err
 			}
-			c.Args[1] = tz
 		default:
 			switch k := c.Args[0].Type().Kind; k {
 			case types.KindTimestamp, types.KindDatetime, types.KindTime, types.KindNull:

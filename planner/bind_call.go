@@ -44,14 +44,9 @@ func (b *binder) finish(pos int, c *Call) Expr {
 		}
 		c.T = t
 	}
-	x, err := collated(c) // funcs_collation.go
+	c, err := collated(c) // funcs_collation.go
 	if err != nil {
 		b.failErr(pos, err)
-	}
-	if r, ok := x.(*Call); ok {
-		c = r
-	} else {
-		return x
 	}
 	out, err := fold(c)
 	if err != nil {

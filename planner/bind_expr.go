@@ -314,13 +314,7 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 		for _, w := range e.Whens {
 			values = append(values, b.expr(w.Cond, ctx))
 		}
-		spec, err := argCollation("case", values)
-		if err != nil {
-			b.failErr(e.At, err)
-		}
-		if spec != "" && operand.Type().Kind == types.KindString && operand.Type().Collation() != spec {
-			operand = b.call(e.At, "collate", []Expr{operand, &Const{V: types.StringValue(spec)}})
-		}
+		operand = b.collateAsAll(e.At, "case", operand, values) // funcs_collation.go
 	}
 	var results []Expr
 	for i, w := range e.Whens {
@@ -396,13 +390,7 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 		pats[i] = b.expr(p, ctx)
 	}
 	// x and every pattern match under one collation (BigQuery's rule)
-	spec, err := argCollation("like", append([]Expr{x}, pats...))
-	if err != nil {
-		b.failErr(e.At, err)
-	}
-	if spec != "" && x.Type().Kind == types.KindString && x.Type().Collation() != spec {
-		x = b.call(e.At, "collate", []Expr{x, &Const{V: types.StringValue(spec)}})
-	}
+	x = b.collateAsAll(e.At, "like", x, append([]Expr{x}, pats...)) // funcs_collation.go
 	var r Expr
 	for _, p := range pats {
 		l := b.call(e.At, "like", []Expr{x, p})

@@ -169,7 +169,7 @@ func argCollation(fn string, args []Expr) (string, error) {
 // collated applies collation to a typed call one of whose arguments is
 // collated: the call rewritten, or unchanged with its result collated, or
 // an error naming what does not take a collated string.
-func collated(c *Call) (Expr, error) {
+func collated(c *Call) (*Call, error) {
 	collatedArg := false
 	for _, a := range c.Args {
 		collatedArg = collatedArg || a.Type().Collated()
@@ -271,6 +271,20 @@ func collated(c *Call) (Expr, error) {
 		return c, nil
 	}
 	return nil, fmt.Errorf("%s of a collated STRING is not supported", describeFn(c.Fn))
+}
+
+// collateAsAll gives x the collation that all (x among them) agree on, for
+// the forms BigQuery compares under one collation: a simple CASE's operand
+// and WHEN values, LIKE ANY/ALL's left side and patterns.
+func (b *binder) collateAsAll(pos int, fn string, x Expr, all []Expr) Expr {
+	spec, err := argCollation(fn, all)
+	if err != nil {
+		b.failErr(pos, err)
+	}
+	if spec == "" || x.Type().Kind != types.KindString || x.Type().Collation() == spec {
+		return x
+	}
+	return b.call(pos, "collate", []Expr{x, &Const{V: types.StringValue(spec)}})
 }
 
 // noCollation refuses a collated type where logq does not yet group or

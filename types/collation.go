@@ -51,6 +51,9 @@ var (
 const maxCollations = 1 << 16
 
 func collationSpec(i uint16) string {
+	if i == 0 {
+		return "" // no collation: the common case, without the lock
+	}
 	specMu.RLock()
 	defer specMu.RUnlock()
 	return specs[i]

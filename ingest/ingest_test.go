@@ -61,6 +61,9 @@ func TestNormalizeMessage(t *testing.T) {
 		{`{"x":1,"message":"m","event_message":"e"}`, `{"event_message":"m","x":1,"message":"m"}`},
 		{`{"log_entry":"l","message":"m"}`, `{"event_message":"l","message":"m"}`},
 		{`{"metadata":{"message":"nested"}}`, `{"metadata":{"message":"nested"}}`},
+		{`{"event_message":"e","my_message":1}`, `{"event_message":"e","my_message":1}`},
+		{`{"x":"message\"","message":"m"}`, `{"event_message":"m","x":"message\"","message":"m"}`},
+		{`{"event_message":"e","log_entry":"l"}`, `{"event_message":"l"}`},
 	} {
 		require.Equal(t, c.want, string(normalizeMessage([]byte(c.in))), c.in)
 	}

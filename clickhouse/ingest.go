@@ -1,9 +1,12 @@
 package clickhouse
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,9 +24,10 @@ import (
 // local store's normaliser: keys, ids, timestamps, types, widening, the
 // field cap, overflow, refusals) into rows, under the source's lock; the
 // rows join the source's next insert (group commit), which makes the
-// columns new fields need, then inserts them (through the Distributed table
-// with insert_distributed_sync=1 on a cluster, so that every shard holds its
-// part when the insert returns). The request is answered when its insert
+// columns new fields need, then inserts them (on a cluster, into each
+// shard's table at once, or through the Distributed table with
+// insert_distributed_sync=1: either way every shard holds its part when the
+// insert returns). The request is answered when its insert
 // has: 200 only after ClickHouse holds the events and the next query sees
 // them; any failure fails every request of the insert, and the api answers
 // 503.
@@ -271,17 +275,23 @@ func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []c
 	defer s.mu.Unlock()
 	o := event.Origin{Arrival: arrival.UnixMicro()}
 	_, _ = rand.Read(o.Seed[:])
-	s.sink.reset(s.tree)
+	size := 0
+	for _, ev := range events {
+		size += len(ev)
+	}
+	s.sink.reset(s.tree, size, len(events))
 	before := s.tree.Fields()
+	rows = make([]row, 0, len(events))
 	for i, ev := range events {
 		o.Index = uint64(i)
-		s.sink.cur = s.sink.cur[:0]
+		first := len(s.sink.cur)
 		ts, err := s.tree.Shred(ev, o, &s.sink)
 		if err != nil {
+			s.sink.cur = s.sink.cur[:first]
 			rejects = append(rejects, event.Reject{Index: i, Reason: err.Error()})
 			continue
 		}
-		rows = append(rows, row{ts: ts, cells: append([]cell(nil), s.sink.cur...)})
+		rows = append(rows, row{ts: ts, cells: s.sink.cur[first:len(s.sink.cur):len(s.sink.cur)]})
 		accepted++
 	}
 	if s.tree.Fields() > before {
@@ -298,18 +308,22 @@ type row struct {
 
 // cell is one column's value in a row, in TabSeparated form.
 type cell struct {
-	col int // in the sink's column list
-	val string
+	col int    // in the sink's column list; then in the insert's
+	val []byte // in the request's text arena
 }
 
 // rowSink collects shredded values (an event.Sink) as cells of columns it
-// numbers as it meets them.
+// numbers as it meets them. One request's cells share one slab and their
+// text one arena, so that shredding allocates per request, not per value:
+// a row's cells and text stay valid while later rows grow the slab and the
+// arena (growing copies; it does not move what earlier rows hold).
 type rowSink struct {
 	tree  *event.Tree
 	cols  []column
 	nodes []*event.Node // each column's field
 	byKey map[colKey]int
-	cur   []cell
+	cur   []cell // the request's cells, row after row
+	text  []byte // the arena
 }
 
 type colKey struct {
@@ -317,8 +331,16 @@ type colKey struct {
 	code byte
 }
 
-func (w *rowSink) reset(t *event.Tree) {
+// reset readies the sink for a request of events, of size bytes in all.
+func (w *rowSink) reset(t *event.Tree, size, events int) {
 	w.tree, w.cols, w.nodes, w.byKey = t, nil, nil, map[colKey]int{}
+	w.cur = make([]cell, 0, 32*events)
+	w.text = make([]byte, 0, size)
+}
+
+// add appends a cell of column col whose text is the arena's from start.
+func (w *rowSink) add(col, start int) {
+	w.cur = append(w.cur, cell{col, w.text[start:len(w.text):len(w.text)]})
 }
 
 // markNew gives every field made by this request (IDs past before) that
@@ -370,18 +392,30 @@ func (w *rowSink) col(n *event.Node, code byte) int {
 }
 
 func (w *rowSink) Int(n *event.Node, v int64) {
-	w.cur = append(w.cur, cell{w.col(n, kindCode(n.Kind)), strconv.FormatInt(v, 10)})
+	start := len(w.text)
+	w.text = strconv.AppendInt(w.text, v, 10)
+	w.add(w.col(n, kindCode(n.Kind)), start)
 }
 func (w *rowSink) Float(n *event.Node, v float64) {
-	w.cur = append(w.cur, cell{w.col(n, codeFloat), strconv.FormatFloat(v, 'g', -1, 64)})
+	start := len(w.text)
+	w.text = strconv.AppendFloat(w.text, v, 'g', -1, 64)
+	w.add(w.col(n, codeFloat), start)
 }
-func (w *rowSink) String(n *event.Node, b []byte) {
-	w.cur = append(w.cur, cell{w.col(n, codeString), tsvEscape(b)})
+func (w *rowSink) String(n *event.Node, s []byte) {
+	start := len(w.text)
+	w.text = appendEscaped(w.text, s, false)
+	w.add(w.col(n, codeString), start)
 }
 func (w *rowSink) Array(n *event.Node, v types.Value) {
-	w.cur = append(w.cur, cell{w.col(n, codeArray), tsvEscape(appendJSON(nil, v))})
+	start := len(w.text)
+	w.text = appendEscaped(w.text, appendJSON(nil, v), false)
+	w.add(w.col(n, codeArray), start)
 }
-func (w *rowSink) Present(n *event.Node) { w.cur = append(w.cur, cell{w.col(n, codeObject), "1"}) }
+func (w *rowSink) Present(n *event.Node) {
+	start := len(w.text)
+	w.text = append(w.text, '1')
+	w.add(w.col(n, codeObject), start)
+}
 
 // insert is one group of requests' rows, inserted at once.
 type insert struct {
@@ -411,12 +445,11 @@ func (s *source) commit(rows []row, cols []column) error {
 		in.cols[j].comment = c.comment // the tree only widens: the later request's is wider
 		remap[i] = j
 	}
-	for _, r := range rows {
-		cells := make([]cell, len(r.cells))
-		for k, c := range r.cells {
-			cells[k] = cell{remap[c.col], c.val}
+	for _, r := range rows { // the request's own cells, renumbered in place
+		for k := range r.cells {
+			r.cells[k].col = remap[r.cells[k].col]
 		}
-		in.rows = append(in.rows, cells)
+		in.rows = append(in.rows, r.cells)
 		in.times = append(in.times, r.ts)
 	}
 	if !s.flusher {
@@ -458,7 +491,8 @@ func (s *source) flushLoop() {
 
 // flush makes the columns an insert needs and inserts its rows, in parts
 // of at most maxDaysPerInsert days (current servers refuse an insert that
-// touches more than 100 partitions).
+// touches more than 100 partitions); on a cluster whose shards logq knows,
+// each part's rows go to their shards' local tables at once (shards.go).
 func (s *source) flush(in *insert) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -473,15 +507,25 @@ func (s *source) flush(in *insert) error {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return in.times[order[a]] < in.times[order[b]] })
-	var names []string
-	for _, c := range in.cols {
-		names = append(names, ident(c.name))
+	names := make([]string, len(in.cols))
+	blank := make([][]byte, len(in.cols)) // a column's text where a row has no cell
+	for k, c := range in.cols {
+		names[k] = ident(c.name)
+		blank[k] = []byte(`\N`)
+		if c.typ == "UInt8" {
+			blank[k] = []byte("0") // an object the event lacks
+		}
 	}
-	stmt := "INSERT INTO " + s.e.table(s.name) + " (" + strings.Join(names, ", ") + ") FORMAT TabSeparated"
-	settings := map[string]string{}
-	if s.e.cfg.Cluster != "" {
+	columns := " (" + strings.Join(names, ", ") + ") FORMAT TabSeparated"
+	targets := []*client{s.e.server()}
+	stmt, settings := "INSERT INTO "+s.e.table(s.name)+columns, map[string]string{}
+	if s.e.shards != nil {
+		targets, stmt = s.e.shards.servers, "INSERT INTO "+s.e.local(s.name)+columns
+	} else if s.e.cfg.Cluster != "" {
 		settings["insert_distributed_sync"] = "1"
 	}
+	line := make([][]byte, len(in.cols))
+	bodies := make([][]byte, len(targets))
 	for start := 0; start < len(order); {
 		end, days := start, map[int64]bool{}
 		for end < len(order) {
@@ -492,29 +536,58 @@ func (s *source) flush(in *insert) error {
 			days[d] = true
 			end++
 		}
-		var body strings.Builder
-		line := make([]string, len(in.cols))
+		for t := range bodies {
+			bodies[t] = bodies[t][:0]
+		}
 		for _, i := range order[start:end] {
-			for k, c := range in.cols {
-				line[k] = `\N`
-				if c.typ == "UInt8" {
-					line[k] = "0" // an object the event lacks
-				}
-			}
+			copy(line, blank)
 			for _, c := range in.rows[i] {
 				line[c.col] = c.val
 			}
-			body.WriteString(strings.Join(line, "\t"))
-			body.WriteByte('\n')
+			t := 0
+			if s.e.shards != nil {
+				t = s.e.shards.pick(in.times[i])
+			}
+			b := bodies[t]
+			for k, v := range line {
+				if k > 0 {
+					b = append(b, '\t')
+				}
+				b = append(b, v...)
+			}
+			bodies[t] = append(b, '\n')
 		}
-		rc, err := s.e.server().do(ctx, stmt, strings.NewReader(body.String()), settings)
-		if err != nil {
+		if err := insertAll(ctx, targets, stmt, bodies, settings); err != nil {
 			return fmt.Errorf("clickhouse: inserting into source %q: %w", s.name, err)
 		}
-		rc.Close()
 		start = end
 	}
 	return nil
+}
+
+// insertAll sends each target its body at once, and waits for all; it
+// fails if any fails (rows another target took stay there).
+func insertAll(ctx context.Context, targets []*client, stmt string, bodies [][]byte, settings map[string]string) error {
+	errs := make([]error, len(targets))
+	var wg sync.WaitGroup
+	for t, c := range targets {
+		if len(bodies[t]) == 0 {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rc, err := c.do(ctx, stmt, bytes.NewReader(bodies[t]), settings)
+			if err != nil {
+				errs[t] = fmt.Errorf("%s: %w", c.base.Host, err)
+				return
+			}
+			_, errs[t] = io.Copy(io.Discard, rc)
+			rc.Close()
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 const maxDaysPerInsert = 100
@@ -526,6 +599,3 @@ func floorDiv(a, b int64) int64 {
 	}
 	return q
 }
-
-// tsvEscape writes bytes as a TabSeparated field.
-func tsvEscape(b []byte) string { return string(appendEscaped(nil, b, false)) }

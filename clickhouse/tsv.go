@@ -60,10 +60,19 @@ func (t *tsvReader) row() ([][]byte, error) {
 
 // appendEscaped appends s with ClickHouse's backslash escapes, the one
 // escaping of both TabSeparated fields and string literals (a literal also
-// escapes its quote); tsvUnescape reads it back.
+// escapes its quote); tsvUnescape reads it back. Runs without a byte to
+// escape, most of a log's text, are copied whole.
 func appendEscaped(dst, s []byte, literal bool) []byte {
-	for _, c := range s {
-		switch c {
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && !escapes[s[i]] && (s[i] != '\'' || !literal) {
+			i++
+		}
+		dst = append(dst, s[:i]...)
+		if i == len(s) {
+			break
+		}
+		switch c := s[i]; c {
 		case '\\':
 			dst = append(dst, '\\', '\\')
 		case '\t':
@@ -78,17 +87,16 @@ func appendEscaped(dst, s []byte, literal bool) []byte {
 			dst = append(dst, '\\', 'b')
 		case '\f':
 			dst = append(dst, '\\', 'f')
-		case '\'':
-			if literal {
-				dst = append(dst, '\\')
-			}
-			dst = append(dst, c)
-		default:
-			dst = append(dst, c)
+		default: // a literal's quote
+			dst = append(dst, '\\', c)
 		}
+		s = s[i+1:]
 	}
 	return dst
 }
+
+// escapes marks the bytes appendEscaped writes as an escape.
+var escapes = [256]bool{'\\': true, '\t': true, '\n': true, '\r': true, 0: true, '\b': true, '\f': true}
 
 func tsvUnescape(p []byte) []byte {
 	out := make([]byte, 0, len(p))

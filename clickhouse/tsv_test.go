@@ -17,3 +17,6 @@ func TestEscaping(t *testing.T) {
 	}
 	require.Equal(t, all, tsvUnescape([]byte(tsvEscape(all))))
 }
+
+// tsvEscape writes bytes as a TabSeparated field.
+func tsvEscape(b []byte) string { return string(appendEscaped(nil, b, false)) }

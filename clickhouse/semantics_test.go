@@ -1,6 +1,7 @@
 package clickhouse
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -102,4 +103,36 @@ var inExec = map[string]bool{
 	`select id from src where regexp_contains(s, '(?i)k') order by id`: true,
 	`select id from src where s like 'h_llo%' order by id`:             true,
 	`select n * 2 as m, id from src order by m desc, id limit 3`:       true,
+}
+
+// APPROX_QUANTILES at the nearest rank, for every group size from 1 to 150
+// (sizes where r·N/n is whole and where it is not, for each rank), at ranks
+// ClickHouse's quantileExact reads and past them (the sorted values).
+func TestQuantileRanksAgree(t *testing.T) {
+	cl := needCluster(t)
+	local := logstore.New(logstore.Options{SegmentRows: 500})
+	ch := cl.engine(t, Config{})
+	for size := 1; size <= 150; size++ {
+		var evs [][]byte
+		for i := 0; i < size; i++ {
+			v := (i*7919 + size) % (size + 3) // the values in no order, some repeated
+			evs = append(evs, []byte(fmt.Sprintf(`{"timestamp":"2024-05-01T10:%02d:%02dZ","id":"%d-%d","g":%d,"v":%d}`, i/60%60, i%60, size, i, size, v)))
+		}
+		local.Append("src", evs)
+		_, _, err := ch.Ingest("src", evs)
+		require.NoError(t, err)
+	}
+	for _, q := range []string{
+		`select g, approx_quantiles(v, 100)[offset(0)] as p0, approx_quantiles(v, 100)[offset(1)] as p1, approx_quantiles(v, 100)[offset(5)] as p5,
+			approx_quantiles(v, 100)[offset(50)] as p50, approx_quantiles(v, 100)[offset(95)] as p95, approx_quantiles(v, 100)[offset(99)] as p99,
+			approx_quantiles(v, 100)[offset(100)] as p100 from src group by g order by g`,
+		`select g, approx_quantiles(v, 7)[offset(3)] as a, approx_quantiles(v, 3)[ordinal(2)] as b, approx_quantiles(v, 6000)[offset(4500)] as c from src group by g order by g`,
+		`select approx_quantiles(v, 1000)[offset(999)] as a from src where g > 1000`,
+	} {
+		t.Run(q, func(t *testing.T) {
+			before := ch.RowsMoved()
+			rows := compareEnginesOrdered(t, q, nil, goldenNow, local, ch)
+			require.Equal(t, int64(rows), ch.RowsMoved()-before, "rows moved: not translated whole")
+		})
+	}
 }

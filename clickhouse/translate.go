@@ -45,9 +45,11 @@ type rcol struct {
 	quant *quantCol
 }
 
-// quantCol is APPROX_QUANTILES(x, n) kept as the group's sorted values.
+// quantCol is APPROX_QUANTILES(x, n) kept as the group's sorted values, or
+// as one expression per rank read.
 type quantCol struct {
 	sorted string // an Array of the non-NULL values, ascending (NaN first)
+	at     map[int]string
 	n      int
 	ranks  []int
 	elem   types.Type
@@ -193,7 +195,14 @@ func (r *rel) selectList(alias bool) (sel []string, out []rcol) {
 		switch {
 		case c.quant != nil:
 			q := *c.quant
-			q.sorted = add(c.quant.sorted)
+			if q.at != nil {
+				q.at = map[int]string{}
+				for _, r := range q.ranks {
+					q.at[r] = add(c.quant.at[r])
+				}
+			} else {
+				q.sorted = add(c.quant.sorted)
+			}
 			o.quant = &q
 		case c.sql != "":
 			o.sql = add(c.sql)

@@ -1,6 +1,7 @@
 package clickhouse
 
 import (
+	"slices"
 	"strconv"
 
 	"logq/planner"
@@ -18,9 +19,11 @@ import (
 //	SUM, AVG of FLOAT64              sum, avg
 //	MIN, MAX                         min, max; FLOAT64 NaN when any value is
 //	LOGICAL_AND, LOGICAL_OR          min, max of the 0/1 values
-//	APPROX_QUANTILES(x, n) read at   the group's values sorted (NaN first), the
-//	constant ranks only              r-th read as exec's nearest rank:
-//	                                 element max(⌈r·N/n⌉, 1)
+//	APPROX_QUANTILES(x, n) read at   exec's nearest rank, element max(⌈r·N/n⌉, 1)
+//	constant ranks only              of the N values sorted: for INT64,
+//	                                 quantileExact at a level just under r/n
+//	                                 (quantileLevel); for FLOAT64 (NaN first)
+//	                                 the sorted values' element
 //
 // Float sums and averages may differ from exec's in the last bits: shards
 // add in another order. ANY_VALUE, STRING_AGG, ARRAY_AGG, the variances and
@@ -98,7 +101,8 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 		if a.Fn == "sum" {
 			return out("toInt64("+sum+")", numeric)
 		}
-		return out("multiIf(count("+x+") = 0, CAST(NULL AS Nullable(Float64)), toFloat64("+sum+") / count("+x+"))", numeric)
+		// A group without values sums to NULL, and NULL / 0 is NULL.
+		return out("toFloat64("+sum+") / count("+x+")", numeric)
 	case "min", "max":
 		if kind == types.KindFloat64 {
 			return out(floatExtreme(a.Fn, x), true)
@@ -113,6 +117,13 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 			return rcol{}, false
 		}
 		n := int(a.Args[1].(*planner.Const).V.I)
+		if kind == types.KindInt64 && slices.Max(a.Ranks) <= maxQuantileRank {
+			at := map[int]string{}
+			for _, r := range a.Ranks {
+				at[r] = "quantileExact(" + strconv.FormatFloat(quantileLevel(r, n), 'g', -1, 64) + ")(toNullable(" + x + "))"
+			}
+			return rcol{t: a.T, quant: &quantCol{at: at, n: n, ranks: a.Ranks, elem: *a.T.Elem}}, true
+		}
 		sorted := "arraySort(groupArray(" + x + "))"
 		if kind == types.KindFloat64 {
 			g := "groupArray(" + x + ")"
@@ -122,6 +133,23 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 	}
 	return rcol{}, false
 }
+
+// quantileLevel is the level at which ClickHouse's quantileExact, which
+// reads sorted element ⌊level·N⌋ (from 0) of N values, reads exec's rank
+// r of n: element max(⌈r·N/n⌉, 1) (from 1). r·N/n is a whole k or lies at
+// least 1/n above one; a level ε = 2^-40/n under r/n takes ⌊·⌋ to k-1 in the
+// first case and leaves it in the second, for any N under 2^38. The two
+// roundings (of the level, and of level·N in ClickHouse; 2·r·N/n·2^-53 at
+// most) stay under ε·N while r is under 2^12: past maxQuantileRank the
+// sorted values are read instead.
+func quantileLevel(r, n int) float64 {
+	if r == 0 {
+		return 0
+	}
+	return (float64(r) - 0x1p-40) / float64(n)
+}
+
+const maxQuantileRank = 4000
 
 // floatExtreme is MIN or MAX of a FLOAT64: NaN when any value is, as
 // BigQuery's are.
@@ -155,12 +183,11 @@ func quantileElement(cols []rcol, e planner.Expr) (string, bool) {
 		return "", false
 	}
 	q, rank := cols[ref.Idx].quant, int(k.V.I)-base
-	known := false
-	for _, r := range q.ranks {
-		known = known || r == rank
-	}
-	if !known {
+	if !slices.Contains(q.ranks, rank) {
 		return "", false
+	}
+	if q.at != nil {
+		return q.at[rank], true
 	}
 	s := q.sorted
 	at := "toUInt64(greatest(ceil(" + strconv.Itoa(rank) + " * length(" + s + ") / " + strconv.Itoa(q.n) + "), 1))"

@@ -484,7 +484,9 @@ func (s *source) flushLoop() {
 		}
 		s.lastFlush = time.Now()
 		s.qmu.Unlock()
+		start := time.Now()
 		in.err = s.flush(in)
+		s.e.cfg.Logger.Debug("clickhouse insert", "source", s.name, "rows", len(in.rows), "duration_ms", time.Since(start).Milliseconds(), "err", in.err)
 		close(in.done)
 	}
 }

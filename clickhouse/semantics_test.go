@@ -64,6 +64,8 @@ var semanticsQueries = []string{
 	`select id, length(s) as l, s || '!' as t from src order by id`,
 	// time buckets, before the epoch too
 	`select timestamp_trunc(timestamp, minute) as m, timestamp_trunc(timestamp, hour) as h, timestamp_trunc(timestamp, day) as d, count(*) as n from src group by m, h, d order by m`,
+	`select timestamp_trunc(timestamp, minute) as m, count(*) as n from src where timestamp >= '1969-12-31 23:00:00' group by m order by m`,
+	`select timestamp_trunc(timestamp, minute) as m, timestamp_trunc(timestamp, hour) as h, count(*) as n from src where timestamp >= '1970-01-01' group by m, h order by m`,
 	`select datetime(timestamp, 'UTC') as dt, cast(timestamp as datetime) as c from src order by dt`,
 	// HAVING over an aggregate, a sort over a projection, limits
 	`select g, count(*) as n from src group by g having count(*) > 1 order by n desc, g`,

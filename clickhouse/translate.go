@@ -43,6 +43,9 @@ type rcol struct {
 	read func(fields [][]byte) (types.Value, error)
 	// quant is an APPROX_QUANTILES aggregate, read only at its ranks.
 	quant *quantCol
+	// nonNeg marks a column whose values are never negative: a scan's
+	// timestamp when its range starts at or after 1970.
+	nonNeg bool
 }
 
 // quantCol is APPROX_QUANTILES(x, n) kept as the group's sorted values, or
@@ -191,7 +194,7 @@ func (r *rel) selectList(alias bool) (sel []string, out []rcol) {
 		return a
 	}
 	for _, c := range r.cols {
-		o := rcol{t: c.t, read: c.read}
+		o := rcol{t: c.t, read: c.read, nonNeg: c.nonNeg}
 		switch {
 		case c.quant != nil:
 			q := *c.quant

@@ -212,6 +212,12 @@ func call(cols []rcol, c *planner.Call, filter bool) (string, bool) {
 		// The divisor typed Int64: 18.16 types Int64 % 3600000000 (a
 		// UInt32 literal) as Int32, and wraps.
 		us := intSQL(u)
+		if ref, ok := c.Args[0].(*planner.ColRef); ok && cols[ref.Idx].nonNeg {
+			// intDiv truncates toward 0, which is the floor here. (Small
+			// queries spend most of their time in ClickHouse analysing
+			// the SQL: the shorter form is measurably faster.)
+			return "(intDiv(" + args[0] + ", " + us + ") * " + us + ")", true
+		}
 		return "(" + args[0] + " - modulo(modulo(" + args[0] + ", " + us + ") + " + us + ", " + us + "))", true
 	case "datetime":
 		if kind(0) != types.KindTimestamp || len(args) != 2 {

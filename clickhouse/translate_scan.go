@@ -30,6 +30,9 @@ func (v *view) scanRel(p *planner.Scan, withFilter bool) (r *rel, goEq []planner
 	if p.Empty || lo > hi {
 		r.where = append(r.where, "0")
 	}
+	for i, f := range p.Fields {
+		r.cols[i].nonNeg = lo >= 0 && f.Path == "timestamp" && r.cols[i].sql == ident("timestamp")
+	}
 	for _, path := range p.Present {
 		if !snap.lay.cols[columnName(path, codeObject)] {
 			r.where = append(r.where, "0")

@@ -4,12 +4,12 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
-
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -232,6 +232,44 @@ func registerBytesFuncs() {
 			return types.ArrayValue(*c.T.Elem, nil), nil
 		}
 		return types.ArrayValue(*c.T.Elem, append([]types.Value{}, l[lo:hi+1]...)), nil
+	}, false))
+	// ARRAY_IS_DISTINCT(a): whether no two elements are equal as SELECT
+	// DISTINCT compares them (NULLs equal each other, NaNs too, 0 and -0
+	// are one); NULL for a NULL array. The elements are sorted, so that
+	// equal ones meet.
+	register("array_is_distinct", def(1, 1, func(c *Call) (types.Type, error) {
+		t := c.Args[0].Type()
+		switch {
+		case t.Kind == types.KindNull:
+			return types.Bool, nil
+		case t.Kind != types.KindArray:
+			return types.Bool, fmt.Errorf("ARRAY_IS_DISTINCT needs an ARRAY, not %s", t)
+		case t.Has(types.KindJSON):
+			return types.Bool, fmt.Errorf("ARRAY_IS_DISTINCT cannot compare the elements of %s: JSON is not groupable", t)
+		case t.Elem.Kind == types.KindString && t.Elem.Collation() != "":
+			return types.Bool, fmt.Errorf("ARRAY_IS_DISTINCT of collated strings is not supported")
+		}
+		return types.Bool, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		l := slices.Clone(a[0].L)
+		slices.SortFunc(l, func(x, y types.Value) int {
+			switch {
+			case x.Null && y.Null:
+				return 0
+			case x.Null:
+				return -1
+			case y.Null:
+				return 1
+			}
+			n, _ := types.Compare(x, y)
+			return n
+		})
+		for i := 1; i < len(l); i++ {
+			if types.Equal(l[i-1], l[i]) {
+				return types.BoolValue(false), nil
+			}
+		}
+		return types.BoolValue(true), nil
 	}, false))
 	register("array_reverse", def(1, 1, func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()

@@ -90,22 +90,37 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		}
 		start := len(sc.vars)
 		left := b.padded(f, padL, where, func(w *[]Expr) *fromTree { return side(f.Left, padL, w) })
-		if u, ok := f.Right.(*sqlparse.UnnestRef); ok {
+		// RIGHT and FULL JOIN UNNEST(…), and a JOIN UNNEST(…) USING, join
+		// a relation, not the left rows' arrays: the array may not read
+		// the left side (as in BigQuery), and the join runs as any other.
+		if u, ok := f.Right.(*sqlparse.UnnestRef); ok && !padL && len(f.Using) == 0 {
 			return b.unnestJoin(f, u, left, sc, where)
 		}
 		if tr, ok := f.Right.(*sqlparse.TableRef); ok {
 			if u := b.pathUnnest(tr, sc); u != nil {
 				// `left, t.arr` unnests t.arr of each left row.
+				if padL {
+					b.fail(f.At, "%s of an array of the left side's rows is not supported (BigQuery refuses it too); use LEFT JOIN or CROSS JOIN", f.Kind)
+				}
+				if len(f.Using) > 0 {
+					b.fail(f.At, "USING with an array of the left side's rows is not supported; use ON")
+				}
 				return b.unnestJoin(f, u, left, sc, where)
 			}
 		}
 		mid := len(sc.vars)
 		right := b.padded(f, padR, where, func(w *[]Expr) *fromTree {
-			if _, nested := f.Right.(*sqlparse.Join); nested {
-				// A parenthesized join: only its own names (scope.inner).
-				inner := sc.inner
-				sc.inner = mid
-				defer func() { sc.inner = inner }()
+			// A parenthesized join, or the UNNEST of a RIGHT or FULL JOIN:
+			// only its own names (scope.inner).
+			why := "inside a parenthesized join: only its own FROM items are (move the condition to the join's ON)"
+			if _, ok := f.Right.(*sqlparse.UnnestRef); ok {
+				why = "in the array of a " + f.Kind.String() + " UNNEST, which may not read the left side (BigQuery refuses it too; use LEFT JOIN or CROSS JOIN)"
+			}
+			switch f.Right.(type) {
+			case *sqlparse.Join, *sqlparse.UnnestRef:
+				inner, innerWhy := sc.inner, sc.innerWhy
+				sc.inner, sc.innerWhy = mid, why
+				defer func() { sc.inner, sc.innerWhy = inner, innerWhy }()
 			}
 			return side(f.Right, padR, w)
 		})
@@ -237,11 +252,7 @@ func constRow(n Node) []Expr {
 
 // unnestJoin binds `left [CROSS|LEFT|INNER] JOIN UNNEST(…)` and `left, UNNEST(…)`.
 func (b *binder) unnestJoin(f *sqlparse.Join, u *sqlparse.UnnestRef, left *fromTree, sc *scope, where *[]Expr) *fromTree {
-	leftJoin := f.Kind == sqlparse.JoinLeft
-	if f.Kind == sqlparse.JoinRight || f.Kind == sqlparse.JoinFull {
-		b.fail(f.At, "%s UNNEST is not supported", f.Kind)
-	}
-	return b.unnestItem(u, left, leftJoin, sc, where, f)
+	return b.unnestItem(u, left, f.Kind == sqlparse.JoinLeft, sc, where, f)
 }
 
 // unnestItem binds UNNEST(expr) over input (nil for a leading UNNEST).

@@ -25,6 +25,10 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 	}
 	if rv != nil {
 		if len(parts) == 1 {
+			// UNNEST elements (or offsets) merged by USING: the merged column.
+			if u := ctx.sc.using.lookup(parts[0]); u != nil && u.first >= ctx.sc.inner && ctx.sc.using.isHidden(rv, parts[0]) {
+				return u.expr
+			}
 			return b.rowValue(rv, e.At)
 		}
 		return b.member(rv, parts[1:], e.At)
@@ -50,7 +54,7 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 		return x
 	}
 	if ctx.sc.outside(parts[0], func(rv *rangeVar) bool { return b.columnOf(rv, parts[0]) != nil }) {
-		b.fail(e.At, "%s is not visible inside a parenthesized join: only its own FROM items are (move the condition to the join's ON)", parts[0])
+		b.fail(e.At, "%s is not visible %s", parts[0], ctx.sc.innerWhy)
 	}
 	var scans []*rangeVar
 	for _, rv := range ctx.sc.visible() {

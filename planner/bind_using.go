@@ -116,7 +116,11 @@ func (b *binder) usingSide(sc *scope, lo, hi int, name string, pos int, side str
 	var from []*rangeVar
 	var scans []*rangeVar
 	for _, rv := range sc.vars[lo:hi] {
-		if x := b.columnOf(rv, name); x != nil {
+		x := b.columnOf(rv, name)
+		if x == nil && rv.kind == rvElem && strings.EqualFold(rv.cols[0].Name, name) {
+			x = &sym{rv: rv, idx: 0, T: rv.cols[0].T, nm: rv.cols[0].Name} // an UNNEST's element or offset
+		}
+		if x != nil {
 			found = append(found, x)
 			from = append(from, rv)
 		}

@@ -53,8 +53,10 @@ type scope struct {
 	// added (0 outside one): inside it only its own FROM items are visible,
 	// as in BigQuery (`a JOIN (b JOIN c ON c.x = a.x)` cannot read a).
 	inner int
-	using *usingScope // JOIN … USING columns (bind_using.go); nil when none
-	env   *cteEnv     // the CTEs visible to subqueries in its expressions
+	// innerWhy ends the error for a name outside inner: where, and why.
+	innerWhy string
+	using    *usingScope // JOIN … USING columns (bind_using.go); nil when none
+	env      *cteEnv     // the CTEs visible to subqueries in its expressions
 }
 
 // visible returns the range variables a name may resolve to: inside a

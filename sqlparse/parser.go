@@ -510,7 +510,12 @@ func (p *parser) nameList() []string {
 	p.expectOp("(")
 	var names []string
 	for {
-		names = append(names, p.name("a column name"))
+		if p.isKw("OFFSET") { // UNNEST … WITH OFFSET's column, USING (offset)
+			names = append(names, "offset")
+			p.advance()
+		} else {
+			names = append(names, p.name("a column name"))
+		}
 		if !p.acceptOp(",") {
 			break
 		}

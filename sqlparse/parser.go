@@ -3,6 +3,7 @@ package sqlparse
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Parse reads one query (an optional trailing ';' is allowed). The error, if
@@ -71,6 +72,19 @@ func parseWith[T any](src string, rule func(*parser) T) (out T, err error) {
 			out, err = zero, pe.locate(src)
 		}
 	}()
+	if !utf8.ValidString(src) {
+		// BigQuery reads the query as UTF-8 text, and a STRING literal
+		// holding a stray byte would reach LIKE and regexes as no string can.
+		at := 0
+		for at < len(src) {
+			r, n := utf8.DecodeRuneInString(src[at:])
+			if r == utf8.RuneError && n == 1 {
+				break
+			}
+			at += n
+		}
+		panic(errorAt(at, "the query is not valid UTF-8 (byte 0x%02x)", src[at]))
+	}
 	p.advance()
 	return rule(p), nil
 }

@@ -141,6 +141,7 @@ var errorCases = []string{
 	`select a from t x /* ERROR "expected end of query, found identifier" */ garbage`,
 	`select a = b /* ERROR "comparisons do not chain" */ = c`,
 	`select /* ERROR "unterminated string" */ 'abc`,
+	"select 'a', '/* ERROR \"not valid UTF-8 .byte 0xd1.\" */\xd1_'",
 	`select a from t join u /* ERROR "expected ON or USING" */ where x`,
 	`select x from /* ERROR "expected a table name" */ 1`,
 	`select cast(x as /* ERROR "expected a type name" */ 1)`,

@@ -26,7 +26,7 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 	if rv != nil {
 		if len(parts) == 1 {
 			// UNNEST elements (or offsets) merged by USING: the merged column.
-			if u := ctx.sc.using.lookup(parts[0]); u != nil && u.first >= ctx.sc.inner && ctx.sc.using.isHidden(rv, parts[0]) {
+			if u := ctx.sc.using.lookup(parts[0]); u != nil && rv.kind == rvElem && u.first >= ctx.sc.inner && ctx.sc.using.isHidden(rv, parts[0]) {
 				return u.expr
 			}
 			return b.rowValue(rv, e.At)

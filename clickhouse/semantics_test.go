@@ -124,12 +124,19 @@ func TestQuantileRanksAgree(t *testing.T) {
 		_, _, err := ch.Ingest("src", evs)
 		require.NoError(t, err)
 	}
+	// A group whose values are all NULL.
+	nulls := [][]byte{[]byte(`{"timestamp":"2024-05-01T11:00:00Z","id":"n1","g":999}`), []byte(`{"timestamp":"2024-05-01T11:00:01Z","id":"n2","g":999,"v":null}`)}
+	local.Append("src", nulls)
+	_, _, err := ch.Ingest("src", nulls)
+	require.NoError(t, err)
 	for _, q := range []string{
 		`select g, approx_quantiles(v, 100)[offset(0)] as p0, approx_quantiles(v, 100)[offset(1)] as p1, approx_quantiles(v, 100)[offset(5)] as p5,
 			approx_quantiles(v, 100)[offset(50)] as p50, approx_quantiles(v, 100)[offset(95)] as p95, approx_quantiles(v, 100)[offset(99)] as p99,
 			approx_quantiles(v, 100)[offset(100)] as p100 from src group by g order by g`,
 		`select g, approx_quantiles(v, 7)[offset(3)] as a, approx_quantiles(v, 3)[ordinal(2)] as b, approx_quantiles(v, 6000)[offset(4500)] as c from src group by g order by g`,
+		`select g, approx_quantiles(v, 100)[offset(95)] as p95, approx_quantiles(v, 100)[offset(99)] as p99 from src group by g order by g`,
 		`select approx_quantiles(v, 1000)[offset(999)] as a from src where g > 1000`,
+		`select approx_quantiles(v, 4)[offset(1)] as a, approx_quantiles(v, 4)[offset(2)] as b, approx_quantiles(v, 4)[offset(3)] as c from src where g > 1000`,
 	} {
 		t.Run(q, func(t *testing.T) {
 			before := ch.RowsMoved()

@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"logq/planner"
 	"logq/types"
@@ -21,7 +22,8 @@ import (
 //	LOGICAL_AND, LOGICAL_OR          min, max of the 0/1 values
 //	APPROX_QUANTILES(x, n) read at   exec's nearest rank, element max(⌈r·N/n⌉, 1)
 //	constant ranks only              of the N values sorted: for INT64,
-//	                                 quantileExact at a level just under r/n
+//	                                 quantileExact (quantilesExact past two
+//	                                 ranks) at a level just under r/n
 //	                                 (quantileLevel); for FLOAT64 (NaN first)
 //	                                 the sorted values' element
 //
@@ -118,9 +120,23 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 		}
 		n := int(a.Args[1].(*planner.Const).V.I)
 		if kind == types.KindInt64 && slices.Max(a.Ranks) <= maxQuantileRank {
+			// Each quantileExact keeps its own copy of the group's values:
+			// up to two ranks (p95 and p99, say) that is cheaper to analyse
+			// than one quantilesExact, past two it is the memory of one
+			// copy per rank, so they share one quantilesExact (whose empty
+			// group is zeros, not NULL: count says which).
+			levels := make([]string, len(a.Ranks))
+			for i, r := range a.Ranks {
+				levels[i] = strconv.FormatFloat(quantileLevel(r, n), 'g', -1, 64)
+			}
 			at := map[int]string{}
-			for _, r := range a.Ranks {
-				at[r] = "quantileExact(" + strconv.FormatFloat(quantileLevel(r, n), 'g', -1, 64) + ")(toNullable(" + x + "))"
+			for i, r := range a.Ranks {
+				if len(a.Ranks) <= 2 {
+					at[r] = "quantileExact(" + levels[i] + ")(toNullable(" + x + "))"
+					continue
+				}
+				all := "quantilesExact(" + strings.Join(levels, ", ") + ")(toNullable(" + x + "))"
+				at[r] = "if(count(" + x + ") = 0, NULL, toNullable(arrayElement(" + all + ", " + strconv.Itoa(i+1) + ")))"
 			}
 			return rcol{t: a.T, quant: &quantCol{at: at, n: n, ranks: a.Ranks, elem: *a.T.Elem}}, true
 		}

@@ -297,7 +297,9 @@ func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []c
 	if s.tree.Fields() > before {
 		s.sink.markNew(before)
 	}
-	return rows, s.sink.columns(), accepted, rejects
+	cols = s.sink.columns()
+	s.sink.cur, s.sink.text = nil, nil // the rows hold them now; an idle source keeps none
+	return rows, cols, accepted, rejects
 }
 
 // row is one event's cells, and its time (for partitioning inserts).

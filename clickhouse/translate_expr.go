@@ -187,7 +187,7 @@ func call(cols []rcol, c *planner.Call, filter bool) (string, bool) {
 		cond, ok := expr(cols, c.Args[0], true)
 		return "multiIf(" + cond + ", " + args[1] + ", " + args[2] + ")", ok
 	case "||", "concat":
-		return "concat(" + strings.Join(args, ", ") + ")", true
+		return "concat(" + strings.Join(args, ", ") + ")", c.T.Kind == types.KindString
 	case "length":
 		return "toInt64(lengthUTF8(" + args[0] + "))", kind(0) == types.KindString
 	case "regexp_contains":

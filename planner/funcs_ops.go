@@ -201,8 +201,19 @@ func registerOperators() {
 			}
 			return types.FloatValue(-a[0].F), nil
 		}, false),
-		"||": def(2, 2, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
-			return types.StringValue(a[0].S + a[1].S), nil
+		// a || b is CONCAT(a, b), and ARRAY_CONCAT(a, b) for arrays.
+		"||": def(2, 2, func(c *Call) (types.Type, error) {
+			for _, a := range c.Args {
+				if a.Type().Kind == types.KindArray {
+					return funcs["array_concat"].Check(c)
+				}
+			}
+			return concatArgs(c)
+		}, func(c *Call, a []types.Value) (types.Value, error) {
+			if c.T.Kind == types.KindArray {
+				return funcs["array_concat"].Eval(c, a)
+			}
+			return types.Value{T: c.T, S: a[0].S + a[1].S}, nil
 		}, false),
 		"and": def(2, 2, boolArgs, func(c *Call, a []types.Value) (types.Value, error) {
 			if (!a[0].Null && a[0].I == 0) || (!a[1].Null && a[1].I == 0) {
@@ -316,12 +327,12 @@ func registerOperators() {
 		"byte_length": def(1, 1, stringOrBytes(types.Int64), func(c *Call, a []types.Value) (types.Value, error) {
 			return types.IntValue(int64(len(a[0].S))), nil
 		}, false),
-		"concat": def(1, -1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		"concat": def(1, -1, concatArgs, func(c *Call, a []types.Value) (types.Value, error) {
 			var b strings.Builder
 			for _, v := range a {
 				b.WriteString(v.S)
 			}
-			return types.StringValue(b.String()), nil
+			return types.Value{T: c.T, S: b.String()}, nil
 		}, false),
 		"starts_with": def(2, 2, textBool, func(c *Call, a []types.Value) (types.Value, error) {
 			return types.BoolValue(strings.HasPrefix(a[0].S, a[1].S)), nil
@@ -556,4 +567,39 @@ func equalNested(a, b types.Value) (eq, unknown bool) {
 		unknown = unknown || u
 	}
 	return !unknown, unknown
+}
+
+// concatArgs types CONCAT's (and ||'s) arguments as BigQuery does: all
+// BYTES, for a BYTES result; else STRINGs, with every other value that
+// casts to STRING cast (CONCAT('Summer ', 1923) is 'Summer 1923').
+func concatArgs(c *Call) (types.Type, error) {
+	t := types.String
+	for _, a := range c.Args {
+		if a.Type().Kind == types.KindBytes {
+			t = types.Bytes
+		}
+	}
+	for i, a := range c.Args {
+		k := a.Type().Kind
+		if t.Kind == types.KindBytes || k == types.KindString || k == types.KindNull || !castsToString[k] {
+			x, err := coerceTo(a, t)
+			if err != nil {
+				return t, fmt.Errorf("argument %d of %s: %w", i+1, describeFn(c.Fn), err)
+			}
+			c.Args[i] = x
+			continue
+		}
+		x, err := fold(&Call{Fn: "cast", Args: []Expr{a}, T: types.String})
+		if err != nil {
+			return t, fmt.Errorf("argument %d of %s: %w", i+1, describeFn(c.Fn), err)
+		}
+		c.Args[i] = x
+	}
+	return t, nil
+}
+
+// castsToString are the kinds CONCAT casts to STRING.
+var castsToString = map[types.Kind]bool{
+	types.KindBool: true, types.KindInt64: true, types.KindFloat64: true, types.KindNumeric: true, types.KindBigNumeric: true,
+	types.KindDate: true, types.KindDatetime: true, types.KindTime: true, types.KindTimestamp: true, types.KindInterval: true,
 }

@@ -60,7 +60,7 @@ var internal = map[string]bool{
 	"offset": true, "safe_offset": true, "ordinal": true, "safe_ordinal": true,
 	"field": true, "make_array": true, "make_struct": true,
 	"extract_dayofweek": true, "extract_dayofyear": true, "extract_isoweek": true, "extract_isoyear": true,
-	"extract_date": true, "extract_time": true, "interval_part": true, "is_distinct_from": true, "in_unnest": true,
+	"extract_date": true, "extract_time": true, "extract_datetime": true, "interval_part": true, "is_distinct_from": true, "in_unnest": true,
 	"json_subscript": true, "cast_format": true, "like_any": true, "like_all": true,
 	"bitnot": true, "collation_key": true, "collation_keys": true, "like_collated": true, "strpos_collated": true, "instr_collated": true, "starts_with_collated": true, "ends_with_collated": true, "replace_collated": true, "split_collated": true, "&": true, "|": true, "^": true, "<<": true, ">>": true,
 }

@@ -340,6 +340,8 @@ func registerTimeFuncs() {
 				return types.Type{}, err
 			}
 			switch k := c.Args[0].Type().Kind; {
+			case t.Kind == types.KindDatetime && k != types.KindTimestamp && k != types.KindNull:
+				return types.Type{}, fmt.Errorf("EXTRACT(DATETIME FROM ...) needs a TIMESTAMP, not %s", c.Args[0].Type())
 			case k == types.KindDate && (t.Kind == types.KindDate || t.Kind == types.KindTime):
 				return types.Type{}, fmt.Errorf("EXTRACT(%s FROM ...) needs a TIMESTAMP or DATETIME, not DATE", t)
 			case k == types.KindTimestamp, k == types.KindDatetime, k == types.KindDate, k == types.KindNull:
@@ -365,6 +367,12 @@ func registerTimeFuncs() {
 	register("extract_date", part(types.Date, dateOf))
 	// EXTRACT(TIME FROM x [AT TIME ZONE tz]): its time of day (in tz).
 	register("extract_time", part(types.Time, clockOf))
+	// EXTRACT(DATETIME FROM ts [AT TIME ZONE tz]): its civil date and time
+	// (in tz, UTC by default).
+	register("extract_datetime", part(types.Datetime, func(t time.Time) types.Value {
+		y, m, d := t.Date()
+		return types.DatetimeValue(time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC).UnixMicro())
+	}))
 	register("generate_timestamp_array", def(3, 3, func(c *Call) (types.Type, error) {
 		for i := 0; i < 2; i++ {
 			a, err := coerceTo(c.Args[i], types.Timestamp)

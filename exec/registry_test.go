@@ -29,6 +29,7 @@ var syntax = map[string]string{
 	"extract_isoweek": `(?i)extract\s*\(\s*isoweek\b`, "extract_isoyear": `(?i)extract\s*\(\s*isoyear\b`,
 	"extract_date":     `(?i)extract\s*\(\s*date\b`,
 	"extract_time":     `(?i)extract\s*\(\s*time\b`,
+	"extract_datetime": `(?i)extract\s*\(\s*datetime\b`,
 	"interval_part":    `(?i)\binterval\s+[a-z0-9_(]+\s*[*+-]`,
 	"is_distinct_from": `(?i)\bis\s+(not\s+)?distinct\s+from\b`, "in_unnest": `(?i)\bin\s+unnest\s*\(`,
 	"json_subscript":       `\)\s*\[\s*['"0-9]`,

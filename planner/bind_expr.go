@@ -18,6 +18,9 @@ type exprCtx struct {
 	wins *winCollector
 	// aliases are the select list's items, which QUALIFY may name.
 	aliases []selItem
+	// laterAliases are the select list's items, which HAVING may name
+	// where no column of FROM has the name.
+	laterAliases []selItem
 }
 
 // paramRef is a parameter whose value is not known (Check only).

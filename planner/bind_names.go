@@ -50,6 +50,14 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 	case len(found) == 1:
 		return b.fields(found[0], parts[1:], e.At)
 	}
+	// HAVING reads a select-list alias that names no column of FROM.
+	if i := aliasIndex(ctx.laterAliases, parts[0]); i >= 0 && len(parts) == 1 {
+		it := ctx.laterAliases[i]
+		if it.ast != nil && hasAnalytic(it.ast) {
+			b.fail(e.At, "HAVING cannot read %s: it is an analytic function's result (use QUALIFY)", parts[0])
+		}
+		return it.expr
+	}
 	if x := b.outerName(e); x != nil { // bind_subquery.go
 		return x
 	}

@@ -78,7 +78,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	}
 	var having Expr
 	if s.Having != nil {
-		having = b.toAggOutput(b.boolExpr(s.Having, &exprCtx{sc: sc, aggs: agg}, "HAVING"), keys, s.Having.Pos())
+		having = b.toAggOutput(b.boolExpr(s.Having, &exprCtx{sc: sc, aggs: agg, laterAliases: items}, "HAVING"), keys, s.Having.Pos())
 	}
 	var qualify Expr
 	if s.Qualify != nil {

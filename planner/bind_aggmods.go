@@ -63,10 +63,15 @@ func (b *binder) havingModifier(e *sqlparse.Call, call *AggCall, inner *exprCtx)
 // aggModifiers binds the modifiers of an aggregate call into call.
 func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *exprCtx) {
 	name := def.Name
-	if e.Nulls != "" && !def.IgnoreNulls {
+	switch {
+	case name == "approx_quantiles" && e.Nulls == "IGNORE":
+		// what APPROX_QUANTILES does anyway (RESPECT NULLS, which ranks
+		// NULLs first, is not supported)
+	case e.Nulls != "" && !def.IgnoreNulls:
 		b.fail(e.At, "%s NULLS is not supported in %s", e.Nulls, strings.ToUpper(name))
+	default:
+		call.IgnoreNulls = e.Nulls == "IGNORE"
 	}
-	call.IgnoreNulls = e.Nulls == "IGNORE"
 	if !def.OrderLimit {
 		b.noAggModifiers(&sqlparse.Call{At: e.At, OrderBy: e.OrderBy, Limit: e.Limit}, name)
 		b.havingModifier(e, call, inner)

@@ -90,15 +90,24 @@ func (ev *evaluator) eval2(c *planner.Call, b *Batch) (l, r *Vector, err error) 
 	return l, r, err
 }
 
-// rowByRow is the fallback: box each row's arguments and call EvalCall.
-func (ev *evaluator) rowByRow(c *planner.Call, b *Batch) (*Vector, error) {
-	args := make([]*Vector, len(c.Args))
-	for i, a := range c.Args {
-		v, err := ev.eval(a, b)
+// evalEach evaluates each of es over b.
+func (ev *evaluator) evalEach(es []planner.Expr, b *Batch) ([]*Vector, error) {
+	out := make([]*Vector, len(es))
+	for i, e := range es {
+		v, err := ev.eval(e, b)
 		if err != nil {
 			return nil, err
 		}
-		args[i] = v
+		out[i] = v
+	}
+	return out, nil
+}
+
+// rowByRow is the fallback: box each row's arguments and call EvalCall.
+func (ev *evaluator) rowByRow(c *planner.Call, b *Batch) (*Vector, error) {
+	args, err := ev.evalEach(c.Args, b)
+	if err != nil {
+		return nil, err
 	}
 	out := newVector(c.T, b.N)
 	box := make([]types.Value, len(args))

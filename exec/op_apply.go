@@ -98,13 +98,9 @@ func (ev *evaluator) evalApplied(e *applied, b *Batch) (*Vector, error) {
 		}
 		x = v
 	}
-	outer := make([]*Vector, len(e.outer))
-	for i, o := range e.outer {
-		v, err := ev.eval(o, b)
-		if err != nil {
-			return nil, err
-		}
-		outer[i] = v
+	outer, err := ev.evalEach(e.outer, b)
+	if err != nil {
+		return nil, err
 	}
 	s := e.st.s
 	out := ev.out(e, s.T, b.N)

@@ -261,7 +261,7 @@ func (o *unnestOp) on(b, out *Batch, u *unnestRows) (*Batch, error) {
 			case u.nulls[k]: // already the NULL row of an empty array
 				kept.addNull(r)
 				any = true
-			case !c.Null && c.Bool():
+			case c.Bool(): // TRUE; NULL and FALSE drop the element
 				kept.add(r, u.elems[k], u.offs[k])
 				any = true
 			}

@@ -112,12 +112,14 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		right := b.padded(f, padR, where, func(w *[]Expr) *fromTree {
 			// A parenthesized join, or the UNNEST of a RIGHT or FULL JOIN:
 			// only its own names (scope.inner).
-			why := "inside a parenthesized join: only its own FROM items are (move the condition to the join's ON)"
-			if _, ok := f.Right.(*sqlparse.UnnestRef); ok {
+			why := ""
+			switch f.Right.(type) {
+			case *sqlparse.Join:
+				why = "inside a parenthesized join: only its own FROM items are (move the condition to the join's ON)"
+			case *sqlparse.UnnestRef:
 				why = "in the array of a " + f.Kind.String() + " UNNEST, which may not read the left side (BigQuery refuses it too; use LEFT JOIN or CROSS JOIN)"
 			}
-			switch f.Right.(type) {
-			case *sqlparse.Join, *sqlparse.UnnestRef:
+			if why != "" {
 				inner, innerWhy := sc.inner, sc.innerWhy
 				sc.inner, sc.innerWhy = mid, why
 				defer func() { sc.inner, sc.innerWhy = inner, innerWhy }()

@@ -51,7 +51,7 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 				sh = &shard{weight: weight}
 				shards[num] = sh
 			}
-			if i == 0 {
+			if i == 0 { // every server lists the same replicas: count them once
 				sh.replicas++
 			}
 			if local == 1 {

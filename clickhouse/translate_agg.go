@@ -129,14 +129,14 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 			for i, r := range a.Ranks {
 				levels[i] = strconv.FormatFloat(quantileLevel(r, n), 'g', -1, 64)
 			}
+			all := "quantilesExact(" + strings.Join(levels, ", ") + ")(toNullable(" + x + "))"
 			at := map[int]string{}
 			for i, r := range a.Ranks {
 				if len(a.Ranks) <= 2 {
 					at[r] = "quantileExact(" + levels[i] + ")(toNullable(" + x + "))"
-					continue
+				} else {
+					at[r] = "if(count(" + x + ") = 0, NULL, toNullable(arrayElement(" + all + ", " + strconv.Itoa(i+1) + ")))"
 				}
-				all := "quantilesExact(" + strings.Join(levels, ", ") + ")(toNullable(" + x + "))"
-				at[r] = "if(count(" + x + ") = 0, NULL, toNullable(arrayElement(" + all + ", " + strconv.Itoa(i+1) + ")))"
 			}
 			return rcol{t: a.T, quant: &quantCol{at: at, n: n, ranks: a.Ranks, elem: *a.T.Elem}}, true
 		}

@@ -345,6 +345,9 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 	case *sqlparse.Select:
 		for _, it := range n.Items {
 			w(it.Expr)
+			for _, r := range it.Replace {
+				w(r.Expr)
+			}
 		}
 		w(n.From)
 		w(n.Where)

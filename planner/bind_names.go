@@ -151,7 +151,11 @@ func (b *binder) rowValue(rv *rangeVar, pos int) Expr {
 	var fields []types.Field
 	for _, it := range b.rangeVarColumns(rv) {
 		args = append(args, it.expr)
-		fields = append(fields, types.Field{Name: it.name, Type: it.expr.Type()})
+		name := it.name
+		if strings.HasPrefix(name, "$col") {
+			name = "" // an anonymous column is an anonymous field
+		}
+		fields = append(fields, types.Field{Name: name, Type: it.expr.Type()})
 	}
 	if len(args) == 0 && rv.kind == rvPath {
 		// A path with no field known yet (at load, before any data: an

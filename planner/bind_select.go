@@ -219,7 +219,7 @@ func aliasIndex(items []selItem, name string) int {
 // the alias, else the last part of a path, else $colN.
 func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
 	var items []selItem
-	for i, it := range s.Items {
+	for _, it := range s.Items {
 		if !it.Star {
 			name := it.Alias
 			if name == "" {
@@ -229,38 +229,83 @@ func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
 				case *sqlparse.FieldAccess:
 					name = e.Name
 				default:
-					name = fmt.Sprintf("$col%d", i+1)
+					name = fmt.Sprintf("$col%d", len(items)+1)
 				}
 			}
 			items = append(items, selItem{ast: it.Expr, name: name, pos: it.At})
 			continue
 		}
-		except := map[string]bool{}
-		for _, e := range it.Except {
-			except[strings.ToLower(e)] = true
-		}
-		vars := sc.vars
-		if len(it.Prefix) > 0 {
-			rv := sc.find(it.Prefix[0])
-			if rv == nil || len(it.Prefix) > 1 {
-				b.fail(it.At, "%s.* must name a FROM item", strings.Join(it.Prefix, "."))
-			}
-			vars = []*rangeVar{rv}
-		}
-		for i, rv := range vars {
-			cols := b.rangeVarColumns(rv)
-			if len(it.Prefix) == 0 {
-				cols = sc.using.starColumns(i, rv, cols) // bind_using.go
-			}
-			for _, c := range cols {
-				if !except[strings.ToLower(c.name)] {
-					c.pos = it.At
-					items = append(items, c)
-				}
-			}
-		}
+		items = append(items, b.starItems(it, sc, len(items))...)
 	}
 	return items
+}
+
+// starItems expands one `*` or `path.*` of a select list whose earlier items
+// made n columns, with its EXCEPT and REPLACE lists.
+func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem {
+	vars := sc.vars
+	if len(it.Prefix) > 0 {
+		rv := sc.find(it.Prefix[0])
+		if rv == nil || len(it.Prefix) > 1 {
+			b.fail(it.At, "%s.* must name a FROM item", strings.Join(it.Prefix, "."))
+		}
+		vars = []*rangeVar{rv}
+	}
+	var all []selItem
+	schemaless := false // a source's columns are the fields its events have had so far
+	for i, rv := range vars {
+		cols := b.rangeVarColumns(rv)
+		if len(it.Prefix) == 0 {
+			cols = sc.using.starColumns(i, rv, cols) // bind_using.go
+		}
+		all = append(all, cols...)
+		schemaless = schemaless || rv.kind == rvScan || rv.kind == rvPath || rv.kind == rvView
+	}
+	find := func(name, list string) int {
+		for i, c := range all {
+			if strings.EqualFold(c.name, name) {
+				return i
+			}
+		}
+		if !schemaless {
+			b.fail(it.At, "column %s in SELECT * %s list does not exist", name, list)
+		}
+		return -1
+	}
+	except := map[int]bool{}
+	for _, name := range it.Except {
+		if i := find(name, "EXCEPT"); i >= 0 {
+			except[i] = true
+		}
+	}
+	replaced := map[int]bool{}
+	for _, r := range it.Replace {
+		i := find(r.Name, "REPLACE")
+		if except[i] || replaced[i] {
+			b.fail(r.At, "column %s is named twice in SELECT * EXCEPT/REPLACE", r.Name)
+		}
+		if i >= 0 {
+			replaced[i] = true
+			all[i] = selItem{ast: r.Expr, name: all[i].name, pos: r.At}
+		}
+	}
+	var out []selItem
+	for i, c := range all {
+		if except[i] {
+			continue
+		}
+		if c.pos == 0 {
+			c.pos = it.At
+		}
+		if c.name == "" || strings.HasPrefix(c.name, "$col") {
+			c.name = fmt.Sprintf("$col%d", n+len(out)+1) // anonymous where it lands
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 && len(it.Except) > 0 {
+		b.fail(it.At, "SELECT * EXCEPT leaves no column")
+	}
+	return out
 }
 
 // rangeVarColumns lists the columns * expands to for one range variable.
@@ -285,12 +330,22 @@ func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
 			t, _, _ := fieldOf(srv, path)
 			out = append(out, selItem{expr: scanField(srv, path, t, false), name: name})
 		}
-	case rvPlan, rvElem:
+	case rvPlan:
 		for i, c := range rv.cols {
-			if c.Name == "" || strings.HasPrefix(c.Name, "$") && rv.kind == rvPlan {
-				continue
-			}
 			out = append(out, selItem{expr: &sym{rv: rv, idx: i, T: c.T, nm: c.Name}, name: c.Name})
+		}
+	case rvElem:
+		// UNNEST makes a value table: * of a STRUCT element is its fields
+		// (aliased or not), of another element the element, anonymous
+		// when the UNNEST has no alias.
+		c := rv.cols[0]
+		elem := &sym{rv: rv, idx: 0, T: c.T, nm: c.Name}
+		if c.T.Kind != types.KindStruct {
+			out = append(out, selItem{expr: elem, name: c.Name})
+			break
+		}
+		for i, f := range c.T.Fields {
+			out = append(out, selItem{expr: &Call{Fn: "field", Args: []Expr{elem}, Idx: i, T: f.Type}, name: f.Name})
 		}
 	case rvConst:
 		for i, c := range rv.cols {

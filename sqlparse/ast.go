@@ -104,12 +104,21 @@ type FrameBound struct {
 // SelectItem is one entry of a select list: an expression with an optional
 // alias, `*`, or `path.*`.
 type SelectItem struct {
-	At     int
-	Expr   Expr   // nil for a star
-	Alias  string // "" when none was written
-	Star   bool
-	Prefix []string // for `path.*`
-	Except []string // SELECT * EXCEPT (a, b)
+	At      int
+	Expr    Expr   // nil for a star
+	Alias   string // "" when none was written
+	Star    bool
+	Prefix  []string      // for `path.*`
+	Except  []string      // SELECT * EXCEPT (a, b)
+	Replace []StarReplace // SELECT * REPLACE (x + 1 AS a)
+}
+
+// StarReplace is one `expr AS name` of SELECT * REPLACE: the column name
+// keeps its place and takes expr's value.
+type StarReplace struct {
+	At   int
+	Expr Expr
+	Name string
 }
 
 // SetOp combines two query bodies: UNION ALL, UNION DISTINCT and friends.

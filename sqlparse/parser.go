@@ -517,6 +517,20 @@ func (p *parser) starModifiers(it *SelectItem) {
 	if p.acceptKw("EXCEPT") {
 		it.Except = p.nameList()
 	}
+	if p.isWord("REPLACE") && p.peek().kind == tokOp && p.peek().text == "(" {
+		p.advance()
+		p.advance()
+		for {
+			r := StarReplace{At: p.tok.pos, Expr: p.expr()}
+			p.expectKw("AS")
+			r.Name = p.name("a column name")
+			it.Replace = append(it.Replace, r)
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+		p.expectOp(")")
+	}
 }
 
 // nameList reads a parenthesised list of column names: (a, b, …).

@@ -119,6 +119,18 @@ func (w *printer) selectBlock(s *Select) {
 				}
 				w.WriteString(")")
 			}
+			if len(it.Replace) > 0 {
+				w.WriteString(" REPLACE (")
+				for j, r := range it.Replace {
+					if j > 0 {
+						w.WriteString(", ")
+					}
+					w.expr(r.Expr)
+					w.WriteString(" AS ")
+					w.WriteString(quoteName(r.Name))
+				}
+				w.WriteString(")")
+			}
 		default:
 			w.expr(it.Expr)
 			if it.Alias != "" {

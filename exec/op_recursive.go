@@ -16,9 +16,10 @@ import (
 type recursiveOp struct {
 	plan *planner.RecursiveUnion
 	env  *Env
-	in   Operator  // the base, then the current run's step
-	cur  *rowStore // what this run has made so far
-	runs int       // step runs started
+	in   Operator            // the base, then the current run's step
+	cur  *rowStore           // what this run has made so far
+	runs int                 // step runs started
+	seen map[string]struct{} // UNION DISTINCT: every row made so far
 }
 
 func newRecursiveOp(x *planner.RecursiveUnion, env *Env) (Operator, error) {
@@ -52,6 +53,9 @@ func (o *recursiveOp) Next(ctx context.Context) (*Batch, error) {
 				return nil, err
 			}
 			if b != nil {
+				if o.plan.Distinct {
+					b = o.unseen(b)
+				}
 				if b.N == 0 {
 					continue
 				}
@@ -64,8 +68,11 @@ func (o *recursiveOp) Next(ctx context.Context) (*Batch, error) {
 			o.in.Close()
 			o.in = nil
 		}
-		// A run has ended: the next one reads what it made.
-		if o.cur.n == 0 {
+		// A run has ended: the next one reads what it made. The step runs
+		// at least once, over no row when the base made none: a step may
+		// make rows without reading the CTE (ZetaSQL's reference
+		// implementation runs it so).
+		if o.cur.n == 0 && o.runs > 0 {
 			return nil, nil
 		}
 		if o.runs == planner.MaxRecursion {
@@ -83,6 +90,24 @@ func (o *recursiveOp) Next(ctx context.Context) (*Batch, error) {
 		}
 		o.in = step
 	}
+}
+
+// unseen keeps the rows of b not made before, and remembers them.
+func (o *recursiveOp) unseen(b *Batch) *Batch {
+	if o.seen == nil {
+		o.seen = map[string]struct{}{}
+	}
+	var keep []int32
+	for r, k := range rowKeys(b) {
+		if _, ok := o.seen[k]; !ok {
+			o.seen[k] = struct{}{}
+			keep = append(keep, int32(r))
+		}
+	}
+	if len(keep) == b.N {
+		return b
+	}
+	return b.take(keep)
 }
 
 // workTableOp reads the rows of the run before of a recursive CTE, in

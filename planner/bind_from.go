@@ -41,7 +41,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			case def.binding && b.recursing[len(b.recursing)-1] != def:
 				b.fail(f.At, "CTEs %s and %s read each other in a cycle: only a CTE reading itself is supported", def.cte.Name, b.recursing[len(b.recursing)-1].cte.Name)
 			case def.inBase:
-				b.fail(f.At, "recursive CTE %s cannot be read in its base term: write it as base UNION ALL recursive term", def.cte.Name)
+				b.fail(f.At, "recursive CTE %s cannot be read in its base term: write it as base UNION ALL (or UNION DISTINCT) recursive term, matched by position", def.cte.Name)
 			}
 			if cols, ok := mergeableCTE(def); ok && !def.recursive {
 				if t, ok := b.mergeCTE(def, cols, alias, sc, where); ok {

@@ -10,7 +10,7 @@ import (
 
 // Recursive CTEs (WITH RECURSIVE), as BigQuery has them: a CTE of a
 // recursive WITH may read itself, and one that does is `base UNION ALL
-// step`, where base does not read it and step reads it once, as a FROM
+// step` (or UNION DISTINCT), where base does not read it and step reads it once, as a FROM
 // item, not inside an aggregate, a window, ORDER BY/LIMIT, INTERSECT/EXCEPT,
 // the padded side of an outer join, or a subquery. Its rows are base's,
 // then step's over the rows the step before it made, until a step makes no
@@ -25,7 +25,7 @@ func (b *binder) recursiveCTE(def *cteDef) Node {
 	b.recursing = append(b.recursing, def)
 	defer func() { def.binding, b.recursing = false, b.recursing[:len(b.recursing)-1] }()
 	set, isSet := q.Body.(*sqlparse.SetOp)
-	if !isSet || set.Op != "UNION" || !set.All || set.Mode != "" || set.Match != "" || len(q.With) > 0 || len(q.OrderBy) > 0 || q.Limit != nil {
+	if !isSet || set.Op != "UNION" || set.Mode != "" || set.Match != "" || len(q.With) > 0 || len(q.OrderBy) > 0 || q.Limit != nil {
 		// Not of the recursive form: it must not read itself.
 		def.inBase = true
 		defer func() { def.inBase = false }()
@@ -83,7 +83,7 @@ func (b *binder) recursiveCTE(def *cteDef) Node {
 	if cast {
 		step = &Project{In: step, Exprs: exprs, Cols: cols}
 	}
-	return &RecursiveUnion{Base: base, Step: step, Work: work, Cols: cols}
+	return &RecursiveUnion{Base: base, Step: step, Work: work, Cols: cols, Distinct: !set.All}
 }
 
 // misplacedWork says where in step the work table is read from a place a

@@ -11,6 +11,10 @@ type RecursiveUnion struct {
 	Base, Step Node
 	Work       *WorkTable
 	Cols       []Column
+	// Distinct is UNION DISTINCT: a row made before (by the base or any
+	// step, or earlier in the same run) is dropped, and only new rows feed
+	// the next run.
+	Distinct bool
 }
 
 // WorkTable is where Step of a RecursiveUnion reads the rows of the run
@@ -37,7 +41,11 @@ func (n *RecursiveUnion) WithExpressions(es []Expr) Node {
 	return n
 }
 func (n *RecursiveUnion) explain() string {
-	return fmt.Sprintf("RecursiveUnionAll %s (at most %d steps)", n.Work.Name, MaxRecursion)
+	kind := "All"
+	if n.Distinct {
+		kind = "Distinct"
+	}
+	return fmt.Sprintf("RecursiveUnion%s %s (at most %d steps)", kind, n.Work.Name, MaxRecursion)
 }
 
 // prune keeps every column: Step's rows feed the next run in the layout

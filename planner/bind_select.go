@@ -411,10 +411,17 @@ func (a *aggRef) Children() []Expr         { return nil }
 func (a *aggRef) WithChildren([]Expr) Expr { return a }
 func (a *aggRef) String() string           { return fmt.Sprintf("$agg%d", a.i) }
 
-func (c *aggCollector) add(call AggCall) *aggRef {
+// add returns the aggregate for call, written at pos. Calls written alike
+// are computed once, unless an argument is volatile (SUM(RAND()) twice is
+// two sums); one written call stays one aggregate wherever the binder
+// copies it (a PIVOT aggregate for two aliases of one value).
+func (c *aggCollector) add(call AggCall, pos int) *aggRef {
 	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls, call.Having)
 	for _, a := range call.Args {
 		key += "|" + a.String()
+		if isVolatile(a) {
+			key += fmt.Sprintf("@%d", pos)
+		}
 	}
 	for i, k := range c.keys {
 		if k == key {

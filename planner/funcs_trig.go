@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 
 	"logq/types"
@@ -58,6 +59,31 @@ func registerTrigFuncs() {
 			return types.FloatValue(r), nil
 		}, false))
 	}
+	// RADIANS and DEGREES multiply by a constant ratio (x * (π/180) is
+	// ZetaSQL's FLOAT64 answer to the last bit, RADIANS(360) exactly 2π);
+	// NUMERIC and BIGNUMERIC multiply exactly by π to 60 digits and round
+	// to the type's scale.
+	for _, d := range []struct {
+		name  string
+		ratio float64
+		exact func(x *big.Rat) *big.Rat
+	}{
+		{"radians", math.Pi / 180, func(x *big.Rat) *big.Rat { return x.Mul(x.Mul(x, piRat), big.NewRat(1, 180)) }},
+		{"degrees", 180 / math.Pi, func(x *big.Rat) *big.Rat { return x.Quo(x.Mul(x, big.NewRat(180, 1)), piRat) }},
+	} {
+		d := d
+		register(d.name, def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
+			x := a[0].F
+			r := x * d.ratio
+			if math.IsInf(r, 0) && !math.IsInf(x, 0) {
+				return types.Value{}, evalErr("floating point overflow: %s(%v)", strings.ToUpper(d.name), x)
+			}
+			return types.FloatValue(r), nil
+		}, false))
+		overloadDecimal(d.name, -1, func(c *Call, a []types.Value) (types.Value, error) {
+			return decimalResult(types.DecimalFromRat(c.T, d.exact(a[0].Rat())))
+		})
+	}
 	register("atan2", def(2, 2, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
 		return types.FloatValue(math.Atan2(a[0].F, a[1].F)), nil
 	}, false))
@@ -94,3 +120,6 @@ func registerTrigFuncs() {
 		return types.FloatValue(x), nil // NaN
 	}, false))
 }
+
+// piRat is π to 60 significant digits, beyond BIGNUMERIC's 38 of scale.
+var piRat, _ = new(big.Rat).SetString("3.14159265358979323846264338327950288419716939937510582097494")

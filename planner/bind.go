@@ -270,16 +270,23 @@ func (b *binder) outputColumn(e sqlparse.Expr, cols []Column) int {
 }
 
 func (b *binder) limit(plan Node, limit, offset sqlparse.Expr) Node {
-	if limit == nil {
+	if limit == nil && offset == nil {
 		return plan
 	}
-	n := b.constInt(limit, "LIMIT")
+	n := int64(noLimit) // LIMIT ALL OFFSET k
+	if limit != nil {
+		n = b.constInt(limit, "LIMIT")
+	}
 	var off int64
 	if offset != nil {
 		off = b.constInt(offset, "OFFSET")
 	}
 	return &Limit{In: plan, N: n, Offset: off}
 }
+
+// noLimit is the row count of LIMIT ALL: more rows than any query has, small
+// enough that count + offset cannot overflow.
+const noLimit = 1 << 62
 
 func (b *binder) constInt(e sqlparse.Expr, what string) int64 { return b.constAtLeast(e, what, 0) }
 

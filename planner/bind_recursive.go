@@ -25,7 +25,7 @@ func (b *binder) recursiveCTE(def *cteDef) Node {
 	b.recursing = append(b.recursing, def)
 	defer func() { def.binding, b.recursing = false, b.recursing[:len(b.recursing)-1] }()
 	set, isSet := q.Body.(*sqlparse.SetOp)
-	if !isSet || set.Op != "UNION" || set.Mode != "" || set.Match != "" || len(q.With) > 0 || len(q.OrderBy) > 0 || q.Limit != nil {
+	if !isSet || set.Op != "UNION" || set.Mode != "" || set.Match != "" || len(q.With) > 0 || len(q.OrderBy) > 0 || q.Limit != nil || q.Offset != nil {
 		// Not of the recursive form: it must not read itself.
 		def.inBase = true
 		defer func() { def.inBase = false }()

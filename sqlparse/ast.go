@@ -30,7 +30,7 @@ type Query struct {
 	With      []*CTE
 	Body      SetExpr
 	OrderBy   []*OrderItem
-	Limit     Expr // nil when absent
+	Limit     Expr // nil when absent, or LIMIT ALL
 	Offset    Expr // nil when absent
 }
 

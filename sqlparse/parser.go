@@ -258,7 +258,9 @@ func (p *parser) query() *Query {
 		q.OrderBy = p.orderBy()
 	}
 	if p.acceptKw("LIMIT") {
-		q.Limit = p.expr()
+		if !p.acceptKw("ALL") { // LIMIT ALL (ZetaSQL's): no limit, Limit stays nil
+			q.Limit = p.expr()
+		}
 		if p.acceptKw("OFFSET") {
 			q.Offset = p.expr()
 		}

@@ -45,9 +45,13 @@ func (w *printer) query(q *Query) {
 		w.WriteString(" ORDER BY ")
 		w.orderItems(q.OrderBy)
 	}
-	if q.Limit != nil {
+	if q.Limit != nil || q.Offset != nil {
 		w.WriteString(" LIMIT ")
-		w.expr(q.Limit)
+		if q.Limit != nil {
+			w.expr(q.Limit)
+		} else {
+			w.WriteString("ALL")
+		}
 		if q.Offset != nil {
 			w.WriteString(" OFFSET ")
 			w.expr(q.Offset)

@@ -51,6 +51,7 @@ var syntax = map[string]string{
 	"^":                    `\d\s*\^\s*\d`,
 	"<<":                   `<<\s*\d`,
 	">>":                   `>>\s*\d`,
+	"unnest_zip":           `(?i)\bunnest\s*\([^()]*\bas\s+\w+\s*[,)]`,
 }
 
 // TestEveryFunctionIsDefinedAndTested lists every registered function: each

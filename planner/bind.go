@@ -372,6 +372,10 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		w(n.On)
 	case *sqlparse.UnnestRef:
 		w(n.Expr)
+		for _, a := range n.Zip {
+			w(a.Expr)
+		}
+		w(n.Mode)
 	case *sqlparse.NamedArg:
 		w(n.X)
 	case *sqlparse.SubqueryRef:

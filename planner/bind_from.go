@@ -265,7 +265,7 @@ func (b *binder) unnestItem(u *sqlparse.UnnestRef, input *fromTree, leftJoin boo
 	}
 	onTrue := on == nil || isTrueLit(on)
 	// UNNEST of a stored nested object: a path alias, no operator at all.
-	if scanRV, path, ok := b.objectPath(u.Expr, sc); ok && !u.WithOffset && (onTrue || !leftJoin) {
+	if scanRV, path, ok := b.objectPath(u.Expr, sc); ok && len(u.Zip) == 0 && !u.WithOffset && (onTrue || !leftJoin) {
 		rv := &rangeVar{alias: strings.ToLower(u.Alias), kind: rvPath, scan: scanRV.scan, table: scanRV.table, prefix: path}
 		rv.cols = []Column{{Name: u.Alias}}
 		rv.scanRV = scanRV
@@ -279,7 +279,12 @@ func (b *binder) unnestItem(u *sqlparse.UnnestRef, input *fromTree, leftJoin boo
 		}
 		return input
 	}
-	arr := b.expr(u.Expr, &exprCtx{sc: sc})
+	var arr Expr
+	if len(u.Zip) > 0 {
+		arr = b.zipArrays(u, sc) // bind_unnest_zip.go
+	} else {
+		arr = b.expr(u.Expr, &exprCtx{sc: sc})
+	}
 	elem := types.Null
 	switch t := arr.Type(); t.Kind {
 	case types.KindArray:

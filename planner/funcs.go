@@ -63,6 +63,7 @@ var internal = map[string]bool{
 	"extract_date": true, "extract_time": true, "extract_datetime": true, "interval_part": true, "is_distinct_from": true, "in_unnest": true,
 	"json_subscript": true, "cast_format": true, "like_any": true, "like_all": true,
 	"bitnot": true, "collation_key": true, "collation_keys": true, "like_collated": true, "strpos_collated": true, "instr_collated": true, "starts_with_collated": true, "ends_with_collated": true, "replace_collated": true, "split_collated": true, "&": true, "|": true, "^": true, "<<": true, ">>": true,
+	"unnest_zip": true,
 }
 
 // aliases maps a second name to a registered function (IFNULL → COALESCE).
@@ -198,6 +199,7 @@ func init() {
 	registerTimeOfDayFuncs()
 	registerMathFuncs()
 	registerTrigFuncs()
+	registerZipFuncs()
 	registerBytesFuncs()
 	registerGenerateFuncs()
 	registerStringFuncs()

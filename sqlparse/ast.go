@@ -161,6 +161,17 @@ type UnnestRef struct {
 	Alias       string
 	WithOffset  bool
 	OffsetAlias string
+	// Zip is ZetaSQL's multiway UNNEST(a [AS x], b [AS y], … [, mode =>
+	// m]): every array with its alias (Expr is nil then), zipped by
+	// position; Mode is nil when not written (PAD).
+	Zip  []ZipArray
+	Mode Expr
+}
+
+// ZipArray is one array of a multiway UNNEST and its alias ("" if none).
+type ZipArray struct {
+	Expr  Expr
+	Alias string
 }
 
 // SubqueryRef is a parenthesised query in FROM.

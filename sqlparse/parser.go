@@ -770,6 +770,9 @@ func (p *parser) fromItemBase() FromItem {
 	case p.acceptKw("UNNEST"):
 		p.expectOp("(")
 		u := &UnnestRef{At: at, Expr: p.expr()}
+		if p.isKw("AS") || p.isOp(",") {
+			p.zipArrays(u)
+		}
 		p.expectOp(")")
 		u.Alias = p.alias()
 		if p.acceptKw("WITH") {
@@ -794,6 +797,28 @@ func (p *parser) fromItemBase() FromItem {
 		parts = append(parts, p.pathPart())
 	}
 	return &TableRef{At: at, Name: strings.Join(parts, "."), Alias: p.alias()}
+}
+
+// zipArrays reads the rest of a multiway UNNEST after its first array.
+func (p *parser) zipArrays(u *UnnestRef) {
+	first := ZipArray{Expr: u.Expr}
+	if p.acceptKw("AS") {
+		first.Alias = p.name("an alias")
+	}
+	u.Zip, u.Expr = []ZipArray{first}, nil
+	for p.acceptOp(",") {
+		if p.isWord("mode") && p.peek().kind == tokOp && p.peek().text == "=>" {
+			p.advance()
+			p.advance()
+			u.Mode = p.expr()
+			break
+		}
+		a := ZipArray{Expr: p.expr()}
+		if p.acceptKw("AS") {
+			a.Alias = p.name("an alias")
+		}
+		u.Zip = append(u.Zip, a)
+	}
 }
 
 // pathPart reads the name after a dot, where reserved words are allowed.

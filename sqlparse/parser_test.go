@@ -93,6 +93,10 @@ var dialect = []struct{ in, want string }{
 		"SELECT date_trunc(d, WEEK(MONDAY)), EXTRACT(WEEK(SUNDAY) FROM d), last_day(d, ISOYEAR) FROM t"},
 	{"select any_value(x having max y), array_agg(x ignore nulls having min y + 1 order by z limit 2) from t",
 		"SELECT any_value(x HAVING MAX y), array_agg(x IGNORE NULLS HAVING MIN y + 1 ORDER BY z LIMIT 2) FROM t"},
+	{"select * except (a) replace (b + 1 as b) from t limit all offset 2",
+		"SELECT * EXCEPT (a) REPLACE (b + 1 AS b) FROM t LIMIT ALL OFFSET 2"},
+	{"select * from unnest([1] as a, t.b, mode => 'PAD') with offset",
+		"SELECT * FROM UNNEST([1] AS a, t.b, mode => 'PAD') WITH OFFSET"},
 	{"select current_date, current_timestamp as t, current_time, `current_date` from t",
 		"SELECT current_date(), current_timestamp() AS t, current_time(), `current_date` FROM t"},
 	// PIVOT, with aliases; FOR's expression stops before IN.

@@ -267,7 +267,23 @@ func (w *printer) from(f FromItem) {
 		w.alias(f.Alias)
 	case *UnnestRef:
 		w.WriteString("UNNEST(")
-		w.expr(f.Expr)
+		if f.Expr != nil {
+			w.expr(f.Expr)
+		}
+		for i, a := range f.Zip {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			w.expr(a.Expr)
+			if a.Alias != "" {
+				w.WriteString(" AS ")
+				w.WriteString(quoteName(a.Alias))
+			}
+		}
+		if f.Mode != nil {
+			w.WriteString(", mode => ")
+			w.expr(f.Mode)
+		}
 		w.WriteString(")")
 		w.alias(f.Alias)
 		if f.WithOffset {

@@ -1,0 +1,109 @@
+package planner
+
+import (
+	"strings"
+
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// Multiway UNNEST (ZetaSQL's): UNNEST(a [AS x], b [AS y], … [, mode => m])
+// gives a row per position, each array's element in a column named by its
+// alias (or the last name of a path; anonymous otherwise). It is bound as
+// the UNNEST of one array of STRUCTs made by unnest_zip, whose fields are
+// the FROM item's columns (a STRUCT element's fields are, bind_names.go).
+// The mode: PAD (the default) runs to the longest array, NULLs past the
+// end of the shorter; TRUNCATE stops at the shortest; STRICT needs equal
+// lengths. A NULL array has no element; a NULL mode is an error.
+
+var zipModes = map[string]bool{"PAD": true, "TRUNCATE": true, "STRICT": true}
+
+// zipArrays binds the arrays and mode of a multiway UNNEST into the
+// unnest_zip call whose elements the UNNEST produces.
+func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
+	if u.Alias != "" {
+		b.fail(u.At, "a multiway UNNEST names its arrays inside it (UNNEST(a AS x, b AS y)), not as a whole")
+	}
+	mode := Expr(&Const{V: types.StringValue("PAD")})
+	if u.Mode != nil {
+		m, err := coerceTo(b.expr(u.Mode, &exprCtx{sc: sc}), types.String)
+		if err != nil {
+			b.fail(u.Mode.Pos(), "the mode of a multiway UNNEST is a STRING ('PAD', 'TRUNCATE' or 'STRICT'): %v", err)
+		}
+		if c, ok := m.(*Const); ok && !c.V.Null && !zipModes[c.V.S] {
+			b.fail(u.Mode.Pos(), "the mode of a multiway UNNEST is 'PAD', 'TRUNCATE' or 'STRICT', not %q", c.V.S)
+		}
+		mode = m
+	}
+	args := []Expr{mode}
+	var fields []types.Field
+	for _, a := range u.Zip {
+		x := b.expr(a.Expr, &exprCtx{sc: sc})
+		switch t := x.Type(); t.Kind {
+		case types.KindArray:
+		case types.KindNull:
+			x = &Const{V: types.NullOf(types.ArrayOf(types.Int64))}
+		default:
+			b.fail(a.Expr.Pos(), "UNNEST needs an array, not %s", t)
+		}
+		name := a.Alias
+		if name == "" {
+			switch e := a.Expr.(type) {
+			case *sqlparse.Ident:
+				name = e.Parts[len(e.Parts)-1]
+			case *sqlparse.FieldAccess:
+				name = e.Name
+			}
+		}
+		for _, f := range fields {
+			if name != "" && strings.EqualFold(f.Name, name) {
+				b.fail(a.Expr.Pos(), "the arrays of a multiway UNNEST are named %s twice", name)
+			}
+		}
+		args = append(args, x)
+		fields = append(fields, types.Field{Name: name, Type: *x.Type().Elem})
+	}
+	return &Call{Fn: "unnest_zip", Args: args, T: types.ArrayOf(types.StructOf(fields...))}
+}
+
+func registerZipFuncs() {
+	f := register("unnest_zip", def(2, -1, nil, func(c *Call, a []types.Value) (types.Value, error) {
+		elem := *c.T.Elem
+		if a[0].Null {
+			return types.Value{}, evalErr("a multiway UNNEST's mode may not be NULL")
+		}
+		mode := a[0].S
+		if !zipModes[mode] {
+			return types.Value{}, evalErr("the mode of a multiway UNNEST is 'PAD', 'TRUNCATE' or 'STRICT', not %q", mode)
+		}
+		arrays := a[1:]
+		n := -1
+		for _, arr := range arrays {
+			l := len(arr.L) // a NULL array has none
+			switch {
+			case n < 0:
+				n = l
+			case mode == "PAD":
+				n = max(n, l)
+			case mode == "TRUNCATE":
+				n = min(n, l)
+			case l != n:
+				return types.Value{}, evalErr("the arrays of a multiway UNNEST in STRICT mode must have equal lengths")
+			}
+		}
+		rows := make([]types.Value, n)
+		for i := range rows {
+			fields := make([]types.Value, len(arrays))
+			for j, arr := range arrays {
+				if i < len(arr.L) {
+					fields[j] = arr.L[i]
+				} else {
+					fields[j] = types.NullOf(elem.Fields[j].Type)
+				}
+			}
+			rows[i] = types.StructValue(elem, fields)
+		}
+		return types.ArrayValue(elem, rows), nil
+	}, true))
+	f.Internal = true
+}

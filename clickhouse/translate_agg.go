@@ -61,7 +61,7 @@ func (r *rel) aggregate(n *planner.Aggregate) (*rel, bool) {
 }
 
 func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
-	if a.HasLimit || len(a.Order) > 0 || a.IgnoreNulls || a.Having != 0 {
+	if a.HasLimit || len(a.Order) > 0 || a.IgnoreNulls || a.Having != 0 || a.Filtered {
 		return rcol{}, false
 	}
 	if a.Star {

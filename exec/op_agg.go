@@ -288,7 +288,11 @@ func (o *aggOp) addGrouped(b *Batch, keys []*Vector) error {
 			}
 			args[i] = v
 		}
-		o.states[ai].update(o.gidx[:b.N], args, b.N)
+		g, n := o.gidx[:b.N], b.N
+		if a.Filtered {
+			args, g, n = filterAggRows(args, g)
+		}
+		o.states[ai].update(g, args, n)
 		if f, ok := o.states[ai].(failing); ok {
 			if err := f.failed(); err != nil {
 				return err
@@ -314,6 +318,9 @@ func newBudgetedAggState(a planner.AggCall, mem *memBudget) aggState {
 }
 
 func newAggState(a planner.AggCall) aggState {
+	if a.Filtered { // its rows are filtered before they reach it (filterAggRows)
+		a.Filtered, a.Args = false, a.Args[:len(a.Args)-1]
+	}
 	if a.Having != 0 {
 		return newHavingState(a) // op_agg_having.go
 	}
@@ -385,4 +392,32 @@ func growZero[T any](s []T, n int) []T {
 		s = append(s, z)
 	}
 	return s
+}
+
+// filterAggRows keeps, of an aggregate's argument rows and their groups g,
+// those whose filter (agg(x WHERE cond), the last argument) is TRUE, and
+// drops the filter.
+func filterAggRows(args []*Vector, g []int32) ([]*Vector, []int32, int) {
+	cond := args[len(args)-1]
+	args = args[:len(args)-1]
+	var keep []int32
+	for r := range g {
+		if cond.I[r] != 0 && !cond.isNull(r) {
+			keep = append(keep, int32(r))
+		}
+	}
+	if len(keep) == len(g) {
+		return args, g, len(g)
+	}
+	out := make([]*Vector, len(args))
+	for i, a := range args {
+		if a != nil { // APPROX_QUANTILES' count is not evaluated
+			out[i] = gather(a, keep, nil)
+		}
+	}
+	kg := make([]int32, len(keep))
+	for i, r := range keep {
+		kg[i] = g[r]
+	}
+	return out, kg, len(keep)
 }

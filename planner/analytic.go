@@ -76,8 +76,8 @@ func AnalyticNames() []string {
 func (b *binder) analyticArgs(e *sqlparse.Call, def *Analytic, inner *exprCtx, call *WindowCall) bool {
 	up := strings.ToUpper(def.Name)
 	switch {
-	case e.Star || e.Distinct || len(e.OrderBy) > 0 || e.Limit != nil:
-		b.fail(e.At, "%s does not take *, DISTINCT, ORDER BY or LIMIT in its arguments", up)
+	case e.Star || e.Distinct || len(e.OrderBy) > 0 || e.Limit != nil || e.Where != nil:
+		b.fail(e.At, "%s does not take *, DISTINCT, WHERE, ORDER BY or LIMIT in its arguments", up)
 	case len(e.Args) < def.MinArgs || len(e.Args) > def.MaxArgs:
 		if def.MinArgs == def.MaxArgs {
 			b.fail(e.At, "%s takes %d argument(s), got %d", up, def.MaxArgs, len(e.Args))

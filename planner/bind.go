@@ -401,6 +401,7 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 			w(a)
 		}
 		w(n.HavingX)
+		w(n.Where)
 		for _, o := range n.OrderBy {
 			w(o.Expr)
 		}

@@ -13,6 +13,7 @@ import (
 //	ARRAY_AGG(x [IGNORE NULLS | RESPECT NULLS] [HAVING MAX|MIN y] [ORDER BY key [DESC] …] [LIMIT n])
 //	STRING_AGG(s [, delim] [HAVING MAX|MIN y] [ORDER BY key [DESC] …] [LIMIT n])
 //	agg(x [HAVING MAX|MIN y]) for every other aggregate
+//	agg(x … [WHERE cond] …) (ZetaSQL's) in any aggregate, not analytic
 //
 // ORDER BY orders the values (ties in an unspecified order), LIMIT keeps the
 // first n (n a non-negative INT64 constant), HAVING MAX|MIN y reads only
@@ -34,7 +35,26 @@ func (b *binder) noAggModifiers(e *sqlparse.Call, name string) {
 		b.fail(e.Limit.Pos(), "LIMIT inside a call of %s is not supported", strings.ToUpper(name))
 	case e.Having != "":
 		b.fail(e.HavingX.Pos(), "HAVING %s inside a call of %s is not supported", e.Having, strings.ToUpper(name))
+	case e.Where != nil:
+		b.fail(e.Where.Pos(), "WHERE inside a call of %s is not supported", strings.ToUpper(name))
 	}
+}
+
+// whereModifier binds agg(x WHERE cond): cond, over the aggregate's input
+// rows, becomes the call's last argument, after every other (aggCall binds
+// it last).
+func (b *binder) whereModifier(e *sqlparse.Call, call *AggCall, inner *exprCtx) {
+	if e.Where == nil {
+		return
+	}
+	if e.Over != nil {
+		b.fail(e.Where.Pos(), "WHERE inside an analytic function call is not supported")
+	}
+	if hasAggregate(e.Where) {
+		b.fail(e.Where.Pos(), "aggregate functions cannot be nested")
+	}
+	call.Args = append(call.Args, b.boolExpr(e.Where, inner, "WHERE inside "+strings.ToUpper(call.Fn)))
+	call.Filtered = true
 }
 
 // havingModifier binds HAVING MAX|MIN expr of an aggregate call: expr, an

@@ -230,6 +230,7 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall 
 	}
 	b.aggModifiers(e, def, &call, inner) // bind_aggmods.go
 	b.aggCollation(e.At, &call)          // funcs_collation.go
+	b.whereModifier(e, &call, inner)     // bind_aggmods.go
 	return call
 }
 

@@ -101,6 +101,8 @@ func (b *binder) pivotCall(a *sqlparse.Call, match sqlparse.Expr) sqlparse.Expr 
 		// Its maximum would be taken over every value's rows, not the
 		// pivot value's; BigQuery refuses it too.
 		b.fail(a.At, "HAVING %s is not supported in a PIVOT aggregate", a.Having)
+	case a.Where != nil:
+		b.fail(a.Where.Pos(), "WHERE is not supported in a PIVOT aggregate")
 	case a.Star:
 		return &sqlparse.Call{At: a.At, Name: "COUNTIF", Args: []sqlparse.Expr{match}}
 	case name == "approx_top_count" || name == "approx_top_sum":

@@ -156,6 +156,9 @@ type AggCall struct {
 	// rows whose expr equals its maximum (minimum) in the group. The expr
 	// is the last of Args.
 	Having int8
+	// Filtered: agg(x WHERE cond) (ZetaSQL's) reads only the rows where
+	// cond, the last of Args (after HAVING's), is TRUE.
+	Filtered bool
 }
 
 // AggOrder is the direction of one ORDER BY key inside an aggregate call.

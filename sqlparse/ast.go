@@ -307,6 +307,7 @@ type Call struct {
 	// RESPECT NULLS ("" when neither), HAVING MAX|MIN, ORDER BY and LIMIT. The planner says
 	// which aggregates take them.
 	Nulls   string
+	Where   Expr   // ZetaSQL's agg(x WHERE cond): only the rows where cond is TRUE
 	Having  string // "MAX" or "MIN" for HAVING MAX|MIN expr; "" when absent
 	HavingX Expr
 	OrderBy []*OrderItem

@@ -688,7 +688,7 @@ func datePart(e Expr) *DatePartArg {
 	return nil
 }
 
-// callModifiers reads [IGNORE | RESPECT NULLS] [HAVING MAX|MIN expr]
+// callModifiers reads [IGNORE | RESPECT NULLS] [WHERE cond] [HAVING MAX|MIN expr]
 // [ORDER BY …] [LIMIT n] after a call's arguments: the binder decides
 // which functions take them.
 func (p *parser) callModifiers(c *Call) {
@@ -696,6 +696,9 @@ func (p *parser) callModifiers(c *Call) {
 		c.Nulls = strings.ToUpper(p.tok.text)
 		p.advance()
 		p.expectKw("NULLS")
+	}
+	if p.acceptKw("WHERE") {
+		c.Where = p.expr()
 	}
 	if p.acceptKw("HAVING") {
 		if !p.isWord("MAX") && !p.isWord("MIN") {

@@ -450,6 +450,10 @@ func (w *printer) expr(e Expr) {
 		if e.Nulls != "" {
 			w.WriteString(" " + e.Nulls + " NULLS")
 		}
+		if e.Where != nil {
+			w.WriteString(" WHERE ")
+			w.expr(e.Where)
+		}
 		if e.Having != "" {
 			w.WriteString(" HAVING " + e.Having + " ")
 			w.expr(e.HavingX)

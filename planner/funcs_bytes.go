@@ -186,6 +186,10 @@ func registerBytesFuncs() {
 	}, false))
 	arrayArg := func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()
+		if t.Kind == types.KindNull && arrayOut[c.Fn] {
+			t = types.ArrayOf(types.Int64) // ARRAY_FIRST_N(NULL, 2): an untyped NULL array
+			c.Args[0] = &Const{V: types.NullOf(t)}
+		}
 		if t.Kind != types.KindArray {
 			return t, fmt.Errorf("%s needs an ARRAY, not %s", strings.ToUpper(c.Fn), t)
 		}
@@ -196,10 +200,32 @@ func registerBytesFuncs() {
 			}
 			c.Args[i] = a
 		}
-		if c.Fn == "array_slice" {
+		if arrayOut[c.Fn] {
 			return t, nil
 		}
 		return *t.Elem, nil
+	}
+	// ARRAY_FIRST_N(a, n), ARRAY_LAST_N, ARRAY_REMOVE_FIRST_N and
+	// ARRAY_REMOVE_LAST_N (ZetaSQL's): the first (last) n elements, or all
+	// but them; n past the length takes (removes) them all, a negative n is
+	// an error, a NULL array or n gives NULL.
+	for name, first := range map[string]bool{"array_first_n": true, "array_last_n": false, "array_remove_first_n": false, "array_remove_last_n": true} {
+		remove := strings.HasPrefix(name, "array_remove")
+		register(name, def(2, 2, arrayArg, func(c *Call, a []types.Value) (types.Value, error) {
+			l, n := a[0].L, a[1].I
+			if n < 0 {
+				return types.Value{}, evalErr("the n argument to %s must not be negative", strings.ToUpper(c.Fn))
+			}
+			k := int(min(n, int64(len(l))))
+			if remove {
+				k = len(l) - k // what is kept
+			}
+			out := l[len(l)-k:]
+			if first {
+				out = l[:k]
+			}
+			return types.ArrayValue(*c.T.Elem, append([]types.Value{}, out...)), nil
+		}, false))
 	}
 	// ARRAY_FIRST and ARRAY_LAST: the end element; an empty array is an error.
 	for name, last := range map[string]bool{"array_first": false, "array_last": true} {
@@ -410,3 +436,7 @@ func textSig(rest ...types.Kind) func(c *Call) (types.Type, error) {
 		return t, nil
 	}
 }
+
+// arrayOut are the array functions whose result is an array of the
+// argument's type, not an element.
+var arrayOut = map[string]bool{"array_slice": true, "array_first_n": true, "array_last_n": true, "array_remove_first_n": true, "array_remove_last_n": true}

@@ -140,7 +140,8 @@ var collationPasses = map[string]bool{
 	"lower": true, "upper": true, "concat": true, "||": true, "substr": true, "left": true, "right": true,
 	"lpad": true, "rpad": true, "repeat": true, "reverse": true, "length": true, "byte_length": true,
 	"array_length": true, "array_reverse": true, "array_concat": true, "array_to_string": true,
-	"array_first": true, "array_last": true, "array_slice": true, "is_null": true, "cast": true,
+	"array_first": true, "array_last": true, "array_slice": true, "array_first_n": true, "array_last_n": true,
+	"array_remove_first_n": true, "array_remove_last_n": true, "is_null": true, "cast": true,
 	"collate": true, "collation_key": true, "collation_keys": true, "to_code_points": true,
 	"ascii": true, "unicode": true, "not": true,
 }

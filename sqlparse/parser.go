@@ -835,6 +835,13 @@ func (p *parser) pathPart() string {
 // read as calls), or GROUPING SETS (set, …) whose sets are (a, b), (),
 // ROLLUP(…), CUBE(…) or one expression.
 func (p *parser) groupItem() Expr {
+	if next := p.peek(); p.isOp("(") && next.kind == tokOp && next.text == ")" {
+		// GROUP BY (): the grand total, GROUPING SETS (())
+		g := &GroupingSets{At: p.tok.pos, Sets: []GroupingSet{{Paren: true}}}
+		p.advance()
+		p.advance()
+		return g
+	}
 	if !p.isWord("GROUPING") {
 		return p.expr()
 	}

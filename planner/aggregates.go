@@ -104,9 +104,9 @@ func init() {
 		{Name: "covar_pop", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
 		{Name: "covar_samp", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
 		{Name: "corr", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
-		{Name: "bit_and", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
-		{Name: "bit_or", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
-		{Name: "bit_xor", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: bitType},
+		{Name: "bit_and", MinArgs: 1, MaxArgs: 2, Distinct: true, Window: true, Check: bitType},
+		{Name: "bit_or", MinArgs: 1, MaxArgs: 2, Distinct: true, Window: true, Check: bitType},
+		{Name: "bit_xor", MinArgs: 1, MaxArgs: 2, Distinct: true, Window: true, Check: bitType},
 		{Name: "array_concat_agg", MinArgs: 1, MaxArgs: 1, OrderLimit: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
 			t := c.Args[0].Type()
 			switch t.Kind {
@@ -171,9 +171,25 @@ func numericPair(c *AggCall, _ bool) (types.Type, error) {
 	return types.Float64, unify(&Call{Fn: c.Fn}, c.Args) // a FLOAT64 literal beside a decimal is one
 }
 
-// bitType types BIT_AND, BIT_OR and BIT_XOR: an INT64.
+// bitType types BIT_AND, BIT_OR and BIT_XOR: an INT64, or of BYTES (ZetaSQL's)
+// BYTES, whose second argument (mode => …) is the constant 'STRICT' (the
+// default: values of unequal lengths are an error) or 'PAD' (the shorter
+// are padded with zero bytes on the right).
 func bitType(c *AggCall, _ bool) (types.Type, error) {
-	return types.Int64, argKinds(c, strings.ToUpper(c.Fn)+" needs an INT64", types.KindInt64)
+	up := strings.ToUpper(c.Fn)
+	if c.Args[0].Type().Kind != types.KindBytes {
+		if len(c.Args) == 2 {
+			return types.Int64, fmt.Errorf("%s takes a mode only for BYTES", up)
+		}
+		return types.Int64, argKinds(c, up+" needs an INT64 or BYTES", types.KindInt64)
+	}
+	if len(c.Args) == 2 {
+		m, ok := c.Args[1].(*Const)
+		if !ok || m.V.T.Kind != types.KindString || m.V.Null || (m.V.S != "PAD" && m.V.S != "STRICT") {
+			return types.Bytes, fmt.Errorf("the mode of %s is the constant 'PAD' or 'STRICT'", up)
+		}
+	}
+	return types.Bytes, nil
 }
 
 // numericToFloat types the VAR/STDDEV family: a number (a NUMERIC or

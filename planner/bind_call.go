@@ -113,7 +113,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 		if safe {
 			b.fail(e.At, "the SAFE. prefix is not supported on aggregate function %s", strings.ToUpper(name))
 		}
-		return b.aggregate(e, name, ctx)
+		return b.aggregate(b.namedArgs(e, name), name, ctx)
 	}
 	if e.Star || e.Distinct {
 		b.fail(e.At, "%s does not take * or DISTINCT", strings.ToUpper(name))
@@ -253,6 +253,9 @@ type namedParam struct{ name, def string }
 // namedParams lists, in order, the parameters of the functions that take
 // arguments by name.
 var namedParams = map[string][]namedParam{
+	"bit_and":          {{"value", ""}, {"mode", ""}},
+	"bit_or":           {{"value", ""}, {"mode", ""}},
+	"bit_xor":          {{"value", ""}, {"mode", ""}},
 	"make_interval":    {{"year", "0"}, {"month", "0"}, {"day", "0"}, {"hour", "0"}, {"minute", "0"}, {"second", "0"}},
 	"parse_json":       {{"json_string", ""}, {"wide_number_mode", ""}},
 	"float64":          {{"json", ""}, {"wide_number_mode", ""}},

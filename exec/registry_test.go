@@ -52,6 +52,13 @@ var syntax = map[string]string{
 	"<<":                   `<<\s*\d`,
 	">>":                   `>>\s*\d`,
 	"unnest_zip":           `(?i)\bunnest\s*\([^()]*\bas\s+\w+\s*[,)]`,
+	"path_field":           `(?i)\bflatten\s*\(`,
+	"path_flatten":         `(?i)\bflatten\s*\(`,
+	"path_json_field":      `(?i)\bflatten\s*\(.*json`,
+	"path_offset":          `(?i)\bflatten\s*\([\w.]*\.\w+\s*\[\s*offset\s*\(`,
+	"path_safe_offset":     `(?i)\bflatten\s*\([\w.]*\.\w+\s*\[\s*safe_offset\s*\(`,
+	"path_ordinal":         `(?i)\bflatten\s*\([\w.]*\.\w+\s*\[\s*ordinal\s*\(`,
+	"path_safe_ordinal":    `(?i)\bflatten\s*\([\w.]*\.\w+\s*\[\s*safe_ordinal\s*\(`,
 }
 
 // TestEveryFunctionIsDefinedAndTested lists every registered function: each

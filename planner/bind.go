@@ -116,6 +116,8 @@ type binder struct {
 	// the query around it into outerRefs instead of refusing them
 	// (bind_correlated.go).
 	collect *collector
+	// flatten is set while an array path is bound (bind_flatten.go).
+	flatten bool
 }
 
 func (b *binder) recover(err *error) {

@@ -119,6 +119,17 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 		b.fail(e.At, "%s does not take * or DISTINCT", strings.ToUpper(name))
 	}
 	b.noAggModifiers(e, name) // bind_aggmods.go
+	if name == "flatten" {
+		// FLATTEN(path) (ZetaSQL's): the array an array path stands for.
+		if len(e.Args) != 1 {
+			b.fail(e.At, "FLATTEN takes 1 argument, got %d", len(e.Args))
+		}
+		x := b.flattened(e.Args[0], ctx) // bind_flatten.go
+		if k := x.Type().Kind; k != types.KindArray && k != types.KindNull {
+			b.fail(e.At, "FLATTEN needs an array, not %s", x.Type())
+		}
+		return x
+	}
 	e = b.namedArgs(e, name)
 	var unit types.DatePart
 	var args []Expr

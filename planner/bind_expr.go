@@ -49,6 +49,10 @@ func (b *binder) boolExpr(e sqlparse.Expr, ctx *exprCtx, clause string) Expr {
 
 // expr binds and folds one expression.
 func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
+	if b.flatten && !isPathNode(e) { // an operand, not the path (bind_flatten.go)
+		b.flatten = false
+		defer func() { b.flatten = true }()
+	}
 	switch e := e.(type) {
 	case *sqlparse.Literal:
 		return b.literal(e)
@@ -120,6 +124,16 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		return b.finish(e.At, &Call{Fn: "cast", Args: []Expr{x}, T: t, Safe: e.Safe})
 	case *sqlparse.Index:
 		x := b.expr(e.X, ctx)
+		fn := map[sqlparse.SubscriptMode]string{sqlparse.SubPlain: "offset", sqlparse.SubOffset: "offset",
+			sqlparse.SubSafeOffset: "safe_offset", sqlparse.SubOrdinal: "ordinal", sqlparse.SubSafeOrdinal: "safe_ordinal"}[e.Mode]
+		if nestedArray(x.Type()) { // inside an array path
+			idx, err := coerceTo(b.expr(e.Index, ctx), types.Int64)
+			if err != nil {
+				b.fail(e.At, "array subscript: %v", err)
+			}
+			return pathIndex(fn, x, idx)
+		}
+		x = pathFlatten(x)
 		if x.Type().Kind == types.KindJSON {
 			if e.Mode != sqlparse.SubPlain {
 				b.fail(e.At, "a JSON subscript is written j[i] or j['key'], not with %s", e.Mode)
@@ -140,8 +154,6 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			}
 			return b.finish(e.At, &Call{Fn: "field", Args: []Expr{x}, Idx: int(i), T: x.Type().Fields[i].Type})
 		}
-		fn := map[sqlparse.SubscriptMode]string{sqlparse.SubPlain: "offset", sqlparse.SubOffset: "offset",
-			sqlparse.SubSafeOffset: "safe_offset", sqlparse.SubOrdinal: "ordinal", sqlparse.SubSafeOrdinal: "safe_ordinal"}[e.Mode]
 		return b.call(e.At, fn, []Expr{x, b.expr(e.Index, ctx)})
 	case *sqlparse.FieldAccess:
 		return b.field(b.expr(e.X, ctx), e.Name, e.At)
@@ -168,7 +180,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		}
 		x := b.expr(e.X, ctx)
 		if e.Unnest != nil {
-			r := b.call(e.At, "in_unnest", []Expr{x, b.expr(e.Unnest, ctx)})
+			r := b.call(e.At, "in_unnest", []Expr{x, b.flattened(e.Unnest, ctx)})
 			if e.Not {
 				r = b.call(e.At, "not", []Expr{r})
 			}

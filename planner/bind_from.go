@@ -283,7 +283,7 @@ func (b *binder) unnestItem(u *sqlparse.UnnestRef, input *fromTree, leftJoin boo
 	if len(u.Zip) > 0 {
 		arr = b.zipArrays(u, sc) // bind_unnest_zip.go
 	} else {
-		arr = b.expr(u.Expr, &exprCtx{sc: sc})
+		arr = b.flattened(u.Expr, &exprCtx{sc: sc})
 	}
 	elem := types.Null
 	switch t := arr.Type(); t.Kind {

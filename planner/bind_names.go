@@ -187,7 +187,10 @@ func (b *binder) field(x Expr, name string, pos int) Expr {
 	case types.KindJSON: // j.name is j['name'] (funcs_jsontype.go)
 		return b.finish(pos, &Call{Fn: "json_subscript", Args: []Expr{x, &Const{V: types.StringValue(name)}}})
 	case types.KindArray:
-		b.fail(pos, "cannot access field %s on a value of type %s; use UNNEST", name, t)
+		if b.flatten {
+			return b.pathField(x, name, pos) // bind_flatten.go
+		}
+		b.fail(pos, "cannot access field %s on a value of type %s; use UNNEST (or FLATTEN)", name, t)
 	}
 	b.fail(pos, "cannot access field %s on a value of type %s", name, t)
 	return nil

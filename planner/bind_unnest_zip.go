@@ -38,7 +38,7 @@ func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
 	args := []Expr{mode}
 	var fields []types.Field
 	for _, a := range u.Zip {
-		x := b.expr(a.Expr, &exprCtx{sc: sc})
+		x := b.flattened(a.Expr, &exprCtx{sc: sc})
 		switch t := x.Type(); t.Kind {
 		case types.KindArray:
 		case types.KindNull:

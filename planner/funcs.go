@@ -63,7 +63,8 @@ var internal = map[string]bool{
 	"extract_date": true, "extract_time": true, "extract_datetime": true, "interval_part": true, "is_distinct_from": true, "in_unnest": true,
 	"json_subscript": true, "cast_format": true, "like_any": true, "like_all": true,
 	"bitnot": true, "collation_key": true, "collation_keys": true, "like_collated": true, "strpos_collated": true, "instr_collated": true, "starts_with_collated": true, "ends_with_collated": true, "replace_collated": true, "split_collated": true, "&": true, "|": true, "^": true, "<<": true, ">>": true,
-	"unnest_zip": true,
+	"unnest_zip": true, "path_field": true, "path_json_field": true, "path_flatten": true, "path_offset": true, "path_safe_offset": true,
+	"path_ordinal": true, "path_safe_ordinal": true,
 }
 
 // aliases maps a second name to a registered function (IFNULL → COALESCE).
@@ -200,6 +201,7 @@ func init() {
 	registerMathFuncs()
 	registerTrigFuncs()
 	registerZipFuncs()
+	registerPathFuncs()
 	registerBytesFuncs()
 	registerGenerateFuncs()
 	registerStringFuncs()

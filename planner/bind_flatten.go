@@ -1,0 +1,132 @@
+package planner
+
+import (
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// Array paths (ZetaSQL's): inside FLATTEN(…), UNNEST(…) and IN UNNEST(…), a
+// field access on an ARRAY of STRUCTs reads the field of every element
+// (NULL for a NULL element), and a field that is itself an array is
+// concatenated (a NULL one adds nothing): [STRUCT([1, 2] AS a), STRUCT([3]
+// AS a)].a is [1, 2, 3]. A subscript right after such an array field applies
+// to each element's array before they are concatenated (….a[OFFSET(1)]
+// takes the second of each). Anywhere else a field of an array is refused.
+//
+// While the path is bound its arrays of arrays are kept apart, typed
+// ARRAY<ARRAY<T>> (a type no value of the dialect has): path_field makes
+// them, path_offset and its kin subscript each inner array, path_flatten
+// concatenates them where the path ends.
+
+// flattened binds e, an array path, as the array it stands for.
+func (b *binder) flattened(e sqlparse.Expr, ctx *exprCtx) Expr {
+	saved := b.flatten
+	b.flatten = true
+	x := b.expr(e, ctx)
+	b.flatten = saved
+	return pathFlatten(x)
+}
+
+// isPathNode reports whether e continues an array path: a name, a field
+// access or a subscript. Any other expression's operands are not on it.
+func isPathNode(e sqlparse.Expr) bool {
+	switch e.(type) {
+	case *sqlparse.Ident, *sqlparse.FieldAccess, *sqlparse.Index:
+		return true
+	}
+	return false
+}
+
+// nestedArray reports whether t is a path's array of arrays.
+func nestedArray(t types.Type) bool {
+	return t.Kind == types.KindArray && t.Elem.Kind == types.KindArray
+}
+
+// pathFlatten concatenates a path's array of arrays.
+func pathFlatten(x Expr) Expr {
+	if !nestedArray(x.Type()) {
+		return x
+	}
+	return &Call{Fn: "path_flatten", Args: []Expr{x}, T: *x.Type().Elem}
+}
+
+// pathField reads field name of every element of x, an ARRAY of STRUCTs.
+func (b *binder) pathField(x Expr, name string, pos int) Expr {
+	x = pathFlatten(x)
+	elem := *x.Type().Elem
+	if elem.Kind == types.KindJSON { // each element's member, as j.name is
+		return &Call{Fn: "path_json_field", Args: []Expr{x, &Const{V: types.StringValue(name)}}, T: x.Type()}
+	}
+	if elem.Kind != types.KindStruct {
+		b.fail(pos, "cannot access field %s on the elements of %s", name, x.Type())
+	}
+	i := elem.FieldIndex(name)
+	if i < 0 {
+		b.fail(pos, "field %s not found in %s", name, elem)
+	}
+	return &Call{Fn: "path_field", Args: []Expr{x}, Idx: i, T: types.ArrayOf(elem.Fields[i].Type)}
+}
+
+// pathIndex subscripts each inner array of a path's array of arrays.
+func pathIndex(fn string, x, idx Expr) Expr {
+	return &Call{Fn: "path_" + fn, Args: []Expr{x, idx}, T: *x.Type().Elem}
+}
+
+func registerPathFuncs() {
+	reg := func(name string, eval func(c *Call, a []types.Value) (types.Value, error)) {
+		register(name, def(1, 2, nil, eval, false)).Internal = true
+	}
+	reg("path_field", func(c *Call, a []types.Value) (types.Value, error) {
+		ft := *c.T.Elem
+		out := make([]types.Value, len(a[0].L))
+		for i, e := range a[0].L {
+			if e.Null || c.Idx >= len(e.L) {
+				out[i] = types.NullOf(ft)
+			} else {
+				out[i] = e.L[c.Idx]
+			}
+		}
+		return types.ArrayValue(ft, out), nil
+	})
+	reg("path_json_field", func(c *Call, a []types.Value) (types.Value, error) {
+		member, one := funcs["json_subscript"], &Call{Fn: "json_subscript", T: types.JSON}
+		out := make([]types.Value, len(a[0].L))
+		for i, e := range a[0].L {
+			out[i] = types.NullOf(types.JSON)
+			if e.Null {
+				continue
+			}
+			v, err := member.Eval(one, []types.Value{e, a[1]})
+			if err != nil {
+				return types.Value{}, err
+			}
+			out[i] = v
+		}
+		return types.ArrayValue(types.JSON, out), nil
+	})
+	reg("path_flatten", func(c *Call, a []types.Value) (types.Value, error) {
+		var out []types.Value
+		for _, inner := range a[0].L {
+			out = append(out, inner.L...) // a NULL array adds nothing
+		}
+		return types.ArrayValue(*c.T.Elem, out), nil
+	})
+	for _, fn := range []string{"offset", "safe_offset", "ordinal", "safe_ordinal"} {
+		reg("path_"+fn, func(c *Call, a []types.Value) (types.Value, error) {
+			sub, one := funcs[fn], &Call{Fn: fn, T: *c.T.Elem} // registered apart
+			out := make([]types.Value, len(a[0].L))
+			for i, inner := range a[0].L {
+				if inner.Null {
+					out[i] = types.NullOf(one.T)
+					continue
+				}
+				v, err := sub.Eval(one, []types.Value{inner, a[1]})
+				if err != nil {
+					return types.Value{}, err
+				}
+				out[i] = v
+			}
+			return types.ArrayValue(one.T, out), nil
+		})
+	}
+}

@@ -78,6 +78,10 @@ func (l *lexer) next() (token, *Error) {
 		return l.number(start)
 	case c == '@':
 		l.pos++
+		if l.pos < len(l.src) && l.src[l.pos] == '{' { // a hint, @{ … } (parser.go hint)
+			l.pos++
+			return token{kind: tokOp, text: "@{", pos: start, raw: "@{"}, nil
+		}
 		if l.pos < len(l.src) && l.src[l.pos] == '@' {
 			return token{}, errorAt(start, "system variables (@@name) are not supported")
 		}
@@ -105,7 +109,7 @@ func (l *lexer) next() (token, *Error) {
 			return token{kind: tokOp, text: op, pos: start, raw: op}, nil
 		}
 	}
-	if strings.IndexByte("=<>+-*/(),.[];~&|^%", c) >= 0 {
+	if strings.IndexByte("=<>+-*/(),.[];~&|^%}", c) >= 0 {
 		l.pos++
 		return token{kind: tokOp, text: string(c), pos: start, raw: string(c)}, nil
 	}

@@ -252,6 +252,7 @@ func (p *parser) query() *Query {
 				break
 			}
 		}
+		p.hint()
 	}
 	q.Body = p.setExpr()
 	if p.isKw("ORDER") {
@@ -366,6 +367,7 @@ func (p *parser) clauseStart() bool {
 
 func (p *parser) selectBlock() *Select {
 	s := &Select{At: p.expectKw("SELECT")}
+	p.hint()
 	if p.acceptKw("DISTINCT") {
 		s.Distinct = true
 	} else {
@@ -390,6 +392,7 @@ func (p *parser) selectBlock() *Select {
 	}
 	if p.isKw("GROUP") {
 		p.advance()
+		p.hint()
 		p.expectKw("BY")
 		s.GroupAll = p.acceptKw("ALL")
 		for !s.GroupAll {
@@ -570,6 +573,7 @@ func (p *parser) alias() string {
 
 func (p *parser) orderBy() []*OrderItem {
 	p.expectKw("ORDER")
+	p.hint()
 	p.expectKw("BY")
 	var items []*OrderItem
 	for {
@@ -636,6 +640,7 @@ func (p *parser) from() FromItem {
 			return left
 		}
 		p.expectKw("JOIN")
+		p.hint()
 		j := &Join{At: at, Kind: kind, Left: left, Right: p.fromItem()}
 		switch {
 		case p.acceptKw("ON"):
@@ -796,7 +801,39 @@ func (p *parser) fromItemBase() FromItem {
 	for p.acceptOp(".") {
 		parts = append(parts, p.pathPart())
 	}
-	return &TableRef{At: at, Name: strings.Join(parts, "."), Alias: p.alias()}
+	p.hint()
+	t := &TableRef{At: at, Name: strings.Join(parts, "."), Alias: p.alias()}
+	p.hint()
+	return t
+}
+
+// hint reads a hint, @{ name = expr, … }, if one is here. Hints steer an
+// engine's plan, never the answer: one qualified by an engine's name
+// (other_engine.num_shards = 4) is for that engine and ignored; an
+// unqualified one would be logq's, and logq takes none.
+func (p *parser) hint() {
+	if !p.isOp("@{") {
+		return
+	}
+	p.advance()
+	for {
+		at := p.tok.pos
+		name := p.name("a hint name")
+		qualified := false
+		for p.acceptOp(".") {
+			name += "." + p.name("a hint name")
+			qualified = true
+		}
+		if !qualified {
+			panic(errorAt(at, "unsupported hint: %s", name))
+		}
+		p.expectOp("=")
+		p.expr()
+		if !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp("}")
 }
 
 // zipArrays reads the rest of a multiway UNNEST after its first array.

@@ -153,6 +153,7 @@ func (p *parser) comparison(left Expr) Expr {
 		hi := p.binary(precBitOr)
 		return &Between{At: at, X: left, Lo: lo, Hi: hi, Not: not}
 	case p.acceptKw("IN"):
+		p.hint()
 		in := &In{At: at, X: left, Not: not}
 		if p.acceptKw("UNNEST") {
 			p.expectOp("(")
@@ -371,6 +372,7 @@ func (p *parser) keywordPrimary() Expr {
 		return s
 	case "EXISTS":
 		p.advance()
+		p.hint()
 		p.expectOp("(")
 		q := p.query()
 		p.expectOp(")")

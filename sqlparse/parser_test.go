@@ -93,6 +93,9 @@ var dialect = []struct{ in, want string }{
 		"SELECT date_trunc(d, WEEK(MONDAY)), EXTRACT(WEEK(SUNDAY) FROM d), last_day(d, ISOYEAR) FROM t"},
 	{"select any_value(x having max y), array_agg(x ignore nulls having min y + 1 order by z limit 2) from t",
 		"SELECT any_value(x HAVING MAX y), array_agg(x IGNORE NULLS HAVING MIN y + 1 ORDER BY z LIMIT 2) FROM t"},
+	// Hints for other engines are read and dropped.
+	{"with u as (select 1 as i) @{ e.h = 1 } select @{ e.h = 2 } i from t @{ e.h = 3 } join @{ e.h = 4 } u using (i) group @{ e.h = 5 } by i order @{ e.h = 6 } by i",
+		"WITH u AS (SELECT 1 AS i) SELECT i FROM t JOIN u USING (i) GROUP BY i ORDER BY i"},
 	{"select * except (a) replace (b + 1 as b) from t limit all offset 2",
 		"SELECT * EXCEPT (a) REPLACE (b + 1 AS b) FROM t LIMIT ALL OFFSET 2"},
 	{"select * from unnest([1] as a, t.b, mode => 'PAD') with offset",
@@ -173,6 +176,7 @@ var errorCases = []string{
 	`select range<date /* ERROR "expected .>., found" */ '[2024-01-01, 2024-02-01)'`,
 	`select cast('1' as date format 'yyyy' at /* ERROR "expected TIME" */ zone 'x')`,
 	`select max(x having /* ERROR "expected MAX or MIN after HAVING" */ y) from t`,
+	`select i from t group @{ /* ERROR "unsupported hint: bad" */ bad = 5 } by 1`,
 	`select cast(x as array<int64 /* ERROR "expected .>., found .\)." */ ) from t`,
 }
 

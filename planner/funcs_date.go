@@ -268,6 +268,46 @@ func registerDateArrayFuncs() {
 	// LAST_DAY(date [, part]): the last day of the YEAR, ISOYEAR, QUARTER,
 	// MONTH (the default), WEEK (Sunday to Saturday), WEEK(<weekday>) or
 	// ISOWEEK holding a DATE or DATETIME.
+	// NEXT_DAY(date, weekday) (ZetaSQL's): the first date after date (a
+	// DATETIME's date) that is a weekday, named in full or by its first
+	// three letters, in any case.
+	register("next_day", def(2, 2, func(c *Call) (types.Type, error) {
+		switch k := c.Args[0].Type().Kind; k {
+		case types.KindDatetime, types.KindDate, types.KindNull:
+		default:
+			d, err := coerceTo(c.Args[0], types.Date)
+			if err != nil {
+				return types.Type{}, fmt.Errorf("NEXT_DAY needs a DATE or DATETIME, not %s", c.Args[0].Type())
+			}
+			c.Args[0] = d
+		}
+		w, err := coerceTo(c.Args[1], types.String)
+		if err != nil {
+			return types.Type{}, fmt.Errorf("argument 2 of NEXT_DAY: %w", err)
+		}
+		c.Args[1] = w
+		return types.Date, nil
+	}, func(c *Call, a []types.Value) (types.Value, error) {
+		days := a[0].I
+		if a[0].T.Kind == types.KindDatetime {
+			days = floorDiv(days, types.Day)
+		}
+		want := -1
+		for i, name := range [...]string{"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"} {
+			if w := strings.ToLower(a[1].S); w == name || w == name[:3] {
+				want = i
+			}
+		}
+		if want < 0 {
+			return types.Value{}, evalErr("NEXT_DAY: invalid day of week: %s", a[1].S)
+		}
+		now := int((days%7 + 7 + 4) % 7) // 1970-01-01 was a Thursday (4)
+		ahead := (want - now + 7) % 7
+		if ahead == 0 {
+			ahead = 7
+		}
+		return inRange(types.DateValue(days + int64(ahead)))
+	}, false))
 	register("last_day", def(1, 1, func(c *Call) (types.Type, error) {
 		switch k := c.Args[0].Type().Kind; k {
 		case types.KindDatetime, types.KindDate, types.KindNull:

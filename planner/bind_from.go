@@ -48,7 +48,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 					return t
 				}
 			}
-			return b.planItem(b.cte(def, f.At), alias, sc)
+			return b.valueItem(b.planItem(b.cte(def, f.At), alias, sc), def.cte.Query, sc)
 		}
 		if b.caller {
 			b.fail(f.At, "table %s is not allowed: a sandboxed query may read only these CTEs: %s",
@@ -59,7 +59,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		sc.vars = append(sc.vars, rv)
 		return &fromTree{rv: rv}
 	case *sqlparse.SubqueryRef:
-		return b.planItem(b.query(f.Query, env), f.Alias, sc)
+		return b.valueItem(b.planItem(b.query(f.Query, env), f.Alias, sc), f.Query, sc)
 	case *sqlparse.UnpivotRef:
 		return b.planItem(b.unpivot(f, env), f.Alias, sc) // bind_unpivot.go
 	case *sqlparse.PivotRef:
@@ -232,6 +232,38 @@ func (b *binder) planItem(plan Node, alias string, sc *scope) *fromTree {
 	rv.kind = rvPlan
 	sc.vars = append(sc.vars, rv)
 	return &fromTree{rv: rv, plan: plan}
+}
+
+// valueItem marks the range variable planItem just added as a value table
+// when q is SELECT AS VALUE: its one column is the row (its alias is the
+// value, not a STRUCT of it) and a STRUCT's fields are its columns.
+func (b *binder) valueItem(t *fromTree, q *sqlparse.Query, sc *scope) *fromTree {
+	if isValueTable(q) && len(sc.vars) > 0 {
+		sc.vars[len(sc.vars)-1].value = true
+	}
+	return t
+}
+
+// isValueTable reports whether q's rows are values: SELECT AS VALUE, or a
+// set operation of such by position.
+func isValueTable(q sqlparse.SetExpr) bool {
+	switch q := q.(type) {
+	case *sqlparse.Query:
+		return isValueTable(q.Body)
+	case *sqlparse.Select:
+		return q.As == "VALUE"
+	case *sqlparse.SetOp:
+		return q.Match == "" && isValueTable(q.Left) && isValueTable(q.Right)
+	}
+	return false
+}
+
+// valueOf is the value of a value table's row.
+func valueOf(rv *rangeVar) Expr {
+	if rv.kind == rvConst {
+		return rv.consts[0]
+	}
+	return &sym{rv: rv, idx: 0, T: rv.cols[0].T, nm: rv.cols[0].Name}
 }
 
 // constRow returns the expressions of a plan that is one row of constants.

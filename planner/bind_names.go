@@ -80,6 +80,14 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 
 // columnOf returns the column name of rv as an expression, or nil.
 func (b *binder) columnOf(rv *rangeVar, name string) Expr {
+	if rv.value { // a value table's columns are its STRUCT's fields
+		if t := rv.cols[0].T; t.Kind == types.KindStruct {
+			if i := t.FieldIndex(name); i >= 0 {
+				return &Call{Fn: "field", Args: []Expr{valueOf(rv)}, Idx: i, T: t.Fields[i].Type}
+			}
+		}
+		return nil
+	}
 	switch rv.kind {
 	case rvScan:
 		if t, _, ok := fieldOf(rv, name); ok {
@@ -121,6 +129,9 @@ func (b *binder) columnOf(rv *rangeVar, name string) Expr {
 
 // member resolves alias.rest.
 func (b *binder) member(rv *rangeVar, rest []string, pos int) Expr {
+	if rv.value {
+		return b.fields(valueOf(rv), rest, pos)
+	}
 	switch rv.kind {
 	case rvScan, rvPath:
 		srv, path := rv, rest[0]
@@ -144,6 +155,9 @@ func (b *binder) member(rv *rangeVar, rest []string, pos int) Expr {
 
 // rowValue is a range variable used as a value: its element, or a STRUCT of its row.
 func (b *binder) rowValue(rv *rangeVar, pos int) Expr {
+	if rv.value {
+		return valueOf(rv)
+	}
 	if rv.kind == rvElem {
 		return &sym{rv: rv, idx: 0, T: rv.cols[0].T, nm: rv.cols[0].Name}
 	}

@@ -311,6 +311,17 @@ func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem 
 // rangeVarColumns lists the columns * expands to for one range variable.
 func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
 	var out []selItem
+	if rv.value { // a value table: its STRUCT's fields, or the value, anonymous
+		v := valueOf(rv)
+		t := v.Type()
+		if t.Kind != types.KindStruct {
+			return []selItem{{expr: v}}
+		}
+		for i, f := range t.Fields {
+			out = append(out, selItem{expr: &Call{Fn: "field", Args: []Expr{v}, Idx: i, T: f.Type}, name: f.Name})
+		}
+		return out
+	}
 	switch rv.kind {
 	case rvView:
 		for _, c := range rv.view {

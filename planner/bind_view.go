@@ -39,7 +39,7 @@ func mergeableCTE(def *cteDef) (cols []string, ok bool) {
 		return nil, false
 	}
 	sel, isSel := q.Body.(*sqlparse.Select)
-	if !isSel || sel.Distinct || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Qualify != nil || sel.From == nil {
+	if !isSel || sel.Distinct || sel.As != "" || len(sel.GroupBy) > 0 || sel.Having != nil || sel.Qualify != nil || sel.From == nil {
 		return nil, false
 	}
 	// FROM: one source, beside CTEs (constant ones, like retention, are all

@@ -31,6 +31,7 @@ type rangeVar struct {
 	offset int       // first column in the FROM row, fixed by layout
 	scanRV *rangeVar // rvPath, rvView: the scan the path belongs to
 	view   []string  // rvView: the CTE's column names, in order
+	value  bool      // rvPlan, rvConst: a value table, SELECT AS VALUE (bind_from.go valueItem)
 }
 
 // sym is a column of a range variable before the FROM row's layout is fixed.

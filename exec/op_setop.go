@@ -2,16 +2,19 @@ package exec
 
 import (
 	"context"
+	"strings"
 
 	"logq/planner"
 )
 
-// setOp is INTERSECT DISTINCT or EXCEPT DISTINCT. It reads the right input
-// into a set of row keys, then streams the left input, emitting each distinct
-// left row once, in order of first appearance, when it is (INTERSECT) or is
-// not (EXCEPT) in that set. Row keys encode NULL as a value of its own, so
-// NULLs compare equal, as BigQuery's set operations require. Both sets (the
-// right rows, the left rows seen) are charged to the query's memory budget.
+// setOp is INTERSECT or EXCEPT. It reads the right input into a set of row
+// keys, then streams the left input. DISTINCT emits each distinct left row
+// once, in order of first appearance, when it is (INTERSECT) or is not
+// (EXCEPT) in that set. ALL counts the right rows instead: a left row meeting
+// a count left uses one up, and is emitted (INTERSECT) or dropped (EXCEPT).
+// Row keys encode NULL as a value of its own, so NULLs compare equal, as
+// BigQuery's set operations require. What is kept (the right rows, the left
+// rows seen) is charged to the query's memory budget.
 type setOp struct {
 	left, right Operator
 	plan        *planner.SetOp
@@ -19,6 +22,7 @@ type setOp struct {
 	built       bool
 	rightKeys   map[string]struct{}
 	seen        map[string]struct{}
+	counts      map[string]int // ALL: the right rows not used up yet
 }
 
 func (o *setOp) Close() { o.left.Close(); o.right.Close() }
@@ -37,9 +41,17 @@ func rowKeys(b *Batch) []string {
 	return out
 }
 
+// what names the operation for the memory budget's errors.
+func (o *setOp) what() string {
+	if o.plan.All {
+		return strings.Replace(o.plan.Kind.String(), "DISTINCT", "ALL", 1)
+	}
+	return o.plan.Kind.String()
+}
+
 func (o *setOp) build(ctx context.Context) error {
-	o.rightKeys, o.seen = map[string]struct{}{}, map[string]struct{}{}
-	what := o.plan.Kind.String()
+	o.rightKeys, o.seen, o.counts = map[string]struct{}{}, map[string]struct{}{}, map[string]int{}
+	what := o.what()
 	for {
 		b, err := o.right.Next(ctx)
 		if err != nil {
@@ -50,7 +62,10 @@ func (o *setOp) build(ctx context.Context) error {
 		}
 		added := 0
 		for _, k := range rowKeys(b) {
-			if _, ok := o.rightKeys[k]; !ok {
+			if o.plan.All {
+				o.counts[k]++
+				added++
+			} else if _, ok := o.rightKeys[k]; !ok {
 				o.rightKeys[k] = struct{}{}
 				added++
 			}
@@ -78,6 +93,17 @@ func (o *setOp) Next(ctx context.Context) (*Batch, error) {
 		var keep []int32
 		added := 0
 		for r, k := range rowKeys(b) {
+			if o.plan.All {
+				if n := o.counts[k]; n > 0 {
+					o.counts[k] = n - 1
+					if want {
+						keep = append(keep, int32(r))
+					}
+				} else if !want {
+					keep = append(keep, int32(r))
+				}
+				continue
+			}
 			if _, dup := o.seen[k]; dup {
 				continue
 			}
@@ -87,7 +113,7 @@ func (o *setOp) Next(ctx context.Context) (*Batch, error) {
 				keep = append(keep, int32(r))
 			}
 		}
-		if err := o.ev.mem.charge(o.plan.Kind.String(), added, len(b.Cols)); err != nil {
+		if err := o.ev.mem.charge(o.what(), added, len(b.Cols)); err != nil {
 			return nil, err
 		}
 		if len(keep) == 0 {

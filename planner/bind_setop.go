@@ -13,7 +13,8 @@ import (
 //   - UNION ALL concatenates (a Union node); UNION DISTINCT is an Aggregate
 //     keyed by every column over that Union (NULLs group together);
 //   - INTERSECT DISTINCT and EXCEPT DISTINCT are a SetOp node;
-//   - INTERSECT ALL and EXCEPT ALL do not exist in BigQuery and are refused;
+//   - INTERSECT ALL and EXCEPT ALL (ZetaSQL's, not BigQuery's) are a SetOp
+//     node too, counting rows;
 //   - both inputs have the same number of columns, each pair coerced to its
 //     supertype (INT64 and FLOAT64 give FLOAT64), named after the left input;
 //   - different set operations in one chain need parentheses
@@ -115,10 +116,6 @@ func setOpKey(s *sqlparse.SetOp) string {
 }
 
 func (b *binder) setOp(s *sqlparse.SetOp, env *cteEnv) Node {
-	name := setOpName(s)
-	if s.All && s.Op != "UNION" {
-		b.fail(s.At, "%s is not supported (BigQuery has only %s DISTINCT)", name, s.Op)
-	}
 	if l, ok := s.Left.(*sqlparse.SetOp); ok && setOpKey(l) != setOpKey(s) {
 		b.fail(s.At, "%s and %s cannot be combined without parentheses", strings.TrimSpace(setOpKey(l)), strings.TrimSpace(setOpKey(s)))
 	}
@@ -155,8 +152,8 @@ func (b *binder) combine(s *sqlparse.SetOp, left, right Node) Node {
 		cols[i] = Column{Name: lc[i].Name, T: t}
 		b.noCollation(s.At, name, lc[i].T)
 		b.noCollation(s.At, name, rc[i].T)
-		if !s.All {
-			b.orderable(s.At, name, t) // DISTINCT compares rows
+		if !s.All || s.Op != "UNION" {
+			b.orderable(s.At, name, t) // DISTINCT, INTERSECT and EXCEPT compare rows
 		}
 		var l, r Expr
 		fail := func() {
@@ -177,7 +174,7 @@ func (b *binder) combine(s *sqlparse.SetOp, left, right Node) Node {
 		if s.Op == "EXCEPT" {
 			kind = SetExcept
 		}
-		return &SetOp{Kind: kind, Left: left, Right: right, Cols: cols}
+		return &SetOp{Kind: kind, All: s.All, Left: left, Right: right, Cols: cols}
 	}
 	ins := []Node{}
 	for _, in := range []Node{left, right} {

@@ -1,5 +1,7 @@
 package planner
 
+import "strings"
+
 // SetOpKind is the kind of a SetOp node.
 type SetOpKind uint8
 
@@ -10,13 +12,16 @@ const (
 	SetExcept                     // EXCEPT DISTINCT
 )
 
-// SetOp is INTERSECT DISTINCT or EXCEPT DISTINCT of two inputs of the same
-// shape (the binder has coerced both to the same column types): the distinct
-// rows of Left that are (INTERSECT) or are not (EXCEPT) rows of Right. NULLs
-// compare equal, as in GROUP BY. Rows come out in the order of their first
-// appearance in Left.
+// SetOp is INTERSECT or EXCEPT of two inputs of the same shape (the binder
+// has coerced both to the same column types). DISTINCT: the distinct rows of
+// Left that are (INTERSECT) or are not (EXCEPT) rows of Right, in the order
+// of their first appearance in Left. ALL (ZetaSQL's; BigQuery has only
+// DISTINCT) counts: a row m times in Left and n in Right comes out min(m, n)
+// times (INTERSECT) or max(m - n, 0) times (EXCEPT). NULLs compare equal,
+// as in GROUP BY.
 type SetOp struct {
 	Kind        SetOpKind
+	All         bool
 	Left, Right Node
 	Cols        []Column
 }
@@ -38,8 +43,12 @@ func (k SetOpKind) String() string {
 }
 
 func (n *SetOp) explain() string {
+	s := "ExceptDistinct"
 	if n.Kind == SetIntersect {
-		return "IntersectDistinct"
+		s = "IntersectDistinct"
 	}
-	return "ExceptDistinct"
+	if n.All {
+		s = strings.Replace(s, "Distinct", "All", 1)
+	}
+	return s
 }

@@ -12,7 +12,6 @@ import (
 // the plans look.
 func TestSetOpAndUsingErrors(t *testing.T) {
 	for sql, want := range map[string]string{
-		"select 1 as a from t except all select 2 from t":                                                   "1:22: EXCEPT ALL is not supported (BigQuery has only EXCEPT DISTINCT)",
 		"select 1 as a, 2 as b from t intersect distinct select 1 from t":                                   "1:30: INTERSECT DISTINCT inputs have 2 and 1 columns",
 		"select 1 as a from t except distinct select 'x' from t":                                            "1:22: EXCEPT DISTINCT column 1 has types INT64 and STRING",
 		"select 1 as a from t union all select 2 from t\nintersect distinct select 3 from t":                "2:1: UNION ALL and INTERSECT DISTINCT cannot be combined without parentheses",

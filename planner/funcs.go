@@ -202,6 +202,7 @@ func init() {
 	registerTrigFuncs()
 	registerZipFuncs()
 	registerPathFuncs()
+	registerArrayFindFuncs()
 	registerBytesFuncs()
 	registerGenerateFuncs()
 	registerStringFuncs()

@@ -193,7 +193,7 @@ func collated(c *Call) (*Call, error) {
 		return &Call{Fn: "collation_key", Args: []Expr{e, &Const{V: types.StringValue(spec)}}, T: types.Bytes}
 	}
 	for _, a := range c.Args {
-		if k := a.Type().Kind; (k == types.KindArray || k == types.KindStruct) && a.Type().Collated() && !collationPasses[c.Fn] && c.Fn != "in_unnest" && c.Fn != "like_any" && c.Fn != "like_all" {
+		if k := a.Type().Kind; (k == types.KindArray || k == types.KindStruct) && a.Type().Collated() && !collationPasses[c.Fn] && c.Fn != "in_unnest" && c.Fn != "like_any" && c.Fn != "like_all" && !arrayFindFns[c.Fn] {
 			return nil, fmt.Errorf("%s of an ARRAY or STRUCT holding a collated STRING is not supported", describeFn(c.Fn))
 		}
 	}
@@ -201,6 +201,14 @@ func collated(c *Call) (*Call, error) {
 	case collationCompares[c.Fn]:
 		out := *c
 		out.Args = []Expr{key(c.Args[0]), key(c.Args[1])}
+		return &out, nil
+	case arrayFindFns[c.Fn]: // funcs_array_find.go
+		if coll.Binary() {
+			return c, nil
+		}
+		out := *c
+		keys := &Call{Fn: "collation_keys", Args: []Expr{c.Args[0], &Const{V: types.StringValue(spec)}}, T: types.ArrayOf(types.Bytes)}
+		out.Args = []Expr{c.Args[0], key(c.Args[1]), c.Args[2], keys}
 		return &out, nil
 	case c.Fn == "in_unnest":
 		out := *c

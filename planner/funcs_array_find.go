@@ -1,0 +1,105 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"logq/types"
+)
+
+// ARRAY_FIND(a, target[, 'FIRST'|'LAST']), ARRAY_OFFSET, ARRAY_OFFSETS and
+// ARRAY_FIND_ALL (ZetaSQL's): the first (or last) element equal to target,
+// its offset, every matching offset, every matching element. Equality is
+// =, under the arguments' collation when one is collated; a NULL element
+// matches nothing; a NULL array, target or mode gives NULL; no match gives
+// NULL (FIND, OFFSET) or [] (OFFSETS, FIND_ALL). The lambda forms are not
+// supported. A collated call carries the elements' collation keys as a
+// fourth argument, compared instead of the elements (funcs_collation.go).
+
+var arrayFindFns = map[string]bool{"array_find": true, "array_offset": true, "array_offsets": true, "array_find_all": true}
+
+func registerArrayFindFuncs() {
+	check := func(c *Call) (types.Type, error) {
+		up := strings.ToUpper(c.Fn)
+		t := c.Args[0].Type()
+		if t.Kind == types.KindNull {
+			t = types.ArrayOf(c.Args[1].Type())
+			if c.Args[1].Type().Kind == types.KindNull {
+				t = types.ArrayOf(types.Int64)
+			}
+			c.Args[0] = &Const{V: types.NullOf(t)}
+		}
+		if t.Kind != types.KindArray {
+			return t, fmt.Errorf("%s needs an ARRAY, not %s", up, t)
+		}
+		elem := *t.Elem
+		if elem.Kind == types.KindJSON {
+			return t, fmt.Errorf("%s cannot compare the elements of %s", up, t)
+		}
+		x, err := coerceTo(c.Args[1], elem)
+		if err != nil {
+			return t, fmt.Errorf("%s looks for a %s: %w", up, elem, err)
+		}
+		c.Args[1] = x
+		if len(c.Args) == 2 {
+			c.Args = append(c.Args, &Const{V: types.StringValue("FIRST")})
+		} else if m, ok := c.Args[2].(*Const); !ok || m.V.T.Kind != types.KindString || (!m.V.Null && m.V.S != "FIRST" && m.V.S != "LAST") {
+			return t, fmt.Errorf("the find mode of %s is the constant 'FIRST' or 'LAST'", up)
+		}
+		switch c.Fn {
+		case "array_find":
+			return elem, nil
+		case "array_offset":
+			return types.Int64, nil
+		case "array_offsets":
+			return types.ArrayOf(types.Int64), nil
+		}
+		return t, nil
+	}
+	eval := func(c *Call, a []types.Value) (types.Value, error) {
+		elems, target, last := a[0].L, a[1], a[2].S == "LAST"
+		keys := elems
+		if len(a) == 4 { // collation keys of the elements, target a key too
+			keys = a[3].L
+		}
+		eq, one := funcs["="], &Call{Fn: "=", T: types.Bool}
+		var hits []int
+		for i, k := range keys {
+			if k.Null {
+				continue
+			}
+			v, err := eq.Eval(one, []types.Value{k, target})
+			if err != nil {
+				return types.Value{}, err
+			}
+			if !v.Null && v.I != 0 {
+				hits = append(hits, i)
+			}
+		}
+		switch c.Fn {
+		case "array_find", "array_offset":
+			if len(hits) == 0 {
+				return types.NullOf(c.T), nil
+			}
+			i := hits[0]
+			if last {
+				i = hits[len(hits)-1]
+			}
+			if c.Fn == "array_offset" {
+				return types.IntValue(int64(i)), nil
+			}
+			return elems[i], nil
+		}
+		out := make([]types.Value, len(hits))
+		for j, i := range hits {
+			out[j] = elems[i]
+			if c.Fn == "array_offsets" {
+				out[j] = types.IntValue(int64(i))
+			}
+		}
+		return types.ArrayValue(*c.T.Elem, out), nil
+	}
+	for name := range arrayFindFns {
+		register(name, def(2, 4, check, eval, false))
+	}
+}

@@ -85,8 +85,8 @@ func init() {
 		{Name: "any_value", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
 			return c.Args[0].Type(), nil // any type: it keeps a value, it orders none
 		}},
-		{Name: "logical_and", MinArgs: 1, MaxArgs: 1, Window: true, Check: boolAgg},
-		{Name: "logical_or", MinArgs: 1, MaxArgs: 1, Window: true, Check: boolAgg},
+		{Name: "logical_and", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: boolAgg},
+		{Name: "logical_or", MinArgs: 1, MaxArgs: 1, Distinct: true, Window: true, Check: boolAgg},
 		{Name: "string_agg", MinArgs: 1, MaxArgs: 2, Distinct: true, OrderLimit: true, Window: true, Check: stringAggType},
 		{Name: "array_agg", MinArgs: 1, MaxArgs: 1, Distinct: true, IgnoreNulls: true, OrderLimit: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
 			t := c.Args[0].Type()

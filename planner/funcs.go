@@ -214,6 +214,7 @@ func init() {
 	registerBucketFuncs()
 	registerJSONFuncs()
 	registerJSONTypeFuncs()
+	registerTimeString() // wraps STRING(json)
 	registerToJSONFuncs()
 	registerRangeTypeFuncs()
 	registerJSONMutateFuncs()

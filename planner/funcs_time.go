@@ -40,7 +40,9 @@ func registerTimeFuncs() {
 		}
 		return addMicros(types.KindTimestamp, a[0].I, d)
 	}, false))
-	register("timestamp_trunc", def(1, 1, func(c *Call) (types.Type, error) {
+	// TIMESTAMP_TRUNC(ts, part[, time_zone]): truncated in the zone (UTC by
+	// default): a DAY starts at the zone's midnight.
+	register("timestamp_trunc", def(1, 2, func(c *Call) (types.Type, error) {
 		t := c.Args[0].Type()
 		if t.Kind == types.KindString && IsConst(c.Args[0]) {
 			a, err := coerceTo(c.Args[0], types.Timestamp)
@@ -55,15 +57,50 @@ func registerTimeFuncs() {
 		if c.Unit == types.PartInvalid {
 			return types.Type{}, fmt.Errorf("%s needs a unit such as HOUR as its second argument", strings.ToUpper(c.Fn))
 		}
+		if len(c.Args) == 2 && t.Kind == types.KindDatetime {
+			return types.Type{}, fmt.Errorf("%s of a DATETIME takes no time zone", strings.ToUpper(c.Fn))
+		}
+		if err := zoneArg(c, strings.ToUpper(c.Fn)); err != nil {
+			return types.Type{}, err
+		}
 		if t.Kind == types.KindNull {
 			return types.Timestamp, nil
 		}
 		return t, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
+		if len(a) == 2 {
+			loc, err := types.LoadLocation(a[1].S)
+			if err != nil {
+				return types.Value{}, evalErr("%v", err)
+			}
+			if loc != time.UTC { // truncate the civil time, read it back in the zone
+				_, off := types.ToTime(a[0].I).In(loc).Zone()
+				civil := types.TruncMicros(a[0].I+int64(off)*types.Second, c.Unit)
+				return inRange(types.Value{T: c.T, I: types.CivilIn(civil, loc)})
+			}
+		}
 		return inRange(types.Value{T: c.T, I: types.TruncMicros(a[0].I, c.Unit)}) // a WEEK can start in year 0
 	}, false))
 	alias("datetime_trunc", "timestamp_trunc")
-	register("datetime", def(1, 2, func(c *Call) (types.Type, error) {
+	// DATETIME(timestamp[, time_zone]), DATETIME(date[, time]), DATETIME(string),
+	// DATETIME(datetime) and DATETIME(year, month, day, hour, minute, second).
+	register("datetime", def(1, 6, func(c *Call) (types.Type, error) {
+		if len(c.Args) == 6 {
+			for i := range c.Args {
+				a, err := coerceTo(c.Args[i], types.Int64)
+				if err != nil {
+					return types.Type{}, fmt.Errorf("argument %d of DATETIME(year, month, day, hour, minute, second): %w", i+1, err)
+				}
+				c.Args[i] = a
+			}
+			return types.Datetime, nil
+		}
+		if len(c.Args) > 2 {
+			return types.Type{}, fmt.Errorf("DATETIME takes 1, 2 or 6 arguments, got %d", len(c.Args))
+		}
+		if len(c.Args) == 1 && (c.Args[0].Type().Kind == types.KindDate || c.Args[0].Type().Kind == types.KindDatetime) {
+			return types.Datetime, nil // DATETIME(date): its midnight
+		}
 		if len(c.Args) == 2 && c.Args[1].Type().Kind == types.KindTime { // DATETIME(date, time)
 			d, err := coerceTo(c.Args[0], types.Date)
 			if err != nil {
@@ -87,7 +124,15 @@ func registerTimeFuncs() {
 		}
 		return types.Datetime, nil
 	}, func(c *Call, a []types.Value) (types.Value, error) {
-		if a[0].T.Kind == types.KindString {
+		if len(a) == 6 {
+			y, mo, d, h, mi, s := a[0].I, a[1].I, a[2].I, a[3].I, a[4].I, a[5].I
+			t := time.Date(int(y), time.Month(mo), int(d), int(h), int(mi), int(s), 0, time.UTC)
+			if y < 1 || y > 9999 || mo < 1 || mo > 12 || d < 1 || int64(t.Day()) != d || h < 0 || h > 23 || mi < 0 || mi > 59 || s < 0 || s > 59 {
+				return types.Value{}, evalErr("DATETIME(%d, %d, %d, %d, %d, %d) is not a valid datetime", y, mo, d, h, mi, s)
+			}
+			return types.DatetimeValue(t.UnixMicro()), nil
+		}
+		if len(a) == 1 && (a[0].T.Kind == types.KindString || a[0].T.Kind == types.KindDate || a[0].T.Kind == types.KindDatetime) {
 			return types.Cast(a[0], types.Datetime)
 		}
 		if len(a) == 2 && a[1].T.Kind == types.KindTime {

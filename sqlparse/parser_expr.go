@@ -248,11 +248,11 @@ func (p *parser) postfix(x Expr) Expr {
 }
 
 // datePartFuncs take a bare unit name as their last argument.
-var datePartFuncs = map[string]bool{
-	"timestamp_trunc": true, "datetime_trunc": true, "date_trunc": true,
-	"timestamp_diff": true, "datetime_diff": true, "date_diff": true,
-	"time_trunc": true, "time_diff": true, "last_day": true,
-	"normalize": true, "normalize_and_casefold": true, // NORMALIZE(s, NFKC): the mode reads as a part
+var datePartFuncs = map[string]int{ // the argument that is the part
+	"timestamp_trunc": 1, "datetime_trunc": 1, "date_trunc": 1, // (…, part[, time_zone])
+	"timestamp_diff": 2, "datetime_diff": 2, "date_diff": 2,
+	"time_trunc": 1, "time_diff": 2, "last_day": 1,
+	"normalize": 1, "normalize_and_casefold": 1, // NORMALIZE(s, NFKC): the mode reads as a part
 }
 
 func (p *parser) primary() Expr {
@@ -662,10 +662,9 @@ func (p *parser) callArgList(at int, name string) Expr {
 	p.callModifiers(c)
 	p.expectOp(")")
 	fn := strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
-	if datePartFuncs[fn] && len(c.Args) >= 2 {
-		last := len(c.Args) - 1
-		if part := datePart(c.Args[last]); part != nil {
-			c.Args[last] = part
+	if i, ok := datePartFuncs[fn]; ok && len(c.Args) > i {
+		if part := datePart(c.Args[i]); part != nil {
+			c.Args[i] = part
 		}
 	}
 	return c

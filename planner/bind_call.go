@@ -156,6 +156,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 		}
 		args = append(args, b.expr(a, ctx))
 	}
+	name = widerTimeFunc(name, args)
 	switch name {
 	case "current_timestamp":
 		if len(args) > 0 {
@@ -411,4 +412,43 @@ func zetaTypeName(t types.Type) string {
 		return b.String() + ">"
 	}
 	return t.String()
+}
+
+// widerTimeFunc is ZetaSQL's extended date and time signatures: a DATE_
+// function given a DATETIME (or TIMESTAMP) is the DATETIME_ (TIMESTAMP_)
+// one, a DATETIME_ function given a TIMESTAMP the TIMESTAMP_ one, and
+// FORMAT_DATE/FORMAT_DATETIME of a wider value its FORMAT_. The value is the
+// first argument (FORMAT_*'s second).
+func widerTimeFunc(name string, args []Expr) string {
+	at := 0
+	if strings.HasPrefix(name, "format_") {
+		at = 1
+	}
+	if len(args) <= at {
+		return name
+	}
+	k := args[at].Type().Kind
+	family, rest, ok := strings.Cut(name, "_")
+	if strings.HasPrefix(name, "format_") {
+		family, rest, ok = strings.TrimPrefix(name, "format_"), "", true
+	}
+	if !ok {
+		return name
+	}
+	var to string
+	switch {
+	case family == "date" && k == types.KindDatetime:
+		to = "datetime"
+	case (family == "date" || family == "datetime") && k == types.KindTimestamp:
+		to = "timestamp"
+	default:
+		return name
+	}
+	switch rest {
+	case "trunc", "add", "sub", "diff":
+		return to + "_" + rest
+	case "":
+		return "format_" + to
+	}
+	return name
 }

@@ -67,7 +67,7 @@ var kernelCases = map[string][]string{
 	"or":              {"p or q", "p or s = t"},
 	"not":             {"not p", "not (a < b)"},
 	"is_null":         {"a is null", "s is null", "x is not null"},
-	"timestamp_trunc": {"timestamp_trunc(ts, second)", "timestamp_trunc(ts, minute)", "timestamp_trunc(ts, hour)", "timestamp_trunc(ts, day)", "timestamp_trunc(ts, week)", "timestamp_trunc(ts, month)", "timestamp_trunc(ts, year)"},
+	"timestamp_trunc": {"timestamp_trunc(ts, second)", "timestamp_trunc(ts, minute)", "timestamp_trunc(ts, hour)", "timestamp_trunc(ts, day)", "timestamp_trunc(ts, week)", "timestamp_trunc(ts, month)", "timestamp_trunc(ts, year)", "timestamp_trunc(ts, day, 'Asia/Kolkata')", "timestamp_trunc(ts, hour, s)"},
 	"regexp_contains": {"regexp_contains(s, 'a')", "regexp_contains(s, '^a.c$')", "regexp_contains(s, '(?i)É')", "regexp_contains(s, t)"},
 	"like":            {"s like '%a%'", "s like 'a%'", "s like '%c'", "s like 'a_c'", "s like ''", "s like '%'", "s like t", "s like '\\\\%%'"},
 	"cast":            {"cast(a as float64)", "cast(s as int64)", "cast(a as string)", "cast(null as int64)", "safe_cast(s as float64)"},

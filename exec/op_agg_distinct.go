@@ -123,6 +123,11 @@ func replayRows(call planner.AggCall, groups [][][]types.Value) aggState {
 }
 
 func (s *distinctArgs) resultErr(g int) error {
+	if f, ok := s.inner.(failing); ok { // BIT_AND of BYTES of unequal lengths
+		if err := f.failed(); err != nil {
+			return err
+		}
+	}
 	if c, ok := s.inner.(checked); ok {
 		return c.resultErr(g)
 	}

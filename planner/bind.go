@@ -283,6 +283,9 @@ func (b *binder) limit(plan Node, limit, offset sqlparse.Expr) Node {
 	if offset != nil {
 		off = b.constInt(offset, "OFFSET")
 	}
+	if limit == nil && off == 0 {
+		return plan // LIMIT ALL OFFSET 0
+	}
 	return &Limit{In: plan, N: n, Offset: off}
 }
 

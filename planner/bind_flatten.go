@@ -114,17 +114,16 @@ func registerPathFuncs() {
 	for _, fn := range []string{"offset", "safe_offset", "ordinal", "safe_ordinal"} {
 		reg("path_"+fn, func(c *Call, a []types.Value) (types.Value, error) {
 			sub, one := funcs[fn], &Call{Fn: fn, T: *c.T.Elem} // registered apart
-			out := make([]types.Value, len(a[0].L))
-			for i, inner := range a[0].L {
-				if inner.Null {
-					out[i] = types.NullOf(one.T)
+			out := make([]types.Value, 0, len(a[0].L))
+			for _, inner := range a[0].L {
+				if len(inner.L) == 0 { // an empty or NULL array contributes nothing
 					continue
 				}
 				v, err := sub.Eval(one, []types.Value{inner, a[1]})
 				if err != nil {
 					return types.Value{}, err
 				}
-				out[i] = v
+				out = append(out, v)
 			}
 			return types.ArrayValue(one.T, out), nil
 		})

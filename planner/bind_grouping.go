@@ -92,6 +92,7 @@ func (b *binder) groupingSets(items []sqlparse.Expr, key func(sqlparse.Expr) Exp
 			if x.Star || x.Distinct || len(x.Args) == 0 {
 				b.fail(x.At, "%s takes one or more grouping expressions", strings.ToUpper(x.Name))
 			}
+			b.noAggModifiers(x, strings.ToLower(x.Name)) // bind_aggmods.go
 			// Each argument is a unit: an expression, or a parenthesised
 			// list grouped together ((a, b) in ROLLUP(x, (a, b))).
 			units := make([][]int, len(x.Args))
@@ -167,6 +168,7 @@ func (b *binder) groupingCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	if len(e.Args) != 1 || e.Star || e.Distinct {
 		b.fail(e.At, "GROUPING takes one grouping expression")
 	}
+	b.noAggModifiers(e, "grouping") // bind_aggmods.go
 	g := ctx.aggs.grouping
 	if g.busy {
 		b.fail(e.At, "the argument of GROUPING cannot refer to a GROUPING call")

@@ -261,26 +261,35 @@ func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem 
 		all = append(all, cols...)
 		schemaless = schemaless || rv.kind == rvScan || rv.kind == rvPath || rv.kind == rvView
 	}
-	find := func(name, list string) int {
+	// find lists the columns called name (EXCEPT drops them all).
+	find := func(name, list string) []int {
+		var at []int
 		for i, c := range all {
 			if strings.EqualFold(c.name, name) {
-				return i
+				at = append(at, i)
 			}
 		}
-		if !schemaless {
+		if len(at) == 0 && !schemaless {
 			b.fail(it.At, "column %s in SELECT * %s list does not exist", name, list)
 		}
-		return -1
+		return at
 	}
 	except := map[int]bool{}
 	for _, name := range it.Except {
-		if i := find(name, "EXCEPT"); i >= 0 {
+		for _, i := range find(name, "EXCEPT") {
 			except[i] = true
 		}
 	}
 	replaced := map[int]bool{}
 	for _, r := range it.Replace {
-		i := find(r.Name, "REPLACE")
+		at := find(r.Name, "REPLACE")
+		if len(at) > 1 {
+			b.fail(r.At, "column %s in SELECT * REPLACE is ambiguous: * has %d columns of that name", r.Name, len(at))
+		}
+		i := -1
+		if len(at) == 1 {
+			i = at[0]
+		}
 		if except[i] || replaced[i] {
 			b.fail(r.At, "column %s is named twice in SELECT * EXCEPT/REPLACE", r.Name)
 		}

@@ -24,6 +24,9 @@ func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
 	if u.Alias != "" {
 		b.fail(u.At, "a multiway UNNEST names its arrays inside it (UNNEST(a AS x, b AS y)), not as a whole")
 	}
+	if u.Mode != nil && len(u.Zip) == 1 {
+		b.fail(u.Mode.Pos(), "mode is allowed only when UNNEST has more than one array")
+	}
 	mode := Expr(&Const{V: types.StringValue("PAD")})
 	if u.Mode != nil {
 		m, err := coerceTo(b.expr(u.Mode, &exprCtx{sc: sc}), types.String)

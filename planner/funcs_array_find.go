@@ -41,9 +41,18 @@ func registerArrayFindFuncs() {
 			return t, fmt.Errorf("%s looks for a %s: %w", up, elem, err)
 		}
 		c.Args[1] = x
+		if elem.Collated() && elem.Kind != types.KindString {
+			return t, fmt.Errorf("%s of %s is not supported: a collated STRING inside a STRUCT or ARRAY", up, t)
+		}
 		if len(c.Args) == 2 {
 			c.Args = append(c.Args, &Const{V: types.StringValue("FIRST")})
-		} else if m, ok := c.Args[2].(*Const); !ok || m.V.T.Kind != types.KindString || (!m.V.Null && m.V.S != "FIRST" && m.V.S != "LAST") {
+		}
+		m, err := coerceTo(c.Args[2], types.String)
+		if err != nil {
+			return t, fmt.Errorf("the find mode of %s: %w", up, err)
+		}
+		c.Args[2] = m
+		if k, ok := m.(*Const); !ok || (!k.V.Null && k.V.S != "FIRST" && k.V.S != "LAST") {
 			return t, fmt.Errorf("the find mode of %s is the constant 'FIRST' or 'LAST'", up)
 		}
 		switch c.Fn {
@@ -100,6 +109,6 @@ func registerArrayFindFuncs() {
 		return types.ArrayValue(*c.T.Elem, out), nil
 	}
 	for name := range arrayFindFns {
-		register(name, def(2, 4, check, eval, false))
+		register(name, def(2, 3, check, eval, false)) // the collated form's 4th is added after the check
 	}
 }

@@ -114,23 +114,19 @@ func registerStringFuncs() {
 	register("lpad", pad(true))
 	register("rpad", pad(false))
 	// SPLIT_SUBSTR(s, delim, start[, count]) (ZetaSQL's): the splits of s
-	// at delim (as SPLIT makes them, left to right, not overlapping) from
+	// at delim (not empty; left to right, not overlapping) from
 	// the start-th (1-based; negative counts from the end; 0 or before
 	// the first is the first; past the last is '') joined again by delim,
 	// at most count of them (0 gives '', a negative count is an error).
 	register("split_substr", def(3, 4, sig(types.KindString, types.KindString, types.KindInt64, types.KindInt64, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
 		s, delim, start := a[0].S, a[1].S, a[2].I
-		var parts []string
 		if delim == "" {
-			for _, r := range s {
-				parts = append(parts, string(r))
-			}
-		} else {
-			parts = strings.Split(s, delim)
+			return types.Value{}, evalErr("SPLIT_SUBSTR's delimiter must not be empty")
 		}
+		parts := strings.Split(s, delim)
 		n := int64(len(parts))
 		switch {
-		case start < 0 && -start <= n:
+		case start < 0 && start >= -n: // (−start could overflow)
 			start += n + 1
 		case start <= 0:
 			start = 1
@@ -142,7 +138,9 @@ func registerStringFuncs() {
 			if a[3].I < 0 {
 				return types.Value{}, evalErr("SPLIT_SUBSTR with a negative count: %d", a[3].I)
 			}
-			end = min(n, start-1+a[3].I)
+			if a[3].I < n-(start-1) { // start-1+count could overflow
+				end = start - 1 + a[3].I
+			}
 		}
 		return types.StringValue(strings.Join(parts[start-1:end], delim)), nil
 	}, false))

@@ -61,7 +61,7 @@ func registerTrigFuncs() {
 	}
 	// RADIANS and DEGREES multiply by a constant ratio (x * (π/180) is
 	// ZetaSQL's FLOAT64 answer to the last bit, RADIANS(360) exactly 2π);
-	// NUMERIC and BIGNUMERIC multiply exactly by π to 60 digits and round
+	// NUMERIC and BIGNUMERIC multiply exactly by π to 100 digits and round
 	// to the type's scale.
 	for _, d := range []struct {
 		name  string
@@ -121,5 +121,5 @@ func registerTrigFuncs() {
 	}, false))
 }
 
-// piRat is π to 60 significant digits, beyond BIGNUMERIC's 38 of scale.
-var piRat, _ = new(big.Rat).SetString("3.14159265358979323846264338327950288419716939937510582097494")
+// piRat is π to 100 decimals, beyond BIGNUMERIC's 77 significant digits.
+var piRat, _ = new(big.Rat).SetString("3.1415926535897932384626433832795028841971693993751058209749445923078164062862089986280348253421170679")

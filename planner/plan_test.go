@@ -122,12 +122,16 @@ func TestLeftJoinFilteredOnTheRightBecomesInner(t *testing.T) {
 
 func TestCheckReportsPositions(t *testing.T) {
 	for sql, want := range map[string]string{
-		"select nosuch(1) from t":                                     "1:8: unknown function nosuch",
-		"with a as (select 1 as x) select y from a":                   "unrecognized name y",
-		"select count(*) from t where count(*) > 1":                   "aggregate functions are not allowed in WHERE",
-		"select x from t\ngroup by 7":                                 "2:10: GROUP BY ordinal 7 is out of range",
-		"select timestamp_trunc(timestamp, fortnight) from t":         "unknown date part FORTNIGHT",
-		"select json '1' from t intersect all select json '2' from t": "1:24: INTERSECT ALL",
+		"select nosuch(1) from t":                                             "1:8: unknown function nosuch",
+		"with a as (select 1 as x) select y from a":                           "unrecognized name y",
+		"select count(*) from t where count(*) > 1":                           "aggregate functions are not allowed in WHERE",
+		"select x from t\ngroup by 7":                                         "2:10: GROUP BY ordinal 7 is out of range",
+		"select timestamp_trunc(timestamp, fortnight) from t":                 "unknown date part FORTNIGHT",
+		"select json '1' from t intersect all select json '2' from t":         "1:24: INTERSECT ALL",
+		"select x from t group by rollup(x where x > 1)":                      "1:41: WHERE inside a call of ROLLUP is not supported",
+		"select 1 from unnest([1, 2], mode => 'PAD')":                         "1:38: mode is allowed only when UNNEST has more than one array",
+		"select * replace (1 as k) from (select 1 as k) a, (select 2 as k) b": "1:19: column k in SELECT * REPLACE is ambiguous",
+		"select array_find([1], 1, 'FIRST', [1]) from t":                      "1:8: ARRAY_FIND takes 2 to 3 arguments, got 4",
 	} {
 		q, err := sqlparse.Parse(sql)
 		require.NoError(t, err, sql)

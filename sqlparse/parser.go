@@ -526,7 +526,8 @@ func (p *parser) starModifiers(it *SelectItem) {
 		p.advance()
 		p.advance()
 		for {
-			r := StarReplace{At: p.tok.pos, Expr: p.expr()}
+			r := StarReplace{At: p.tok.pos} // At first: a composite literal's fields have no evaluation order
+			r.Expr = p.expr()
 			p.expectKw("AS")
 			r.Name = p.name("a column name")
 			it.Replace = append(it.Replace, r)

@@ -203,6 +203,7 @@ func init() {
 	registerZipFuncs()
 	registerPathFuncs()
 	registerArrayFindFuncs()
+	registerDistanceFuncs()
 	registerBytesFuncs()
 	registerGenerateFuncs()
 	registerStringFuncs()

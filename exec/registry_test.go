@@ -52,6 +52,8 @@ var syntax = map[string]string{
 	"<<":                   `<<\s*\d`,
 	">>":                   `>>\s*\d`,
 	"unnest_zip":           `(?i)\bunnest\s*\([^()]*\bas\s+\w+\s*[,)]`,
+	"bytes_to_latin1":      `(?i)\bregexp_\w+\(\s*b['"]`,
+	"latin1_to_bytes":      `(?i)\bregexp_(extract|replace)\w*\(\s*b['"]`,
 	"path_field":           `(?i)\bflatten\s*\(`,
 	"path_flatten":         `(?i)\bflatten\s*\(`,
 	"path_json_field":      `(?i)\bflatten\s*\(.*json`,

@@ -194,6 +194,9 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	if f == nil || (f.Internal && !(strings.EqualFold(e.Name, "extract") && name != "extract")) {
 		b.fail(e.At, "unknown function %s", e.Name)
 	}
+	if bytesRegexp(f.Name, args) { // funcs_regexp_bytes.go
+		return b.regexpOfBytes(e.At, &Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
+	}
 	return b.finish(e.At, &Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
 }
 

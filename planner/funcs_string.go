@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"logq/types"
 )
@@ -352,8 +353,14 @@ func registerArrayStringFuncs() {
 			return types.Value{}, err
 		}
 		out := []types.Value{}
-		for _, m := range re.FindAllStringSubmatch(a[0].S, -1) {
-			out = append(out, types.StringValue(m[len(m)-1]))
+		s := a[0].S
+		for _, m := range extractAll(re, s) {
+			at := len(m) - 2 // the group, else the whole match
+			if m[at] < 0 {
+				out = append(out, types.StringValue("")) // the group took no part
+				continue
+			}
+			out = append(out, types.StringValue(s[m[at]:m[at+1]]))
 		}
 		return types.ArrayValue(types.String, out), nil
 	}, false))
@@ -397,4 +404,40 @@ func registerArrayStringFuncs() {
 		}
 		return types.ArrayValue(*c.T.Elem, out), nil
 	}, false))
+}
+
+// extractAll lists the matches of re in s as ZetaSQL's REGEXP_EXTRACT_ALL
+// finds them: each search starts where the last match ended, an empty match
+// moves on by one character, and no search starts at the end of s once a
+// match has been found (so ” in 'abc' matches 3 times, not 4, and an empty
+// match right after another match counts). Go's FindAll differs on those
+// two points; it is kept for a pattern whose matches depend on what
+// precedes the search's start (^, \A, \b, \B), which searching a suffix
+// would change.
+func extractAll(re *regexp.Regexp, s string) [][]int {
+	src := re.String()
+	if strings.Contains(src, "^") || strings.Contains(src, `\A`) || strings.Contains(src, `\b`) || strings.Contains(src, `\B`) {
+		return re.FindAllStringSubmatchIndex(s, -1)
+	}
+	var out [][]int
+	for pos := 0; ; {
+		m := re.FindStringSubmatchIndex(s[pos:])
+		if m == nil {
+			return out
+		}
+		for i := range m {
+			if m[i] >= 0 {
+				m[i] += pos
+			}
+		}
+		out = append(out, m)
+		pos = m[1]
+		if m[0] == m[1] && pos < len(s) {
+			_, w := utf8.DecodeRuneInString(s[pos:])
+			pos += w
+		}
+		if pos >= len(s) {
+			return out
+		}
+	}
 }

@@ -297,11 +297,30 @@ func (b *binder) collateAsAll(pos int, fn string, x Expr, all []Expr) Expr {
 }
 
 // noCollation refuses a collated type where logq does not yet group or
-// combine by a collation (GROUP BY, DISTINCT, set operations, …).
+// combine by a collation (GROUP BY, DISTINCT, set operations, …). A binary
+// collation compares as no collation does: it passes.
 func (b *binder) noCollation(pos int, what string, t types.Type) {
-	if t.Collated() {
+	if t.Collated() && !binaryCollated(t) {
 		b.fail(pos, "%s of a collated STRING is not supported", what)
 	}
+}
+
+// binaryCollated reports whether every collation in t compares bytes.
+func binaryCollated(t types.Type) bool {
+	if spec := t.Collation(); spec != "" {
+		if c, err := types.ParseCollation(spec); err != nil || !c.Binary() {
+			return false
+		}
+	}
+	if t.Elem != nil && !binaryCollated(*t.Elem) {
+		return false
+	}
+	for _, f := range t.Fields {
+		if !binaryCollated(f.Type) {
+			return false
+		}
+	}
+	return true
 }
 
 // collationNeutralAnalytic are the analytic functions that pass a collated
@@ -331,7 +350,7 @@ func (b *binder) aggCollation(pos int, call *AggCall) {
 		call.Args = append(call.Args, b.keyOf(pos, x, x.Type().Collation()))
 		call.T.SetCollation(x.Type().Collation())
 	case call.Fn == "count" || call.Fn == "any_value":
-	case (call.Fn == "array_agg" || call.Fn == "string_agg") && !call.Distinct:
+	case (call.Fn == "array_agg" || call.Fn == "string_agg") && (!call.Distinct || binaryCollated(call.Args[0].Type())):
 		if call.Fn == "string_agg" && spec != "" {
 			call.T.SetCollation(spec)
 		}

@@ -122,8 +122,10 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 		b.fail(e.Query.At, "the subquery of IN must have exactly one column, found %d", len(cols)-want+1)
 	}
 	ct := cols[len(cols)-1].T
-	b.noCollation(e.At, "IN (subquery)", x.Type())
-	b.noCollation(e.At, "IN (subquery)", ct)
+	if x.Type().Collated() || ct.Collated() {
+		x, plan, row = b.inCollated(e.At, x, plan, row) // compare collation keys
+		cols, ct = plan.Columns(), plan.Columns()[len(cols)-1].T
+	}
 	if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct || ct.Kind == types.KindArray || ct.Kind == types.KindStruct {
 		b.fail(e.At, "IN (subquery) cannot compare %s with %s", x.Type(), ct)
 	}
@@ -282,4 +284,33 @@ func hasColumn(rv *rangeVar, name string) bool {
 func isSubqueryBody(n sqlparse.Node) bool {
 	_, ok := n.(*sqlparse.Query)
 	return ok
+}
+
+// inCollated makes x IN (subquery) compare under the collation x or the
+// subquery's column has (both, if both have one, the same): x and the
+// column (or the constant row's value) become their collation keys.
+func (b *binder) inCollated(pos int, x Expr, plan Node, row []Expr) (Expr, Node, []Expr) {
+	cols := plan.Columns()
+	last := len(cols) - 1
+	col := &ColRef{Idx: last, T: cols[last].T, Name: cols[last].Name}
+	for _, t := range []types.Type{x.Type(), col.T} {
+		if t.Collated() && t.Kind != types.KindString {
+			b.fail(pos, "IN (subquery) of %s is not supported: a collated STRING inside it", t)
+		}
+	}
+	spec, err := argCollation("in", []Expr{x, col})
+	if err != nil {
+		b.failErr(pos, err)
+	}
+	exprs := make([]Expr, len(cols))
+	out := make([]Column, len(cols))
+	for i, c := range cols {
+		exprs[i], out[i] = &ColRef{Idx: i, T: c.T, Name: c.Name}, c
+	}
+	exprs[last] = b.keyOf(pos, col, spec)
+	out[last].T = exprs[last].Type()
+	if row != nil {
+		row = []Expr{b.keyOf(pos, row[0], spec)}
+	}
+	return b.keyOf(pos, x, spec), &Project{In: plan, Exprs: exprs, Cols: out}, row
 }

@@ -144,6 +144,9 @@ func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCa
 			b.fail(e.Args[0].Pos(), "%s cannot order %s", up, t)
 		}
 		pc, ok := b.expr(e.Args[1], inner).(*Const)
+		if ok && !pc.V.Null && pc.V.T.IsDecimal() { // NUMERIC '0.4': its nearest FLOAT64
+			pc = &Const{V: types.FloatValue(types.DecimalToFloat(pc.V))}
+		}
 		if !ok || pc.V.Null || !pc.V.T.IsNumeric() || pc.V.Float() < 0 || pc.V.Float() > 1 || math.IsNaN(pc.V.Float()) {
 			b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1", up)
 		}

@@ -294,7 +294,7 @@ func approxQuantilesType(c *AggCall, symbolic bool) (types.Type, error) {
 	if ok && (k.V.T.Kind != types.KindInt64 || k.V.I < 1 || k.V.I > 100000) {
 		return argT, errors.New("the number of quantiles must be an integer from 1 to 100000")
 	}
-	if !argT.IsNumeric() && !argT.IsDecimal() && !argT.IsTime() && argT.Kind != types.KindNull && argT.Kind != types.KindString {
+	if !argT.IsNumeric() && !argT.IsDecimal() && !argT.IsTime() && argT.Kind != types.KindNull && argT.Kind != types.KindString && argT.Kind != types.KindBool {
 		return argT, fmt.Errorf("APPROX_QUANTILES cannot order %s", argT)
 	}
 	return types.ArrayOf(argT), nil

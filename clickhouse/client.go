@@ -57,6 +57,7 @@ const (
 	codeColumnExists     = 44 // 18.16's code for a column that exists
 	codeDuplicateColumn  = 15 // current versions' (DUPLICATE_COLUMN)
 	codeDecimalOverflow  = 407
+	codeThrowIf          = 395 // FUNCTION_THROW_IF_VALUE_IS_NON_ZERO
 	codeTableExists      = 57
 	codeNoSuchColumn     = 16
 	codeTimeout          = 159

@@ -42,6 +42,7 @@ func TestQueryErrorsMap(t *testing.T) {
 		{&Error{Code: codeAllConnectFailed}, exec.KindUnavailable},
 		{&Error{Code: codeNetwork}, exec.KindUnavailable},
 		{&Error{Code: codeTooManyQueries}, exec.KindUnavailable},
+		{&Error{Code: codeThrowIf}, exec.KindEvaluation},
 		{&Error{Code: 62}, exec.KindInternal}, // a syntax error: logq wrote bad SQL
 		{fmt.Errorf("dial tcp: connection refused"), exec.KindUnavailable},
 	} {

@@ -1,11 +1,13 @@
 package clickhouse
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"logq/exec"
 	"logq/logstore"
 )
 
@@ -144,4 +146,34 @@ func TestQuantileRanksAgree(t *testing.T) {
 			require.Equal(t, int64(rows), ch.RowsMoved()-before, "rows moved: not translated whole")
 		})
 	}
+}
+
+// A FLOAT64 SUM whose partial sums leave FLOAT64 but whose total does not:
+// the local engine adds on in a wide float and gives the total (as
+// BigQuery does); ClickHouse adds in FLOAT64, so logq's SQL makes it fail
+// with the overflow error rather than answer an infinity (translate_agg.go).
+// By hand: 1.79769e308 + 1.79769e307 - 1.79769e308 = 1.79769e307; these
+// three timestamps put the two positive values on one shard, whose partial
+// sum is past FLOAT64.
+func TestFloatSumPastFloat64OverClickHouse(t *testing.T) {
+	cl := needCluster(t)
+	local := logstore.New(logstore.Options{SegmentRows: 3})
+	ch := cl.engine(t, Config{})
+	c := goldenCase{inputs: map[string][][]byte{"src": {
+		[]byte(`{"timestamp":"2024-05-01T10:00:00Z","x":1.79769e308}`),
+		[]byte(`{"timestamp":"2024-05-01T10:00:01Z","x":1.79769e307}`),
+		[]byte(`{"timestamp":"2024-05-01T10:00:02Z","x":-1.79769e308}`),
+	}}, order: []string{"src"}}
+	c.load(t, local, ch)
+	q, err := exec.Prepare("select sum(x) as s, avg(x) as a from src")
+	require.NoError(t, err)
+	req := exec.Request{Now: goldenNow, MaxRows: 10}
+	want, err := exec.Run(context.Background(), exec.Local(local), q, req)
+	require.NoError(t, err)
+	require.Equal(t, 1.79769e307, want.Rows[0][0].F)
+	_, err = exec.Run(context.Background(), ch, q, req)
+	var xe *exec.Error
+	require.ErrorAs(t, err, &xe)
+	require.Equal(t, exec.KindEvaluation, xe.Kind)
+	require.Equal(t, "floating point overflow: SUM is outside FLOAT64", xe.Msg)
 }

@@ -94,7 +94,14 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 		return out("toInt64(countIf("+x+"))", true)
 	case "sum", "avg":
 		if kind == types.KindFloat64 {
-			return out(a.Fn+"(toNullable("+x+"))", true)
+			// ClickHouse adds in FLOAT64: a partial sum past it is ±inf
+			// for good, where logq goes on in a wide float and BigQuery in
+			// a wider one. A non-finite result from finite values alone
+			// is an error (throwIf, the overflow queryError reports),
+			// never an infinity logq would not give.
+			agg := a.Fn + "(toNullable(" + x + "))"
+			guard := "throwIf(ifNull(NOT isFinite(" + agg + "), 0) AND countIf(NOT isFinite(" + x + ")) = 0)"
+			return out("("+agg+" + "+guard+")", true)
 		}
 		// INT64 sums exactly in 128 bits, as BigQuery does (ClickHouse's
 		// Int64 sum wraps); toInt64 of a sum past INT64 fails with

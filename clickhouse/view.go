@@ -217,6 +217,12 @@ func queryError(ctx context.Context, err error) error {
 		// the only Decimal logq writes is the exact INT64 SUM (translate_agg.go)
 		return &exec.Error{Kind: exec.KindEvaluation, Msg: "integer overflow: SUM is outside INT64", Err: err}
 	}
+	if ce.Code == codeThrowIf {
+		// the only throwIf logq writes guards FLOAT64 SUM and AVG (translate_agg.go)
+		// (the local engine's message; over ClickHouse a partial sum past
+		// FLOAT64 raises it too, as docs/clickhouse.md says)
+		return &exec.Error{Kind: exec.KindEvaluation, Msg: "floating point overflow: SUM is outside FLOAT64", Err: err}
+	}
 	return &exec.Error{Kind: exec.KindInternal, Msg: "internal error: ClickHouse refused a query logq wrote", Err: err}
 }
 

@@ -23,9 +23,12 @@ func newSumState(a planner.AggCall) aggState {
 // with hi the carry word), as BigQuery does: only a final SUM outside INT64
 // is an overflow error, and AVG divides the exact sum.
 //
-// A FLOAT64 SUM that reaches ±inf or NaN from finite inputs alone is a
-// floating point overflow error, as in ZetaSQL (special marks the groups
-// that met an infinity or NaN, whose sum is what IEEE arithmetic gives).
+// A FLOAT64 SUM whose final value is past FLOAT64 from finite inputs alone
+// is a floating point overflow error, as in ZetaSQL (special marks the
+// groups that met an infinity or NaN, whose sum is what IEEE arithmetic
+// gives). A partial sum past FLOAT64 is not: ZetaSQL adds in a wider
+// float, so 1.7e308 + 1.7e307 - 1.7e308 is 1.7e307. A group whose partial
+// sum leaves FLOAT64 goes on in a wide big.Float (wide).
 type sumState struct {
 	avg, float bool
 	lo         []uint64
@@ -33,11 +36,51 @@ type sumState struct {
 	f          []float64
 	c          []int64
 	special    []bool
+	wide       []*big.Float
 }
+
+// wideBits is the wide sums' precision: a FLOAT64's exponents span about
+// 2100 bits, so sums of them are (nearly always) exact.
+const wideBits = 2200
 
 func (s *sumState) grow(n int) {
 	s.lo, s.hi, s.f, s.c = growZero(s.lo, n), growZero(s.hi, n), growZero(s.f, n), growZero(s.c, n)
 	s.special = growZero(s.special, n)
+	if s.float {
+		s.wide = growZero(s.wide, n)
+	}
+}
+
+// addFloat adds x to group g's FLOAT64 sum.
+func (s *sumState) addFloat(g int32, x float64) {
+	switch w := s.wide[g]; {
+	case math.IsInf(x, 0) || math.IsNaN(x):
+		s.special[g] = true
+		if w != nil { // IEEE from here on: the wide sum as a FLOAT64
+			s.f[g], _ = w.Float64()
+			s.wide[g] = nil
+		}
+		s.f[g] += x
+	case w != nil:
+		w.Add(w, new(big.Float).SetFloat64(x))
+	default:
+		y := s.f[g] + x
+		if math.IsInf(y, 0) && !s.special[g] {
+			w := new(big.Float).SetPrec(wideBits).SetFloat64(s.f[g])
+			s.wide[g] = w.Add(w, new(big.Float).SetFloat64(x))
+			return
+		}
+		s.f[g] = y
+	}
+}
+
+// floatSum is group g's FLOAT64 sum (±Inf when past FLOAT64).
+func (s *sumState) floatSum(g int) float64 {
+	if w := s.wide[g]; w != nil {
+		f, _ := w.Float64()
+		return f
+	}
+	return s.f[g]
 }
 
 // add128 adds x (sign-extended) to the 128-bit integer (hi, lo).
@@ -52,11 +95,12 @@ func (s *sumState) update(g []int32, args []*Vector, n int) {
 		for r, gi := range g {
 			if !v.isNull(r) {
 				x := v.F[r]
-				s.f[gi] += x
-				s.c[gi]++
-				if math.IsInf(x, 0) || math.IsNaN(x) {
-					s.special[gi] = true
+				if y := s.f[gi] + x; s.wide[gi] == nil && !math.IsInf(y, 0) && !math.IsNaN(y) {
+					s.f[gi] = y // the common case, inline
+				} else {
+					s.addFloat(gi, x)
 				}
+				s.c[gi]++
 			}
 		}
 		return
@@ -90,7 +134,7 @@ func (s *sumState) sum128Float(g int) float64 {
 // resultErr is the overflow of a SUM of INT64 beyond INT64, or of a SUM of
 // finite FLOAT64s beyond FLOAT64.
 func (s *sumState) resultErr(g int) error {
-	if s.float && !s.avg && s.c[g] > 0 && !s.special[g] && (math.IsInf(s.f[g], 0) || math.IsNaN(s.f[g])) {
+	if s.float && !s.avg && s.c[g] > 0 && !s.special[g] && math.IsInf(s.floatSum(g), 0) {
 		return &Error{Kind: KindEvaluation, Msg: "floating point overflow: SUM is outside FLOAT64"}
 	}
 	if s.avg || s.float || s.c[g] == 0 || s.fits(g) {
@@ -105,12 +149,16 @@ func (s *sumState) result(g int) types.Value {
 		return types.NullOf(types.Float64)
 	case s.c[g] == 0:
 		return types.NullOf(types.Int64)
+	case s.avg && s.float && s.wide[g] != nil:
+		mean := new(big.Float).SetPrec(wideBits).Quo(s.wide[g], new(big.Float).SetInt64(s.c[g]))
+		f, _ := mean.Float64()
+		return types.FloatValue(f)
 	case s.avg && s.float:
 		return types.FloatValue(s.f[g] / float64(s.c[g]))
 	case s.avg:
 		return types.FloatValue(s.sum128Float(g) / float64(s.c[g]))
 	case s.float:
-		return types.FloatValue(s.f[g])
+		return types.FloatValue(s.floatSum(g))
 	}
 	return types.IntValue(int64(s.lo[g])) // resultOf reports a sum outside INT64
 }
@@ -118,10 +166,27 @@ func (s *sumState) result(g int) types.Value {
 func (s *sumState) merge(target []int32, other aggState) {
 	o := other.(*sumState)
 	for g, t := range target {
-		s.f[t] += o.f[g]
 		s.hi[t], s.lo[t] = add128(s.hi[t], s.lo[t], o.hi[g], o.lo[g])
 		s.c[t] += o.c[g]
-		s.special[t] = s.special[t] || o.special[g]
+		if !s.float {
+			continue
+		}
+		if o.special[g] {
+			s.special[t] = true
+		}
+		if w := o.wide[g]; w != nil { // the other's wide sum, added in full
+			if s.wide[t] == nil && !s.special[t] {
+				s.wide[t] = new(big.Float).SetPrec(wideBits).SetFloat64(s.f[t])
+			}
+			if s.wide[t] != nil {
+				s.wide[t].Add(s.wide[t], w)
+				continue
+			}
+			f, _ := w.Float64()
+			s.f[t] += f
+			continue
+		}
+		s.addFloat(t, o.f[g])
 	}
 }
 

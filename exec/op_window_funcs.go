@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"math"
+	"math/big"
 	"sort"
 
 	"logq/planner"
@@ -118,7 +119,8 @@ var windowFuncs = map[string]func(w *windowCalc, p partitionRun, set func(j int,
 func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
 	return func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
 		x := w.arg(0)
-		frac := w.call.Args[1].(*planner.Const).V.F
+		pc := w.call.Args[1].(*planner.Const).V // FLOAT64, or a DISC's exact NUMERIC
+		frac := pc.F
 		var vals []types.Value
 		for j := p.lo; j < p.hi; j++ {
 			if r := int(w.idx[j]); !x.isNull(r) {
@@ -139,6 +141,15 @@ func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, typ
 				}
 			} else {
 				k := max(int(math.Ceil(frac*float64(n))), 1)
+				if pc.T.IsDecimal() { // ⌈p·n⌉ exactly
+					r := new(big.Rat).Mul(pc.Rat(), new(big.Rat).SetInt64(int64(n)))
+					q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+					k = int(q.Int64())
+					if m.Sign() > 0 {
+						k++
+					}
+					k = max(k, 1)
+				}
 				v = vals[k-1]
 			}
 		}

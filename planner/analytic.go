@@ -2,6 +2,7 @@ package planner
 
 import (
 	"math"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -144,8 +145,19 @@ func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCa
 			b.fail(e.Args[0].Pos(), "%s cannot order %s", up, t)
 		}
 		pc, ok := b.expr(e.Args[1], inner).(*Const)
-		if ok && !pc.V.Null && pc.V.T.IsDecimal() { // NUMERIC '0.4': its nearest FLOAT64
-			pc = &Const{V: types.FloatValue(types.DecimalToFloat(pc.V))}
+		if ok && !pc.V.Null && pc.V.T.IsDecimal() {
+			// A NUMERIC percentile: DISC ranks by it exactly (a BIGNUMERIC
+			// 0.4 + 1e-38 is past 2 of 5 values), CONT by its FLOAT64.
+			if r := pc.V.Rat(); r.Sign() < 0 || r.Cmp(big.NewRat(1, 1)) > 0 {
+				b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1", up)
+			}
+			call.T = x.Type()
+			if cont {
+				call.Args = []Expr{x, &Const{V: types.FloatValue(types.DecimalToFloat(pc.V))}}
+			} else {
+				call.Args = []Expr{x, pc}
+			}
+			return
 		}
 		if !ok || pc.V.Null || !pc.V.T.IsNumeric() || pc.V.Float() < 0 || pc.V.Float() > 1 || math.IsNaN(pc.V.Float()) {
 			b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1", up)

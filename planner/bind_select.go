@@ -223,14 +223,10 @@ func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
 		if !it.Star {
 			name := it.Alias
 			if name == "" {
-				switch e := it.Expr.(type) {
-				case *sqlparse.Ident:
-					name = e.Parts[len(e.Parts)-1]
-				case *sqlparse.FieldAccess:
-					name = e.Name
-				default:
-					name = fmt.Sprintf("$col%d", len(items)+1)
-				}
+				name = impliedAlias(it.Expr)
+			}
+			if name == "" {
+				name = fmt.Sprintf("$col%d", len(items)+1)
 			}
 			items = append(items, selItem{ast: it.Expr, name: name, pos: it.At})
 			continue
@@ -238,6 +234,18 @@ func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
 		items = append(items, b.starItems(it, sc, len(items))...)
 	}
 	return items
+}
+
+// impliedAlias is the name BigQuery gives an unaliased expression: the last
+// part of a path, else "" (anonymous).
+func impliedAlias(e sqlparse.Expr) string {
+	switch e := e.(type) {
+	case *sqlparse.Ident:
+		return e.Parts[len(e.Parts)-1]
+	case *sqlparse.FieldAccess:
+		return e.Name
+	}
+	return ""
 }
 
 // starItems expands one `*` or `path.*` of a select list whose earlier items

@@ -51,12 +51,7 @@ func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
 		}
 		name := a.Alias
 		if name == "" {
-			switch e := a.Expr.(type) {
-			case *sqlparse.Ident:
-				name = e.Parts[len(e.Parts)-1]
-			case *sqlparse.FieldAccess:
-				name = e.Name
-			}
+			name = impliedAlias(a.Expr) // bind_select.go
 		}
 		for _, f := range fields {
 			if name != "" && strings.EqualFold(f.Name, name) {

@@ -272,14 +272,8 @@ func registerDateArrayFuncs() {
 	// DATETIME's date) that is a weekday, named in full or by its first
 	// three letters, in any case.
 	register("next_day", def(2, 2, func(c *Call) (types.Type, error) {
-		switch k := c.Args[0].Type().Kind; k {
-		case types.KindDatetime, types.KindDate, types.KindNull:
-		default:
-			d, err := coerceTo(c.Args[0], types.Date)
-			if err != nil {
-				return types.Type{}, fmt.Errorf("NEXT_DAY needs a DATE or DATETIME, not %s", c.Args[0].Type())
-			}
-			c.Args[0] = d
+		if err := dateOrDatetimeArg(c); err != nil {
+			return types.Type{}, err
 		}
 		w, err := coerceTo(c.Args[1], types.String)
 		if err != nil {
@@ -309,14 +303,8 @@ func registerDateArrayFuncs() {
 		return inRange(types.DateValue(days + int64(ahead)))
 	}, false))
 	register("last_day", def(1, 1, func(c *Call) (types.Type, error) {
-		switch k := c.Args[0].Type().Kind; k {
-		case types.KindDatetime, types.KindDate, types.KindNull:
-		default:
-			d, err := coerceTo(c.Args[0], types.Date)
-			if err != nil {
-				return types.Type{}, fmt.Errorf("LAST_DAY needs a DATE or DATETIME, not %s", c.Args[0].Type())
-			}
-			c.Args[0] = d
+		if err := dateOrDatetimeArg(c); err != nil {
+			return types.Type{}, err
 		}
 		if _, week := c.Unit.WeekStart(); week || c.Unit == types.PartISOYear {
 			return types.Date, nil
@@ -428,4 +416,19 @@ func dateDiff(d1, d2 int64, unit types.DatePart) int64 {
 		return int64(t1.Year() - t2.Year())
 	}
 	return d1 - d2 // DAY
+}
+
+// dateOrDatetimeArg checks that c's first argument is a DATE or DATETIME (a
+// STRING literal coerces to a DATE), as LAST_DAY and NEXT_DAY take.
+func dateOrDatetimeArg(c *Call) error {
+	switch c.Args[0].Type().Kind {
+	case types.KindDatetime, types.KindDate, types.KindNull:
+		return nil
+	}
+	d, err := coerceTo(c.Args[0], types.Date)
+	if err != nil {
+		return fmt.Errorf("%s needs a DATE or DATETIME, not %s", strings.ToUpper(c.Fn), c.Args[0].Type())
+	}
+	c.Args[0] = d
+	return nil
 }

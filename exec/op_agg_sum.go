@@ -56,9 +56,8 @@ func (s *sumState) addFloat(g int32, x float64) {
 	switch w := s.wide[g]; {
 	case math.IsInf(x, 0) || math.IsNaN(x):
 		s.special[g] = true
-		if w != nil { // IEEE from here on: the wide sum as a FLOAT64
-			s.f[g], _ = w.Float64()
-			s.wide[g] = nil
+		if w != nil { // a finite wide sum vanishes beside an infinity or NaN
+			s.f[g], s.wide[g] = 0, nil
 		}
 		s.f[g] += x
 	case w != nil:
@@ -171,8 +170,13 @@ func (s *sumState) merge(target []int32, other aggState) {
 		if !s.float {
 			continue
 		}
-		if o.special[g] {
+		if o.special[g] { // its sum is ±inf or NaN (a wide part was dropped for it)
+			if s.wide[t] != nil {
+				s.f[t], s.wide[t] = 0, nil
+			}
 			s.special[t] = true
+			s.f[t] += o.f[g]
+			continue
 		}
 		if w := o.wide[g]; w != nil { // the other's wide sum, added in full
 			if s.wide[t] == nil && !s.special[t] {

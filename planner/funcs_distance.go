@@ -22,6 +22,12 @@ func registerDistanceFuncs() {
 			return t.Kind == types.KindArray && t.Elem.Kind == types.KindStruct && len(t.Elem.Fields) == 2
 		}
 		a, b := c.Args[0].Type(), c.Args[1].Type()
+		switch { // a NULL vector (it gives NULL) takes the other's type
+		case a.Kind == types.KindNull && b.Kind != types.KindNull:
+			c.Args[0], a = &Const{V: types.NullOf(b)}, b
+		case b.Kind == types.KindNull && a.Kind != types.KindNull:
+			c.Args[1], b = &Const{V: types.NullOf(a)}, a
+		}
 		if sparse(a) || sparse(b) {
 			if !sparse(a) || !sparse(b) {
 				return types.Float64, fmt.Errorf("%s needs two dense vectors (ARRAY<FLOAT64>) or two sparse ones (ARRAY<STRUCT<dimension, magnitude>>)", up)

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -415,8 +416,7 @@ func registerArrayStringFuncs() {
 // precedes the search's start (^, \A, \b, \B), which searching a suffix
 // would change.
 func extractAll(re *regexp.Regexp, s string) [][]int {
-	src := re.String()
-	if strings.Contains(src, "^") || strings.Contains(src, `\A`) || strings.Contains(src, `\b`) || strings.Contains(src, `\B`) {
+	if readsBefore(re.String()) {
 		return re.FindAllStringSubmatchIndex(s, -1)
 	}
 	var out [][]int
@@ -440,4 +440,27 @@ func extractAll(re *regexp.Regexp, s string) [][]int {
 			return out
 		}
 	}
+}
+
+// readsBefore reports whether a pattern has an assertion about what precedes
+// a position (^, \A, \b, \B), which searching a suffix would change.
+func readsBefore(pattern string) bool {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return true
+	}
+	var walk func(*syntax.Regexp) bool
+	walk = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpBeginLine, syntax.OpBeginText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+			return true
+		}
+		for _, sub := range r.Sub {
+			if walk(sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(re)
 }

@@ -46,6 +46,7 @@ func registerTimeString() {
 			return types.Value{}, evalErr("%v", err)
 		}
 		_, off := types.ToTime(v.I).In(loc).Zone()
+		off -= off % 60 // whole minutes, as ZetaSQL writes (and reads back) the offset
 		text := types.CastTimeText(types.DatetimeValue(v.I + int64(off)*types.Second))
 		return types.StringValue(text + offsetText(off)), nil
 	}

@@ -73,10 +73,18 @@ func registerTimeFuncs() {
 			if err != nil {
 				return types.Value{}, evalErr("%v", err)
 			}
-			if loc != time.UTC { // truncate the civil time, read it back in the zone
-				_, off := types.ToTime(a[0].I).In(loc).Zone()
-				civil := types.TruncMicros(a[0].I+int64(off)*types.Second, c.Unit)
-				return inRange(types.Value{T: c.T, I: types.CivilIn(civil, loc)})
+			if loc != time.UTC {
+				us := a[0].I
+				_, off := types.ToTime(us).In(loc).Zone()
+				local := us + int64(off)*types.Second
+				if w := c.Unit.FixedMicros(); w > 0 && w < types.Day {
+					// HOUR and finer: take the local clock's remainder off
+					// the instant itself (in a repeated hour at a clock
+					// change, reading the clock back would pick the first).
+					return inRange(types.Value{T: c.T, I: us - (local - types.TruncMicros(local, c.Unit))})
+				}
+				// DAY and longer: the local calendar's start, read back in the zone.
+				return inRange(types.Value{T: c.T, I: types.CivilIn(types.TruncMicros(local, c.Unit), loc)})
 			}
 		}
 		return inRange(types.Value{T: c.T, I: types.TruncMicros(a[0].I, c.Unit)}) // a WEEK can start in year 0

@@ -183,7 +183,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 		if len(args) != 1 {
 			b.fail(e.At, "TYPEOF takes 1 argument, got %d", len(args))
 		}
-		return &Const{V: types.StringValue(zetaTypeName(args[0].Type()))}
+		return &Const{V: types.StringValue(args[0].Type().ZetaSQLName())}
 	case "generate_timestamp_trunc_array":
 		if len(args) != 2 {
 			b.fail(e.At, "generate_timestamp_trunc_array takes 2 arguments (count, spec), got %d", len(args))
@@ -386,35 +386,6 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 	out := *e
 	out.Args = args
 	return &out
-}
-
-// zetaTypeName is a type's name as ZetaSQL's TYPEOF writes it: DOUBLE for
-// FLOAT64, anonymous STRUCT fields without a name, an untyped NULL INT64.
-func zetaTypeName(t types.Type) string {
-	switch t.Kind {
-	case types.KindNull:
-		return "INT64"
-	case types.KindFloat64:
-		return "DOUBLE"
-	case types.KindArray:
-		return "ARRAY<" + zetaTypeName(*t.Elem) + ">"
-	case types.KindRange:
-		return "RANGE<" + zetaTypeName(*t.Elem) + ">"
-	case types.KindStruct:
-		var b strings.Builder
-		b.WriteString("STRUCT<")
-		for i, f := range t.Fields {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if f.Name != "" {
-				b.WriteString(f.Name + " ")
-			}
-			b.WriteString(zetaTypeName(f.Type))
-		}
-		return b.String() + ">"
-	}
-	return t.String()
 }
 
 // widerTimeFunc is ZetaSQL's extended date and time signatures: a DATE_

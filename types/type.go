@@ -172,12 +172,30 @@ func (t Type) Equal(u Type) bool {
 	return true
 }
 
-func (t Type) String() string {
+func (t Type) String() string { return t.name(Kind.String) }
+
+// ZetaSQLName is the type's name as ZetaSQL's TYPEOF writes it: DOUBLE for
+// FLOAT64, an untyped NULL as INT64.
+func (t Type) ZetaSQLName() string {
+	return t.name(func(k Kind) string {
+		switch k {
+		case KindFloat64:
+			return "DOUBLE"
+		case KindNull:
+			return "INT64"
+		}
+		return k.String()
+	})
+}
+
+// name writes t with scalar kinds named by kind; an anonymous STRUCT field
+// is its type alone.
+func (t Type) name(kind func(Kind) string) string {
 	switch t.Kind {
 	case KindArray:
-		return "ARRAY<" + t.Elem.String() + ">"
+		return "ARRAY<" + t.Elem.name(kind) + ">"
 	case KindRange:
-		return "RANGE<" + t.Elem.String() + ">"
+		return "RANGE<" + t.Elem.name(kind) + ">"
 	case KindStruct:
 		var b strings.Builder
 		b.WriteString("STRUCT<")
@@ -185,14 +203,15 @@ func (t Type) String() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(f.Name)
-			b.WriteByte(' ')
-			b.WriteString(f.Type.String())
+			if f.Name != "" {
+				b.WriteString(f.Name + " ")
+			}
+			b.WriteString(f.Type.name(kind))
 		}
 		b.WriteByte('>')
 		return b.String()
 	}
-	return t.Kind.String()
+	return kind(t.Kind)
 }
 
 // ParseTypeName maps a type name of the dialect (as written in CAST) to a

@@ -58,11 +58,7 @@ func (b *binder) regexpOfBytes(pos int, c *Call) Expr {
 
 func registerRegexpBytes() {
 	register("bytes_to_latin1", def(1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
-		var sb strings.Builder
-		for i := 0; i < len(a[0].S); i++ {
-			sb.WriteRune(rune(a[0].S[i]))
-		}
-		return types.StringValue(sb.String()), nil
+		return types.StringValue(string(byteRunes(a[0].S))), nil // funcs_codes.go
 	}, false)).Internal = true
 	register("latin1_to_bytes", def(1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
 		back := func(s string) (types.Value, error) {

@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"time"
 
 	"logq/types"
 )
@@ -45,23 +44,6 @@ func registerTimeString() {
 		if err != nil {
 			return types.Value{}, evalErr("%v", err)
 		}
-		_, off := types.ToTime(v.I).In(loc).Zone()
-		off -= off % 60 // whole minutes, as ZetaSQL writes (and reads back) the offset
-		text := types.CastTimeText(types.DatetimeValue(v.I + int64(off)*types.Second))
-		return types.StringValue(text + offsetText(off)), nil
+		return types.StringValue(types.CastTimestampTextIn(v.I, loc)), nil
 	}
-}
-
-// offsetText writes a zone offset as BigQuery does: +01, -05, +08:45.
-func offsetText(off int) string {
-	sign := "+"
-	if off < 0 {
-		sign, off = "-", -off
-	}
-	d := time.Duration(off) * time.Second
-	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-	if m == 0 {
-		return fmt.Sprintf("%s%02d", sign, h)
-	}
-	return fmt.Sprintf("%s%02d:%02d", sign, h, m)
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -270,4 +271,25 @@ func CastTimeText(v Value) string {
 		text = FormatTime(v.I)
 	}
 	return narrowFraction(text, v.I)
+}
+
+// CastTimestampTextIn is a TIMESTAMP as CastTimeText writes it, but in zone
+// loc: the civil time there and its offset, "+01", "-05", "+08:45". An
+// offset with seconds (a local mean time) is cut to whole minutes, and the
+// clock with it, as castCivilTime does for CAST … FORMAT and ZetaSQL does.
+func CastTimestampTextIn(us int64, loc *time.Location) string {
+	_, off, err := castCivilTime(KindTimestamp, us, loc)
+	if err != nil { // outside TIMESTAMP's range: no such value reaches here
+		off = 0
+	}
+	text := CastTimeText(DatetimeValue(us + int64(off)*Second))
+	sign, abs := "+", off
+	if off < 0 {
+		sign, abs = "-", -off
+	}
+	text += fmt.Sprintf("%s%02d", sign, abs/3600)
+	if m := abs % 3600 / 60; m != 0 {
+		text += fmt.Sprintf(":%02d", m)
+	}
+	return text
 }

@@ -388,41 +388,40 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 	return &out
 }
 
-// widerTimeFunc is ZetaSQL's extended date and time signatures: a DATE_
+// widerTimes are ZetaSQL's extended date and time signatures: a DATE_
 // function given a DATETIME (or TIMESTAMP) is the DATETIME_ (TIMESTAMP_)
-// one, a DATETIME_ function given a TIMESTAMP the TIMESTAMP_ one, and
-// FORMAT_DATE/FORMAT_DATETIME of a wider value its FORMAT_. The value is the
-// first argument (FORMAT_*'s second).
+// one, a DATETIME_ function given a TIMESTAMP the TIMESTAMP_ one; the same
+// for FORMAT_DATE and FORMAT_DATETIME, whose value is their second argument.
+var widerTimes = map[string]struct{ datetime, timestamp string }{
+	"date_trunc":      {"datetime_trunc", "timestamp_trunc"},
+	"date_add":        {"datetime_add", "timestamp_add"},
+	"date_sub":        {"datetime_sub", "timestamp_sub"},
+	"date_diff":       {"datetime_diff", "timestamp_diff"},
+	"datetime_trunc":  {"", "timestamp_trunc"},
+	"datetime_add":    {"", "timestamp_add"},
+	"datetime_sub":    {"", "timestamp_sub"},
+	"datetime_diff":   {"", "timestamp_diff"},
+	"format_date":     {"format_datetime", "format_timestamp"},
+	"format_datetime": {"", "format_timestamp"},
+}
+
+// widerTimeFunc is the function name takes for args (widerTimes).
 func widerTimeFunc(name string, args []Expr) string {
+	w, ok := widerTimes[name]
 	at := 0
 	if strings.HasPrefix(name, "format_") {
 		at = 1
 	}
-	if len(args) <= at {
+	if !ok || len(args) <= at {
 		return name
 	}
-	k := args[at].Type().Kind
-	family, rest, ok := strings.Cut(name, "_")
-	if strings.HasPrefix(name, "format_") {
-		family, rest, ok = strings.TrimPrefix(name, "format_"), "", true
-	}
-	if !ok {
-		return name
-	}
-	var to string
-	switch {
-	case family == "date" && k == types.KindDatetime:
-		to = "datetime"
-	case (family == "date" || family == "datetime") && k == types.KindTimestamp:
-		to = "timestamp"
-	default:
-		return name
-	}
-	switch rest {
-	case "trunc", "add", "sub", "diff":
-		return to + "_" + rest
-	case "":
-		return "format_" + to
+	switch args[at].Type().Kind {
+	case types.KindDatetime:
+		if w.datetime != "" {
+			return w.datetime
+		}
+	case types.KindTimestamp:
+		return w.timestamp
 	}
 	return name
 }

@@ -86,11 +86,12 @@ func register(name string, f *Func) *Func {
 
 // overload gives the registered function name a second form, on top of
 // its own: claim types a call of that form (ok) and leaves any other to
-// the function's Check; a call whose type ours accepts evaluates with
-// eval, any other with the function's Eval. NUMERIC arithmetic
+// the function's Check; a (typed) call ours accepts evaluates with eval,
+// any other with the function's Eval. NUMERIC arithmetic
 // (funcs_decimal.go) and date and interval arithmetic (funcs_interval.go)
-// are such forms of the number operators.
-func overload(name string, claim func(c *Call) (t types.Type, ok bool, err error), ours func(types.Type) bool, eval func(c *Call, a []types.Value) (types.Value, error)) {
+// are such forms of the number operators, STRING of a time of STRING(json)
+// (funcs_string_time.go).
+func overload(name string, claim func(c *Call) (t types.Type, ok bool, err error), ours func(c *Call) bool, eval func(c *Call, a []types.Value) (types.Value, error)) {
 	f := funcs[name]
 	check, own := f.Check, f.Eval
 	f.Check = func(c *Call) (types.Type, error) {
@@ -100,7 +101,7 @@ func overload(name string, claim func(c *Call) (t types.Type, ok bool, err error
 		return check(c)
 	}
 	f.Eval = func(c *Call, a []types.Value) (types.Value, error) {
-		if ours(c.T) {
+		if ours(c) {
 			return eval(c, a)
 		}
 		return own(c, a)

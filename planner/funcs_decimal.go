@@ -158,7 +158,7 @@ func overloadDecimal(name string, nums int, eval func(c *Call, a []types.Value) 
 			c.Args[i] = x
 		}
 		return t, true, nil
-	}, types.Type.IsDecimal, eval)
+	}, func(c *Call) bool { return c.T.IsDecimal() }, eval)
 }
 
 // decimalsToFloat coerces the decimal arguments among args to FLOAT64 (a

@@ -150,10 +150,10 @@ func overloadTime(name string) {
 			ts[i] = a.Type()
 		}
 		return timeArithType(name, ts)
-	}, func(t types.Type) bool {
+	}, func(c *Call) bool {
 		// Only these forms give a date, a time or an interval: a number
 		// result takes the operator's own path, with nothing added per row.
-		return t.IsTime() || t.Kind == types.KindInterval
+		return c.T.IsTime() || c.T.Kind == types.KindInterval
 	}, func(c *Call, a []types.Value) (types.Value, error) {
 		return timeArith(name, a)
 	})

@@ -9,41 +9,36 @@ import (
 // STRING(timestamp[, time_zone]) writes a TIMESTAMP as CAST does, in the zone
 // (UTC by default) with its offset: "2014-02-28 19:20:30+01", "…+08:45".
 // STRING of a DATE, DATETIME or TIME (ZetaSQL's) is its CAST to STRING.
-// STRING(json) stays the JSON conversion (funcs_jsontype.go); this wraps it.
+// STRING(json) stays the JSON conversion (funcs_jsontype.go): this is an
+// overload of it.
 func registerTimeString() {
-	f := funcs["string"]
-	check, eval := f.Check, f.Eval
-	f.MaxArgs = 2
-	isTime := func(k types.Kind) bool {
-		return k == types.KindTimestamp || k == types.KindDate || k == types.KindDatetime || k == types.KindTime
+	funcs["string"].MaxArgs = 2
+	isTime := func(t types.Type) bool {
+		return t.Kind == types.KindTimestamp || t.Kind == types.KindDate || t.Kind == types.KindDatetime || t.Kind == types.KindTime
 	}
-	f.Check = func(c *Call) (types.Type, error) {
-		k := c.Args[0].Type().Kind
+	overload("string", func(c *Call) (types.Type, bool, error) {
+		t := c.Args[0].Type()
 		switch {
-		case isTime(k) && len(c.Args) == 2 && k != types.KindTimestamp:
-			return types.Type{}, fmt.Errorf("STRING takes a time zone only for a TIMESTAMP, not %s", c.Args[0].Type())
-		case isTime(k):
-			return types.String, zoneArg(c, "STRING")
+		case isTime(t) && len(c.Args) == 2 && t.Kind != types.KindTimestamp:
+			return types.Type{}, true, fmt.Errorf("STRING takes a time zone only for a TIMESTAMP, not %s", t)
+		case isTime(t):
+			return types.String, true, zoneArg(c, "STRING")
 		case len(c.Args) == 2:
-			return types.Type{}, fmt.Errorf("STRING(x, time_zone) needs a TIMESTAMP, not %s", c.Args[0].Type())
+			return types.Type{}, true, fmt.Errorf("STRING(x, time_zone) needs a TIMESTAMP, not %s", t)
 		}
-		return check(c)
-	}
-	f.Eval = func(c *Call, a []types.Value) (types.Value, error) {
+		return types.Type{}, false, nil // STRING(json)
+	}, func(c *Call) bool { return isTime(c.Args[0].Type()) }, func(c *Call, a []types.Value) (types.Value, error) {
 		v := a[0]
-		if !isTime(v.T.Kind) {
-			return eval(c, a)
-		}
-		if v.T.Kind == types.KindDate {
+		switch {
+		case v.T.Kind == types.KindDate:
 			return types.Cast(v, types.String)
+		case len(a) == 2:
+			loc, err := types.LoadLocation(a[1].S)
+			if err != nil {
+				return types.Value{}, evalErr("%v", err)
+			}
+			return types.StringValue(types.CastTimestampTextIn(v.I, loc)), nil
 		}
-		if len(a) < 2 || v.T.Kind != types.KindTimestamp {
-			return types.StringValue(types.CastTimeText(v)), nil
-		}
-		loc, err := types.LoadLocation(a[1].S)
-		if err != nil {
-			return types.Value{}, evalErr("%v", err)
-		}
-		return types.StringValue(types.CastTimestampTextIn(v.I, loc)), nil
-	}
+		return types.StringValue(types.CastTimeText(v)), nil
+	})
 }

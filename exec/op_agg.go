@@ -377,6 +377,10 @@ var aggStates = map[string]func(a planner.AggCall) aggState{
 	"bit_or":           newBitState,
 	"bit_xor":          newBitState,
 	"array_concat_agg": newConcatState,
+	// HLL++ sketches.
+	"hll_count.init":          newHLLState,
+	"hll_count.merge":         newHLLState,
+	"hll_count.merge_partial": newHLLState,
 }
 
 func newVarAgg(a planner.AggCall) aggState {

@@ -107,6 +107,10 @@ func init() {
 		{Name: "bit_and", MinArgs: 1, MaxArgs: 2, Distinct: true, Window: true, Check: bitType},
 		{Name: "bit_or", MinArgs: 1, MaxArgs: 2, Distinct: true, Window: true, Check: bitType},
 		{Name: "bit_xor", MinArgs: 1, MaxArgs: 2, Distinct: true, Window: true, Check: bitType},
+		// HLL++ sketches (funcs_hll.go).
+		{Name: "hll_count.init", MinArgs: 1, MaxArgs: 2, Window: true, Check: hllInitType},
+		{Name: "hll_count.merge", MinArgs: 1, MaxArgs: 1, Window: true, Zero: true, Check: hllMergeType},
+		{Name: "hll_count.merge_partial", MinArgs: 1, MaxArgs: 1, Window: true, Check: hllMergeType},
 		{Name: "array_concat_agg", MinArgs: 1, MaxArgs: 1, OrderLimit: true, Window: true, Check: func(c *AggCall, _ bool) (types.Type, error) {
 			t := c.Args[0].Type()
 			switch t.Kind {

@@ -564,6 +564,11 @@ func hasAggregate(e sqlparse.Expr) bool {
 
 // funcName is the lower-case function name without a dataset qualifier:
 // `a-b.c.generate_timestamp_trunc_array` calls the built-in of that name.
+// A built-in whose name has a dot (HLL_COUNT.INIT) keeps it, SAFE. dropped.
 func funcName(name string) string {
-	return strings.ToLower(name[strings.LastIndexByte(name, '.')+1:])
+	lower := strings.ToLower(name)
+	if full := strings.TrimPrefix(lower, "safe."); strings.Contains(full, ".") && (IsAggregate(full) || LookupFunc(full) != nil) {
+		return full
+	}
+	return lower[strings.LastIndexByte(lower, '.')+1:]
 }

@@ -196,6 +196,7 @@ func init() {
 	registerOperators()
 	registerBitwiseOps()
 	registerNetFuncs()
+	registerHLLFuncs()
 	registerCollationFuncs()
 	registerTimeFuncs()
 	registerTimeOfDayFuncs()

@@ -1,0 +1,139 @@
+package exec
+
+import (
+	"logq/hll"
+	"logq/planner"
+	"logq/types"
+)
+
+// hllState is HLL_COUNT.INIT (a sketch of the group's values),
+// HLL_COUNT.MERGE_PARTIAL (the sketches merged, a sketch) and
+// HLL_COUNT.MERGE (their estimate). A group without a value has no sketch:
+// NULL, or 0 for MERGE. Each group's sketch is charged to the memory
+// budget at the size it may grow to, its 2^p registers.
+type hllState struct {
+	fn        string
+	precision int
+	t         types.Type // the result's
+	sk        []*hll.Sketch
+	mem       *memBudget
+	err       error
+}
+
+func (s *hllState) setBudget(m *memBudget) { s.mem = m }
+
+// charge charges a new sketch of precision p.
+func (s *hllState) charge(p int) {
+	if err := s.mem.charge("HLL_COUNT sketch", (1<<p)/bytesPerValue+1, 1); err != nil && s.err == nil {
+		s.err = err
+	}
+}
+
+func newHLLState(a planner.AggCall) aggState {
+	s := &hllState{fn: a.Fn, t: a.T, precision: hll.DefaultPrecision}
+	if len(a.Args) == 2 {
+		s.precision = int(a.Args[1].(*planner.Const).V.I) // checked by the planner
+	}
+	return s
+}
+
+func (s *hllState) grow(n int) { s.sk = growZero(s.sk, n) }
+
+func (s *hllState) failed() error { return s.err }
+
+func (s *hllState) fail() {
+	if s.err == nil {
+		msg := "Invalid or incompatible sketch in HLL_COUNT.MERGE"
+		if s.fn == "hll_count.merge_partial" {
+			msg += "_PARTIAL"
+		}
+		s.err = &Error{Kind: KindEvaluation, Msg: msg}
+	}
+}
+
+func (s *hllState) update(g []int32, args []*Vector, n int) {
+	v := args[0]
+	for r, gi := range g {
+		if v.isNull(r) {
+			continue
+		}
+		x := v.Value(r)
+		if s.fn != "hll_count.init" {
+			o, err := hll.Parse([]byte(x.S))
+			if err != nil {
+				s.fail()
+				continue
+			}
+			s.fold(gi, o)
+			continue
+		}
+		if s.sk[gi] == nil {
+			vt := hll.Bytes
+			if x.T.Kind == types.KindInt64 {
+				vt = hll.Integers
+			}
+			s.sk[gi] = hll.New(s.precision, vt)
+			s.charge(s.precision)
+		}
+		s.sk[gi].AddHash(hllHash(x))
+	}
+}
+
+// hllHash is the hash HLL_COUNT.INIT counts a value by: an INT64's, or
+// that of the bytes of a STRING or BYTES, or of a NUMERIC's or BIGNUMERIC's
+// canonical text (equal values, equal text).
+func hllHash(x types.Value) uint64 {
+	switch x.T.Kind {
+	case types.KindInt64:
+		return hll.HashInt64(x.I)
+	case types.KindNumeric, types.KindBigNumeric:
+		return hll.HashBytes([]byte(types.FormatDecimal(x)))
+	}
+	return hll.HashBytes([]byte(x.S))
+}
+
+// fold merges sketch o into group g's.
+func (s *hllState) fold(g int32, o *hll.Sketch) {
+	if s.sk[g] == nil {
+		c, err := hll.Parse(o.Bytes()) // a copy: o may be another state's
+		if err != nil {
+			s.fail()
+			return
+		}
+		s.sk[g] = c
+		s.charge(c.Precision())
+		return
+	}
+	if err := s.sk[g].Merge(o); err != nil {
+		s.fail()
+	}
+}
+
+func (s *hllState) result(g int) types.Value {
+	sk := s.sk[g]
+	switch {
+	case s.fn == "hll_count.merge" && sk == nil:
+		return types.IntValue(0)
+	case sk == nil:
+		return types.NullOf(s.t)
+	case s.fn == "hll_count.merge":
+		return types.IntValue(sk.Estimate())
+	case s.fn == "hll_count.merge_partial":
+		// ZetaSQL writes a merge of sketches that record no value type
+		// as one of integers.
+		sk.SetValueType(hll.Integers)
+	}
+	return types.Value{T: s.t, S: string(sk.Bytes())}
+}
+
+func (s *hllState) merge(target []int32, other aggState) {
+	o := other.(*hllState)
+	if o.err != nil && s.err == nil {
+		s.err = o.err
+	}
+	for g, t := range target {
+		if o.sk[g] != nil {
+			s.fold(t, o.sk[g])
+		}
+	}
+}

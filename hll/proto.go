@@ -1,0 +1,201 @@
+package hll
+
+import (
+	"errors"
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// The fields of AggregatorStateProto and of its extension 112,
+// HyperLogLogPlusUniqueStateProto, that a sketch reads and writes.
+const (
+	fieldType            = 1
+	fieldNumValues       = 2
+	fieldEncodingVersion = 3
+	fieldValueType       = 4
+	fieldHLL             = 112
+
+	fieldSparseSize      = 2
+	fieldPrecision       = 3
+	fieldSparsePrecision = 4
+	fieldData            = 5
+	fieldSparseData      = 6
+
+	typeHLLPlusUnique = 112
+	encodingVersion   = 2
+)
+
+func varintLen(v uint64) int { return protowire.SizeVarint(v) }
+
+// Bytes serializes the sketch as ZetaSQL does: the fields in order, the
+// defaults (encoding version 1, value type 0, zero sizes) left out.
+func (s *Sketch) Bytes() []byte {
+	s.flush()
+	var h []byte
+	if len(s.sparse) > 0 {
+		h = protowire.AppendTag(h, fieldSparseSize, protowire.VarintType)
+		h = protowire.AppendVarint(h, uint64(len(s.sparse)))
+	}
+	h = protowire.AppendTag(h, fieldPrecision, protowire.VarintType)
+	h = protowire.AppendVarint(h, uint64(s.enc.p))
+	if s.enc.sp != 0 {
+		h = protowire.AppendTag(h, fieldSparsePrecision, protowire.VarintType)
+		h = protowire.AppendVarint(h, uint64(s.enc.sp))
+	}
+	switch {
+	case s.regs != nil:
+		h = protowire.AppendTag(h, fieldData, protowire.BytesType)
+		h = protowire.AppendBytes(h, s.regs)
+	case len(s.sparse) > 0:
+		var d []byte
+		var last uint32
+		for _, v := range s.sparse {
+			d = protowire.AppendVarint(d, uint64(v-last))
+			last = v
+		}
+		h = protowire.AppendTag(h, fieldSparseData, protowire.BytesType)
+		h = protowire.AppendBytes(h, d)
+	}
+	var b []byte
+	b = protowire.AppendTag(b, fieldType, protowire.VarintType)
+	b = protowire.AppendVarint(b, typeHLLPlusUnique)
+	b = protowire.AppendTag(b, fieldNumValues, protowire.VarintType)
+	b = protowire.AppendVarint(b, uint64(s.numValues))
+	b = protowire.AppendTag(b, fieldEncodingVersion, protowire.VarintType)
+	b = protowire.AppendVarint(b, encodingVersion)
+	if s.vt != AnyType {
+		b = protowire.AppendTag(b, fieldValueType, protowire.VarintType)
+		b = protowire.AppendVarint(b, uint64(s.vt))
+	}
+	b = protowire.AppendTag(b, fieldHLL, protowire.BytesType)
+	return protowire.AppendBytes(b, h)
+}
+
+// Precision is the sketch's normal precision p.
+func (s *Sketch) Precision() int { return s.enc.p }
+
+// ValueType is what the sketch counts.
+func (s *Sketch) ValueType() ValueType { return s.vt }
+
+// SetValueType records vt as what a sketch that records nothing counts.
+func (s *Sketch) SetValueType(vt ValueType) {
+	if s.vt == AnyType {
+		s.vt = vt
+	}
+}
+
+// Parse reads a serialized sketch. Anything but a well-formed HLL++ state
+// of encoding version 2 is an error; unknown fields are skipped.
+func Parse(b []byte) (*Sketch, error) {
+	var (
+		typ, version     uint64 = 0, 1
+		numValues        uint64
+		sawNum           bool
+		vt               uint64
+		p, sp            uint64
+		data, sparseData []byte
+		sawData, sawHLL  bool
+	)
+	err := eachField(b, func(num protowire.Number, typ_ protowire.Type, v uint64, raw []byte) error {
+		switch {
+		case num == fieldType && typ_ == protowire.VarintType:
+			typ = v
+		case num == fieldNumValues && typ_ == protowire.VarintType:
+			numValues, sawNum = v, true
+		case num == fieldEncodingVersion && typ_ == protowire.VarintType:
+			version = v
+		case num == fieldValueType && typ_ == protowire.VarintType:
+			vt = v
+		case num == fieldHLL && typ_ == protowire.BytesType:
+			sawHLL = true
+			return eachField(raw, func(num protowire.Number, typ_ protowire.Type, v uint64, raw []byte) error {
+				switch {
+				case num == fieldPrecision && typ_ == protowire.VarintType:
+					p = v
+				case num == fieldSparsePrecision && typ_ == protowire.VarintType:
+					sp = v
+				case num == fieldData && typ_ == protowire.BytesType:
+					data, sawData = raw, true
+				case num == fieldSparseData && typ_ == protowire.BytesType:
+					sparseData = raw
+				}
+				return nil
+			})
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case typ != typeHLLPlusUnique || !sawNum || !sawHLL:
+		return nil, errors.New("not an HLL++ sketch")
+	case version != encodingVersion:
+		return nil, fmt.Errorf("encoding version %d, not %d", version, encodingVersion)
+	case vt != uint64(AnyType) && vt != uint64(Integers) && vt != uint64(Integers3) && vt != uint64(Bytes):
+		return nil, fmt.Errorf("value type %d", vt)
+	case p < minReadPrecision || p > MaxPrecision:
+		return nil, fmt.Errorf("precision %d", p)
+	case sp != 0 && (sp < p || sp > maxSparsePrecision):
+		return nil, fmt.Errorf("sparse precision %d", sp)
+	}
+	s := &Sketch{numValues: int64(numValues), vt: ValueType(vt), enc: newEncoding(int(p), int(sp))}
+	if sawData || sp == 0 {
+		if sawData && len(data) != 1<<p {
+			return nil, fmt.Errorf("%d registers, not %d", len(data), 1<<p)
+		}
+		s.regs = make([]uint8, 1<<p)
+		for i, r := range data {
+			if int(r) > 64-int(p)+1 {
+				return nil, fmt.Errorf("register %d is %d", i, r)
+			}
+			s.regs[i] = r
+		}
+		return s, nil
+	}
+	var last uint64
+	limit := uint64(s.enc.flag) << 1
+	for len(sparseData) > 0 {
+		d, n := protowire.ConsumeVarint(sparseData)
+		if n < 0 {
+			return nil, errors.New("truncated sparse data")
+		}
+		sparseData = sparseData[n:]
+		if last += d; last >= limit || !s.enc.valid(uint32(last)) {
+			return nil, fmt.Errorf("sparse value %d", last)
+		}
+		s.sparse = append(s.sparse, uint32(last))
+	}
+	s.setSparse(s.sparse)
+	return s, nil
+}
+
+// eachField calls f with each field of a message: its number, wire type,
+// value (varints) or bytes (length-delimited).
+func eachField(b []byte, f func(protowire.Number, protowire.Type, uint64, []byte) error) error {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		var v uint64
+		var raw []byte
+		switch typ {
+		case protowire.VarintType:
+			v, n = protowire.ConsumeVarint(b)
+		case protowire.BytesType:
+			raw, n = protowire.ConsumeBytes(b)
+		default:
+			n = protowire.ConsumeFieldValue(num, typ, b)
+		}
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		b = b[n:]
+		if err := f(num, typ, v, raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -240,7 +240,15 @@ func registerTimeFuncs() {
 			}
 			return inRange(dateOf(types.ToTime(a[0].I).In(loc)))
 		}
-		return types.Cast(a[0], types.Date)
+		d, err := types.Cast(a[0], types.Date)
+		if err != nil && a[0].T.Kind == types.KindString {
+			// Not a date: a timestamp's text, '2020-09-01 12:34:56-08', is
+			// DATE(TIMESTAMP) of it (ZetaSQL's overload), its date in UTC.
+			if ts, terr := types.Cast(a[0], types.Timestamp); terr == nil {
+				return inRange(dateOf(types.ToTime(ts.I)))
+			}
+		}
+		return d, err
 	}, false))
 	unix := func(div int64) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {

@@ -53,6 +53,7 @@ var syntax = map[string]string{
 	">>":                   `>>\s*\d`,
 	"unnest_zip":           `(?i)\bunnest\s*\([^()]*\bas\s+\w+\s*[,)]`,
 	"bytes_to_latin1":      `(?i)\bregexp_\w+\(\s*b['"]`,
+	"fit_type":             `(?i)\bas\s+(string|bytes|numeric|bignumeric)\s*\(\s*\d`,
 	"latin1_to_bytes":      `(?i)\bregexp_(extract|replace)\w*\(\s*b['"]`,
 	"path_field":           `(?i)\bflatten\s*\(`,
 	"path_flatten":         `(?i)\bflatten\s*\(`,

@@ -95,8 +95,11 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		return b.caseExpr(e, ctx)
 	case *sqlparse.Cast:
 		var t types.Type
+		var params []int64
 		if e.Type != nil {
-			t = b.typeOf(e.Type)
+			bare := *e.Type
+			params, bare.Params = bare.Params, nil // CAST(x AS STRING(10)): funcs_typeparams.go
+			t = b.typeOf(&bare)
 		} else {
 			t = b.typeOf(&sqlparse.TypeExpr{At: e.At, Name: e.TypeName})
 		}
@@ -121,7 +124,11 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		if t.IsDecimal() {
 			x = floatLiteralText(x) // CAST(0.1 AS BIGNUMERIC) is exactly 0.1
 		}
-		return b.finish(e.At, &Call{Fn: "cast", Args: []Expr{x}, T: t, Safe: e.Safe})
+		cast := b.finish(e.At, &Call{Fn: "cast", Args: []Expr{x}, T: t, Safe: e.Safe})
+		if params != nil {
+			return b.fitTypeParams(e, cast, t, params)
+		}
+		return cast
 	case *sqlparse.Index:
 		x := b.expr(e.X, ctx)
 		fn := map[sqlparse.SubscriptMode]string{sqlparse.SubPlain: "offset", sqlparse.SubOffset: "offset",
@@ -426,6 +433,9 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 
 // typeOf is the type a type expression names.
 func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
+	if t.Params != nil {
+		b.fail(t.At, "a parameterized type such as %s is supported only as the whole type of a CAST, not inside ARRAY or STRUCT or elsewhere", t)
+	}
 	switch t.Name {
 	case "ARRAY":
 		elem := b.typeOf(t.Elem)

@@ -64,7 +64,7 @@ var internal = map[string]bool{
 	"json_subscript": true, "cast_format": true, "like_any": true, "like_all": true,
 	"bitnot": true, "collation_key": true, "collation_keys": true, "like_collated": true, "strpos_collated": true, "instr_collated": true, "starts_with_collated": true, "ends_with_collated": true, "replace_collated": true, "split_collated": true, "&": true, "|": true, "^": true, "<<": true, ">>": true,
 	"unnest_zip": true, "path_field": true, "path_json_field": true, "path_flatten": true, "path_offset": true, "path_safe_offset": true,
-	"path_ordinal": true, "path_safe_ordinal": true, "bytes_to_latin1": true, "latin1_to_bytes": true,
+	"path_ordinal": true, "path_safe_ordinal": true, "bytes_to_latin1": true, "fit_type": true, "latin1_to_bytes": true,
 }
 
 // aliases maps a second name to a registered function (IFNULL → COALESCE).
@@ -197,6 +197,7 @@ func init() {
 	registerBitwiseOps()
 	registerNetFuncs()
 	registerHLLFuncs()
+	registerTypeParamFuncs()
 	registerCollationFuncs()
 	registerTimeFuncs()
 	registerTimeOfDayFuncs()

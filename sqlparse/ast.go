@@ -1,6 +1,9 @@
 package sqlparse
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Node is any AST node. Pos is the byte offset where the node starts.
 type Node interface{ Pos() int }
@@ -355,6 +358,8 @@ type TypeExpr struct {
 	Name   string // upper case: INT64, STRING, …, ARRAY, STRUCT
 	Elem   *TypeExpr
 	Fields []TypeField
+	// Params are a parameterized type's: STRING(L), BYTES(L), NUMERIC(P[, S]).
+	Params []int64
 }
 
 // TypeField is a field of a STRUCT type; Name is empty when not given.
@@ -386,6 +391,13 @@ func (t *TypeExpr) String() string {
 		}
 		b.WriteString(">")
 		return b.String()
+	}
+	if len(t.Params) > 0 {
+		ps := make([]string, len(t.Params))
+		for i, n := range t.Params {
+			ps[i] = strconv.FormatInt(n, 10)
+		}
+		return t.Name + "(" + strings.Join(ps, ", ") + ")"
 	}
 	return t.Name
 }

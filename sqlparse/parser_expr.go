@@ -1,6 +1,9 @@
 package sqlparse
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Binary operator precedence, loosest first, following BigQuery's table.
 // Comparison operators (including LIKE, IN, BETWEEN, IS) share one level and
@@ -485,10 +488,41 @@ func (p *parser) typeExpr() *TypeExpr {
 		p.closeAngle()
 		return t
 	}
+	t := &TypeExpr{At: at, Name: name}
 	if p.isOp("(") {
-		p.refuse("a parameterized type such as " + name + "(…)")
+		t.Params = p.typeParams(name)
 	}
-	return &TypeExpr{At: at, Name: name}
+	return t
+}
+
+// paramTypes are the types that take parameters: a length, or a precision
+// and an optional scale.
+var paramTypes = map[string]int{"STRING": 1, "BYTES": 1, "NUMERIC": 2, "DECIMAL": 2, "BIGNUMERIC": 2, "BIGDECIMAL": 2}
+
+// typeParams reads (n[, m]) after a type name: STRING(10), NUMERIC(10, 2).
+func (p *parser) typeParams(name string) []int64 {
+	most, ok := paramTypes[name]
+	if !ok {
+		p.refuse("a parameterized type " + name + "(…)")
+	}
+	p.expectOp("(")
+	var out []int64
+	for {
+		if p.tok.kind != tokInt {
+			p.fail("an integer type parameter")
+		}
+		n, err := strconv.ParseInt(p.tok.text, 0, 64)
+		if err != nil {
+			panic(errorAt(p.tok.pos, "type parameter %s is out of range", p.tok.text))
+		}
+		out = append(out, n)
+		p.advance()
+		if len(out) == most || !p.acceptOp(",") {
+			break
+		}
+	}
+	p.expectOp(")")
+	return out
 }
 
 // structType reads <[name] T, …> after STRUCT (<> is lexed as one token).

@@ -84,15 +84,15 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	name, safe := funcName(e.Name), false
 	if strings.Contains(e.Name, ".") {
 		lower := strings.ToLower(e.Name)
-		// Only SAFE. and the NET. and HLL_COUNT. families are prefixes;
-		// anything else named with a dot is not a function logq has.
+		// Only SAFE. and the NET., HLL_COUNT., KEYS. and AEAD. families are
+		// prefixes; anything else named with a dot is not a function logq has.
 		if rest, ok := strings.CutPrefix(lower, "safe."); ok {
 			safe, lower = true, rest
 		}
 		switch {
 		case !strings.Contains(lower, "."):
 			name = lower
-		case (strings.HasPrefix(lower, "net.") || strings.HasPrefix(lower, "hll_count.")) && (LookupFunc(lower) != nil || IsAggregate(lower)):
+		case dottedFamily(lower) && (LookupFunc(lower) != nil || IsAggregate(lower)):
 			name = lower
 		case name == "generate_timestamp_trunc_array":
 			// the saved queries call it as a dataset-qualified UDF
@@ -424,4 +424,15 @@ func widerTimeFunc(name string, args []Expr) string {
 		return w.timestamp
 	}
 	return name
+}
+
+// dottedFamily reports whether a dotted name is of a family of built-ins
+// whose names have a dot.
+func dottedFamily(lower string) bool {
+	for _, p := range []string{"net.", "hll_count.", "keys.", "aead."} {
+		if strings.HasPrefix(lower, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -197,6 +197,7 @@ func init() {
 	registerBitwiseOps()
 	registerNetFuncs()
 	registerHLLFuncs()
+	registerAEADFuncs()
 	registerTypeParamFuncs()
 	registerCollationFuncs()
 	registerTimeFuncs()

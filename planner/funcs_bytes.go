@@ -415,6 +415,16 @@ func fromUnits(like types.Value, r []rune) types.Value {
 // last repeating), KindString in rest meaning "the first argument's kind".
 func textSig(rest ...types.Kind) func(c *Call) (types.Type, error) {
 	return func(c *Call) (types.Type, error) {
+		// A text argument of BYTES makes them all BYTES: STARTS_WITH(NULL, b'a').
+		for i := 1; i < len(c.Args); i++ {
+			if rest[min(i-1, len(rest)-1)] == types.KindString && c.Args[i].Type().Kind == types.KindBytes && c.Args[0].Type().Kind == types.KindNull {
+				a, err := coerceTo(c.Args[0], types.Bytes)
+				if err != nil {
+					return types.Type{}, err
+				}
+				c.Args[0] = a
+			}
+		}
 		t, err := stringOrBytes(types.String)(&Call{Fn: c.Fn, Args: c.Args[:1]})
 		if err != nil {
 			return t, err

@@ -311,10 +311,17 @@ func registerOperators() {
 			}
 			return types.BoolValue(re.MatchString(a[0].S)), nil
 		}, false),
-		"lower": def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		// LOWER and UPPER of BYTES map only the ASCII letters.
+		"lower": def(1, 1, textSig(), func(c *Call, a []types.Value) (types.Value, error) {
+			if a[0].T.Kind == types.KindBytes {
+				return types.Value{T: types.Bytes, S: asciiCase(a[0].S, 'A', 'Z', 'a'-'A')}, nil
+			}
 			return types.StringValue(strings.ToLower(a[0].S)), nil
 		}, false),
-		"upper": def(1, 1, sig(types.KindString, types.KindString), func(c *Call, a []types.Value) (types.Value, error) {
+		"upper": def(1, 1, textSig(), func(c *Call, a []types.Value) (types.Value, error) {
+			if a[0].T.Kind == types.KindBytes {
+				return types.Value{T: types.Bytes, S: asciiCase(a[0].S, 'a', 'z', 'A'-'a')}, nil
+			}
 			return types.StringValue(strings.ToUpper(a[0].S)), nil
 		}, false),
 		// LENGTH counts characters of a STRING and bytes of a BYTES.
@@ -602,4 +609,16 @@ func concatArgs(c *Call) (types.Type, error) {
 var castsToString = map[types.Kind]bool{
 	types.KindBool: true, types.KindInt64: true, types.KindFloat64: true, types.KindNumeric: true, types.KindBigNumeric: true,
 	types.KindDate: true, types.KindDatetime: true, types.KindTime: true, types.KindTimestamp: true, types.KindInterval: true,
+}
+
+// asciiCase shifts the bytes from lo to hi by d: the ASCII case mapping
+// of LOWER and UPPER of BYTES.
+func asciiCase(s string, lo, hi byte, d int) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= lo && c <= hi {
+			b[i] = byte(int(c) + d)
+		}
+	}
+	return string(b)
 }

@@ -41,7 +41,10 @@ func registerStringFuncs() {
 		return fromUnits(a[0], r[pos:end]), nil
 	}, false))
 	alias("substring", "substr")
-	register("instr", def(2, 4, sig(str, str, types.KindInt64, types.KindInt64, types.KindInt64), func(c *Call, a []types.Value) (types.Value, error) {
+	register("instr", def(2, 4, func(c *Call) (types.Type, error) {
+		_, err := textSig(str, types.KindInt64, types.KindInt64)(c)
+		return types.Int64, err
+	}, func(c *Call, a []types.Value) (types.Value, error) {
 		pos, occ := int64(1), int64(1)
 		if len(a) > 2 {
 			pos = a[2].I
@@ -55,18 +58,30 @@ func registerStringFuncs() {
 		if occ <= 0 {
 			return types.Value{}, evalErr("INSTR: the occurrence must be positive, got %d", occ)
 		}
-		return types.IntValue(instr([]rune(a[0].S), []rune(a[1].S), pos, occ)), nil
+		return types.IntValue(instr(units(a[0]), units(a[1]), pos, occ)), nil // bytes count for BYTES
 	}, false))
-	register("replace", def(3, 3, sig(str, str), func(c *Call, a []types.Value) (types.Value, error) {
+	register("replace", def(3, 3, textSig(str), func(c *Call, a []types.Value) (types.Value, error) {
 		if a[1].S == "" {
 			return a[0], nil
 		}
-		return types.StringValue(strings.ReplaceAll(a[0].S, a[1].S, a[2].S)), nil
+		return types.Value{T: a[0].T, S: strings.ReplaceAll(a[0].S, a[1].S, a[2].S)}, nil
 	}, false))
+	// TRIM of BYTES takes the bytes to trim (BigQuery has no default for
+	// them); of a STRING, white space by default.
 	trim := func(f func(string, func(rune) bool) string) *Func {
-		return def(1, 2, sig(str, str), func(c *Call, a []types.Value) (types.Value, error) {
+		return def(1, 2, func(c *Call) (types.Type, error) {
+			t, err := textSig(str)(c)
+			if err == nil && t.Kind == types.KindBytes && len(c.Args) == 1 {
+				err = fmt.Errorf("%s of BYTES needs the bytes to trim as its second argument", strings.ToUpper(c.Fn))
+			}
+			return t, err
+		}, func(c *Call, a []types.Value) (types.Value, error) {
 			if len(a) == 1 {
 				return types.StringValue(f(a[0].S, unicode.IsSpace)), nil
+			}
+			if a[0].T.Kind == types.KindBytes {
+				set := a[1].S
+				return fromUnits(a[0], []rune(f(string(units(a[0])), func(r rune) bool { return strings.IndexByte(set, byte(r)) >= 0 }))), nil
 			}
 			set := a[1].S
 			return types.StringValue(f(a[0].S, func(r rune) bool { return strings.ContainsRune(set, r) })), nil

@@ -130,7 +130,9 @@ func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, typ
 		v := types.NullOf(w.call.T)
 		if n := len(vals); n > 0 {
 			sort.SliceStable(vals, func(a, b int) bool { c, _ := types.Compare(vals[a], vals[b]); return c < 0 })
-			if cont {
+			if cont && pc.T.IsDecimal() {
+				v = decimalPercentile(vals, pc)
+			} else if cont {
 				pos := frac * float64(n-1)
 				lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
 				a, b := vals[lo].F, vals[hi].F
@@ -157,6 +159,27 @@ func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, typ
 			set(j, v)
 		}
 	}
+}
+
+// decimalPercentile is PERCENTILE_CONT of sorted NUMERIC or BIGNUMERIC
+// values at the exact percentile p (of their type): the values at
+// positions ⌊p·(n−1)⌋ and ⌈p·(n−1)⌉ interpolated exactly, rounded half
+// away from zero to the type's scale.
+func decimalPercentile(vals []types.Value, p types.Value) types.Value {
+	pos := new(big.Rat).Mul(p.Rat(), new(big.Rat).SetInt64(int64(len(vals)-1)))
+	lo := new(big.Int).Quo(pos.Num(), pos.Denom()) // pos ≥ 0: the floor
+	a := vals[lo.Int64()]
+	frac := new(big.Rat).Sub(pos, new(big.Rat).SetInt(lo))
+	if frac.Sign() == 0 {
+		return a
+	}
+	b := vals[lo.Int64()+1]
+	r := new(big.Rat).Add(a.Rat(), new(big.Rat).Mul(frac, new(big.Rat).Sub(b.Rat(), a.Rat())))
+	v, err := types.DecimalFromRat(a.T, r)
+	if err != nil { // between two values of the type: never out of its range
+		return a
+	}
+	return v
 }
 
 // lagLead is LAG (dir -1) or LEAD (dir 1): the value off rows away within

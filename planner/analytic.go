@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"sort"
@@ -131,8 +132,36 @@ func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCa
 		x := b.expr(e.Args[0], inner)
 		switch t := x.Type(); {
 		case cont && t.IsDecimal():
-			// BigQuery interpolates a NUMERIC exactly, in NUMERIC.
-			b.fail(e.Args[0].Pos(), "%s of %s is not supported (CAST it to FLOAT64 for an approximate answer)", up, t)
+			// BigQuery interpolates a NUMERIC exactly, in NUMERIC: the
+			// percentile is taken exactly too (a FLOAT64 literal by its
+			// text), as a constant of x's type.
+			pc, ok := b.expr(e.Args[1], inner).(*Const)
+			var p types.Value
+			var err error
+			switch {
+			case !ok || pc.V.Null:
+				err = errors.New("not a constant")
+			case pc.V.T.IsDecimal():
+				p, err = types.DecimalFromRat(t, pc.V.Rat())
+			case pc.V.T.Kind == types.KindInt64:
+				p = types.DecimalFromInt(t, pc.V.I)
+			case pc.FloatLiteral || pc.V.T.Kind == types.KindFloat64:
+				p, err = types.DecimalFromFloat(t, pc.V.F)
+				if lit, ok := floatLiteralText(pc).(*Const); ok && lit.V.T.Kind == types.KindString {
+					p, err = types.ParseDecimal(t, lit.V.S)
+				}
+			default:
+				err = errors.New("not a number")
+			}
+			if err != nil {
+				b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1 that is a %s (%v)", up, t, err)
+			}
+			if p.Rat().Sign() < 0 || p.Rat().Cmp(big.NewRat(1, 1)) > 0 {
+				b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1", up)
+			}
+			call.T = t
+			call.Args = []Expr{x, &Const{V: p}}
+			return
 		case cont:
 			c, err := coerceTo(x, types.Float64)
 			if err != nil {

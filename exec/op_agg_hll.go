@@ -9,24 +9,17 @@ import (
 // hllState is HLL_COUNT.INIT (a sketch of the group's values),
 // HLL_COUNT.MERGE_PARTIAL (the sketches merged, a sketch) and
 // HLL_COUNT.MERGE (their estimate). A group without a value has no sketch:
-// NULL, or 0 for MERGE. Each group's sketch is charged to the memory
-// budget at the size it may grow to, its 2^p registers.
+// NULL, or 0 for MERGE. What the sketches hold is charged to the memory
+// budget as they grow, and released when a partial state is merged.
 type hllState struct {
 	fn        string
 	precision int
 	t         types.Type // the result's
 	sk        []*hll.Sketch
+	size      []int // bytes charged per group
+	held      int   // budget units charged in all
 	mem       *memBudget
 	err       error
-}
-
-func (s *hllState) setBudget(m *memBudget) { s.mem = m }
-
-// charge charges a new sketch of precision p.
-func (s *hllState) charge(p int) {
-	if err := s.mem.charge("HLL_COUNT sketch", (1<<p)/bytesPerValue+1, 1); err != nil && s.err == nil {
-		s.err = err
-	}
 }
 
 func newHLLState(a planner.AggCall) aggState {
@@ -37,7 +30,12 @@ func newHLLState(a planner.AggCall) aggState {
 	return s
 }
 
-func (s *hllState) grow(n int) { s.sk = growZero(s.sk, n) }
+func (s *hllState) grow(n int) {
+	s.sk = growZero(s.sk, n)
+	s.size = growZero(s.size, n)
+}
+
+func (s *hllState) setBudget(m *memBudget) { s.mem = m }
 
 func (s *hllState) failed() error { return s.err }
 
@@ -51,12 +49,28 @@ func (s *hllState) fail() {
 	}
 }
 
+// charge charges what group g's sketch grew by since it was last charged.
+func (s *hllState) charge(g int32) {
+	now := s.sk[g].MemSize()
+	units := now/bytesPerValue - s.size[g]/bytesPerValue
+	if units <= 0 {
+		return
+	}
+	s.size[g] = now
+	s.held += units
+	if err := s.mem.charge("HLL_COUNT sketch", units, 1); err != nil && s.err == nil {
+		s.err = err
+	}
+}
+
 func (s *hllState) update(g []int32, args []*Vector, n int) {
 	v := args[0]
+	touched := map[int32]bool{}
 	for r, gi := range g {
 		if v.isNull(r) {
 			continue
 		}
+		touched[gi] = true
 		x := v.Value(r)
 		if s.fn != "hll_count.init" {
 			o, err := hll.Parse([]byte(x.S))
@@ -73,15 +87,18 @@ func (s *hllState) update(g []int32, args []*Vector, n int) {
 				vt = hll.Integers
 			}
 			s.sk[gi] = hll.New(s.precision, vt)
-			s.charge(s.precision)
 		}
 		s.sk[gi].AddHash(hllHash(x))
+	}
+	for gi := range touched {
+		s.charge(gi)
 	}
 }
 
 // hllHash is the hash HLL_COUNT.INIT counts a value by: an INT64's, or
-// that of the bytes of a STRING or BYTES, or of a NUMERIC's or BIGNUMERIC's
-// canonical text (equal values, equal text).
+// that of the bytes of a STRING or BYTES (BigQuery's hashes), or of a
+// NUMERIC's or BIGNUMERIC's canonical text (logq's own: equal values,
+// equal text).
 func hllHash(x types.Value) uint64 {
 	switch x.T.Kind {
 	case types.KindInt64:
@@ -92,16 +109,10 @@ func hllHash(x types.Value) uint64 {
 	return hll.HashBytes([]byte(x.S))
 }
 
-// fold merges sketch o into group g's.
+// fold merges sketch o (which it may keep) into group g's.
 func (s *hllState) fold(g int32, o *hll.Sketch) {
 	if s.sk[g] == nil {
-		c, err := hll.Parse(o.Bytes()) // a copy: o may be another state's
-		if err != nil {
-			s.fail()
-			return
-		}
-		s.sk[g] = c
-		s.charge(c.Precision())
+		s.sk[g] = o
 		return
 	}
 	if err := s.sk[g].Merge(o); err != nil {
@@ -121,7 +132,7 @@ func (s *hllState) result(g int) types.Value {
 	case s.fn == "hll_count.merge_partial":
 		// ZetaSQL writes a merge of sketches that record no value type
 		// as one of integers.
-		sk.SetValueType(hll.Integers)
+		return types.Value{T: s.t, S: string(sk.BytesAs(hll.Integers))}
 	}
 	return types.Value{T: s.t, S: string(sk.Bytes())}
 }
@@ -134,6 +145,10 @@ func (s *hllState) merge(target []int32, other aggState) {
 	for g, t := range target {
 		if o.sk[g] != nil {
 			s.fold(t, o.sk[g])
+			o.sk[g] = nil // merged: the partial's is this state's now, or gone
+			s.charge(t)
 		}
 	}
+	o.mem.release(o.held, 1)
+	o.held = 0
 }

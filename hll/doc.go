@@ -8,12 +8,12 @@
 // and merging two sketches gives the bytes ZetaSQL's reference
 // implementation gives.
 //
-// What is logq's own: the hash. BigQuery hashes with a fingerprint it does
-// not document; logq hashes a value with FarmHash's Fingerprint64 (the
-// FARM_FINGERPRINT function's hash; an INT64 as its 8 little-endian bytes).
-// So a sketch logq made and one BigQuery made from the same values count
-// every value twice when merged; sketches are meant to be made and merged by
-// one engine, and BigQuery's documentation says as much of its own.
+// The hash is BigQuery's: Fingerprint2011 of an INT64's 8 little-endian
+// bytes, or of a STRING's (UTF-8) or BYTES' bytes; INIT over the example
+// of BigQuery's documentation gives the bytes it prints. So sketches move
+// between logq and BigQuery both ways. NUMERIC and BIGNUMERIC are hashed
+// by their canonical text, which is logq's own: such sketches are not
+// BigQuery's.
 //
 // The estimate follows HLL++ where its rules are exact: linear counting over
 // the 2^sp buckets while the sketch is sparse, and over the registers below

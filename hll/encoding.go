@@ -136,7 +136,9 @@ func (e encoding) compatible(t encoding) bool {
 // the flag over a p-bit normal index and a rhoW'.
 func (e encoding) valid(v uint32) bool {
 	if !e.encoded(v) {
-		return v < 1<<e.sp
+		// An index whose low sp−p bits are all zero is always rho-encoded.
+		return v < 1<<e.sp && v&(1<<(e.sp-e.p)-1) != 0
 	}
-	return v^e.flag < 1<<(e.p+rhoBits)
+	rho := v & (1<<rhoBits - 1)
+	return v^e.flag < 1<<(e.p+rhoBits) && rho >= 1 && int(rho) <= 65-e.sp
 }

@@ -16,14 +16,21 @@ func threshold(p int) float64 {
 
 // Estimate is the number of distinct values the sketch has counted.
 func (s *Sketch) Estimate() int64 {
-	if s.regs == nil {
+	if !s.normal {
 		s.flush()
-		// Linear counting over the 2^sp sparse buckets.
+		// Linear counting over the 2^sp sparse buckets (while one is
+		// empty; a sparse sketch read from bytes can fill them all).
 		m := float64(int64(1) << s.enc.sp)
-		return round(m * math.Log(m/(m-float64(len(s.sparse)))))
+		if n := float64(len(s.sparse)); n < m {
+			return round(m * math.Log(m/(m-n)))
+		}
+		s.normalize()
+	}
+	if s.regs == nil {
+		return 0
 	}
 	m := float64(len(s.regs))
-	var hist [66]float64 // registers by value: 0 … 64−p+1
+	var hist [256]float64 // registers by value: 0 … 64−p+1 (all of uint8, to be safe)
 	for _, r := range s.regs {
 		hist[r]++
 	}

@@ -27,8 +27,83 @@ func TestZetaSQLSketch(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.Merge(o))
 	assert.Equal(t, int64(10), s.Estimate())
-	s.SetValueType(Integers)
-	assert.Equal(t, []byte(zetaMerged), s.Bytes())
+	assert.Equal(t, []byte(zetaMerged), s.BytesAs(Integers))
+}
+
+// TestBigQueryHash checks the hash against sketches BigQuery's reference
+// implementation wrote: the compliance sketch is INIT over the INT64s 0…9
+// (p = 15, sp = 25), and the HLL_COUNT.INIT documentation shows the
+// sketches of 'customer_id_1' and 'customer_id_2' (UA), twice
+// 'customer_id_2' (CZ) and 'customer_id_3' (BR) at precision 10.
+func TestBigQueryHash(t *testing.T) {
+	s := &Sketch{enc: newEncoding(15, 25)}
+	for i := int64(0); i < 10; i++ {
+		s.AddHash(HashInt64(i))
+	}
+	want, err := Parse([]byte(zetaSketch))
+	require.NoError(t, err)
+	assert.Equal(t, want.values(), s.values())
+	for _, c := range []struct {
+		ids  []string
+		want string
+	}{
+		{[]string{"customer_id_1", "customer_id_2"}, "\x08p\x10\x02\x18\x02 \x0b\x82\x07\r\x10\x02\x18\n \x0f2\x05\xf9\xe4\x01\xcd\x08"},
+		{[]string{"customer_id_2", "customer_id_2"}, "\x08p\x10\x02\x18\x02 \x0b\x82\x07\x0b\x10\x01\x18\n \x0f2\x03\xf9\xe4\x01"},
+		{[]string{"customer_id_3"}, "\x08p\x10\x01\x18\x02 \x0b\x82\x07\x0b\x10\x01\x18\n \x0f2\x03\x82\xe1\x01"},
+	} {
+		s := New(10, Bytes)
+		for _, id := range c.ids {
+			s.AddHash(HashBytes([]byte(id)))
+		}
+		assert.Equal(t, []byte(c.want), s.Bytes(), "%v", c.ids)
+	}
+}
+
+// TestCraftedSketches are sketches no HLL++ writes: refused, or counted
+// without a panic.
+func TestCraftedSketches(t *testing.T) {
+	for name, b := range map[string]string{
+		// p 15, sp 20, one rho-encoded value with rhoW' 63 (at most 45).
+		"rho past the bits": "\x08\x70\x10\x01\x18\x02\x20\x08\x82\x07\x0a\x18\x0f\x20\x14\x32\x04\xbf\x80\x80\x01",
+		// p 15, sp 20, index 32 not rho-encoded (its low 5 bits are 0).
+		"index that should be encoded": "\x08\x70\x10\x01\x18\x02\x82\x07\x07\x18\x0f\x20\x14\x32\x01\x20",
+	} {
+		_, err := Parse([]byte(b))
+		assert.Error(t, err, name)
+	}
+	// p = sp = 4 with all 16 buckets set: no empty bucket to count by.
+	full := &Sketch{enc: newEncoding(4, 4)}
+	var vs []uint32
+	for i := uint32(0); i < 16; i++ {
+		vs = append(vs, full.enc.value(i, 1))
+	}
+	full.setSparse(vs)
+	r, err := Parse(full.Bytes())
+	require.NoError(t, err)
+	assert.Positive(t, r.Estimate())
+	// A normal sketch of precision 24 without registers is empty, and
+	// stays small until a register is set.
+	e, err := Parse([]byte("\x08\x70\x10\x00\x18\x02\x82\x07\x02\x18\x18"))
+	require.NoError(t, err)
+	assert.Equal(t, int64(0), e.Estimate())
+	assert.Less(t, e.MemSize(), 1000)
+}
+
+// TestSerializeCompacts: a sparse sketch whose flushed values reach ¾·2^p
+// bytes turns normal when it is serialized, as ZetaSQL's does, so its bytes
+// do not depend on when the buffer was last flushed.
+func TestSerializeCompacts(t *testing.T) {
+	for n := 700; n < 800; n++ {
+		s := build(10, 15, 0, n)
+		b := s.Bytes()
+		if s.normal {
+			continue
+		}
+		assert.Less(t, s.sparseLen, 768, "n=%d", n)
+		r, err := Parse(b)
+		require.NoError(t, err)
+		assert.False(t, r.normal)
+	}
 }
 
 func TestSparseEncoding(t *testing.T) {
@@ -100,10 +175,10 @@ func build(p, sp int, lo, hi int) *Sketch {
 func registers(t *testing.T, s *Sketch) []uint8 {
 	c, err := Parse(s.Bytes())
 	require.NoError(t, err)
-	if c.regs == nil {
+	if !c.normal {
 		c.normalize()
 	}
-	return c.regs
+	return c.registers()
 }
 
 // TestMergeDowngrades checks that merging a finer sketch into a coarser one

@@ -30,8 +30,17 @@ func varintLen(v uint64) int { return protowire.SizeVarint(v) }
 
 // Bytes serializes the sketch as ZetaSQL does: the fields in order, the
 // defaults (encoding version 1, value type 0, zero sizes) left out.
-func (s *Sketch) Bytes() []byte {
+func (s *Sketch) Bytes() []byte { return s.BytesAs(AnyType) }
+
+// BytesAs is Bytes with vt written as the value type when the sketch
+// records none. Serializing compacts the sketch, as ZetaSQL's does: the
+// buffer is flushed and a sparse sketch past its share turns normal.
+func (s *Sketch) BytesAs(vt ValueType) []byte {
 	s.flush()
+	s.normalizeIfFull()
+	if s.vt != AnyType {
+		vt = s.vt
+	}
 	var h []byte
 	if len(s.sparse) > 0 {
 		h = protowire.AppendTag(h, fieldSparseSize, protowire.VarintType)
@@ -44,7 +53,7 @@ func (s *Sketch) Bytes() []byte {
 		h = protowire.AppendVarint(h, uint64(s.enc.sp))
 	}
 	switch {
-	case s.regs != nil:
+	case s.normal && s.regs != nil:
 		h = protowire.AppendTag(h, fieldData, protowire.BytesType)
 		h = protowire.AppendBytes(h, s.regs)
 	case len(s.sparse) > 0:
@@ -64,26 +73,16 @@ func (s *Sketch) Bytes() []byte {
 	b = protowire.AppendVarint(b, uint64(s.numValues))
 	b = protowire.AppendTag(b, fieldEncodingVersion, protowire.VarintType)
 	b = protowire.AppendVarint(b, encodingVersion)
-	if s.vt != AnyType {
+	if vt != AnyType {
 		b = protowire.AppendTag(b, fieldValueType, protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(s.vt))
+		b = protowire.AppendVarint(b, uint64(vt))
 	}
 	b = protowire.AppendTag(b, fieldHLL, protowire.BytesType)
 	return protowire.AppendBytes(b, h)
 }
 
-// Precision is the sketch's normal precision p.
-func (s *Sketch) Precision() int { return s.enc.p }
-
 // ValueType is what the sketch counts.
 func (s *Sketch) ValueType() ValueType { return s.vt }
-
-// SetValueType records vt as what a sketch that records nothing counts.
-func (s *Sketch) SetValueType(vt ValueType) {
-	if s.vt == AnyType {
-		s.vt = vt
-	}
-}
 
 // Parse reads a serialized sketch. Anything but a well-formed HLL++ state
 // of encoding version 2 is an error; unknown fields are skipped.
@@ -141,7 +140,11 @@ func Parse(b []byte) (*Sketch, error) {
 	}
 	s := &Sketch{numValues: int64(numValues), vt: ValueType(vt), enc: newEncoding(int(p), int(sp))}
 	if sawData || sp == 0 {
-		if sawData && len(data) != 1<<p {
+		s.normal = true
+		if !sawData {
+			return s, nil // no registers set yet: they are made when one is
+		}
+		if len(data) != 1<<p {
 			return nil, fmt.Errorf("%d registers, not %d", len(data), 1<<p)
 		}
 		s.regs = make([]uint8, 1<<p)

@@ -42,7 +42,8 @@ type Sketch struct {
 	sparse    []uint32 // sorted, deduplicated
 	sparseLen int      // their encoded size in bytes
 	buf       map[uint32]struct{}
-	regs      []uint8 // the 2^p registers; nil while sparse
+	normal    bool
+	regs      []uint8 // the 2^p registers of a normal sketch; nil until one is set
 }
 
 // New returns an empty sketch of precision p (MinPrecision…MaxPrecision)
@@ -51,12 +52,29 @@ func New(p int, vt ValueType) *Sketch {
 	return &Sketch{vt: vt, enc: newEncoding(p, min(p+5, maxSparsePrecision))}
 }
 
+// Precision is the sketch's normal precision p.
+func (s *Sketch) Precision() int { return s.enc.p }
+
+// MemSize is about how many bytes the sketch holds.
+func (s *Sketch) MemSize() int {
+	return 64 + len(s.regs) + 4*cap(s.sparse) + 48*len(s.buf)
+}
+
+// registers returns the registers of a normal sketch, made on first use.
+func (s *Sketch) registers() []uint8 {
+	if s.regs == nil {
+		s.regs = make([]uint8, 1<<s.enc.p)
+	}
+	return s.regs
+}
+
 // AddHash counts a value by its 64-bit hash.
 func (s *Sketch) AddHash(h uint64) {
 	s.numValues++
-	if s.regs != nil {
+	if s.normal {
 		p := s.enc.p
-		s.regs[h>>(64-p)] = max(s.regs[h>>(64-p)], rhoW(h, 64-p))
+		r := s.registers()
+		r[h>>(64-p)] = max(r[h>>(64-p)], rhoW(h, 64-p))
 		return
 	}
 	s.addSparse(s.enc.hashValue(h))
@@ -74,11 +92,16 @@ func (s *Sketch) addSparse(v uint32) {
 // normal when the sparse values are past theirs, at the moments ZetaSQL
 // does, so that a sketch's bytes are ZetaSQL's.
 func (s *Sketch) settle() {
-	m := 1 << s.enc.p
-	if len(s.buf) > m/4 {
+	if len(s.buf) > (1<<s.enc.p)/4 {
 		s.flush()
 	}
-	if s.sparseLen >= m*3/4 {
+	s.normalizeIfFull()
+}
+
+// normalizeIfFull turns a sparse sketch normal once its encoded values take
+// three quarters of 2^p bytes.
+func (s *Sketch) normalizeIfFull() {
+	if !s.normal && s.sparseLen >= (1<<s.enc.p)*3/4 {
 		s.normalize()
 	}
 }
@@ -88,19 +111,31 @@ func (s *Sketch) flush() {
 	if len(s.buf) == 0 {
 		return
 	}
-	vs := make([]uint32, 0, len(s.sparse)+len(s.buf))
-	vs = append(vs, s.sparse...)
+	b := make([]uint32, 0, len(s.buf))
 	for v := range s.buf {
-		vs = append(vs, v)
+		b = append(b, v)
 	}
 	clear(s.buf)
-	s.setSparse(vs)
+	slices.Sort(b)
+	s.setSparse(mergeSorted(s.sparse, b))
 }
 
-// setSparse sorts and deduplicates vs and makes them the sparse values.
-func (s *Sketch) setSparse(vs []uint32) {
-	slices.Sort(vs)
-	s.sparse = s.enc.dedupe(vs)
+// mergeSorted merges two sorted lists, keeping repeats (dedupe drops them).
+func mergeSorted(a, b []uint32) []uint32 {
+	out := make([]uint32, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] <= b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// setSparse makes sorted values, deduplicated, the sparse values.
+func (s *Sketch) setSparse(sorted []uint32) {
+	s.sparse = s.enc.dedupe(sorted)
 	s.sparseLen = 0
 	var last uint32
 	for _, v := range s.sparse {
@@ -110,20 +145,27 @@ func (s *Sketch) setSparse(vs []uint32) {
 }
 
 // values is every sparse value, the buffer's included, sorted, with
-// repeats.
+// repeats; it may be the sketch's own slice (read only).
 func (s *Sketch) values() []uint32 {
-	vs := append([]uint32(nil), s.sparse...)
-	for v := range s.buf {
-		vs = append(vs, v)
+	if len(s.buf) == 0 {
+		return s.sparse
 	}
-	slices.Sort(vs)
-	return vs
+	b := make([]uint32, 0, len(s.buf))
+	for v := range s.buf {
+		b = append(b, v)
+	}
+	slices.Sort(b)
+	return mergeSorted(s.sparse, b)
 }
 
 // normalize turns a sparse sketch into its registers.
 func (s *Sketch) normalize() {
-	s.regs = make([]uint8, 1<<s.enc.p)
-	for _, v := range s.values() {
+	vs := s.values()
+	s.normal = true
+	if len(vs) > 0 {
+		s.registers()
+	}
+	for _, v := range vs {
 		s.setRegister(s.enc, v)
 	}
 	s.sparse, s.sparseLen, s.buf = nil, 0, nil
@@ -137,12 +179,13 @@ func (s *Sketch) setRegister(e encoding, v uint32) {
 		rho = downgradeRho(idx, rho, e.p, s.enc.p)
 		idx >>= e.p - s.enc.p
 	}
-	s.regs[idx] = max(s.regs[idx], rho)
+	r := s.registers()
+	r[idx] = max(r[idx], rho)
 }
 
 // downgradeNormal lowers a normal sketch's precisions to at most p and sp.
 func (s *Sketch) downgradeNormal(p, sp int) {
-	if p < s.enc.p {
+	if p < s.enc.p && s.regs != nil {
 		old, from := s.regs, s.enc.p
 		s.regs = make([]uint8, 1<<p)
 		for i, rho := range old {
@@ -168,7 +211,7 @@ func (s *Sketch) downgradeSparse(t encoding) {
 
 // add counts one sparse value of encoding e (at least the sketch's).
 func (s *Sketch) add(e encoding, v uint32) {
-	if s.regs != nil {
+	if s.normal {
 		s.setRegister(e, v)
 		return
 	}
@@ -191,20 +234,20 @@ func (s *Sketch) Merge(o *Sketch) error {
 	case vt != o.vt:
 		return ErrIncompatible
 	}
-	if s.regs == nil && o.regs == nil && !s.enc.compatible(o.enc) {
+	if !s.normal && !o.normal && !s.enc.compatible(o.enc) {
 		return ErrIncompatible
 	}
 	s.vt = vt
 	s.numValues += o.numValues
-	if s.regs == nil && o.regs == nil {
+	if !s.normal && !o.normal {
 		s.mergeSparse(o)
 		return nil
 	}
-	if s.regs == nil {
+	if !s.normal {
 		s.normalize()
 	}
 	s.downgradeNormal(o.enc.p, o.enc.sp)
-	if o.regs == nil {
+	if !o.normal {
 		for _, v := range o.values() {
 			s.setRegister(o.enc, v)
 		}
@@ -216,7 +259,8 @@ func (s *Sketch) Merge(o *Sketch) error {
 			if o.enc.p > s.enc.p {
 				j, r = j>>(o.enc.p-s.enc.p), downgradeRho(j, rho, o.enc.p, s.enc.p)
 			}
-			s.regs[j] = max(s.regs[j], r)
+			regs := s.registers()
+			regs[j] = max(regs[j], r)
 		}
 	}
 	return nil
@@ -226,15 +270,16 @@ func (s *Sketch) mergeSparse(o *Sketch) {
 	if o.enc.less(s.enc) {
 		s.downgradeSparse(newEncoding(min(s.enc.p, o.enc.p), min(s.enc.sp, o.enc.sp)))
 	}
-	if s.regs != nil || s.enc != o.enc {
+	if s.normal || s.enc != o.enc {
 		// Downgraded values lose their order: one by one.
 		for _, v := range o.values() {
 			s.add(o.enc, v)
 		}
 		return
 	}
-	vs := append(s.values(), o.values()...)
-	clear(s.buf)
-	s.setSparse(vs)
-	s.settle()
+	// The same encodings: both lists merged in one pass, as ZetaSQL does,
+	// then the size checked.
+	s.flush()
+	s.setSparse(mergeSorted(s.sparse, o.values()))
+	s.normalizeIfFull()
 }

@@ -119,7 +119,11 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 				tz = b.expr(e.TimeZone, ctx)
 			}
 			now := &Const{V: types.TimestampValue(b.opts.Now)}
-			return b.finish(e.At, &Call{Fn: "cast_format", Args: []Expr{x, b.expr(e.Format, ctx), tz, now}, T: t, Safe: e.Safe})
+			cast := b.finish(e.At, &Call{Fn: "cast_format", Args: []Expr{x, b.expr(e.Format, ctx), tz, now}, T: t, Safe: e.Safe})
+			if params != nil {
+				return b.fitTypeParams(e, cast, t, params)
+			}
+			return cast
 		}
 		if t.IsDecimal() {
 			x = floatLiteralText(x) // CAST(0.1 AS BIGNUMERIC) is exactly 0.1

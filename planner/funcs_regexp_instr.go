@@ -42,32 +42,17 @@ func init() {
 		if len(a) > 4 {
 			after = a[4].I
 		}
-		switch {
-		case pos < 1:
-			return types.Value{}, evalErr("REGEXP_INSTR: the position must be positive, got %d", pos)
-		case occ < 1:
-			return types.Value{}, evalErr("REGEXP_INSTR: the occurrence must be positive, got %d", occ)
-		case after != 0 && after != 1:
+		if after != 0 && after != 1 {
 			return types.Value{}, evalErr("REGEXP_INSTR: the occurrence position must be 0 or 1, got %d", after)
 		}
 		s := a[0].S
-		if a[1].S == "" { // an empty regular expression finds nothing, as GoogleSQL documents
+		m, found, err := regexpOccurrence("REGEXP_INSTR", re, s, pos, occ)
+		switch {
+		case err != nil:
+			return types.Value{}, err
+		case !found || a[1].S == "": // an empty regular expression finds nothing, as GoogleSQL documents
 			return types.IntValue(0), nil
 		}
-		// Byte offset of the pos-th character.
-		off := 0
-		for n := int64(1); n < pos; n++ {
-			if off >= len(s) {
-				return types.IntValue(0), nil
-			}
-			_, w := utf8.DecodeRuneInString(s[off:])
-			off += w
-		}
-		ms := re.FindAllStringSubmatchIndex(s[off:], int(min(occ, 1<<20)))
-		if int64(len(ms)) < occ {
-			return types.IntValue(0), nil
-		}
-		m := ms[occ-1]
 		start, end := m[0], m[1]
 		if len(m) >= 4 {
 			start, end = m[2], m[3]
@@ -79,7 +64,7 @@ func init() {
 		if after == 1 {
 			at = end
 		}
-		return types.IntValue(int64(utf8.RuneCountInString(s[:off+at])) + 1), nil
+		return types.IntValue(int64(utf8.RuneCountInString(s[:at])) + 1), nil
 	}, false))
 }
 

@@ -227,8 +227,8 @@ func registerStringFuncs() {
 		}
 		return types.StringValue(strings.Join(parts, a[1].S)), nil
 	}, true))
-	register("regexp_extract", def(2, 2, func(c *Call) (types.Type, error) {
-		t, err := constPattern(sig(str, str, str))(c)
+	register("regexp_extract", def(2, 4, func(c *Call) (types.Type, error) {
+		t, err := constPattern(sig(str, str, types.KindInt64, types.KindInt64, str))(c)
 		if err == nil {
 			if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
 				_, err = extractRegexp(k.V.S)
@@ -240,14 +240,35 @@ func registerStringFuncs() {
 		if err != nil {
 			return types.Value{}, err
 		}
-		m := re.FindStringSubmatch(a[0].S)
-		switch {
-		case m == nil:
-			return types.NullOf(types.String), nil
-		case len(m) == 2:
-			return types.StringValue(m[1]), nil
+		if len(a) == 2 {
+			m := re.FindStringSubmatch(a[0].S)
+			switch {
+			case m == nil:
+				return types.NullOf(types.String), nil
+			case len(m) == 2:
+				return types.StringValue(m[1]), nil
+			}
+			return types.StringValue(m[0]), nil
 		}
-		return types.StringValue(m[0]), nil
+		// REGEXP_EXTRACT(value, regexp, position[, occurrence]): the
+		// occurrence-th match searching from the position-th character.
+		occ := int64(1)
+		if len(a) == 4 {
+			occ = a[3].I
+		}
+		m, found, err := regexpOccurrence("REGEXP_EXTRACT", re, a[0].S, a[2].I, occ)
+		switch {
+		case err != nil:
+			return types.Value{}, err
+		case !found:
+			return types.NullOf(types.String), nil
+		case len(m) == 4:
+			if m[2] < 0 {
+				return types.NullOf(types.String), nil // the group took no part
+			}
+			return types.StringValue(a[0].S[m[2]:m[3]]), nil
+		}
+		return types.StringValue(a[0].S[m[0]:m[1]]), nil
 	}, false))
 	register("regexp_replace", def(3, 3, constPattern(sig(str, str, str)), func(c *Call, a []types.Value) (types.Value, error) {
 		re, err := CompileRegexp(a[1].S)
@@ -478,4 +499,42 @@ func readsBefore(pattern string) bool {
 		return false
 	}
 	return walk(re)
+}
+
+// regexpOccurrence is the search of REGEXP_EXTRACT and REGEXP_INSTR with a
+// position and an occurrence: the occ-th match of re in s (as REGEXP_EXTRACT_ALL
+// finds them, not overlapping) starting at the pos-th character; its
+// submatch indices into s, and whether there is one (none when pos is past
+// the end). pos or occ below 1 is an error; so is a pos past 1 with a
+// pattern that reads what lies before its match (^, \b, \B), which logq
+// would read from the position instead of the string's start.
+func regexpOccurrence(fn string, re *regexp.Regexp, s string, pos, occ int64) ([]int, bool, error) {
+	switch {
+	case pos < 1:
+		return nil, false, evalErr("%s: the position must be positive, got %d", fn, pos)
+	case occ < 1:
+		return nil, false, evalErr("%s: the occurrence must be positive, got %d", fn, occ)
+	}
+	off := 0
+	for n := int64(1); n < pos; n++ {
+		if off >= len(s) {
+			return nil, false, nil
+		}
+		_, w := utf8.DecodeRuneInString(s[off:])
+		off += w
+	}
+	if off > 0 && readsBefore(re.String()) {
+		return nil, false, evalErr("%s: a position past 1 with a pattern that reads before its match (^, \\b, \\B) is not supported", fn)
+	}
+	ms := extractAll(re, s[off:])
+	if int64(len(ms)) < occ {
+		return nil, false, nil
+	}
+	m := ms[occ-1]
+	for i := range m {
+		if m[i] >= 0 {
+			m[i] += off
+		}
+	}
+	return m, true, nil
 }

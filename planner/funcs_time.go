@@ -211,6 +211,12 @@ func registerTimeFuncs() {
 			}
 			return types.Date, nil
 		case 2:
+			if k, ok := c.Args[0].(*Const); ok && k.V.T.Kind == types.KindString {
+				// A literal's timestamp text: DATE(TIMESTAMP, tz) of it.
+				if ts, err := coerceTo(c.Args[0], types.Timestamp); err == nil {
+					c.Args[0] = ts
+				}
+			}
 			if k := c.Args[0].Type().Kind; k != types.KindTimestamp && k != types.KindNull {
 				return types.Type{}, fmt.Errorf("DATE(x, time_zone) needs a TIMESTAMP, not %s", c.Args[0].Type())
 			}

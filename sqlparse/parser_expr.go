@@ -511,7 +511,7 @@ func (p *parser) typeParams(name string) []int64 {
 		if p.tok.kind != tokInt {
 			p.fail("an integer type parameter")
 		}
-		n, err := strconv.ParseInt(p.tok.text, 0, 64)
+		n, err := strconv.ParseInt(p.tok.text, 10, 64) // 010 is ten, not octal
 		if err != nil {
 			panic(errorAt(p.tok.pos, "type parameter %s is out of range", p.tok.text))
 		}

@@ -422,6 +422,21 @@ func (w *printer) expr(e Expr) {
 		} else {
 			w.WriteString(e.Op)
 		}
+		// A chain of signs or of NOTs needs no parentheses (each would
+		// nest the reparse a level deeper), only a space: "- -x" ("--" would
+		// start a comment), "NOT NOT x".
+		if in, ok := e.X.(*Unary); ok && (in.Op == "NOT") == (e.Op == "NOT") {
+			if e.Op != "NOT" {
+				w.WriteString(" ")
+			}
+			w.expr(in)
+			return
+		}
+		if lit, ok := e.X.(*Literal); ok && e.Op != "NOT" && strings.HasPrefix(lit.Value, "-") {
+			w.WriteString(" ")
+			w.expr(lit)
+			return
+		}
 		w.operand(e.X)
 	case *Binary:
 		w.operand(e.L)

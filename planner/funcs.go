@@ -196,6 +196,7 @@ func init() {
 	registerOperators()
 	registerBitwiseOps()
 	registerNetFuncs()
+	registerNetDomainFuncs()
 	registerHLLFuncs()
 	registerAEADFuncs()
 	registerTypeParamFuncs()

@@ -1,0 +1,65 @@
+package planner
+
+import (
+	"strings"
+
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
+
+	"logq/types"
+)
+
+// NET.PUBLIC_SUFFIX and NET.REG_DOMAIN, as BigQuery has them: the ICANN
+// public suffix of a URL's host (NET.HOST's), by the Public Suffix List
+// compiled into golang.org/x/net/publicsuffix, and that suffix with the
+// label before it. Private entries of the list (blogspot.com) are not
+// suffixes: test.private.com's domain is private.com. NULL when the host
+// is empty, an IPv6 literal, has two dots in a row between labels, has no
+// ICANN suffix (a.b), or (REG_DOMAIN) is only a suffix. Labels are matched
+// without regard to case (and internationalized ones by their punycode) and
+// returned as written. The list is the one this build carries: a suffix
+// added later is unknown until logq is rebuilt.
+func registerNetDomainFuncs() {
+	domain := func(extra int) func(c *Call, a []types.Value) (types.Value, error) {
+		return func(c *Call, a []types.Value) (types.Value, error) {
+			labels, n := icannSuffix(a[0].S)
+			if n == 0 || n+extra > len(labels) {
+				return types.NullOf(types.String), nil
+			}
+			return types.StringValue(strings.Join(labels[len(labels)-n-extra:], ".")), nil
+		}
+	}
+	register("net.public_suffix", def(1, 1, sig(types.KindString, types.KindString), domain(0), false))
+	register("net.reg_domain", def(1, 1, sig(types.KindString, types.KindString), domain(1), false))
+}
+
+// icannSuffix splits a URL's host into labels and says how many of the last
+// ones are its ICANN public suffix (0: none).
+func icannSuffix(url string) ([]string, int) {
+	host, ok := netHost(url)
+	if !ok || strings.HasPrefix(host, "[") {
+		return nil, 0
+	}
+	host = strings.Trim(host, ".")
+	if host == "" || strings.Contains(host, "..") {
+		return nil, 0
+	}
+	ascii, err := idna.Lookup.ToASCII(strings.ToLower(host))
+	if err != nil {
+		return nil, 0
+	}
+	labels := strings.Split(host, ".")
+	if strings.Count(ascii, ".") != len(labels)-1 {
+		return nil, 0 // IDNA mapped a label into several: no telling which is which
+	}
+	for d := ascii; ; {
+		s, icann := publicsuffix.PublicSuffix(d)
+		switch {
+		case icann:
+			return labels, strings.Count(s, ".") + 1
+		case !strings.Contains(s, "."):
+			return nil, 0 // only the list's default rule: not a known suffix
+		}
+		d = s[strings.IndexByte(s, '.')+1:] // a private entry: the ICANN one is below it
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"logq/endpoint"
+
+	_ "logq/publicsuffixlist" // NET.PUBLIC_SUFFIX and NET.REG_DOMAIN look suffixes up in it
 )
 
 // Config configures a Server.

@@ -15,6 +15,8 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"logq/logstore"
+
+	_ "logq/publicsuffixlist" // for NET.PUBLIC_SUFFIX and NET.REG_DOMAIN
 )
 
 var update = flag.Bool("update", false, "rewrite the want sections of golden files (review the diff)")

@@ -1,17 +1,18 @@
 package planner
 
 import (
+	"errors"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/net/idna"
-	"golang.org/x/net/publicsuffix"
 
 	"logq/types"
 )
 
 // NET.PUBLIC_SUFFIX and NET.REG_DOMAIN, as BigQuery has them: the ICANN
 // public suffix of a URL's host (NET.HOST's), by the Public Suffix List
-// compiled into golang.org/x/net/publicsuffix, and that suffix with the
+// (SetPublicSuffixList; package publicsuffixlist hands it over), and that suffix with the
 // label before it. Private entries of the list (blogspot.com) are not
 // suffixes: test.private.com's domain is private.com. NULL when the host
 // is empty, an IPv6 literal, has two dots in a row between labels, has no
@@ -22,7 +23,11 @@ import (
 func registerNetDomainFuncs() {
 	domain := func(extra int) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
-			labels, n := icannSuffix(a[0].S)
+			list := suffixList.Load()
+			if list == nil {
+				return types.Value{}, errNoSuffixList
+			}
+			labels, n := icannSuffix(*list, a[0].S)
 			if n == 0 || n+extra > len(labels) {
 				return types.NullOf(types.String), nil
 			}
@@ -35,7 +40,7 @@ func registerNetDomainFuncs() {
 
 // icannSuffix splits a URL's host into labels and says how many of the last
 // ones are its ICANN public suffix (0: none).
-func icannSuffix(url string) ([]string, int) {
+func icannSuffix(list PublicSuffixList, url string) ([]string, int) {
 	host, ok := netHost(url)
 	if !ok || strings.HasPrefix(host, "[") {
 		return nil, 0
@@ -53,7 +58,7 @@ func icannSuffix(url string) ([]string, int) {
 		return nil, 0 // IDNA mapped a label into several: no telling which is which
 	}
 	for d := ascii; ; {
-		s, icann := publicsuffix.PublicSuffix(d)
+		s, icann := list(d)
 		switch {
 		case icann:
 			return labels, strings.Count(s, ".") + 1
@@ -63,3 +68,19 @@ func icannSuffix(url string) ([]string, int) {
 		d = s[strings.IndexByte(s, '.')+1:] // a private entry: the ICANN one is below it
 	}
 }
+
+// PublicSuffixList is a Public Suffix List lookup: the longest public
+// suffix of a domain (lower case, punycode) and whether ICANN manages it
+// (false for private entries and for the list's default rule).
+type PublicSuffixList func(domain string) (suffix string, icann bool)
+
+var suffixList atomic.Pointer[PublicSuffixList]
+
+var errNoSuffixList = errors.New("NET.PUBLIC_SUFFIX and NET.REG_DOMAIN need the public suffix list, which this program was built without")
+
+// SetPublicSuffixList gives the planner the list NET.PUBLIC_SUFFIX and
+// NET.REG_DOMAIN look suffixes up in. The list's one implementation
+// (golang.org/x/net/publicsuffix) links net/http, which the engine
+// packages do not, so it is handed over from above (package
+// publicsuffixlist).
+func SetPublicSuffixList(l PublicSuffixList) { suffixList.Store(&l) }

@@ -225,7 +225,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			return b.quantifiedLike(e, ctx)
 		}
 		b.noLiteralNull("LIKE", e.X, e.Pattern)
-		r := b.call(e.At, "like", []Expr{b.expr(e.X, ctx), b.expr(e.Pattern, ctx)})
+		r := b.call(e.At, "like", b.likeOfBytes(e.At, []Expr{b.expr(e.X, ctx), b.expr(e.Pattern, ctx)}))
 		if e.Not {
 			r = b.call(e.At, "not", []Expr{r})
 		}
@@ -419,7 +419,7 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 	x = b.collateAsAll(e.At, "like", x, append([]Expr{x}, pats...)) // funcs_collation.go
 	var r Expr
 	for _, p := range pats {
-		l := b.call(e.At, "like", []Expr{x, p})
+		l := b.call(e.At, "like", b.likeOfBytes(e.At, []Expr{x, p}))
 		if e.Not {
 			l = b.call(e.At, "not", []Expr{l})
 		}

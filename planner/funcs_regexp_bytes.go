@@ -56,6 +56,27 @@ func (b *binder) regexpOfBytes(pos int, c *Call) Expr {
 	return x
 }
 
+// likeOfBytes makes the operands of LIKE of BYTES (BigQuery's: '_' is one
+// byte) their Latin-1 text, as the REGEXP_ functions' are; STRING operands
+// are returned as they are.
+func (b *binder) likeOfBytes(pos int, args []Expr) []Expr {
+	if args[0].Type().Kind != types.KindBytes && args[1].Type().Kind != types.KindBytes {
+		return args
+	}
+	out := make([]Expr, len(args))
+	for i, x := range args {
+		switch x.Type().Kind {
+		case types.KindBytes:
+		case types.KindNull:
+			x = &Const{V: types.NullOf(types.Bytes)}
+		default:
+			b.fail(pos, "LIKE needs STRING or BYTES on both sides, not %s beside BYTES", x.Type())
+		}
+		out[i] = &Call{Fn: "bytes_to_latin1", Args: []Expr{x}, T: types.String}
+	}
+	return out
+}
+
 func registerRegexpBytes() {
 	register("bytes_to_latin1", def(1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.StringValue(string(byteRunes(a[0].S))), nil // funcs_codes.go

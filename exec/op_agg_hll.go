@@ -51,6 +51,9 @@ func (s *hllState) fail() {
 
 // charge charges what group g's sketch grew by since it was last charged.
 func (s *hllState) charge(g int32) {
+	if s.sk[g] == nil {
+		return // no sketch yet (its only value was not one)
+	}
 	now := s.sk[g].MemSize()
 	units := now/bytesPerValue - s.size[g]/bytesPerValue
 	if units <= 0 {

@@ -171,3 +171,16 @@ func FuzzParseAndDecrypt(f *testing.F) {
 		_, _ = ks.Encrypt(Deterministic, c, nil)
 	})
 }
+
+// TestKeysetChecks: keys Tink would not accept are refused before use: a
+// 24-byte AES-GCM key, a key without an output prefix type.
+func TestKeysetChecks(t *testing.T) {
+	ks := &Keyset{Primary: 7, Keys: []Key{{TypeURL: typeGCM, Value: keyMessage(typeGCM, make([]byte, 24)), HasData: true,
+		Material: materialSymmetric, Status: statusEnabled, ID: 7, Prefix: prefixTink}}}
+	_, err := ks.Encrypt(AEAD, []byte("x"), nil)
+	assert.ErrorContains(t, err, "has 24 bytes")
+	ks.Keys[0].Value = keyMessage(typeGCM, make([]byte, 32))
+	ks.Keys[0].Prefix = 0
+	_, err = ks.Encrypt(AEAD, []byte("x"), nil)
+	assert.ErrorContains(t, err, "no valid output prefix type")
+}

@@ -5,6 +5,7 @@ import (
 	"crypto/cipher"
 	"encoding/binary"
 	"errors"
+	"fmt"
 )
 
 // ErrDecrypt is a ciphertext no enabled key of the keyset opens (wrong
@@ -43,8 +44,15 @@ func (ks *Keyset) check(kind Kind) error {
 		if !k.HasData || !kind.accepts(k.TypeURL) {
 			return fail("the keyset holds a key of type " + k.TypeURL + ", not one of this primitive")
 		}
-		if _, err := k.keyBytes(); err != nil {
+		raw, err := k.keyBytes()
+		if err != nil {
 			return fail(err.Error())
+		}
+		if want := keySizes[k.TypeURL]; !slicesContains(want, len(raw)) {
+			return fail(fmt.Sprintf("a key of type %s has %d bytes, not %v", k.TypeURL, len(raw), want))
+		}
+		if k.Prefix < prefixTink || k.Prefix > prefixCrunchy {
+			return fail(fmt.Sprintf("key %d has no valid output prefix type", k.ID))
 		}
 		primary = primary || k.ID == ks.Primary
 	}
@@ -52,6 +60,18 @@ func (ks *Keyset) check(kind Kind) error {
 		return fail("the keyset has no enabled primary key")
 	}
 	return nil
+}
+
+// keySizes are the raw key sizes Tink (and BigQuery) accept per key type.
+var keySizes = map[string][]int{typeGCM: {16, 32}, typeSIV: {64}, typeCBC: {16, 24, 32}}
+
+func slicesContains(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 func (k Kind) accepts(url string) bool {

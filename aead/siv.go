@@ -94,8 +94,8 @@ func s2v(c cipher.Block, headers [][]byte, p []byte) [16]byte {
 type siv struct{ mac, ctr cipher.Block }
 
 func newSIV(key []byte) (*siv, error) {
-	if len(key) != 32 && len(key) != 48 && len(key) != 64 {
-		return nil, errors.New("an AES-SIV key has 32, 48 or 64 bytes")
+	if len(key) != 64 && len(key) != 32 { // 64 in keysets (checked there); 32 for RFC 5297's AES-128 vector
+		return nil, errors.New("an AES-SIV key has 64 bytes")
 	}
 	mac, err := aes.NewCipher(key[:len(key)/2])
 	if err != nil {

@@ -164,7 +164,10 @@ func Parse(b []byte) (*Sketch, error) {
 			return nil, errors.New("truncated sparse data")
 		}
 		sparseData = sparseData[n:]
-		if last += d; last >= limit || !s.enc.valid(uint32(last)) {
+		if d >= limit-last || (len(s.sparse) > 0 && d == 0) {
+			return nil, errors.New("sparse values out of order or range") // deltas are positive and small
+		}
+		if last += d; !s.enc.valid(uint32(last)) {
 			return nil, fmt.Errorf("sparse value %d", last)
 		}
 		s.sparse = append(s.sparse, uint32(last))

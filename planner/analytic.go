@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"errors"
 	"math"
 	"math/big"
 	"sort"
@@ -131,36 +130,24 @@ func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCa
 		}
 		x := b.expr(e.Args[0], inner)
 		switch t := x.Type(); {
-		case cont && t.IsDecimal():
-			// BigQuery interpolates a NUMERIC exactly, in NUMERIC: the
-			// percentile is taken exactly too (a FLOAT64 literal by its
-			// text), as a constant of x's type.
-			pc, ok := b.expr(e.Args[1], inner).(*Const)
-			var p types.Value
-			var err error
-			switch {
-			case !ok || pc.V.Null:
-				err = errors.New("not a constant")
-			case pc.V.T.IsDecimal():
-				p, err = types.DecimalFromRat(t, pc.V.Rat())
-			case pc.V.T.Kind == types.KindInt64:
-				p = types.DecimalFromInt(t, pc.V.I)
-			case pc.FloatLiteral || pc.V.T.Kind == types.KindFloat64:
-				p, err = types.DecimalFromFloat(t, pc.V.F)
-				if lit, ok := floatLiteralText(pc).(*Const); ok && lit.V.T.Kind == types.KindString {
-					p, err = types.ParseDecimal(t, lit.V.S)
-				}
-			default:
-				err = errors.New("not a number")
+		case cont && t.IsDecimal() && decimalConst(b.expr(e.Args[1], inner)):
+			// BigQuery's NUMERIC and BIGNUMERIC signatures take a decimal
+			// value and a decimal percentile: exact, in the wider of their
+			// types. (A FLOAT64 percentile makes it the FLOAT64 one.)
+			pc := b.expr(e.Args[1], inner).(*Const)
+			if pc.V.T.Kind == types.KindBigNumeric {
+				t = pc.V.T
 			}
+			xc, err := coerceTo(x, t)
 			if err != nil {
-				b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1 that is a %s (%v)", up, t, err)
+				b.fail(e.Args[0].Pos(), "%s: %v", up, err)
 			}
-			if p.Rat().Sign() < 0 || p.Rat().Cmp(big.NewRat(1, 1)) > 0 {
+			p, err := types.DecimalFromRat(t, pc.V.Rat())
+			if err != nil || p.Rat().Sign() < 0 || p.Rat().Cmp(big.NewRat(1, 1)) > 0 {
 				b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1", up)
 			}
 			call.T = t
-			call.Args = []Expr{x, &Const{V: p}}
+			call.Args = []Expr{xc, &Const{V: p}}
 			return
 		case cont:
 			c, err := coerceTo(x, types.Float64)
@@ -194,6 +181,13 @@ func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCa
 		call.T = x.Type()
 		call.Args = []Expr{x, &Const{V: types.FloatValue(pc.V.Float())}}
 	}
+}
+
+// decimalConst reports whether e is a non-NULL NUMERIC or BIGNUMERIC
+// constant.
+func decimalConst(e Expr) bool {
+	c, ok := e.(*Const)
+	return ok && !c.V.Null && c.V.T.IsDecimal()
 }
 
 // bindLagLead binds LAG/LEAD(x [, offset [, default]]): the offset a

@@ -45,15 +45,23 @@ func icannSuffix(list PublicSuffixList, url string) ([]string, int) {
 	if !ok || strings.HasPrefix(host, "[") {
 		return nil, 0
 	}
-	host = strings.Trim(host, ".")
+	host = strings.TrimLeft(host, ".")
+	dot := strings.HasSuffix(host, ".") // kept on the answer, as BigQuery keeps it
+	host = strings.TrimSuffix(host, ".")
 	if host == "" || strings.Contains(host, "..") {
 		return nil, 0
 	}
-	ascii, err := idna.Lookup.ToASCII(strings.ToLower(host))
-	if err != nil {
-		return nil, 0
+	ascii := strings.ToLower(host)
+	if !isASCII(ascii) {
+		var err error
+		if ascii, err = lookupIDNA.ToASCII(ascii); err != nil {
+			return nil, 0
+		}
 	}
 	labels := strings.Split(host, ".")
+	if dot {
+		labels[len(labels)-1] += "."
+	}
 	if strings.Count(ascii, ".") != len(labels)-1 {
 		return nil, 0 // IDNA mapped a label into several: no telling which is which
 	}
@@ -84,3 +92,16 @@ var errNoSuffixList = errors.New("NET.PUBLIC_SUFFIX and NET.REG_DOMAIN need the 
 // packages do not, so it is handed over from above (package
 // publicsuffixlist).
 func SetPublicSuffixList(l PublicSuffixList) { suffixList.Store(&l) }
+
+// lookupIDNA maps internationalized labels to punycode for the lookup,
+// without the STD3 rules (BigQuery takes _ and -- in labels).
+var lookupIDNA = idna.New(idna.MapForLookup(), idna.StrictDomainName(false), idna.Transitional(false))
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

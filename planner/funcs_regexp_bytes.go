@@ -72,6 +72,14 @@ func (b *binder) likeOfBytes(pos int, args []Expr) []Expr {
 		default:
 			b.fail(pos, "LIKE needs STRING or BYTES on both sides, not %s beside BYTES", x.Type())
 		}
+		if k, ok := x.(*Const); ok { // a constant pattern stays one, for the LIKE kernel's cache
+			v := types.NullOf(types.String)
+			if !k.V.Null {
+				v = types.StringValue(string(byteRunes(k.V.S)))
+			}
+			out[i] = &Const{V: v}
+			continue
+		}
 		out[i] = &Call{Fn: "bytes_to_latin1", Args: []Expr{x}, T: types.String}
 	}
 	return out

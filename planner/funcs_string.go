@@ -240,23 +240,16 @@ func registerStringFuncs() {
 		if err != nil {
 			return types.Value{}, err
 		}
-		if len(a) == 2 {
-			m := re.FindStringSubmatch(a[0].S)
-			switch {
-			case m == nil:
-				return types.NullOf(types.String), nil
-			case len(m) == 2:
-				return types.StringValue(m[1]), nil
-			}
-			return types.StringValue(m[0]), nil
-		}
-		// REGEXP_EXTRACT(value, regexp, position[, occurrence]): the
+		// REGEXP_EXTRACT(value, regexp[, position[, occurrence]]): the
 		// occurrence-th match searching from the position-th character.
-		occ := int64(1)
+		pos, occ := int64(1), int64(1)
+		if len(a) > 2 {
+			pos = a[2].I
+		}
 		if len(a) == 4 {
 			occ = a[3].I
 		}
-		m, found, err := regexpOccurrence("REGEXP_EXTRACT", re, a[0].S, a[2].I, occ)
+		m, found, err := regexpOccurrence("REGEXP_EXTRACT", re, a[0].S, pos, occ)
 		switch {
 		case err != nil:
 			return types.Value{}, err
@@ -451,12 +444,15 @@ func registerArrayStringFuncs() {
 // two points; it is kept for a pattern whose matches depend on what
 // precedes the search's start (^, \A, \b, \B), which searching a suffix
 // would change.
-func extractAll(re *regexp.Regexp, s string) [][]int {
+func extractAll(re *regexp.Regexp, s string) [][]int { return extractN(re, s, -1) }
+
+// extractN is extractAll stopping after n matches (n < 0: all).
+func extractN(re *regexp.Regexp, s string, n int) [][]int {
 	if readsBefore(re.String()) {
-		return re.FindAllStringSubmatchIndex(s, -1)
+		return re.FindAllStringSubmatchIndex(s, n)
 	}
 	var out [][]int
-	for pos := 0; ; {
+	for pos := 0; n < 0 || len(out) < n; {
 		m := re.FindStringSubmatchIndex(s[pos:])
 		if m == nil {
 			return out
@@ -476,6 +472,7 @@ func extractAll(re *regexp.Regexp, s string) [][]int {
 			return out
 		}
 	}
+	return out
 }
 
 // readsBefore reports whether a pattern has an assertion about what precedes
@@ -523,10 +520,13 @@ func regexpOccurrence(fn string, re *regexp.Regexp, s string, pos, occ int64) ([
 		_, w := utf8.DecodeRuneInString(s[off:])
 		off += w
 	}
+	if off == len(s) && pos > 1 {
+		return nil, false, nil // a position past the end: no match, even an empty one
+	}
 	if off > 0 && readsBefore(re.String()) {
 		return nil, false, evalErr("%s: a position past 1 with a pattern that reads before its match (^, \\b, \\B) is not supported", fn)
 	}
-	ms := extractAll(re, s[off:])
+	ms := extractN(re, s[off:], int(min(occ, 1<<20)))
 	if int64(len(ms)) < occ {
 		return nil, false, nil
 	}

@@ -130,17 +130,13 @@ func (w *printer) selectBlock(s *Select) {
 						w.WriteString(", ")
 					}
 					w.expr(r.Expr)
-					w.WriteString(" AS ")
-					w.WriteString(quoteName(r.Name))
+					w.alias(r.Name)
 				}
 				w.WriteString(")")
 			}
 		default:
 			w.expr(it.Expr)
-			if it.Alias != "" {
-				w.WriteString(" AS ")
-				w.WriteString(quoteName(it.Alias))
-			}
+			w.alias(it.Alias)
 		}
 	}
 	if s.From != nil {
@@ -275,10 +271,7 @@ func (w *printer) from(f FromItem) {
 				w.WriteString(", ")
 			}
 			w.expr(a.Expr)
-			if a.Alias != "" {
-				w.WriteString(" AS ")
-				w.WriteString(quoteName(a.Alias))
-			}
+			w.alias(a.Alias)
 		}
 		if f.Mode != nil {
 			w.WriteString(", mode => ")

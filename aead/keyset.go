@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"logq/protofields"
 )
 
 // The type URLs of the keys logq makes and reads.
@@ -60,7 +62,7 @@ var ErrKeyset = errors.New("invalid keyset")
 // Parse reads a serialized keyset.
 func Parse(b []byte) (*Keyset, error) {
 	ks := &Keyset{}
-	err := eachField(b, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
+	err := protofields.Each(b, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
 		switch {
 		case num == 1 && !isBytes:
 			ks.Primary = uint32(v)
@@ -81,11 +83,11 @@ func Parse(b []byte) (*Keyset, error) {
 
 func parseKey(b []byte) (Key, error) {
 	var k Key
-	err := eachField(b, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
+	err := protofields.Each(b, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
 		switch {
 		case num == 1 && isBytes:
 			k.HasData = true
-			return eachField(raw, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
+			return protofields.Each(raw, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
 				switch {
 				case num == 1 && isBytes:
 					k.TypeURL = string(raw)
@@ -106,38 +108,6 @@ func parseKey(b []byte) (Key, error) {
 		return nil
 	})
 	return k, err
-}
-
-// eachField calls f with each varint or length-delimited field of a
-// message; other wire types are skipped.
-func eachField(b []byte, f func(num protowire.Number, v uint64, raw []byte, isBytes bool) error) error {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		var v uint64
-		var raw []byte
-		switch typ {
-		case protowire.VarintType:
-			v, n = protowire.ConsumeVarint(b)
-		case protowire.BytesType:
-			raw, n = protowire.ConsumeBytes(b)
-		default:
-			n = protowire.ConsumeFieldValue(num, typ, b)
-		}
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		if typ == protowire.VarintType || typ == protowire.BytesType {
-			if err := f(num, v, raw, typ == protowire.BytesType); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // Bytes serializes the keyset as protobuf does: fields in order, zero
@@ -200,7 +170,7 @@ func (k Key) keyBytes() ([]byte, error) {
 		field = 3
 	}
 	var raw []byte
-	err := eachField(k.Value, func(num protowire.Number, v uint64, r []byte, isBytes bool) error {
+	err := protofields.Each(k.Value, func(num protowire.Number, v uint64, r []byte, isBytes bool) error {
 		switch {
 		case num == 1 && !isBytes && v != 0:
 			return fmt.Errorf("key version %d is not supported", v)

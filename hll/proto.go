@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"logq/protofields"
 )
 
 // The fields of AggregatorStateProto and of its extension 112,
@@ -96,27 +98,27 @@ func Parse(b []byte) (*Sketch, error) {
 		data, sparseData []byte
 		sawData, sawHLL  bool
 	)
-	err := eachField(b, func(num protowire.Number, typ_ protowire.Type, v uint64, raw []byte) error {
+	err := protofields.Each(b, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
 		switch {
-		case num == fieldType && typ_ == protowire.VarintType:
+		case num == fieldType && !isBytes:
 			typ = v
-		case num == fieldNumValues && typ_ == protowire.VarintType:
+		case num == fieldNumValues && !isBytes:
 			numValues, sawNum = v, true
-		case num == fieldEncodingVersion && typ_ == protowire.VarintType:
+		case num == fieldEncodingVersion && !isBytes:
 			version = v
-		case num == fieldValueType && typ_ == protowire.VarintType:
+		case num == fieldValueType && !isBytes:
 			vt = v
-		case num == fieldHLL && typ_ == protowire.BytesType:
+		case num == fieldHLL && isBytes:
 			sawHLL = true
-			return eachField(raw, func(num protowire.Number, typ_ protowire.Type, v uint64, raw []byte) error {
+			return protofields.Each(raw, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
 				switch {
-				case num == fieldPrecision && typ_ == protowire.VarintType:
+				case num == fieldPrecision && !isBytes:
 					p = v
-				case num == fieldSparsePrecision && typ_ == protowire.VarintType:
+				case num == fieldSparsePrecision && !isBytes:
 					sp = v
-				case num == fieldData && typ_ == protowire.BytesType:
+				case num == fieldData && isBytes:
 					data, sawData = raw, true
-				case num == fieldSparseData && typ_ == protowire.BytesType:
+				case num == fieldSparseData && isBytes:
 					sparseData = raw
 				}
 				return nil
@@ -174,34 +176,4 @@ func Parse(b []byte) (*Sketch, error) {
 	}
 	s.setSparse(s.sparse)
 	return s, nil
-}
-
-// eachField calls f with each field of a message: its number, wire type,
-// value (varints) or bytes (length-delimited).
-func eachField(b []byte, f func(protowire.Number, protowire.Type, uint64, []byte) error) error {
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		var v uint64
-		var raw []byte
-		switch typ {
-		case protowire.VarintType:
-			v, n = protowire.ConsumeVarint(b)
-		case protowire.BytesType:
-			raw, n = protowire.ConsumeBytes(b)
-		default:
-			n = protowire.ConsumeFieldValue(num, typ, b)
-		}
-		if n < 0 {
-			return protowire.ParseError(n)
-		}
-		b = b[n:]
-		if err := f(num, typ, v, raw); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"math"
 	"regexp"
 	"strconv"
@@ -126,14 +127,25 @@ func coerceTo(e Expr, t types.Type) (Expr, error) {
 	return nil, fmt.Errorf("expected %s, found %s", t, et)
 }
 
-// CompileRegexp compiles an RE2 pattern as REGEXP_CONTAINS does.
+// CompileRegexp compiles an RE2 pattern as REGEXP_CONTAINS does. The
+// REGEXP_ functions call it for every row, so compiled patterns are kept
+// (a *regexp.Regexp is safe for concurrent use): a constant pattern is
+// compiled once, not once per row.
 func CompileRegexp(pattern string) (*regexp.Regexp, error) {
+	if re, ok := compiledRegexps.Get(pattern); ok {
+		return re, nil
+	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return nil, evalErr("invalid regular expression %q: %s", pattern, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 	}
+	compiledRegexps.Add(pattern, re)
 	return re, nil
 }
+
+// compiledRegexps are the patterns CompileRegexp compiled last; bounded,
+// as the patterns of a column's values may all differ.
+var compiledRegexps, _ = lru.New[string, *regexp.Regexp](512)
 
 // decimalBeside reports whether exprs hold a NUMERIC or BIGNUMERIC and no
 // FLOAT64 but literals: then a FLOAT64 literal among them is a decimal.

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"regexp"
 	"regexp/syntax"
 	"strings"
@@ -476,8 +477,20 @@ func extractN(re *regexp.Regexp, s string, n int) [][]int {
 }
 
 // readsBefore reports whether a pattern has an assertion about what precedes
-// a position (^, \A, \b, \B), which searching a suffix would change.
+// a position (^, \A, \b, \B), which searching a suffix would change. The
+// answer is kept per pattern, as CompileRegexp keeps the compiled one.
 func readsBefore(pattern string) bool {
+	if v, ok := patternReadsBefore.Get(pattern); ok {
+		return v
+	}
+	v := parseReadsBefore(pattern)
+	patternReadsBefore.Add(pattern, v)
+	return v
+}
+
+var patternReadsBefore, _ = lru.New[string, bool](512)
+
+func parseReadsBefore(pattern string) bool {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
 		return true

@@ -68,12 +68,10 @@ func (s *hllState) charge(g int32) {
 
 func (s *hllState) update(g []int32, args []*Vector, n int) {
 	v := args[0]
-	touched := map[int32]bool{}
 	for r, gi := range g {
 		if v.isNull(r) {
 			continue
 		}
-		touched[gi] = true
 		x := v.Value(r)
 		if s.fn != "hll_count.init" {
 			o, err := hll.Parse([]byte(x.S))
@@ -82,6 +80,7 @@ func (s *hllState) update(g []int32, args []*Vector, n int) {
 				continue
 			}
 			s.fold(gi, o)
+			s.charge(gi)
 			continue
 		}
 		if s.sk[gi] == nil {
@@ -92,9 +91,7 @@ func (s *hllState) update(g []int32, args []*Vector, n int) {
 			s.sk[gi] = hll.New(s.precision, vt)
 		}
 		s.sk[gi].AddHash(hllHash(x))
-	}
-	for gi := range touched {
-		s.charge(gi)
+		s.charge(gi) // a few comparisons; the budget is asked only when the sketch grew
 	}
 }
 

@@ -129,12 +129,13 @@ func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCa
 			up = "PERCENTILE_CONT"
 		}
 		x := b.expr(e.Args[0], inner)
+		pc, ok := b.expr(e.Args[1], inner).(*Const)
+		decimalP := ok && !pc.V.Null && pc.V.T.IsDecimal()
 		switch t := x.Type(); {
-		case cont && t.IsDecimal() && decimalConst(b.expr(e.Args[1], inner)):
+		case cont && t.IsDecimal() && decimalP:
 			// BigQuery's NUMERIC and BIGNUMERIC signatures take a decimal
 			// value and a decimal percentile: exact, in the wider of their
 			// types. (A FLOAT64 percentile makes it the FLOAT64 one.)
-			pc := b.expr(e.Args[1], inner).(*Const)
 			if pc.V.T.Kind == types.KindBigNumeric {
 				t = pc.V.T
 			}
@@ -160,8 +161,7 @@ func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCa
 		case t.Kind == types.KindArray || t.Kind == types.KindStruct:
 			b.fail(e.Args[0].Pos(), "%s cannot order %s", up, t)
 		}
-		pc, ok := b.expr(e.Args[1], inner).(*Const)
-		if ok && !pc.V.Null && pc.V.T.IsDecimal() {
+		if decimalP {
 			// A NUMERIC percentile: DISC ranks by it exactly (a BIGNUMERIC
 			// 0.4 + 1e-38 is past 2 of 5 values), CONT by its FLOAT64.
 			if r := pc.V.Rat(); r.Sign() < 0 || r.Cmp(big.NewRat(1, 1)) > 0 {
@@ -181,13 +181,6 @@ func bindPercentile(cont bool) func(*binder, *sqlparse.Call, *exprCtx, *WindowCa
 		call.T = x.Type()
 		call.Args = []Expr{x, &Const{V: types.FloatValue(pc.V.Float())}}
 	}
-}
-
-// decimalConst reports whether e is a non-NULL NUMERIC or BIGNUMERIC
-// constant.
-func decimalConst(e Expr) bool {
-	c, ok := e.(*Const)
-	return ok && !c.V.Null && c.V.T.IsDecimal()
 }
 
 // bindLagLead binds LAG/LEAD(x [, offset [, default]]): the offset a

@@ -36,15 +36,7 @@ func (b *binder) regexpOfBytes(pos int, c *Call) Expr {
 		texts = 3
 	}
 	for i := 0; i < texts && i < len(c.Args); i++ {
-		x := c.Args[i]
-		switch x.Type().Kind {
-		case types.KindBytes:
-		case types.KindNull:
-			x = &Const{V: types.NullOf(types.Bytes)}
-		default:
-			b.fail(pos, "%s needs all STRING or all BYTES arguments, not %s beside BYTES", strings.ToUpper(c.Fn), x.Type())
-		}
-		c.Args[i] = &Call{Fn: "bytes_to_latin1", Args: []Expr{x}, T: types.String}
+		c.Args[i] = b.latin1(pos, c.Fn, c.Args[i])
 	}
 	x := b.finish(pos, c)
 	switch t := x.Type(); {
@@ -63,26 +55,21 @@ func (b *binder) likeOfBytes(pos int, args []Expr) []Expr {
 	if args[0].Type().Kind != types.KindBytes && args[1].Type().Kind != types.KindBytes {
 		return args
 	}
-	out := make([]Expr, len(args))
-	for i, x := range args {
-		switch x.Type().Kind {
-		case types.KindBytes:
-		case types.KindNull:
-			x = &Const{V: types.NullOf(types.Bytes)}
-		default:
-			b.fail(pos, "LIKE needs STRING or BYTES on both sides, not %s beside BYTES", x.Type())
-		}
-		if k, ok := x.(*Const); ok { // a constant pattern stays one, for the LIKE kernel's cache
-			v := types.NullOf(types.String)
-			if !k.V.Null {
-				v = types.StringValue(string(byteRunes(k.V.S)))
-			}
-			out[i] = &Const{V: v}
-			continue
-		}
-		out[i] = &Call{Fn: "bytes_to_latin1", Args: []Expr{x}, T: types.String}
+	return []Expr{b.latin1(pos, "like", args[0]), b.latin1(pos, "like", args[1])}
+}
+
+// latin1 is a BYTES (or NULL) argument of fn read as Latin-1 text, one
+// character per byte; a constant is folded, so a constant pattern stays
+// one for the kernels that cache it. Another type beside BYTES is refused.
+func (b *binder) latin1(pos int, fn string, x Expr) Expr {
+	switch x.Type().Kind {
+	case types.KindBytes:
+	case types.KindNull:
+		x = &Const{V: types.NullOf(types.Bytes)}
+	default:
+		b.fail(pos, "%s needs all STRING or all BYTES arguments, not %s beside BYTES", strings.ToUpper(fn), x.Type())
 	}
-	return out
+	return b.finish(pos, &Call{Fn: "bytes_to_latin1", Args: []Expr{x}, T: types.String})
 }
 
 func registerRegexpBytes() {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ErrDecrypt is a ciphertext no enabled key of the keyset opens (wrong
@@ -48,7 +49,7 @@ func (ks *Keyset) check(kind Kind) error {
 		if err != nil {
 			return fail(err.Error())
 		}
-		if want := keySizes[k.TypeURL]; !slicesContains(want, len(raw)) {
+		if want := keySizes[k.TypeURL]; !slices.Contains(want, len(raw)) {
 			return fail(fmt.Sprintf("a key of type %s has %d bytes, not %v", k.TypeURL, len(raw), want))
 		}
 		if k.Prefix < prefixTink || k.Prefix > prefixCrunchy {
@@ -64,15 +65,6 @@ func (ks *Keyset) check(kind Kind) error {
 
 // keySizes are the raw key sizes Tink (and BigQuery) accept per key type.
 var keySizes = map[string][]int{typeGCM: {16, 32}, typeSIV: {64}, typeCBC: {16, 24, 32}}
-
-func slicesContains(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
 
 func (k Kind) accepts(url string) bool {
 	if k == Deterministic {

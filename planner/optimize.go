@@ -351,6 +351,9 @@ func topK(n Node) Node {
 		return n
 	}
 	x.In = topK(x.In)
+	if x.N == noLimit {
+		return x // LIMIT ALL OFFSET k keeps every row: a full sort, then the offset, not a heap of them all
+	}
 	switch in := x.In.(type) {
 	case *Sort:
 		if in.Limit < 0 {

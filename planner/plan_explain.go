@@ -64,7 +64,12 @@ func (n *Unnest) explain() string {
 	}
 	return fmt.Sprintf("Unnest %s left=%v offset=%v", n.Expr, n.Left, n.WithOffset)
 }
-func (n *Limit) explain() string { return fmt.Sprintf("Limit %d offset=%d", n.N, n.Offset) }
+func (n *Limit) explain() string {
+	if n.N == noLimit {
+		return fmt.Sprintf("Limit ALL offset=%d", n.Offset)
+	}
+	return fmt.Sprintf("Limit %d offset=%d", n.N, n.Offset)
+}
 func (n *Union) explain() string { return "UnionAll" }
 
 func (n *Aggregate) explain() string {

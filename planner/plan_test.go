@@ -140,3 +140,15 @@ func TestCheckReportsPositions(t *testing.T) {
 		require.Contains(t, err.Error(), want, sql)
 	}
 }
+
+// TestLimitAllOffsetIsNoTopK: LIMIT ALL OFFSET k over ORDER BY keeps every
+// row, so the sort sorts them all and the Limit skips k; folding it into a
+// top-k would keep a heap as large as the input.
+func TestLimitAllOffsetIsNoTopK(t *testing.T) {
+	plan := planOf(t, "select x from unnest([3, 1, 2]) x order by x limit all offset 1", nil)
+	require.Contains(t, plan, "Limit ALL offset=1")
+	require.Contains(t, plan, "Sort [")
+	require.NotContains(t, plan, "TopK")
+	// A real limit still folds.
+	require.Contains(t, planOf(t, "select x from unnest([3, 1, 2]) x order by x limit 2 offset 1", nil), "TopK 2")
+}

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"strings"
 
 	"logq/planner"
 )
@@ -23,6 +22,7 @@ type setOp struct {
 	rightKeys   map[string]struct{}
 	seen        map[string]struct{}
 	counts      map[string]int // ALL: the right rows not used up yet
+	name        string         // INTERSECT ALL, …: for the memory budget's errors
 }
 
 func (o *setOp) Close() { o.left.Close(); o.right.Close() }
@@ -41,17 +41,9 @@ func rowKeys(b *Batch) []string {
 	return out
 }
 
-// what names the operation for the memory budget's errors.
-func (o *setOp) what() string {
-	if o.plan.All {
-		return strings.Replace(o.plan.Kind.String(), "DISTINCT", "ALL", 1)
-	}
-	return o.plan.Kind.String()
-}
-
 func (o *setOp) build(ctx context.Context) error {
 	o.rightKeys, o.seen, o.counts = map[string]struct{}{}, map[string]struct{}{}, map[string]int{}
-	what := o.what()
+	o.name = o.plan.Name()
 	for {
 		b, err := o.right.Next(ctx)
 		if err != nil {
@@ -70,7 +62,7 @@ func (o *setOp) build(ctx context.Context) error {
 				added++
 			}
 		}
-		if err := o.ev.mem.charge(what, added, len(b.Cols)); err != nil {
+		if err := o.ev.mem.charge(o.name, added, len(b.Cols)); err != nil {
 			return err
 		}
 	}
@@ -113,7 +105,7 @@ func (o *setOp) Next(ctx context.Context) (*Batch, error) {
 				keep = append(keep, int32(r))
 			}
 		}
-		if err := o.ev.mem.charge(o.what(), added, len(b.Cols)); err != nil {
+		if err := o.ev.mem.charge(o.name, added, len(b.Cols)); err != nil {
 			return nil, err
 		}
 		if len(keep) == 0 {

@@ -107,7 +107,7 @@ func misplacedWork(n Node, work *WorkTable, under string) string {
 		case *Sort, *Limit:
 			here = "under ORDER BY or LIMIT"
 		case *SetOp:
-			here = "in " + strings.ToLower(x.Kind.String())
+			here = "in " + strings.ToLower(x.Name())
 		case *RecursiveUnion:
 			here = "in another recursive CTE"
 		case *Join:

@@ -35,20 +35,19 @@ func (n *SetOp) WithChildren(ch []Node) Node {
 }
 
 // String names the operation as SQL writes it.
-func (k SetOpKind) String() string {
-	if k == SetIntersect {
-		return "INTERSECT DISTINCT"
+// Name is the operation as SQL writes it: INTERSECT ALL, EXCEPT DISTINCT, …
+func (n *SetOp) Name() string {
+	op, mode := "EXCEPT", "DISTINCT"
+	if n.Kind == SetIntersect {
+		op = "INTERSECT"
 	}
-	return "EXCEPT DISTINCT"
+	if n.All {
+		mode = "ALL"
+	}
+	return op + " " + mode
 }
 
 func (n *SetOp) explain() string {
-	s := "ExceptDistinct"
-	if n.Kind == SetIntersect {
-		s = "IntersectDistinct"
-	}
-	if n.All {
-		s = strings.Replace(s, "Distinct", "All", 1)
-	}
-	return s
+	words := strings.Fields(strings.ToLower(n.Name()))
+	return strings.ToUpper(words[0][:1]) + words[0][1:] + strings.ToUpper(words[1][:1]) + words[1][1:]
 }

@@ -71,17 +71,9 @@ func registerArrayFindFuncs() {
 		if len(a) == 4 { // collation keys of the elements, target a key too
 			keys = a[3].L
 		}
-		eq, one := funcs["="], &Call{Fn: "=", T: types.Bool}
 		var hits []int
 		for i, k := range keys {
-			if k.Null {
-				continue
-			}
-			v, err := eq.Eval(one, []types.Value{k, target})
-			if err != nil {
-				return types.Value{}, err
-			}
-			if !v.Null && v.I != 0 {
+			if eq, _ := sqlEqual(k, target); eq { // NULL elements match nothing
 				hits = append(hits, i)
 			}
 		}

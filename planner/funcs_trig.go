@@ -44,6 +44,10 @@ func registerTrigFuncs() {
 		{"coth", func(x float64) float64 { return 1 / math.Tanh(x) }, nonZero},
 		{"csch", func(x float64) float64 { return 1 / math.Sinh(x) }, nonZero},
 		{"sech", func(x float64) float64 { return 1 / math.Cosh(x) }, all},
+		// RADIANS and DEGREES multiply by a constant ratio (x * (π/180) is
+		// ZetaSQL's FLOAT64 answer to the last bit, RADIANS(360) exactly 2π).
+		{"radians", func(x float64) float64 { return x * (math.Pi / 180) }, all},
+		{"degrees", func(x float64) float64 { return x * (180 / math.Pi) }, all},
 	} {
 		d := d
 		register(d.name, def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
@@ -59,27 +63,16 @@ func registerTrigFuncs() {
 			return types.FloatValue(r), nil
 		}, false))
 	}
-	// RADIANS and DEGREES multiply by a constant ratio (x * (π/180) is
-	// ZetaSQL's FLOAT64 answer to the last bit, RADIANS(360) exactly 2π);
-	// NUMERIC and BIGNUMERIC multiply exactly by π to 100 digits and round
-	// to the type's scale.
+	// NUMERIC and BIGNUMERIC RADIANS and DEGREES multiply exactly by π to
+	// 100 digits and round to the type's scale.
 	for _, d := range []struct {
 		name  string
-		ratio float64
 		exact func(x *big.Rat) *big.Rat
 	}{
-		{"radians", math.Pi / 180, func(x *big.Rat) *big.Rat { return x.Mul(x.Mul(x, piRat), big.NewRat(1, 180)) }},
-		{"degrees", 180 / math.Pi, func(x *big.Rat) *big.Rat { return x.Quo(x.Mul(x, big.NewRat(180, 1)), piRat) }},
+		{"radians", func(x *big.Rat) *big.Rat { return x.Mul(x.Mul(x, piRat), big.NewRat(1, 180)) }},
+		{"degrees", func(x *big.Rat) *big.Rat { return x.Quo(x.Mul(x, big.NewRat(180, 1)), piRat) }},
 	} {
 		d := d
-		register(d.name, def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *Call, a []types.Value) (types.Value, error) {
-			x := a[0].F
-			r := x * d.ratio
-			if math.IsInf(r, 0) && !math.IsInf(x, 0) {
-				return types.Value{}, evalErr("floating point overflow: %s(%v)", strings.ToUpper(d.name), x)
-			}
-			return types.FloatValue(r), nil
-		}, false))
 		overloadDecimal(d.name, -1, func(c *Call, a []types.Value) (types.Value, error) {
 			return decimalResult(types.DecimalFromRat(c.T, d.exact(a[0].Rat())))
 		})

@@ -122,13 +122,18 @@ func replayRows(call planner.AggCall, groups [][][]types.Value) aggState {
 	return st
 }
 
-func (s *distinctArgs) resultErr(g int) error {
-	if f, ok := s.inner.(failing); ok { // BIT_AND of BYTES of unequal lengths
+func (s *distinctArgs) resultErr(g int) error { return innerErr(s.inner, g) }
+
+// innerErr is the error of group g of a state that wraps another (DISTINCT
+// arguments, HAVING MAX/MIN): the inner state's failure (BIT_AND of BYTES
+// of unequal lengths), else its per-group error.
+func innerErr(inner aggState, g int) error {
+	if f, ok := inner.(failing); ok {
 		if err := f.failed(); err != nil {
 			return err
 		}
 	}
-	if c, ok := s.inner.(checked); ok {
+	if c, ok := inner.(checked); ok {
 		return c.resultErr(g)
 	}
 	return nil

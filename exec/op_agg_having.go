@@ -112,14 +112,4 @@ func (s *havingState) result(g int) types.Value {
 	return s.inner.result(g)
 }
 
-func (s *havingState) resultErr(g int) error {
-	if f, ok := s.inner.(failing); ok {
-		if err := f.failed(); err != nil {
-			return err
-		}
-	}
-	if c, ok := s.inner.(checked); ok {
-		return c.resultErr(g)
-	}
-	return nil
-}
+func (s *havingState) resultErr(g int) error { return innerErr(s.inner, g) }

@@ -74,7 +74,7 @@ func pathIndex(fn string, x, idx Expr) Expr {
 
 func registerPathFuncs() {
 	reg := func(name string, eval func(c *Call, a []types.Value) (types.Value, error)) {
-		register(name, def(1, 2, nil, eval, false)).Internal = true
+		register(name, def(1, 2, nil, eval, false)) // internal (funcs.go)
 	}
 	reg("path_field", func(c *Call, a []types.Value) (types.Value, error) {
 		ft := *c.T.Elem

@@ -65,7 +65,7 @@ func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
 }
 
 func registerZipFuncs() {
-	f := register("unnest_zip", def(2, -1, nil, func(c *Call, a []types.Value) (types.Value, error) {
+	register("unnest_zip", def(2, -1, nil, func(c *Call, a []types.Value) (types.Value, error) {
 		elem := *c.T.Elem
 		if a[0].Null {
 			return types.Value{}, evalErr("a multiway UNNEST's mode may not be NULL")
@@ -103,5 +103,4 @@ func registerZipFuncs() {
 		}
 		return types.ArrayValue(elem, rows), nil
 	}, true))
-	f.Internal = true
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"logq/types"
@@ -119,7 +120,7 @@ func vectorPair(fn string, a, b types.Value) ([]float64, []float64, error) {
 			}
 			key := e.L[0].S // a STRING dimension, or an INT64's digits
 			if e.L[0].T.Kind == types.KindInt64 {
-				key = fmt.Sprint(e.L[0].I)
+				key = strconv.FormatInt(e.L[0].I, 10)
 			}
 			if seen[key] {
 				return nil, nil, evalErr("%s: a dimension appears twice in a vector (%s)", fn, key)

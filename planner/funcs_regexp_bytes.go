@@ -2,7 +2,6 @@ package planner
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"logq/types"
 )
@@ -75,12 +74,12 @@ func (b *binder) latin1(pos int, fn string, x Expr) Expr {
 func registerRegexpBytes() {
 	register("bytes_to_latin1", def(1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
 		return types.StringValue(string(byteRunes(a[0].S))), nil // funcs_codes.go
-	}, false)).Internal = true
+	}, false)) // internal (funcs.go)
 	register("latin1_to_bytes", def(1, 1, nil, func(c *Call, a []types.Value) (types.Value, error) {
 		back := func(s string) (types.Value, error) {
 			out := make([]byte, 0, len(s))
 			for _, r := range s {
-				if r >= 256 || r == utf8.RuneError {
+				if r >= 256 { // U+FFFD, an invalid sequence's, is past 255 too
 					return types.Value{}, evalErr("a BYTES regular expression made a character past one byte: %q", r)
 				}
 				out = append(out, byte(r))
@@ -103,5 +102,5 @@ func registerRegexpBytes() {
 			out[i] = x
 		}
 		return types.ArrayValue(types.Bytes, out), nil
-	}, false)).Internal = true
+	}, false)) // internal (funcs.go)
 }

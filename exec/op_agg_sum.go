@@ -170,27 +170,14 @@ func (s *sumState) merge(target []int32, other aggState) {
 		if !s.float {
 			continue
 		}
-		if o.special[g] { // its sum is ±inf or NaN (a wide part was dropped for it)
-			if s.wide[t] != nil {
-				s.f[t], s.wide[t] = 0, nil
-			}
-			s.special[t] = true
-			s.f[t] += o.f[g]
-			continue
-		}
-		if w := o.wide[g]; w != nil { // the other's wide sum, added in full
-			if s.wide[t] == nil && !s.special[t] {
+		if w := o.wide[g]; w != nil && !s.special[t] { // the other's wide sum, added in full
+			if s.wide[t] == nil {
 				s.wide[t] = new(big.Float).SetPrec(wideBits).SetFloat64(s.f[t])
 			}
-			if s.wide[t] != nil {
-				s.wide[t].Add(s.wide[t], w)
-				continue
-			}
-			f, _ := w.Float64()
-			s.f[t] += f
+			s.wide[t].Add(s.wide[t], w)
 			continue
 		}
-		s.addFloat(t, o.f[g])
+		s.addFloat(t, o.floatSum(g)) // an infinity or NaN of the other's included
 	}
 }
 

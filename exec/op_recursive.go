@@ -14,12 +14,13 @@ import (
 // until a run makes no row. A fresh step operator is built for each run;
 // the rows kept are charged to the query's memory budget.
 type recursiveOp struct {
-	plan *planner.RecursiveUnion
-	env  *Env
-	in   Operator            // the base, then the current run's step
-	cur  *rowStore           // what this run has made so far
-	runs int                 // step runs started
-	seen map[string]struct{} // UNION DISTINCT: every row made so far
+	plan     *planner.RecursiveUnion
+	env      *Env
+	in       Operator  // the base, then the current run's step
+	cur      *rowStore // what this run has made so far
+	runs     int       // step runs started
+	seen     *grouper  // UNION DISTINCT: every row made so far, a group each
+	g, fresh []int32   // its scratch
 }
 
 func newRecursiveOp(x *planner.RecursiveUnion, env *Env) (Operator, error) {
@@ -93,21 +94,17 @@ func (o *recursiveOp) Next(ctx context.Context) (*Batch, error) {
 }
 
 // unseen keeps the rows of b not made before, and remembers them.
+// The rows made are numbered as GROUP BY numbers its groups (grouper): a
+// row that opens a new group is new.
 func (o *recursiveOp) unseen(b *Batch) *Batch {
 	if o.seen == nil {
-		o.seen = map[string]struct{}{}
+		o.seen = newGrouper()
 	}
-	var keep []int32
-	for r, k := range rowKeys(b) {
-		if _, ok := o.seen[k]; !ok {
-			o.seen[k] = struct{}{}
-			keep = append(keep, int32(r))
-		}
-	}
-	if len(keep) == b.N {
+	o.g, o.fresh = o.seen.assign(b.Cols, b.N, o.g[:0], o.fresh[:0])
+	if len(o.fresh) == b.N {
 		return b
 	}
-	return b.take(keep)
+	return b.take(o.fresh)
 }
 
 // workTableOp reads the rows of the run before of a recursive CTE, in

@@ -113,7 +113,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 		if safe {
 			b.fail(e.At, "the SAFE. prefix is not supported on aggregate function %s", strings.ToUpper(name))
 		}
-		return b.aggregate(b.namedArgs(e, name), name, ctx)
+		return b.aggregate(e, name, ctx)
 	}
 	if e.Star || e.Distinct {
 		b.fail(e.At, "%s does not take * or DISTINCT", strings.ToUpper(name))
@@ -211,6 +211,7 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 // an analytic aggregate's inner context collects aggregates: SUM(COUNT(*))
 // OVER () in a grouped SELECT.
 func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall {
+	e = b.namedArgs(e, name)
 	def := aggs[name]
 	up := strings.ToUpper(name)
 	switch {
@@ -392,30 +393,30 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 // function given a DATETIME (or TIMESTAMP) is the DATETIME_ (TIMESTAMP_)
 // one, a DATETIME_ function given a TIMESTAMP the TIMESTAMP_ one; the same
 // for FORMAT_DATE and FORMAT_DATETIME, whose value is their second argument.
-var widerTimes = map[string]struct{ datetime, timestamp string }{
-	"date_trunc":      {"datetime_trunc", "timestamp_trunc"},
-	"date_add":        {"datetime_add", "timestamp_add"},
-	"date_sub":        {"datetime_sub", "timestamp_sub"},
-	"date_diff":       {"datetime_diff", "timestamp_diff"},
-	"datetime_trunc":  {"", "timestamp_trunc"},
-	"datetime_add":    {"", "timestamp_add"},
-	"datetime_sub":    {"", "timestamp_sub"},
-	"datetime_diff":   {"", "timestamp_diff"},
-	"format_date":     {"format_datetime", "format_timestamp"},
-	"format_datetime": {"", "format_timestamp"},
+// (DATETIME_TRUNC is TIMESTAMP_TRUNC already, an alias.) at is the value's
+// argument.
+var widerTimes = map[string]struct {
+	datetime, timestamp string
+	at                  int
+}{
+	"date_trunc":      {"datetime_trunc", "timestamp_trunc", 0},
+	"date_add":        {"datetime_add", "timestamp_add", 0},
+	"date_sub":        {"datetime_sub", "timestamp_sub", 0},
+	"date_diff":       {"datetime_diff", "timestamp_diff", 0},
+	"datetime_add":    {"", "timestamp_add", 0},
+	"datetime_sub":    {"", "timestamp_sub", 0},
+	"datetime_diff":   {"", "timestamp_diff", 0},
+	"format_date":     {"format_datetime", "format_timestamp", 1},
+	"format_datetime": {"", "format_timestamp", 1},
 }
 
 // widerTimeFunc is the function name takes for args (widerTimes).
 func widerTimeFunc(name string, args []Expr) string {
 	w, ok := widerTimes[name]
-	at := 0
-	if strings.HasPrefix(name, "format_") {
-		at = 1
-	}
-	if !ok || len(args) <= at {
+	if !ok || len(args) <= w.at {
 		return name
 	}
-	switch args[at].Type().Kind {
+	switch args[w.at].Type().Kind {
 	case types.KindDatetime:
 		if w.datetime != "" {
 			return w.datetime

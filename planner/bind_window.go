@@ -144,7 +144,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 		if !aggs[name].Window {
 			b.fail(e.At, "%s is not supported as an analytic function", up)
 		}
-		agg := b.aggCall(b.namedArgs(e, name), name, inner)
+		agg := b.aggCall(e, name, inner)
 		if len(agg.Order) > 0 || agg.HasLimit {
 			b.fail(e.At, "ORDER BY and LIMIT inside %s are not allowed with OVER", up)
 		}

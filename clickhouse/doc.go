@@ -7,7 +7,8 @@
 // store's, so keys, ids, timestamps, types, widening, the field cap and
 // refusals are decided by one piece of code for both engines; the rows go
 // to one table per source (schema.go says its columns, ingest.go how they
-// are written). A query binds against the schema read back from the
+// are written, retry.go how a failed insert is retried without storing
+// a row twice). A query binds against the schema read back from the
 // table's columns; each plan node that can be written exactly in the SQL
 // of the oldest supported server (18.16) runs there (translate.go), and
 // exec's operators run the rest over the streamed rows (view.go).

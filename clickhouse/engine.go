@@ -35,13 +35,23 @@ type Config struct {
 	// Linger is how long a source's insert waits for more requests to join
 	// it after the last one (group commit); 0 means DefaultLinger.
 	Linger time.Duration
-	Now    func() time.Time
-	Logger *slog.Logger
+	// InsertRetry is how long an insert that failed on a server (out of
+	// reach, cut off, overloaded) goes on being retried, sending only what
+	// the server lacks (retry.go), before its requests fail; 0 means
+	// DefaultInsertRetry, negative none.
+	InsertRetry time.Duration
+	Now         func() time.Time
+	Logger      *slog.Logger
 }
 
 // DefaultLinger spaces a source's inserts: ClickHouse wants about one
 // insert per table per second, not one per request.
 const DefaultLinger = 200 * time.Millisecond
+
+// DefaultInsertRetry outlasts a server's restart, and stays well inside
+// the minute shippers wait for an answer (Vector's default request
+// timeout is 60 s).
+const DefaultInsertRetry = 20 * time.Second
 
 // Engine is logq's second storage engine: sources kept in ClickHouse tables,
 // queries translated from logq's plans (view.go), ingest shredded by the
@@ -58,6 +68,7 @@ type Engine struct {
 	sources map[string]*source
 
 	rowsMoved atomic.Int64 // rows streamed from ClickHouse to answer queries
+	resent    atomic.Int64 // bodies sent again after a failure (retry.go)
 }
 
 // RowsMoved counts the rows queries have read from ClickHouse so far: with
@@ -91,6 +102,12 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	}
 	if cfg.Linger <= 0 {
 		cfg.Linger = DefaultLinger
+	}
+	switch {
+	case cfg.InsertRetry == 0:
+		cfg.InsertRetry = DefaultInsertRetry
+	case cfg.InsertRetry < 0:
+		cfg.InsertRetry = 0
 	}
 	e := &Engine{cfg: cfg, sources: map[string]*source{}}
 	for _, raw := range cfg.URLs {

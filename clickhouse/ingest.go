@@ -1,12 +1,9 @@
 package clickhouse
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sort"
 	"strconv"
@@ -29,8 +26,8 @@ import (
 // insert_distributed_sync=1: either way every shard holds its part when the
 // insert returns). The request is answered when its insert
 // has: 200 only after ClickHouse holds the events and the next query sees
-// them; any failure fails every request of the insert, and the api answers
-// 503.
+// them; a failure that outlasts the insert's retries (retry.go) fails every
+// request of the insert, and the api answers 503.
 
 // source is one source as this engine instance knows it.
 type source struct {
@@ -528,8 +525,12 @@ func (s *source) flush(in *insert) error {
 	} else if s.e.cfg.Cluster != "" {
 		settings["insert_distributed_sync"] = "1"
 	}
+	idCol := in.idx["id"] // every row has one (event.Tree gives it)
 	line := make([][]byte, len(in.cols))
-	bodies := make([][]byte, len(targets))
+	bodies := make([]shardBody, len(targets))
+	// Rows go straight into MergeTree tables unless through a Distributed
+	// one, whose retry could not be made exact (retry.go).
+	exact := s.e.shards != nil || s.e.cfg.Cluster == ""
 	for start := 0; start < len(order); {
 		end, days := start, map[int64]bool{}
 		for end < len(order) {
@@ -541,7 +542,7 @@ func (s *source) flush(in *insert) error {
 			end++
 		}
 		for t := range bodies {
-			bodies[t] = bodies[t][:0]
+			bodies[t].reset()
 		}
 		for _, i := range order[start:end] {
 			copy(line, blank)
@@ -552,46 +553,14 @@ func (s *source) flush(in *insert) error {
 			if s.e.shards != nil {
 				t = s.e.shards.pick(in.times[i])
 			}
-			b := bodies[t]
-			for k, v := range line {
-				if k > 0 {
-					b = append(b, '\t')
-				}
-				b = append(b, v...)
-			}
-			bodies[t] = append(b, '\n')
+			bodies[t].addRow(in.times[i], line[idCol], line)
 		}
-		if err := insertAll(ctx, targets, stmt, bodies, settings); err != nil {
+		if err := s.insertBodies(ctx, targets, stmt, bodies, settings, exact); err != nil {
 			return fmt.Errorf("clickhouse: inserting into source %q: %w", s.name, err)
 		}
 		start = end
 	}
 	return nil
-}
-
-// insertAll sends each target its body at once, and waits for all; it
-// fails if any fails (rows another target took stay there).
-func insertAll(ctx context.Context, targets []*client, stmt string, bodies [][]byte, settings map[string]string) error {
-	errs := make([]error, len(targets))
-	var wg sync.WaitGroup
-	for t, c := range targets {
-		if len(bodies[t]) == 0 {
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rc, err := c.do(ctx, stmt, bytes.NewReader(bodies[t]), settings)
-			if err != nil {
-				errs[t] = fmt.Errorf("%s: %w", c.base.Host, err)
-				return
-			}
-			_, errs[t] = io.Copy(io.Discard, rc)
-			rc.Close()
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
 }
 
 const maxDaysPerInsert = 100

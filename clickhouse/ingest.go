@@ -177,7 +177,7 @@ func (e *Engine) readColumns(ctx context.Context, c *client, tables []string) ([
 // picked by a hash of the time (deterministic: a retried event with its own
 // timestamp lands where it did before).
 func (e *Engine) createTables(ctx context.Context, name string) error {
-	cols := "`timestamp` Int64" // id and event_message come as fields do (schema.go)
+	cols := "`timestamp` Int64, " + ident(insertColumn) + " UInt64" // id and event_message come as fields do (schema.go)
 	for _, c := range e.servers {
 		mt := fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (%s) ENGINE = MergeTree() PARTITION BY intDiv(`timestamp`, %d) ORDER BY `timestamp`",
 			e.local(name), cols, microsPerDay)
@@ -422,17 +422,16 @@ type insert struct {
 	idx   map[string]int
 	rows  [][]cell // cells' col is an index of cols
 	times []int64
+	token uint64 // every row's insertColumn (retry.go)
 	done  chan struct{}
 	err   error
 }
 
-// commit adds rows to the source's next insert and waits for its outcome.
-func (s *source) commit(rows []row, cols []column) error {
-	s.qmu.Lock()
-	if s.pending == nil {
-		s.pending = &insert{idx: map[string]int{}, done: make(chan struct{})}
-	}
-	in := s.pending
+func newInsert() *insert { return &insert{idx: map[string]int{}, done: make(chan struct{})} }
+
+// add appends a request's rows, whose cells number the columns of cols,
+// renumbering them (in place) as the insert's.
+func (in *insert) add(rows []row, cols []column) {
 	remap := make([]int, len(cols))
 	for i, c := range cols {
 		j, ok := in.idx[c.name]
@@ -444,13 +443,23 @@ func (s *source) commit(rows []row, cols []column) error {
 		in.cols[j].comment = c.comment // the tree only widens: the later request's is wider
 		remap[i] = j
 	}
-	for _, r := range rows { // the request's own cells, renumbered in place
+	for _, r := range rows {
 		for k := range r.cells {
 			r.cells[k].col = remap[r.cells[k].col]
 		}
 		in.rows = append(in.rows, r.cells)
 		in.times = append(in.times, r.ts)
 	}
+}
+
+// commit adds rows to the source's next insert and waits for its outcome.
+func (s *source) commit(rows []row, cols []column) error {
+	s.qmu.Lock()
+	if s.pending == nil {
+		s.pending = newInsert()
+	}
+	in := s.pending
+	in.add(rows, cols)
 	if !s.flusher {
 		s.flusher = true
 		go s.flushLoop()
@@ -497,6 +506,7 @@ func (s *source) flushLoop() {
 func (s *source) flush(in *insert) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	in.stamp()
 	s.mu.Lock()
 	err := s.e.addColumns(ctx, s.name, s.lay, in.cols)
 	s.mu.Unlock()
@@ -508,54 +518,30 @@ func (s *source) flush(in *insert) error {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return in.times[order[a]] < in.times[order[b]] })
-	names := make([]string, len(in.cols))
-	blank := make([][]byte, len(in.cols)) // a column's text where a row has no cell
-	for k, c := range in.cols {
-		names[k] = ident(c.name)
-		blank[k] = []byte(`\N`)
-		if c.typ == "UInt8" {
-			blank[k] = []byte("0") // an object the event lacks
-		}
-	}
-	columns := " (" + strings.Join(names, ", ") + ") FORMAT TabSeparated"
 	targets := []*client{s.e.server()}
-	stmt, settings := "INSERT INTO "+s.e.table(s.name)+columns, map[string]string{}
+	table, settings := s.e.table(s.name), map[string]string{}
 	if s.e.shards != nil {
-		targets, stmt = s.e.shards.servers, "INSERT INTO "+s.e.local(s.name)+columns
+		targets, table = s.e.shards.servers, s.e.local(s.name)
 	} else if s.e.cfg.Cluster != "" {
 		settings["insert_distributed_sync"] = "1"
 	}
-	idCol := in.idx["id"] // every row has one (event.Tree gives it)
-	line := make([][]byte, len(in.cols))
-	bodies := make([]shardBody, len(targets))
 	// Rows go straight into MergeTree tables unless through a Distributed
 	// one, whose retry could not be made exact (retry.go).
 	exact := s.e.shards != nil || s.e.cfg.Cluster == ""
+	stmt := in.statement(table)
+	bodies := make([]shardBody, len(targets))
 	for start := 0; start < len(order); {
 		end, days := start, map[int64]bool{}
 		for end < len(order) {
-			d := floorDiv(in.times[order[end]], microsPerDay)
+			d := partition(in.times[order[end]])
 			if !days[d] && len(days) == maxDaysPerInsert {
 				break
 			}
 			days[d] = true
 			end++
 		}
-		for t := range bodies {
-			bodies[t].reset()
-		}
-		for _, i := range order[start:end] {
-			copy(line, blank)
-			for _, c := range in.rows[i] {
-				line[c.col] = c.val
-			}
-			t := 0
-			if s.e.shards != nil {
-				t = s.e.shards.pick(in.times[i])
-			}
-			bodies[t].addRow(in.times[i], line[idCol], line)
-		}
-		if err := s.insertBodies(ctx, targets, stmt, bodies, settings, exact); err != nil {
+		in.fill(bodies, order[start:end], s.e.shards)
+		if err := s.insertBodies(ctx, targets, stmt, bodies, settings, in.token, exact); err != nil {
 			return fmt.Errorf("clickhouse: inserting into source %q: %w", s.name, err)
 		}
 		start = end
@@ -563,12 +549,48 @@ func (s *source) flush(in *insert) error {
 	return nil
 }
 
-const maxDaysPerInsert = 100
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && a < 0 {
-		q--
+// statement is the INSERT of the insert's columns into table.
+func (in *insert) statement(table string) string {
+	names := make([]string, len(in.cols))
+	for k, c := range in.cols {
+		names[k] = ident(c.name)
 	}
-	return q
+	return "INSERT INTO " + table + " (" + strings.Join(names, ", ") + ") FORMAT TabSeparated"
 }
+
+// fill writes the rows of order (in time order) into the bodies, each to
+// its shard's (all to the first without shards).
+func (in *insert) fill(bodies []shardBody, order []int, shards *shardSet) {
+	blank := make([][]byte, len(in.cols)) // a column's text where a row has no cell
+	for k, c := range in.cols {
+		switch {
+		case c.name == insertColumn:
+			blank[k] = strconv.AppendUint(nil, in.token, 10)
+		case c.typ == "UInt8":
+			blank[k] = []byte("0") // an object the event lacks
+		default:
+			blank[k] = []byte(`\N`)
+		}
+	}
+	for t := range bodies {
+		bodies[t].reset()
+	}
+	line := make([][]byte, len(in.cols))
+	for _, i := range order {
+		copy(line, blank)
+		for _, c := range in.rows[i] {
+			line[c.col] = c.val
+		}
+		t := 0
+		if shards != nil {
+			t = shards.pick(in.times[i])
+		}
+		bodies[t].addRow(in.times[i], line)
+	}
+}
+
+// partition is the table's partition of a row of time ts (its PARTITION
+// BY: intDiv, which truncates, as Go's division does).
+func partition(ts int64) int64 { return ts / microsPerDay }
+
+const maxDaysPerInsert = 100

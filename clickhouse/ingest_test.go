@@ -277,7 +277,7 @@ func TestInsertOutlastsAShardRestart(t *testing.T) {
 	requireStoredOnce(t, ch, len(evs))
 }
 
-// The retry's own step: a server that took some days of a body and not
+// The retry's own step: a server that took some days of an insert and not
 // others is asked which it lacks, and only those are sent again.
 func TestRetrySendsOnlyMissingDays(t *testing.T) {
 	cl := needCluster(t)
@@ -285,40 +285,36 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 	var evs [][]byte
 	for k := 0; k < 300; k++ { // 300 events 20 minutes apart: 5 days
 		ts := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(k) * 20 * time.Minute)
-		evs = append(evs, []byte(fmt.Sprintf(`{"timestamp":%q,"id":"ev\t%03d","k":%d}`, ts.Format(time.RFC3339Nano), k, k)))
+		evs = append(evs, []byte(fmt.Sprintf(`{"timestamp":%q,"id":"ev-%03d","k":%d}`, ts.Format(time.RFC3339Nano), k, k)))
 	}
-	_, _, err := ch.Ingest("src", evs[:1])
+	// An earlier insert of the same events: rows of another token, which
+	// must not count as this insert's.
+	_, _, err := ch.Ingest("src", evs[:100])
 	require.NoError(t, err)
 	src, err := ch.source(context.Background(), "src", false)
 	require.NoError(t, err)
-	rows, cols, _, _ := src.shred(evs[1:], goldenNow)
+	rows, cols, _, _ := src.shred(evs, goldenNow)
+	in := newInsert()
+	in.add(rows, cols)
+	in.stamp()
 	src.mu.Lock()
-	require.NoError(t, ch.addColumns(context.Background(), "src", src.lay, cols))
+	require.NoError(t, ch.addColumns(context.Background(), "src", src.lay, in.cols))
 	src.mu.Unlock()
-	names := make([]string, len(cols))
-	idCol := -1
-	for i, c := range cols {
-		names[i] = ident(c.name)
-		if c.name == "id" {
-			idCol = i
-		}
+	order := make([]int, len(in.rows))
+	for i := range order {
+		order[i] = i
 	}
-	var b shardBody
-	line := make([][]byte, len(cols))
-	for _, r := range rows {
-		for _, c := range r.cells {
-			line[c.col] = c.val
-		}
-		b.addRow(r.ts, line[idCol], line)
-	}
+	bodies := make([]shardBody, 1)
+	in.fill(bodies, order, nil)
+	b := &bodies[0]
 	require.Len(t, b.days, 5)
-	stmt := "INSERT INTO " + ch.local("src") + " (" + strings.Join(names, ", ") + ") FORMAT TabSeparated"
+	stmt := in.statement(ch.local("src"))
 	c := ch.servers[0]
 	// The server takes days 0 and 3, as if the insert had failed after them.
 	for _, d := range []dayPart{b.days[0], b.days[3]} {
 		require.NoError(t, send(context.Background(), c, stmt, b.buf[d.start:d.end], nil))
 	}
-	missing, err := src.missingDays(context.Background(), c, b.days)
+	missing, err := src.missingDays(context.Background(), c, in.token, b)
 	require.NoError(t, err)
 	var got []int64
 	for _, d := range missing {
@@ -330,8 +326,28 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 		rest = append(rest, b.buf[d.start:d.end]...)
 	}
 	require.NoError(t, send(context.Background(), c, stmt, rest, nil))
-	missing, err = src.missingDays(context.Background(), c, b.days)
+	missing, err = src.missingDays(context.Background(), c, in.token, b)
 	require.NoError(t, err)
 	require.Empty(t, missing)
-	requireStoredOnce(t, ch, len(evs))
+	q, err := exec.Prepare(`select count(*) as n, count(distinct id) as ids from src`)
+	require.NoError(t, err)
+	res, err := exec.Run(context.Background(), ch, q, exec.Request{Now: goldenNow})
+	require.NoError(t, err)
+	require.Equal(t, []int64{400, 300}, []int64{res.Rows[0][0].I, res.Rows[0][1].I}, "the earlier 100 and this insert's 300")
+}
+
+// A table made before rows carried their insert's token gets the column
+// at its next insert, and its rows stay readable.
+func TestTableWithoutInsertColumn(t *testing.T) {
+	cl := needCluster(t)
+	ch := cl.engine(t, Config{URLs: []string{cl.servers[0].url()}})
+	c := ch.servers[0]
+	require.NoError(t, c.exec(context.Background(), fmt.Sprintf("CREATE TABLE %s (`timestamp` Int64, `id` String) ENGINE = MergeTree() PARTITION BY intDiv(`timestamp`, %d) ORDER BY `timestamp`", ch.table("src"), microsPerDay), nil))
+	require.NoError(t, c.exec(context.Background(), "INSERT INTO "+ch.table("src")+" VALUES (1714557600000000, 'old')", nil))
+	_, _, err := ch.Ingest("src", numbered(0, 10))
+	require.NoError(t, err)
+	out, err := c.text(context.Background(), "SELECT "+ident(insertColumn)+" = 0, count() FROM "+ch.table("src")+" GROUP BY "+ident(insertColumn)+" = 0 ORDER BY 1 FORMAT TabSeparated", nil)
+	require.NoError(t, err)
+	require.Equal(t, "0\t10\n1\t1\n", out, "the new rows carry a token, the old row none")
+	requireStoredOnce(t, ch, 11)
 }

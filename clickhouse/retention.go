@@ -53,3 +53,11 @@ func (e *Engine) EnforceRetention(ctx context.Context) int {
 	}
 	return dropped
 }
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && a < 0 {
+		q--
+	}
+	return q
+}

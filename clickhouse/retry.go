@@ -3,6 +3,8 @@ package clickhouse
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -23,35 +25,53 @@ import (
 // bytes, which a client's retry grouped with other requests never repeats.
 //
 // So logq retries itself, for up to Config.InsertRetry, sending again only
-// what the server does not hold: once the server answers again, it asks it
-// for one row of each day of the body (the first, by id and time) and
-// sends again the days whose row is missing. Each body is sent as one
-// block (max_insert_block_size above its rows), so a day is one part,
+// what the server does not hold. Every row of an insert carries the
+// insert's random token in a column of its own (insertColumn, which is no
+// field's); once the server answers again, logq asks it which days hold
+// rows of that token, and sends again the other days. Each body is sent as
+// one block (max_insert_block_size above its rows), so a day is one part,
 // there or not.
+
+// insertColumn holds the token of the insert that wrote a row.
+const insertColumn = "_insert"
+
+// stamp gives the insert its token, and its rows the column that holds it.
+func (in *insert) stamp() {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	in.token = binary.LittleEndian.Uint64(b[:]) | 1 // never 0, which older rows hold
+	if _, ok := in.idx[insertColumn]; !ok {
+		in.idx[insertColumn] = len(in.cols)
+		in.cols = append(in.cols, column{name: insertColumn, typ: "UInt64"})
+	}
+}
 
 // shardBody is one server's rows of an insert, in TabSeparated form, in
 // time order.
 type shardBody struct {
-	buf  []byte
-	rows int
-	days []dayPart
+	buf        []byte
+	rows       int
+	days       []dayPart
+	first, end int64 // the rows' times: the first, and past the last
 }
 
-// dayPart is the body's run of rows of one day.
+// dayPart is the body's run of rows of one partition.
 type dayPart struct {
 	day        int64
-	start, end int    // in buf
-	id         []byte // the first row's id, as the body has it
-	ts         int64  // and its time
+	start, end int // in buf
 }
 
 func (b *shardBody) reset() { b.buf, b.rows, b.days = b.buf[:0], 0, b.days[:0] }
 
-// addRow appends a row of time ts and id (escaped) whose text line holds.
-func (b *shardBody) addRow(ts int64, id []byte, line [][]byte) {
-	day := floorDiv(ts, microsPerDay)
+// addRow appends a row of time ts whose columns' text line holds.
+func (b *shardBody) addRow(ts int64, line [][]byte) {
+	day := partition(ts)
+	if b.rows == 0 {
+		b.first = ts
+	}
+	b.end = ts + 1
 	if len(b.days) == 0 || b.days[len(b.days)-1].day != day {
-		b.days = append(b.days, dayPart{day: day, start: len(b.buf), id: id, ts: ts})
+		b.days = append(b.days, dayPart{day: day, start: len(b.buf)})
 	}
 	for k, v := range line {
 		if k > 0 {
@@ -67,7 +87,7 @@ func (b *shardBody) addRow(ts int64, id []byte, line [][]byte) {
 // insertBodies sends each target its body at once and waits for all; it
 // fails if any fails after its retries (rows another target took stay
 // there). With exact, failures are retried as above.
-func (s *source) insertBodies(ctx context.Context, targets []*client, stmt string, bodies []shardBody, settings map[string]string, exact bool) error {
+func (s *source) insertBodies(ctx context.Context, targets []*client, stmt string, bodies []shardBody, settings map[string]string, token uint64, exact bool) error {
 	errs := make([]error, len(targets))
 	var wg sync.WaitGroup
 	for t, c := range targets {
@@ -86,7 +106,7 @@ func (s *source) insertBodies(ctx context.Context, targets []*client, stmt strin
 			}
 			var err error
 			if exact {
-				err = s.insertExactly(ctx, c, stmt, &bodies[t], set)
+				err = s.insertExactly(ctx, c, stmt, &bodies[t], set, token)
 			} else {
 				err = send(ctx, c, stmt, bodies[t].buf, set)
 			}
@@ -117,7 +137,7 @@ func send(ctx context.Context, c *client, stmt string, body []byte, settings map
 // insertExactly sends b to c, and after a failure that may pass, sends
 // again what c does not hold, until c holds all of b or Config.InsertRetry
 // has passed since the first failure.
-func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *shardBody, settings map[string]string) error {
+func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *shardBody, settings map[string]string, token uint64) error {
 	body := b.buf
 	var deadline time.Time
 	wait := 50 * time.Millisecond
@@ -142,7 +162,7 @@ func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *s
 			}
 			wait = min(2*wait, time.Second)
 			var perr error
-			if missing, perr = s.missingDays(ctx, c, b.days); perr == nil {
+			if missing, perr = s.missingDays(ctx, c, token, b); perr == nil {
 				break
 			}
 		}
@@ -157,46 +177,25 @@ func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *s
 	}
 }
 
-// missingDays asks server c which of days it holds no part of: those whose
-// first row (by id and time) its table lacks.
-func (s *source) missingDays(ctx context.Context, c *client, days []dayPart) ([]dayPart, error) {
-	ids, times := make([]string, len(days)), make([]string, len(days))
-	for i, d := range days {
-		ids[i] = quote(string(tsvUnescape(d.id)))
-		times[i] = strconv.FormatInt(d.ts, 10)
-	}
-	rc, err := c.do(ctx, "SELECT DISTINCT id, `timestamp` FROM "+s.e.local(s.name)+
-		" WHERE `timestamp` IN ("+strings.Join(times, ", ")+") AND id IN ("+strings.Join(ids, ", ")+") FORMAT TabSeparated", nil, nil)
+// missingDays asks server c which days of b it holds no row of the
+// insert's token in.
+func (s *source) missingDays(ctx context.Context, c *client, token uint64, b *shardBody) ([]dayPart, error) {
+	out, err := c.text(ctx, fmt.Sprintf("SELECT DISTINCT intDiv(`timestamp`, %d) FROM %s WHERE `timestamp` >= %d AND `timestamp` < %d AND %s = %d FORMAT TabSeparated",
+		microsPerDay, s.e.local(s.name), b.first, b.end, ident(insertColumn), token), nil)
 	if err != nil {
 		return nil, err
 	}
-	defer rc.Close()
-	type key struct {
-		id string
-		ts int64
-	}
-	held := map[key]bool{}
-	r := newTSVReader(rc)
-	for {
-		fields, err := r.row()
+	held := map[int64]bool{}
+	for _, l := range strings.Fields(out) {
+		d, err := strconv.ParseInt(l, 10, 64)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("clickhouse: %q is not a day: %w", l, err)
 		}
-		if fields == nil {
-			break
-		}
-		if len(fields) != 2 {
-			return nil, fmt.Errorf("clickhouse: %d fields in a row of id and time", len(fields))
-		}
-		ts, err := parseInt(fields[1])
-		if err != nil {
-			return nil, err
-		}
-		held[key{string(fields[0]), ts}] = true
+		held[d] = true
 	}
 	var missing []dayPart
-	for _, d := range days {
-		if !held[key{string(tsvUnescape(d.id)), d.ts}] {
+	for _, d := range b.days {
+		if !held[d.day] {
 			missing = append(missing, d)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,7 +26,11 @@ import (
 // straight into ClickHouse with its own JSONEachRow input, into the layout
 // Logflare's ClickHouse backend uses (id, timestamp, event_message, the
 // whole event as a JSON string), also through a Distributed table with
-// insert_distributed_sync=1. Each of 4 or 16 senders sends a batch of 1000
+// insert_distributed_sync=1; and, as a third way, with JSONEachRow into
+// the same typed tables logq makes (each event's values keyed by their
+// columns' names, as logq's shredder gives them, through a Distributed
+// table too): the first baseline is the ingest of Logflare's layout, the
+// second ClickHouse's own cost of logq's. Each of 4 or 16 senders sends a batch of 1000
 // and waits for its answer before the next, as shippers do. The direct
 // senders' rows are prepared before the clock starts; logq's are the
 // events as a shipper sends them.
@@ -64,12 +69,53 @@ func BenchmarkIngest(b *testing.B) {
 		}
 		direct = append(direct, rows.String())
 	}
+	proto, typed := typedRows(b, cl, evs, batch)
 	for _, senders := range []int{4, 16} {
-		b.Run(fmt.Sprintf("senders=%d", senders), func(b *testing.B) { benchIngest(b, cl, evs, batches, direct, senders) })
+		b.Run(fmt.Sprintf("senders=%d", senders), func(b *testing.B) { benchIngest(b, cl, evs, batches, direct, proto, typed, senders) })
 	}
 }
 
-func benchIngest(b *testing.B, cl *testCluster, evs [][]byte, batches, direct []string, senders int) {
+// typedRows makes a source of the events through logq (its typed tables,
+// every column the events need) and writes each batch of them as
+// JSONEachRow rows keyed by those columns' names, with the values logq's
+// shredder gives them; it returns the engine that holds the source.
+func typedRows(b *testing.B, cl *testCluster, evs [][]byte, batch int) (*Engine, []string) {
+	eng := cl.engine(b, Config{})
+	if _, _, err := eng.Ingest("proto", evs); err != nil {
+		b.Fatal(err)
+	}
+	src, err := eng.source(context.Background(), "proto", false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out []string
+	for i := 0; i < len(evs); i += batch {
+		rows, cols, _, _ := src.shred(evs[i:min(i+batch, len(evs))], epNow)
+		var body []byte
+		for _, r := range rows {
+			obj := map[string]any{}
+			for _, c := range r.cells {
+				col := cols[c.col]
+				text := string(tsvUnescape(c.val))
+				switch {
+				case strings.Contains(col.typ, "String"):
+					obj[col.name] = text
+				default:
+					obj[col.name] = json.Number(text)
+				}
+			}
+			line, err := json.Marshal(obj)
+			if err != nil {
+				b.Fatal(err)
+			}
+			body = append(append(body, line...), '\n')
+		}
+		out = append(out, string(body))
+	}
+	return eng, out
+}
+
+func benchIngest(b *testing.B, cl *testCluster, evs [][]byte, batches, direct []string, proto *Engine, typed []string, senders int) {
 	// send runs fn over the batches from the senders, and reports events/s.
 	send := func(b *testing.B, fn func(it, i int) error) {
 		start := time.Now()
@@ -103,7 +149,11 @@ func benchIngest(b *testing.B, cl *testCluster, evs [][]byte, batches, direct []
 	}
 
 	b.Run("logq", func(b *testing.B) {
-		eng := cl.engine(b, Config{Linger: DefaultLinger})
+		linger := DefaultLinger
+		if v := os.Getenv("LOGQ_BENCH_LINGER"); v != "" {
+			linger, _ = time.ParseDuration(v)
+		}
+		eng := cl.engine(b, Config{Linger: linger})
 		srv := api.New(api.Config{Keys: []string{testKey}, Backend: eng, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		srv.SetReady(true)
 		defer srv.Close()
@@ -149,6 +199,33 @@ func benchIngest(b *testing.B, cl *testCluster, evs [][]byte, batches, direct []
 		send(b, func(it, i int) error {
 			c := eng.servers[i%len(eng.servers)]
 			rc, err := c.do(ctx, fmt.Sprintf("INSERT INTO %s.raw%d FORMAT JSONEachRow", db, it), strings.NewReader(direct[i]), map[string]string{"insert_distributed_sync": "1"})
+			if err != nil {
+				return err
+			}
+			io.Copy(io.Discard, rc)
+			return rc.Close()
+		})
+	})
+
+	b.Run("jsoneachrow-typed", func(b *testing.B) {
+		db := ident(proto.cfg.Database)
+		ctx := context.Background()
+		for it := 1; it <= b.N; it++ {
+			name := fmt.Sprintf("typed%d_%d", senders, it)
+			for _, c := range proto.servers {
+				if err := c.exec(ctx, fmt.Sprintf("CREATE TABLE %s.%s_local AS %s", db, name, proto.local("proto")), nil); err != nil {
+					b.Fatal(err)
+				}
+				if err := c.exec(ctx, fmt.Sprintf("CREATE TABLE %s.%s AS %s.%s_local ENGINE = Distributed(%s, %s, %s, cityHash64(`timestamp`))",
+					db, name, db, name, ident(proto.cfg.Cluster), db, quote(name+"_local")), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ResetTimer()
+		send(b, func(it, i int) error {
+			c := proto.servers[i%len(proto.servers)]
+			rc, err := c.do(ctx, fmt.Sprintf("INSERT INTO %s.typed%d_%d FORMAT JSONEachRow", db, senders, it), strings.NewReader(typed[i]), map[string]string{"insert_distributed_sync": "1"})
 			if err != nil {
 				return err
 			}

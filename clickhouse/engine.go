@@ -69,6 +69,7 @@ type Engine struct {
 
 	rowsMoved atomic.Int64 // rows streamed from ClickHouse to answer queries
 	resent    atomic.Int64 // bodies sent again after a failure (retry.go)
+	narrowed  atomic.Int64 // top-k queries that read their rows' times first (translate.go)
 }
 
 // RowsMoved counts the rows queries have read from ClickHouse so far: with

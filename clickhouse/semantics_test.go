@@ -177,3 +177,32 @@ func TestFloatSumPastFloat64OverClickHouse(t *testing.T) {
 	require.Equal(t, exec.KindEvaluation, xe.Kind)
 	require.Equal(t, "floating point overflow: SUM is outside FLOAT64", xe.Msg)
 }
+
+// A top-k by time reads its rows' times first (translate.go, lateRows):
+// with times shared by many events on both shards, filters, offsets, both
+// directions, and more rows than the limit at the cut, the rows are the
+// local engine's, and every such query was narrowed.
+func TestLateRowsAgree(t *testing.T) {
+	cl := needCluster(t)
+	local := logstore.New(logstore.Options{SegmentRows: 50})
+	ch := cl.engine(t, Config{})
+	c := goldenCase{inputs: map[string][][]byte{}, order: []string{"src"}}
+	for i := 0; i < 600; i++ { // 600 events over 60 distinct seconds
+		c.inputs["src"] = append(c.inputs["src"], []byte(fmt.Sprintf(
+			`{"timestamp":"2024-05-01T10:00:%02dZ","id":"e%03d","k":%d,"s":"v%d","m":{"s":"w%d"}}`, (i*7)%60, i, i%5, i%3, i%4)))
+	}
+	c.load(t, local, ch)
+	for _, q := range []string{
+		`select id, k, m from src order by timestamp desc, id limit 7`,
+		`select id, k, m from src order by timestamp, id desc limit 15 offset 4`,
+		`select id, s, m from src where k = 2 order by timestamp desc, id limit 12`,
+		`select id from src where s = 'v1' and k > 0 order by timestamp desc, k, id limit 3 offset 9`,
+		`select timestamp, id from src where timestamp >= '2024-05-01 10:00:30' order by timestamp, id limit 25`,
+	} {
+		t.Run(q, func(t *testing.T) {
+			before := ch.narrowed.Load()
+			compareEnginesOrdered(t, q, nil, goldenNow, local, ch)
+			require.Greater(t, ch.narrowed.Load(), before, "the query read its rows' times first")
+		})
+	}
+}

@@ -29,6 +29,9 @@ type rel struct {
 	limit string
 	cols  []rcol
 	depth int // subqueries below: this level's aliases are _<depth>_<i>
+	// local is the table that holds a scan's rows on each server (its
+	// FROM's, or under a Distributed one), while the rel reads a scan.
+	local string
 }
 
 // rcol is one output column of a rel.
@@ -123,6 +126,9 @@ func (v *view) rel(n planner.Node) (*rel, bool) {
 			r.order = append(r.order, terms...)
 		}
 		if n.Limit >= 0 {
+			if r.lateRows(n, n.Limit+n.Offset) {
+				v.e.narrowed.Add(1)
+			}
 			r.limit = limitClause(n.Limit, n.Offset)
 		}
 		return r, true
@@ -174,6 +180,37 @@ func orderTerms(cols []rcol, k planner.SortKey) ([]string, bool) {
 	}
 	return append(terms, x+dir[k.Desc]), true
 }
+
+// lateRows narrows a top-k of a scan by time to the rows it can keep, before
+// their columns are read: ClickHouse reads every column a query selects
+// for every row that passes WHERE before it sorts, which for logs.all's
+// wide rows over a day is most of the query. So the rows' times are
+// picked first, by the same WHERE and ORDER BY over the time column alone,
+// and the query reads the rest only at those times (the sort key, so only
+// their granules). On a cluster the inner query names the local table: run
+// on each shard, it picks that shard's top k, which holds every row of the
+// global top k the shard has. Rows sharing a time all pass; the outer
+// ORDER BY and LIMIT choose among them as before.
+func (r *rel) lateRows(n *planner.Sort, k int64) bool {
+	if r.local == "" || r.agg || len(r.group) > 0 || k > maxLateRows || len(n.Keys) == 0 {
+		return false
+	}
+	c, ok := n.Keys[0].Expr.(*planner.ColRef)
+	if !ok || r.cols[c.Idx].sql != ident("timestamp") {
+		return false
+	}
+	inner := "SELECT `timestamp` FROM " + r.local
+	if len(r.where) > 0 {
+		inner += " WHERE " + strings.Join(r.where, " AND ")
+	}
+	inner += " ORDER BY " + strings.Join(r.order, ", ") + " LIMIT " + strconv.FormatInt(k, 10)
+	r.where = append(r.where, "`timestamp` IN ("+inner+")")
+	return true
+}
+
+// maxLateRows bounds the top-k lateRows narrows: past it, the set of times
+// costs more than the columns it spares.
+const maxLateRows = 10_000
 
 // wrap makes r the subquery of a new SELECT that passes its columns on.
 func (r *rel) wrap() *rel {

@@ -13,7 +13,7 @@ import (
 // to check; a filter that cannot be written makes ok false.
 func (v *view) scanRel(p *planner.Scan, withFilter bool) (r *rel, goEq []planner.EqPred, ok bool) {
 	snap := v.snapshot(p.Source)
-	r = &rel{from: v.e.table(p.Source)}
+	r = &rel{from: v.e.table(p.Source), local: v.e.local(p.Source)}
 	for _, f := range p.Fields {
 		r.cols = append(r.cols, fieldCol(snap, f))
 	}

@@ -33,8 +33,8 @@ type sortRow struct {
 // ORDER BY timestamp DESC holds k rows, rows older than its worst can never
 // enter it.
 func (o *sortOp) timeFloor() (int64, bool) {
-	k := o.plan.Limit + o.plan.Offset
-	if o.heap == nil || !o.heap.full() || k == 0 {
+	k := o.keep()
+	if o.heap == nil || !o.heap.full() || k <= 0 {
 		return 0, false
 	}
 	w := o.heap.rows[0].keys[0]
@@ -42,6 +42,17 @@ func (o *sortOp) timeFloor() (int64, bool) {
 		return 0, false
 	}
 	return w.I, true
+}
+
+// keep is how many of the first rows a top-k keeps (its limit and offset),
+// or -1 for all: without a limit, or when the two add up past INT64 (then
+// the offset alone decides, after a full sort).
+func (o *sortOp) keep() int64 {
+	k := o.plan.Limit + o.plan.Offset
+	if o.plan.Limit < 0 || k < o.plan.Limit {
+		return -1
+	}
+	return k
 }
 
 func (o *sortOp) less(a, b []types.Value) bool {
@@ -70,10 +81,7 @@ func (o *sortOp) consume(ctx context.Context) error {
 		ts = append(ts, c.T)
 	}
 	o.store = newRowStore(ts)
-	k := int64(-1)
-	if o.plan.Limit >= 0 {
-		k = o.plan.Limit + o.plan.Offset
-	}
+	k := o.keep()
 	h := &topK[sortRow]{k: k, before: o.before}
 	o.heap = h
 	var all []sortRow

@@ -101,7 +101,9 @@ func (c *client) do(ctx context.Context, sql string, body io.Reader, settings ma
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
+	// A server may answer 200 and still report an exception in this header
+	// (an insert whose body timed out, before 24.6).
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-ClickHouse-Exception-Code") != "" {
 		defer resp.Body.Close()
 		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 8<<10))
 		text := strings.TrimSpace(string(msg))

@@ -27,10 +27,12 @@ import (
 // So logq retries itself, for up to Config.InsertRetry, sending again only
 // what the server does not hold. Every row of an insert carries the
 // insert's random token in a column of its own (insertColumn, which is no
-// field's); once the server answers again, logq asks it which days hold
-// rows of that token, and sends again the other days. Each body is sent as
-// one block (max_insert_block_size above its rows), so a day is one part,
-// there or not.
+// field's). Once the server answers again and no longer runs the failed
+// attempt (each has its own query_id: a server may finish an insert whose
+// connection was cut), logq counts the rows of that token in each day's
+// time range and sends again the days that have none. Each body is sent
+// as one block (max_insert_block_size above its rows), so a day is one
+// part, there or not; a day found in part is an error, not retried.
 
 // insertColumn holds the token of the insert that wrote a row.
 const insertColumn = "_insert"
@@ -58,7 +60,9 @@ type shardBody struct {
 // dayPart is the body's run of rows of one partition.
 type dayPart struct {
 	day        int64
-	start, end int // in buf
+	start, end int   // in buf
+	rows       int   // rows in it
+	lo, hi     int64 // their times: the first and the last
 }
 
 func (b *shardBody) reset() { b.buf, b.rows, b.days = b.buf[:0], 0, b.days[:0] }
@@ -71,7 +75,7 @@ func (b *shardBody) addRow(ts int64, line [][]byte) {
 	}
 	b.end = ts + 1
 	if len(b.days) == 0 || b.days[len(b.days)-1].day != day {
-		b.days = append(b.days, dayPart{day: day, start: len(b.buf)})
+		b.days = append(b.days, dayPart{day: day, start: len(b.buf), lo: ts})
 	}
 	for k, v := range line {
 		if k > 0 {
@@ -81,7 +85,8 @@ func (b *shardBody) addRow(ts int64, line [][]byte) {
 	}
 	b.buf = append(b.buf, '\n')
 	b.rows++
-	b.days[len(b.days)-1].end = len(b.buf)
+	d := &b.days[len(b.days)-1]
+	d.end, d.rows, d.hi = len(b.buf), d.rows+1, ts
 }
 
 // insertBodies sends each target its body at once and waits for all; it
@@ -97,12 +102,9 @@ func (s *source) insertBodies(ctx context.Context, targets []*client, stmt strin
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			set := settings
-			if bodies[t].rows >= defaultInsertBlock {
-				set = map[string]string{"max_insert_block_size": strconv.Itoa(bodies[t].rows + 1)}
-				for k, v := range settings {
-					set[k] = v
-				}
+			set := map[string]string{"max_insert_block_size": strconv.Itoa(max(bodies[t].rows+1, defaultInsertBlock))}
+			for k, v := range settings {
+				set[k] = v
 			}
 			var err error
 			if exact {
@@ -119,8 +121,9 @@ func (s *source) insertBodies(ctx context.Context, targets []*client, stmt strin
 	return errors.Join(errs...)
 }
 
-// defaultInsertBlock is ClickHouse's default max_insert_block_size: a body
-// of as many rows or more is sent with a larger one.
+// defaultInsertBlock is 18.16's default max_insert_block_size; a body of
+// more rows is sent with a larger one (current versions' default is a
+// little lower, so every body names its own).
 const defaultInsertBlock = 1 << 20
 
 // send inserts body into the table stmt names on server c.
@@ -134,24 +137,41 @@ func send(ctx context.Context, c *client, stmt string, body []byte, settings map
 	return err
 }
 
-// insertExactly sends b to c, and after a failure that may pass, sends
-// again what c does not hold, until c holds all of b or Config.InsertRetry
-// has passed since the first failure.
+// insertExactly sends b to c, and after a failure, once c answers again
+// and no longer runs the failed attempt, sends again what c does not hold,
+// until c holds all of b or Config.InsertRetry has passed since the first
+// failure. A refusal that would meet a retry again (not transient) fails
+// at once, unless c took part of b before it: then a 503 would have the
+// client store that part twice, so the rest is retried too.
 func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *shardBody, settings map[string]string, token uint64) error {
 	body := b.buf
 	var deadline time.Time
 	wait := 50 * time.Millisecond
-	for {
-		err := send(ctx, c, stmt, body, settings)
-		if err == nil || !transient(ctx, err) {
+	for attempt := 1; ; attempt++ {
+		// Each attempt has its own id, to tell whether it still runs: a
+		// server may go on with an insert whose connection was cut.
+		id := fmt.Sprintf("logq-%016x-%s-%d", token, c.base.Host, attempt)
+		set := map[string]string{"query_id": id}
+		for k, v := range settings {
+			set[k] = v
+		}
+		err := send(ctx, c, stmt, body, set)
+		if err == nil || ctx.Err() != nil {
 			return err
 		}
 		if deadline.IsZero() {
 			deadline = time.Now().Add(s.e.cfg.InsertRetry)
 		}
+		permanent := !transient(ctx, err)
 		s.e.cfg.Logger.Warn("clickhouse: an insert failed; retrying what the server lacks", "source", s.name, "server", c.base.Host, "err", err)
 		var missing []dayPart
 		for {
+			var perr error
+			if missing, perr = s.missingDays(ctx, c, id, token, b); perr == nil {
+				break
+			} else if errors.Is(perr, errPartialDay) {
+				return fmt.Errorf("%w (after %w)", perr, err)
+			}
 			if time.Now().Add(wait).After(deadline) {
 				return fmt.Errorf("%w (retried for %v)", err, s.e.cfg.InsertRetry)
 			}
@@ -161,13 +181,14 @@ func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *s
 			case <-time.After(wait):
 			}
 			wait = min(2*wait, time.Second)
-			var perr error
-			if missing, perr = s.missingDays(ctx, c, token, b); perr == nil {
-				break
-			}
 		}
-		if len(missing) == 0 {
+		switch {
+		case len(missing) == 0:
 			return nil
+		case permanent && len(missing) == len(b.days):
+			return err // nothing of b is there: the refusal stands
+		case time.Now().After(deadline):
+			return fmt.Errorf("%w (retried for %v)", err, s.e.cfg.InsertRetry)
 		}
 		s.e.resent.Add(1)
 		body = nil
@@ -177,26 +198,48 @@ func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *s
 	}
 }
 
-// missingDays asks server c which days of b it holds no row of the
-// insert's token in.
-func (s *source) missingDays(ctx context.Context, c *client, token uint64, b *shardBody) ([]dayPart, error) {
-	out, err := c.text(ctx, fmt.Sprintf("SELECT DISTINCT intDiv(`timestamp`, %d) FROM %s WHERE `timestamp` >= %d AND `timestamp` < %d AND %s = %d FORMAT TabSeparated",
-		microsPerDay, s.e.local(s.name), b.first, b.end, ident(insertColumn), token), nil)
+// errPartialDay is a server holding part of a day of a failed insert,
+// which one block per body rules out; nothing is retried then.
+var errPartialDay = errors.New("clickhouse: a server holds part of a day of a failed insert")
+
+// missingDays asks server c which days of b it holds none of, once the
+// attempt id no longer runs there. A day is held when all its rows of the
+// insert's token are there, which a day's part being one makes the only
+// other case; counting rows by the day's time range, not by partition
+// numbers, keeps logq's days and the server's apart.
+func (s *source) missingDays(ctx context.Context, c *client, id string, token uint64, b *shardBody) ([]dayPart, error) {
+	running, err := c.text(ctx, "SELECT count() FROM system.processes WHERE query_id = "+quote(id)+" FORMAT TabSeparated", nil)
 	if err != nil {
 		return nil, err
 	}
-	held := map[int64]bool{}
-	for _, l := range strings.Fields(out) {
-		d, err := strconv.ParseInt(l, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("clickhouse: %q is not a day: %w", l, err)
-		}
-		held[d] = true
+	if strings.TrimSpace(running) != "0" {
+		return nil, fmt.Errorf("clickhouse: insert %s still runs", id)
+	}
+	counts := make([]string, len(b.days))
+	for i, d := range b.days {
+		counts[i] = fmt.Sprintf("countIf(`timestamp` >= %d AND `timestamp` <= %d)", d.lo, d.hi)
+	}
+	out, err := c.text(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE %s = %d AND `timestamp` >= %d AND `timestamp` < %d FORMAT TabSeparated",
+		strings.Join(counts, ", "), s.e.local(s.name), ident(insertColumn), token, b.first, b.end), nil)
+	if err != nil {
+		return nil, err
+	}
+	fields := strings.Fields(out)
+	if len(fields) != len(b.days) {
+		return nil, fmt.Errorf("clickhouse: %d counts for %d days", len(fields), len(b.days))
 	}
 	var missing []dayPart
-	for _, d := range b.days {
-		if !held[d.day] {
+	for i, d := range b.days {
+		n, err := strconv.Atoi(fields[i])
+		if err != nil {
+			return nil, fmt.Errorf("clickhouse: %q is not a count: %w", fields[i], err)
+		}
+		switch n {
+		case 0:
 			missing = append(missing, d)
+		case d.rows:
+		default:
+			return nil, fmt.Errorf("%w (%s holds %d of %d rows)", errPartialDay, c.base.Host, n, d.rows)
 		}
 	}
 	return missing, nil

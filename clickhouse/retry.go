@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -257,8 +258,10 @@ func transient(ctx context.Context, err error) bool {
 		return true // no answer from the server: the connection failed
 	}
 	switch ce.Code {
-	case codeAllConnectFailed, codeNetwork, codeSocketTimeout, codeTooManyQueries, codeTooManyParts, codeMemoryLimit, codeTimeout, 0:
+	case codeAllConnectFailed, codeNetwork, codeSocketTimeout, codeTooManyQueries, codeTooManyParts, codeMemoryLimit, codeTimeout:
 		return true
+	case 0: // no ClickHouse code: a proxy's answer, by its status
+		return ce.Status >= 500 || ce.Status == http.StatusTooManyRequests || ce.Status == http.StatusRequestTimeout
 	}
 	return false
 }

@@ -171,6 +171,7 @@ func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *s
 			if missing, perr = s.missingDays(ctx, c, id, token, b); perr == nil {
 				break
 			} else if errors.Is(perr, errPartialDay) {
+				s.e.cfg.Logger.Error("clickhouse: not retrying an insert a server holds in part; a client's retry may store that part twice", "source", s.name, "server", c.base.Host, "err", perr)
 				return fmt.Errorf("%w (after %w)", perr, err)
 			}
 			if time.Now().Add(wait).After(deadline) {

@@ -52,10 +52,10 @@ func (in *insert) stamp() {
 // shardBody is one server's rows of an insert, in TabSeparated form, in
 // time order.
 type shardBody struct {
-	buf        []byte
-	rows       int
-	days       []dayPart
-	first, end int64 // the rows' times: the first, and past the last
+	buf         []byte
+	rows        int
+	days        []dayPart
+	first, last int64 // the rows' times
 }
 
 // dayPart is the body's run of rows of one partition.
@@ -74,7 +74,7 @@ func (b *shardBody) addRow(ts int64, line [][]byte) {
 	if b.rows == 0 {
 		b.first = ts
 	}
-	b.end = ts + 1
+	b.last = ts
 	if len(b.days) == 0 || b.days[len(b.days)-1].day != day {
 		b.days = append(b.days, dayPart{day: day, start: len(b.buf), lo: ts})
 	}
@@ -192,6 +192,12 @@ func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *s
 		case time.Now().After(deadline):
 			return fmt.Errorf("%w (retried for %v)", err, s.e.cfg.InsertRetry)
 		}
+		select { // an overloaded server is not asked again at once
+		case <-ctx.Done():
+			return fmt.Errorf("%w (then %w)", err, ctx.Err())
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, time.Second)
 		s.e.resent.Add(1)
 		body = nil
 		for _, d := range missing {
@@ -221,8 +227,8 @@ func (s *source) missingDays(ctx context.Context, c *client, id string, token ui
 	for i, d := range b.days {
 		counts[i] = fmt.Sprintf("countIf(`timestamp` >= %d AND `timestamp` <= %d)", d.lo, d.hi)
 	}
-	out, err := c.text(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE %s = %d AND `timestamp` >= %d AND `timestamp` < %d FORMAT TabSeparated",
-		strings.Join(counts, ", "), s.e.local(s.name), ident(insertColumn), token, b.first, b.end), nil)
+	out, err := c.text(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE %s = %d AND `timestamp` >= %d AND `timestamp` <= %d FORMAT TabSeparated",
+		strings.Join(counts, ", "), s.e.local(s.name), ident(insertColumn), token, b.first, b.last), nil)
 	if err != nil {
 		return nil, err
 	}

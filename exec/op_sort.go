@@ -126,7 +126,7 @@ func (o *sortOp) consume(ctx context.Context) error {
 		if err := o.ev.mem.charge("sort", len(keep), len(b.Cols)+len(keyVecs)); err != nil {
 			return err
 		}
-		if k >= 0 && int64(o.store.n) > 2*k+BatchSize {
+		if n := int64(o.store.n); k >= 0 && n > BatchSize && (n-BatchSize)/2 > k { // n > 2k+BatchSize, without overflow
 			before := o.store.n
 			o.compact(h)
 			o.ev.mem.release(before-o.store.n, len(b.Cols)+len(keyVecs))

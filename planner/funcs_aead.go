@@ -80,28 +80,33 @@ func registerAEADFuncs() {
 		return bytesOf(ks.Bytes()), nil
 	}, false))
 
+	// withKeyset runs op over the keyset of a[0] and the bytes of a[1] and
+	// a[2]: a bad keyset is keyset's error, op's own is the call's.
+	withKeyset := func(c *Call, a []types.Value, op func(ks *aead.Keyset, x, y []byte) ([]byte, error)) ([]byte, error) {
+		ks, err := keyset(c.Fn, a[0].S)
+		if err != nil {
+			return nil, err
+		}
+		out, err := op(ks, []byte(a[1].S), []byte(a[2].S))
+		if err != nil {
+			return nil, fail(c.Fn, err)
+		}
+		return out, nil
+	}
 	encrypt := func(kind aead.Kind) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
-			ks, err := keyset(c.Fn, a[0].S)
+			out, err := withKeyset(c, a, func(ks *aead.Keyset, x, y []byte) ([]byte, error) { return ks.Encrypt(kind, x, y) })
 			if err != nil {
 				return types.Value{}, err
-			}
-			out, err := ks.Encrypt(kind, []byte(a[1].S), []byte(a[2].S))
-			if err != nil {
-				return types.Value{}, fail(c.Fn, err)
 			}
 			return bytesOf(out), nil
 		}
 	}
 	decrypt := func(kind aead.Kind, toString bool) func(c *Call, a []types.Value) (types.Value, error) {
 		return func(c *Call, a []types.Value) (types.Value, error) {
-			ks, err := keyset(c.Fn, a[0].S)
+			p, err := withKeyset(c, a, func(ks *aead.Keyset, x, y []byte) ([]byte, error) { return ks.Decrypt(kind, x, y) })
 			if err != nil {
 				return types.Value{}, err
-			}
-			p, err := ks.Decrypt(kind, []byte(a[1].S), []byte(a[2].S))
-			if err != nil {
-				return types.Value{}, fail(c.Fn, err)
 			}
 			if !toString {
 				return bytesOf(p), nil

@@ -1,6 +1,7 @@
 package clickhouse
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -121,7 +122,17 @@ func (c *client) do(ctx context.Context, sql string, body io.Reader, settings ma
 
 // exec runs a statement and discards its answer.
 func (c *client) exec(ctx context.Context, sql string, settings map[string]string) error {
-	rc, err := c.do(ctx, sql, nil, settings)
+	return c.insert(ctx, sql, nil, settings)
+}
+
+// insert runs a statement with data after it (none when body is nil) and
+// discards its answer.
+func (c *client) insert(ctx context.Context, sql string, body []byte, settings map[string]string) error {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	rc, err := c.do(ctx, sql, rd, settings)
 	if err != nil {
 		return err
 	}

@@ -313,7 +313,7 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 	c := ch.servers[0]
 	// The server takes days 0 and 3, as if the insert had failed after them.
 	for _, d := range []dayPart{b.days[0], b.days[3]} {
-		require.NoError(t, send(context.Background(), c, stmt, b.buf[d.start:d.end], nil))
+		require.NoError(t, c.insert(context.Background(), stmt, b.buf[d.start:d.end], nil))
 	}
 	missing, err := src.missingDays(context.Background(), c, "none", in.token, b)
 	require.NoError(t, err)
@@ -326,7 +326,7 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 	for _, d := range missing {
 		rest = append(rest, b.buf[d.start:d.end]...)
 	}
-	require.NoError(t, send(context.Background(), c, stmt, rest, nil))
+	require.NoError(t, c.insert(context.Background(), stmt, rest, nil))
 	missing, err = src.missingDays(context.Background(), c, "none", in.token, b)
 	require.NoError(t, err)
 	require.Empty(t, missing)
@@ -335,8 +335,8 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 	in.token += 2
 	in.fill(bodies, order, nil)
 	d := b.days[2]
-	two := bytes.SplitAfterN(b.buf[d.start:d.end], []byte("\n"), 3)
-	require.NoError(t, send(context.Background(), c, stmt, append(two[0], two[1]...), nil))
+	lines := bytes.SplitAfter(b.buf[d.start:d.end], []byte("\n"))
+	require.NoError(t, c.insert(context.Background(), stmt, b.buf[d.start:d.start+len(lines[0])+len(lines[1])], nil))
 	_, err = src.missingDays(context.Background(), c, "none", in.token, b)
 	require.ErrorIs(t, err, errPartialDay)
 	q, err := exec.Prepare(`select count(*) as n, count(distinct id) as ids from src`)

@@ -1,13 +1,11 @@
 package clickhouse
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -111,7 +109,7 @@ func (s *source) insertBodies(ctx context.Context, targets []*client, stmt strin
 			if exact {
 				err = s.insertExactly(ctx, c, stmt, &bodies[t], set, token)
 			} else {
-				err = send(ctx, c, stmt, bodies[t].buf, set)
+				err = c.insert(ctx, stmt, bodies[t].buf, set)
 			}
 			if err != nil {
 				errs[t] = fmt.Errorf("%s: %w", c.base.Host, err)
@@ -126,17 +124,6 @@ func (s *source) insertBodies(ctx context.Context, targets []*client, stmt strin
 // more rows is sent with a larger one (current versions' default is a
 // little lower, so every body names its own).
 const defaultInsertBlock = 1 << 20
-
-// send inserts body into the table stmt names on server c.
-func send(ctx context.Context, c *client, stmt string, body []byte, settings map[string]string) error {
-	rc, err := c.do(ctx, stmt, bytes.NewReader(body), settings)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(io.Discard, rc)
-	rc.Close()
-	return err
-}
 
 // insertExactly sends b to c, and after a failure, once c answers again
 // and no longer runs the failed attempt, sends again what c does not hold,
@@ -156,7 +143,7 @@ func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *s
 		for k, v := range settings {
 			set[k] = v
 		}
-		err := send(ctx, c, stmt, body, set)
+		err := c.insert(ctx, stmt, body, set)
 		if err == nil || ctx.Err() != nil {
 			return err
 		}

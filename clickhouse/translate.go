@@ -192,7 +192,7 @@ func orderTerms(cols []rcol, k planner.SortKey) ([]string, bool) {
 // global top k the shard has. Rows sharing a time all pass; the outer
 // ORDER BY and LIMIT choose among them as before.
 func (r *rel) lateRows(n *planner.Sort, k int64) bool {
-	if r.local == "" || r.agg || len(r.group) > 0 || k < 0 || k > maxLateRows || len(n.Keys) == 0 { // k < 0: the sum wrapped
+	if r.local == "" || r.agg || k < 0 || k > maxLateRows || len(n.Keys) == 0 { // k < 0: the sum wrapped
 		return false
 	}
 	c, ok := n.Keys[0].Expr.(*planner.ColRef)

@@ -54,6 +54,7 @@ func (e *Engine) EnforceRetention(ctx context.Context) int {
 	return dropped
 }
 
+// floorDiv divides rounding down (Go's / truncates toward zero).
 func floorDiv(a, b int64) int64 {
 	q := a / b
 	if a%b != 0 && a < 0 {

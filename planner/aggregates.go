@@ -303,3 +303,32 @@ func approxQuantilesType(c *AggCall, symbolic bool) (types.Type, error) {
 	}
 	return types.ArrayOf(argT), nil
 }
+
+// AggCall is one aggregate of an Aggregate node.
+type AggCall struct {
+	Fn       string // count, countif, sum, avg, min, max, approx_quantiles, …
+	Args     []Expr // over the Aggregate's input
+	Star     bool
+	Distinct bool
+	T        types.Type
+	// Ranks, for approx_quantiles whose result is only read at constant
+	// offsets, lists those offsets; the others are left NULL.
+	Ranks []int
+	// ARRAY_AGG and STRING_AGG modifiers (bind_aggmods.go): the ORDER BY
+	// keys are the last len(Order) Args; HasLimit keeps the first Limit
+	// values; IgnoreNulls drops NULL values.
+	Order       []AggOrder
+	Limit       int64
+	HasLimit    bool
+	IgnoreNulls bool
+	// HAVING MAX (1) or HAVING MIN (-1) expr: the aggregate reads only the
+	// rows whose expr equals its maximum (minimum) in the group. The expr
+	// is the last of Args.
+	Having int8
+	// Filtered: agg(x WHERE cond) (ZetaSQL's) reads only the rows where
+	// cond, the last of Args (after HAVING's), is TRUE.
+	Filtered bool
+}
+
+// AggOrder is the direction of one ORDER BY key inside an aggregate call.
+type AggOrder struct{ Desc, NullsFirst bool }

@@ -51,7 +51,7 @@ func checkConstants(n Node) error {
 		mapExpr(e, func(x Expr) Expr {
 			if c, ok := x.(*Call); ok && err == nil && len(c.Args) > 0 {
 				if _, ferr := fold(c); ferr != nil {
-					err = ferr
+					err = fromParamError(ferr)
 				}
 			}
 			return x

@@ -1,8 +1,8 @@
 package planner
 
 import (
-	"strings"
-
+	"errors"
+	"fmt"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -20,15 +20,26 @@ import (
 // that reads that query is refused, as a reference two levels out is.
 
 // correlatedRefusal starts the refusal of a correlated reference; the
-// decorrelation rewrites raise it when a subquery is not their shape.
+// decorrelation rewrites raise it (refuseCorrelated) when a subquery is not
+// their shape, and tryDecorrelate tells it from other errors by
+// errCorrelated, not by its text.
 const correlatedRefusal = "correlated subqueries are not supported"
+
+// errCorrelated is the Err of every refusal of a correlated reference.
+var errCorrelated = errors.New(correlatedRefusal)
+
+// refuseCorrelated raises a refusal of a correlated reference at pos.
+func (b *binder) refuseCorrelated(pos int, format string, args ...any) {
+	line, col := sqlparse.Position(b.src, pos)
+	panic(&Error{Line: line, Col: col, Msg: fmt.Sprintf(format, args...), Err: errCorrelated})
+}
 
 // tryDecorrelate runs a decorrelation rewrite; ok is false when it refused
 // the subquery's shape (then the subquery runs per outer row).
 func (b *binder) tryDecorrelate(f func() Expr) (e Expr, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			if err, is := r.(*Error); is && strings.HasPrefix(err.Msg, correlatedRefusal) {
+			if err, is := r.(*Error); is && errors.Is(err, errCorrelated) {
 				e, ok = nil, false
 				return
 			}
@@ -58,7 +69,7 @@ func (b *binder) applyPlan(q *sqlparse.Query, ctx *exprCtx) (Node, []Expr, *[]ty
 			switch x := e.(type) {
 			case *Subquery:
 				if r := findOuterRef(x.Plan); r != nil {
-					b.fail(r.pos, "%s (from a subquery inside a correlated subquery)", r.msg)
+					b.refuseCorrelated(r.pos, "%s (from a subquery inside a correlated subquery)", r.msg)
 				}
 			case *outerRef:
 				key := x.x.String()

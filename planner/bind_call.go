@@ -16,7 +16,7 @@ func (b *binder) call(pos int, fn string, args []Expr) Expr {
 
 // finish types a call (unless its type is already set) and folds it.
 func (b *binder) finish(pos int, c *Call) Expr {
-	def := funcs[c.Fn]
+	def := Registered(c.Fn)
 	if def == nil {
 		b.fail(pos, "unknown function %s", strings.ToUpper(c.Fn))
 	}
@@ -212,7 +212,7 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 // OVER () in a grouped SELECT.
 func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall {
 	e = b.namedArgs(e, name)
-	def := aggs[name]
+	def := LookupAgg(name)
 	up := strings.ToUpper(name)
 	switch {
 	case e.Star && !def.Star:
@@ -254,7 +254,7 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall 
 func aggsWith(yes func(*Agg) bool) []string {
 	var out []string
 	for _, n := range AggregateNames() {
-		if yes(aggs[n]) {
+		if yes(LookupAgg(n)) {
 			out = append(out, strings.ToUpper(n))
 		}
 	}
@@ -338,9 +338,7 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 	if !named {
 		return e
 	}
-	if t, ok := aliases[name]; ok {
-		name = t
-	}
+	name = Canonical(name)
 	if option, ok := trailingNamed[name]; ok {
 		return b.trailingArg(e, name, option)
 	}

@@ -94,12 +94,12 @@ func (b *binder) existsCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *oute
 		f, ok = p.In.(*Filter)
 	}
 	if !ok {
-		b.fail(ref.pos, "%s", ref.msg)
+		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
 	inner, outer := b.correlatedEquality(f, ref, e.At)
 	keys := &Project{In: f, Exprs: []Expr{inner}, Cols: []Column{{Name: "$key", T: inner.Type()}}}
 	if r := findOuterRef(keys); r != nil {
-		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, a nested subquery)
+		b.refuseCorrelated(r.pos, "%s", r.msg) // a reference elsewhere (FROM, a nested subquery)
 	}
 	s := b.newSubquery(SubIn, b.optimizeSubplan(keys), e.At)
 	s.X, s.T = outer, types.Bool
@@ -117,17 +117,17 @@ func (b *binder) correlatedEquality(f *Filter, ref *outerRef, pos int) (inner, o
 	for i, c := range conjs {
 		if r := findOuterRefExpr(c); r != nil {
 			if eqAt >= 0 {
-				b.fail(r.pos, "%s", r.msg) // a second correlated condition
+				b.refuseCorrelated(r.pos, "%s", r.msg) // a second correlated condition
 			}
 			eqAt = i
 		}
 	}
 	if eqAt < 0 {
-		b.fail(ref.pos, "%s", ref.msg)
+		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
 	eq, ok := conjs[eqAt].(*Call)
 	if !ok || eq.Fn != "=" {
-		b.fail(ref.pos, "%s", ref.msg)
+		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
 	switch l, r := eq.Args[0], eq.Args[1]; {
 	case onlyOuter(l) && findOuterRefExpr(r) == nil:
@@ -135,7 +135,7 @@ func (b *binder) correlatedEquality(f *Filter, ref *outerRef, pos int) (inner, o
 	case onlyOuter(r) && findOuterRefExpr(l) == nil:
 		outer, inner = r, l
 	default:
-		b.fail(ref.pos, "%s", ref.msg)
+		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
 	rest := append(append([]Expr(nil), conjs[:eqAt]...), conjs[eqAt+1:]...)
 	rest = append(rest, b.call(pos, "not", []Expr{b.call(pos, "is_null", []Expr{inner})}))
@@ -181,17 +181,17 @@ func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *oute
 		f, ok = a.In.(*Filter)
 	}
 	if !ok {
-		b.fail(ref.pos, "%s", ref.msg)
+		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
 	inner, outer := b.correlatedEquality(f, ref, e.At)
 	call := a.Aggs[0]
 	keyed := &Aggregate{In: f, Keys: []Expr{inner}, Aggs: []AggCall{call},
 		Cols: []Column{{Name: "$key", T: inner.Type()}, {Name: "$value", T: call.T}}}
 	if r := findOuterRef(keyed); r != nil {
-		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the aggregate's arguments)
+		b.refuseCorrelated(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the aggregate's arguments)
 	}
 	s := b.newSubquery(SubKeyed, b.optimizeSubplan(keyed), e.At)
-	s.X, s.T, s.Default = outer, call.T, aggs[call.Fn].Empty(call.T)
+	s.X, s.T, s.Default = outer, call.T, LookupAgg(call.Fn).Empty(call.T)
 	return s
 }
 
@@ -225,7 +225,7 @@ func (b *binder) scalarCorrelatedRow(e *sqlparse.ExprSubquery, plan Node, ref *o
 	keyed := &Project{In: f, Exprs: []Expr{inner, v},
 		Cols: []Column{{Name: "$key", T: inner.Type()}, {Name: "$value", T: v.Type()}}}
 	if r := findOuterRef(keyed); r != nil {
-		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the value)
+		b.refuseCorrelated(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the value)
 	}
 	s := b.newSubquery(SubKeyed, b.optimizeSubplan(keyed), e.At)
 	s.X, s.T, s.Default, s.FirstRow = outer, v.Type(), types.NullOf(v.Type()), first
@@ -243,7 +243,7 @@ func (b *binder) scalarCorrelatedRow(e *sqlparse.ExprSubquery, plan Node, ref *o
 // returns the (key, value) plan and outer; any other shape is refused.
 func (b *binder) correlatedIn(plan Node, ref *outerRef, pos int) (Node, Expr) {
 	if l, ok := plan.(*Limit); ok && l.N > 0 && l.Offset == 0 {
-		b.fail(ref.pos, "%s", ref.msg) // which rows a LIMIT keeps per key is not defined here
+		b.refuseCorrelated(ref.pos, "%s", ref.msg) // which rows a LIMIT keeps per key is not defined here
 	}
 	p, ok := plan.(*Project)
 	var f *Filter
@@ -251,14 +251,14 @@ func (b *binder) correlatedIn(plan Node, ref *outerRef, pos int) (Node, Expr) {
 		f, ok = p.In.(*Filter)
 	}
 	if !ok {
-		b.fail(ref.pos, "%s", ref.msg)
+		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
 	inner, outer := b.correlatedEquality(f, ref, pos)
 	v := p.Exprs[0]
 	keyed := &Project{In: f, Exprs: []Expr{inner, v},
 		Cols: []Column{{Name: "$key", T: inner.Type()}, {Name: p.Cols[0].Name, T: v.Type()}}}
 	if r := findOuterRef(keyed); r != nil {
-		b.fail(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the value)
+		b.refuseCorrelated(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the value)
 	}
 	return keyed, outer
 }
@@ -297,7 +297,7 @@ func findOuterRefExpr(e Expr) *outerRef {
 			return r
 		}
 	}
-	for _, c := range children(e) {
+	for _, c := range e.Children() {
 		if r := findOuterRefExpr(c); r != nil {
 			return r
 		}

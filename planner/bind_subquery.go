@@ -136,7 +136,7 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 	if b.symbolic {
 		probe.Args = constStrings(probe.Args)
 	}
-	if _, err := funcs["="].Check(probe); err != nil {
+	if _, err := Registered("=").Check(probe); err != nil {
 		b.failErr(e.At, err)
 	}
 	if !b.symbolic {
@@ -250,7 +250,7 @@ func (b *binder) outerName(e *sqlparse.Ident) Expr {
 		if x := b.collectOuter(e, i, msg); x != nil { // a column, an element or a whole row
 			return x
 		}
-		b.fail(e.At, "%s", msg)
+		b.refuseCorrelated(e.At, "%s", msg)
 	}
 	return nil
 }

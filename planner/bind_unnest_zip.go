@@ -16,8 +16,6 @@ import (
 // end of the shorter; TRUNCATE stops at the shortest; STRICT needs equal
 // lengths. A NULL array has no element; a NULL mode is an error.
 
-var zipModes = map[string]bool{"PAD": true, "TRUNCATE": true, "STRICT": true}
-
 // zipArrays binds the arrays and mode of a multiway UNNEST into the
 // unnest_zip call whose elements the UNNEST produces.
 func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
@@ -33,7 +31,7 @@ func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
 		if err != nil {
 			b.fail(u.Mode.Pos(), "the mode of a multiway UNNEST is a STRING ('PAD', 'TRUNCATE' or 'STRICT'): %v", err)
 		}
-		if c, ok := m.(*Const); ok && !c.V.Null && !zipModes[c.V.S] {
+		if c, ok := m.(*Const); ok && !c.V.Null && !IsZipMode(c.V.S) {
 			b.fail(u.Mode.Pos(), "the mode of a multiway UNNEST is 'PAD', 'TRUNCATE' or 'STRICT', not %q", c.V.S)
 		}
 		mode = m
@@ -62,45 +60,4 @@ func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
 		fields = append(fields, types.Field{Name: name, Type: *x.Type().Elem})
 	}
 	return &Call{Fn: "unnest_zip", Args: args, T: types.ArrayOf(types.StructOf(fields...))}
-}
-
-func registerZipFuncs() {
-	register("unnest_zip", def(2, -1, nil, func(c *Call, a []types.Value) (types.Value, error) {
-		elem := *c.T.Elem
-		if a[0].Null {
-			return types.Value{}, evalErr("a multiway UNNEST's mode may not be NULL")
-		}
-		mode := a[0].S
-		if !zipModes[mode] {
-			return types.Value{}, evalErr("the mode of a multiway UNNEST is 'PAD', 'TRUNCATE' or 'STRICT', not %q", mode)
-		}
-		arrays := a[1:]
-		n := -1
-		for _, arr := range arrays {
-			l := len(arr.L) // a NULL array has none
-			switch {
-			case n < 0:
-				n = l
-			case mode == "PAD":
-				n = max(n, l)
-			case mode == "TRUNCATE":
-				n = min(n, l)
-			case l != n:
-				return types.Value{}, evalErr("the arrays of a multiway UNNEST in STRICT mode must have equal lengths")
-			}
-		}
-		rows := make([]types.Value, n)
-		for i := range rows {
-			fields := make([]types.Value, len(arrays))
-			for j, arr := range arrays {
-				if i < len(arr.L) {
-					fields[j] = arr.L[i]
-				} else {
-					fields[j] = types.NullOf(elem.Fields[j].Type)
-				}
-			}
-			rows[i] = types.StructValue(elem, fields)
-		}
-		return types.ArrayValue(elem, rows), nil
-	}, true))
 }

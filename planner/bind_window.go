@@ -141,7 +141,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 	framed := true
 	switch {
 	case IsAggregate(name):
-		if !aggs[name].Window {
+		if !LookupAgg(name).Window {
 			b.fail(e.At, "%s is not supported as an analytic function", up)
 		}
 		agg := b.aggCall(e, name, inner)
@@ -153,7 +153,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 		}
 		call.Fn, call.Agg, call.T = "aggregate", agg, agg.T
 	case IsAnalytic(name):
-		framed = b.analyticArgs(e, analytics[name], inner, &call) // analytic.go
+		framed = b.analyticArgs(e, LookupAnalytic(name), inner, &call) // analytic.go
 	default:
 		if LookupFunc(name) != nil {
 			b.fail(e.At, "%s is not an analytic function: it cannot take OVER", up)

@@ -25,7 +25,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// bindErr raises a positioned error; binder.run recovers it.
+// fail raises a positioned error; binder.recover turns it back into the
+// error that Plan or Check returns (see doc.go: the binder's one panic).
 func (b *binder) fail(pos int, format string, args ...any) {
 	line, col := sqlparse.Position(b.src, pos)
 	panic(&Error{Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
@@ -33,6 +34,7 @@ func (b *binder) fail(pos int, format string, args ...any) {
 
 // failErr raises err at pos, naming a parameter when err came from one.
 func (b *binder) failErr(pos int, err error) {
+	err = fromParamError(err)
 	var pe *Error
 	if errors.As(err, &pe) {
 		if pe.Line == 0 && pe.Param == "" {
@@ -42,4 +44,14 @@ func (b *binder) failErr(pos int, err error) {
 	}
 	line, col := sqlparse.Position(b.src, pos)
 	panic(&Error{Line: line, Col: col, Msg: err.Error(), Err: err})
+}
+
+// fromParamError turns a parameter's error from the function library into
+// the Error that names the parameter; any other error is returned as it is.
+func fromParamError(err error) error {
+	var pe *ParamError
+	if errors.As(err, &pe) {
+		return &Error{Param: pe.Param, Msg: pe.Msg, Err: pe.Err}
+	}
+	return err
 }

@@ -123,9 +123,6 @@ func isInfix(fn string) bool {
 	return false
 }
 
-// children returns the direct sub-expressions.
-func children(e Expr) []Expr { return e.Children() }
-
 // mapExpr rebuilds e bottom-up, replacing each node by f(node). Nodes with
 // children are copied (WithChildren), so e itself is left as it was.
 func mapExpr(e Expr, f func(Expr) Expr) Expr {
@@ -138,9 +135,6 @@ func mapExpr(e Expr, f func(Expr) Expr) Expr {
 	}
 	return f(e)
 }
-
-// MapExpr is mapExpr for the executor's rewrites.
-func MapExpr(e Expr, f func(Expr) Expr) Expr { return mapExpr(e, f) }
 
 func (e *ColRef) Children() []Expr { return nil }
 func (e *Const) Children() []Expr  { return nil }
@@ -174,7 +168,7 @@ func colsUsed(e Expr, set map[int]bool) {
 		set[c.Idx] = true
 		return
 	}
-	for _, ch := range children(e) {
+	for _, ch := range e.Children() {
 		colsUsed(ch, set)
 	}
 }

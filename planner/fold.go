@@ -67,7 +67,7 @@ func foldCall(c *Call) (Expr, error) {
 	v, err := EvalCall(c, args)
 	if err != nil {
 		if param != "" {
-			return nil, &Error{Param: param, Msg: fmt.Sprintf("value %q cannot be used: %v", paramValue(c.Args, param), err), Err: err}
+			return nil, &ParamError{Param: param, Msg: fmt.Sprintf("value %q cannot be used: %v", paramValue(c.Args, param), err), Err: err}
 		}
 		return nil, err
 	}

@@ -116,6 +116,19 @@ func alias(name, target string) {
 	aliases[name] = target
 }
 
+// Registered returns the function registered under exactly name (lower
+// case; no alias), or nil.
+func Registered(name string) *Func { return funcs[name] }
+
+// Canonical returns the registered name that name spells: the target of
+// an alias, else name itself.
+func Canonical(name string) string {
+	if t, ok := aliases[name]; ok {
+		return t
+	}
+	return name
+}
+
 // LookupFunc returns the registered function called name (lower case).
 func LookupFunc(name string) *Func {
 	if t, ok := aliases[name]; ok {
@@ -130,6 +143,18 @@ func Funcs() map[string]*Func { return funcs }
 
 // Aliases maps each alternative spelling to its function's name.
 func Aliases() map[string]string { return aliases }
+
+// ParamError is a parameter's value that a function cannot use: a
+// constant it supplied failed to fold, or a check of a constant argument
+// refused it. The planner reports it as its Error naming the parameter.
+type ParamError struct {
+	Param string
+	Msg   string
+	Err   error // the underlying error
+}
+
+func (e *ParamError) Error() string { return fmt.Sprintf("parameter %s: %s", e.Param, e.Msg) }
+func (e *ParamError) Unwrap() error { return e.Err }
 
 // ErrEval matches (errors.Is) every error raised while evaluating a function.
 var ErrEval = errors.New("evaluation error")

@@ -2,11 +2,12 @@ package planner
 
 import (
 	"fmt"
-	lru "github.com/hashicorp/golang-lru/v2"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"logq/types"
 )

@@ -457,7 +457,7 @@ func constPattern(check func(*Call) (types.Type, error)) func(*Call) (types.Type
 		if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
 			if _, err := CompileRegexp(k.V.S); err != nil {
 				if k.Param != "" {
-					return t, &Error{Param: k.Param, Msg: fmt.Sprintf("value %q is not a valid regular expression: %v", k.V.S, err), Err: err}
+					return t, &ParamError{Param: k.Param, Msg: fmt.Sprintf("value %q is not a valid regular expression: %v", k.V.S, err), Err: err}
 				}
 				return t, err
 			}

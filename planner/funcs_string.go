@@ -2,12 +2,13 @@ package planner
 
 import (
 	"fmt"
-	lru "github.com/hashicorp/golang-lru/v2"
 	"regexp"
 	"regexp/syntax"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"logq/types"
 )

@@ -53,7 +53,7 @@ func countReads(e Expr, reads map[int]int) {
 		reads[c.Idx]++
 		return
 	}
-	for _, ch := range children(e) {
+	for _, ch := range e.Children() {
 		countReads(ch, reads)
 	}
 }
@@ -191,7 +191,7 @@ func nullRejecting(e Expr) bool {
 		case "and":
 			return nullRejecting(x.Args[0]) || nullRejecting(x.Args[1])
 		}
-		if def := funcs[x.Fn]; def != nil && def.NullSafe {
+		if def := Registered(x.Fn); def != nil && def.NullSafe {
 			return false // it sees NULLs and may answer TRUE (IS DISTINCT FROM)
 		}
 		for _, a := range x.Args {
@@ -288,7 +288,7 @@ func addScanPredicate(s *Scan, c Expr) {
 			k, rok = call.Args[0].(*Const)
 			op = flip(op)
 		}
-		if def := funcs[call.Fn]; lok && rok && (def == nil || !def.NullSafe) {
+		if def := Registered(call.Fn); lok && rok && (def == nil || !def.NullSafe) {
 			f := s.Fields[col.Idx]
 			if k.V.Null && op != "!=" {
 				s.Empty = true
@@ -487,7 +487,7 @@ func quantileRanks(n Node) Node {
 			if r, ok := e.(*ColRef); ok && r.Idx == col {
 				onlyOffsets = false
 			}
-			for _, ch := range children(e) {
+			for _, ch := range e.Children() {
 				visit(ch)
 			}
 		}
@@ -508,11 +508,11 @@ func quantileRanks(n Node) Node {
 // isVolatile reports whether e calls a volatile function (RAND).
 func isVolatile(e Expr) bool {
 	if c, ok := e.(*Call); ok {
-		if f := funcs[c.Fn]; f != nil && f.Volatile {
+		if f := Registered(c.Fn); f != nil && f.Volatile {
 			return true
 		}
 	}
-	for _, ch := range children(e) {
+	for _, ch := range e.Children() {
 		if isVolatile(ch) {
 			return true
 		}

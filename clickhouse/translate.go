@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/types"
 )
@@ -85,7 +86,7 @@ func (v *view) rel(n planner.Node) (*rel, bool) {
 		if r.agg {
 			r = r.wrap()
 		}
-		cond, ok := expr(r.cols, n.Cond, true)
+		cond, ok := chExpr(r.cols, n.Cond, true)
 		if !ok {
 			return nil, false
 		}
@@ -149,14 +150,14 @@ func limitClause(n, offset int64) string {
 
 // projectCol is a Project's column: a column of the input passed on
 // (whatever it is), an element of a quantiles column, or an expression.
-func projectCol(in []rcol, e planner.Expr) (rcol, bool) {
-	if c, ok := e.(*planner.ColRef); ok {
+func projectCol(in []rcol, e expr.Expr) (rcol, bool) {
+	if c, ok := e.(*expr.ColRef); ok {
 		return in[c.Idx], true
 	}
 	if s, ok := quantileElement(in, e); ok {
 		return rcol{t: e.Type(), sql: s}, true
 	}
-	s, ok := expr(in, e, false)
+	s, ok := chExpr(in, e, false)
 	return rcol{t: e.Type(), sql: s}, ok
 }
 
@@ -169,7 +170,7 @@ func orderTerms(cols []rcol, k planner.SortKey) ([]string, bool) {
 	default:
 		return nil, false
 	}
-	x, ok := expr(cols, k.Expr, false)
+	x, ok := chExpr(cols, k.Expr, false)
 	if !ok {
 		return nil, false
 	}
@@ -195,7 +196,7 @@ func (r *rel) lateRows(n *planner.Sort, k int64) bool {
 	if r.local == "" || r.agg || k < 0 || k > maxLateRows || len(n.Keys) == 0 { // k < 0: the sum wrapped
 		return false
 	}
-	c, ok := n.Keys[0].Expr.(*planner.ColRef)
+	c, ok := n.Keys[0].Expr.(*expr.ColRef)
 	if !ok || r.cols[c.Idx].sql != ident("timestamp") {
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/types"
 )
@@ -42,7 +43,7 @@ func (r *rel) aggregate(n *planner.Aggregate) (*rel, bool) {
 		if kind := k.Type().Kind; !comparable(kind) || kind == types.KindFloat64 {
 			return nil, false // NaN and -0 would group otherwise than in exec
 		}
-		s, ok := expr(r.cols, k, false)
+		s, ok := chExpr(r.cols, k, false)
 		if !ok {
 			return nil, false
 		}
@@ -60,7 +61,7 @@ func (r *rel) aggregate(n *planner.Aggregate) (*rel, bool) {
 	return r, true
 }
 
-func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
+func aggCol(in []rcol, a expr.AggCall) (rcol, bool) {
 	if a.HasLimit || len(a.Order) > 0 || a.IgnoreNulls || a.Having != 0 || a.Filtered {
 		return rcol{}, false
 	}
@@ -74,7 +75,7 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 		return rcol{}, false // MIN/MAX by a collation key: run in logq
 	}
 	filter := a.Fn == "countif" // NULL counts as false
-	x, ok := expr(in, a.Args[0], filter)
+	x, ok := chExpr(in, a.Args[0], filter)
 	if !ok {
 		return rcol{}, false
 	}
@@ -125,7 +126,7 @@ func aggCol(in []rcol, a planner.AggCall) (rcol, bool) {
 		if !numeric || len(a.Ranks) == 0 {
 			return rcol{}, false
 		}
-		n := int(a.Args[1].(*planner.Const).V.I)
+		n := int(a.Args[1].(*expr.Const).V.I)
 		if kind == types.KindInt64 && slices.Max(a.Ranks) <= maxQuantileRank {
 			// Each quantileExact keeps its own copy of the group's values:
 			// up to two ranks (p95 and p99, say) that is cheaper to analyse
@@ -184,8 +185,8 @@ func floatExtreme(fn, x string) string {
 // quantileElement writes OFFSET(q, k) (or ORDINAL, SAFE_…) of a quantiles
 // column at one of the ranks it was computed for: NULL for a group without
 // values, as exec's NULL array gives.
-func quantileElement(cols []rcol, e planner.Expr) (string, bool) {
-	c, ok := e.(*planner.Call)
+func quantileElement(cols []rcol, e expr.Expr) (string, bool) {
+	c, ok := e.(*expr.Call)
 	if !ok || len(c.Args) != 2 {
 		return "", false
 	}
@@ -197,11 +198,11 @@ func quantileElement(cols []rcol, e planner.Expr) (string, bool) {
 	default:
 		return "", false
 	}
-	ref, ok := c.Args[0].(*planner.ColRef)
+	ref, ok := c.Args[0].(*expr.ColRef)
 	if !ok || cols[ref.Idx].quant == nil {
 		return "", false
 	}
-	k, ok := c.Args[1].(*planner.Const)
+	k, ok := c.Args[1].(*expr.Const)
 	if !ok || k.V.Null || k.V.T.Kind != types.KindInt64 {
 		return "", false
 	}

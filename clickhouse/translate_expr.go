@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -33,31 +33,31 @@ import (
 //     BigQuery; division by zero is inf there: none is written (exec
 //     computes them), nor is anything else not listed below.
 
-// expr writes e over cols. In a filter position (WHERE, a CASE condition,
+// chExpr writes e over cols. In a filter position (WHERE, a CASE condition,
 // countIf) NULL and FALSE both reject, so AND and OR may be plain there.
-func expr(cols []rcol, e planner.Expr, filter bool) (string, bool) {
+func chExpr(cols []rcol, e expr.Expr, filter bool) (string, bool) {
 	switch e := e.(type) {
-	case *planner.ColRef:
+	case *expr.ColRef:
 		c := cols[e.Idx]
 		return c.sql, c.sql != ""
-	case *planner.Const:
+	case *expr.Const:
 		return constSQL(e.V)
-	case *planner.Case:
+	case *expr.Case:
 		var args []string
 		for _, w := range e.Whens {
-			c, ok1 := expr(cols, w.Cond, true)
-			t, ok2 := expr(cols, w.Then, false)
+			c, ok1 := chExpr(cols, w.Cond, true)
+			t, ok2 := chExpr(cols, w.Then, false)
 			if !ok1 || !ok2 {
 				return "", false
 			}
 			args = append(args, c, t)
 		}
-		el, ok := expr(cols, e.Else, false)
+		el, ok := chExpr(cols, e.Else, false)
 		if !ok || !encodable(e.T) {
 			return "", false
 		}
 		return "multiIf(" + strings.Join(append(args, el), ", ") + ")", true
-	case *planner.Call:
+	case *expr.Call:
 		return call(cols, e, filter)
 	}
 	return "", false
@@ -132,7 +132,7 @@ func intSQL(i int64) string {
 }
 
 // call writes a function call, when it is one of those written exactly.
-func call(cols []rcol, c *planner.Call, filter bool) (string, bool) {
+func call(cols []rcol, c *expr.Call, filter bool) (string, bool) {
 	argFilter := false
 	switch c.Fn {
 	case "and", "or":
@@ -140,7 +140,7 @@ func call(cols []rcol, c *planner.Call, filter bool) (string, bool) {
 	}
 	args := make([]string, len(c.Args))
 	for i, a := range c.Args {
-		s, ok := expr(cols, a, argFilter)
+		s, ok := chExpr(cols, a, argFilter)
 		if !ok {
 			return "", false
 		}
@@ -184,7 +184,7 @@ func call(cols []rcol, c *planner.Call, filter bool) (string, bool) {
 		if !encodable(c.T) {
 			return "", false
 		}
-		cond, ok := expr(cols, c.Args[0], true)
+		cond, ok := chExpr(cols, c.Args[0], true)
 		return "multiIf(" + cond + ", " + args[1] + ", " + args[2] + ")", ok
 	case "||", "concat":
 		return "concat(" + strings.Join(args, ", ") + ")", c.T.Kind == types.KindString
@@ -212,7 +212,7 @@ func call(cols []rcol, c *planner.Call, filter bool) (string, bool) {
 		// The divisor typed Int64: 18.16 types Int64 % 3600000000 (a
 		// UInt32 literal) as Int32, and wraps.
 		us := intSQL(u)
-		if ref, ok := c.Args[0].(*planner.ColRef); ok && cols[ref.Idx].nonNeg {
+		if ref, ok := c.Args[0].(*expr.ColRef); ok && cols[ref.Idx].nonNeg {
 			// intDiv truncates toward 0, which is the floor here. (Small
 			// queries spend most of their time in ClickHouse analysing
 			// the SQL: the shorter form is measurably faster.)
@@ -268,8 +268,8 @@ func logic(fn, a, b string) string {
 	return "multiIf((ifNull(" + a + ", 0) = 1) OR (ifNull(" + b + ", 0) = 1), toNullable(toUInt8(1)), isNull(" + a + ") OR isNull(" + b + "), CAST(NULL AS Nullable(UInt8)), toNullable(toUInt8(0)))"
 }
 
-func constString(e planner.Expr) (string, bool) {
-	c, ok := e.(*planner.Const)
+func constString(e expr.Expr) (string, bool) {
+	c, ok := e.(*expr.Const)
 	if !ok || c.V.Null || c.V.T.Kind != types.KindString {
 		return "", false
 	}

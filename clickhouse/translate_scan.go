@@ -49,7 +49,7 @@ func (v *view) scanRel(p *planner.Scan, withFilter bool) (r *rel, goEq []planner
 	}
 	ok = len(snap.lay.order) > 0 // no table: exec reads the source as empty
 	if withFilter && p.Filter != nil {
-		cond, fok := expr(r.cols, p.Filter, true)
+		cond, fok := chExpr(r.cols, p.Filter, true)
 		r.where = append(r.where, cond)
 		ok = ok && fok
 	}

@@ -4,13 +4,13 @@ import (
 	"cmp"
 	"strings"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
 // compare evaluates a comparison. Both sides have one type after binding
 // (numbers may still mix INT64 and FLOAT64, compared as FLOAT64).
-func (ev *evaluator) compare(c *planner.Call, b *Batch) (*Vector, bool, error) {
+func (ev *evaluator) compare(c *expr.Call, b *Batch) (*Vector, bool, error) {
 	l, r, err := ev.eval2(c, b)
 	if err != nil {
 		return nil, true, err

@@ -1,7 +1,7 @@
 package exec
 
 import (
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -19,11 +19,11 @@ func (v *Vector) Set(i int, x types.Value, n int) { v.set(i, x, n) }
 func (v *Vector) SetNull(i, n int) { v.setNull(i, n) }
 
 // Filter keeps the rows of in for which cond is TRUE.
-func (e *Env) Filter(in Operator, cond planner.Expr) Operator {
+func (e *Env) Filter(in Operator, cond expr.Expr) Operator {
 	return &filterOp{in: in, cond: cond, ev: e.ev}
 }
 
 // Project computes exprs over each row of in.
-func (e *Env) Project(in Operator, exprs []planner.Expr) Operator {
+func (e *Env) Project(in Operator, exprs []expr.Expr) Operator {
 	return &projectOp{in: in, exprs: exprs, ev: e.ev}
 }

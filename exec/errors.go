@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"logq/expr"
 	"logq/logstore"
 	"logq/planner"
 	"logq/sqlparse"
@@ -110,7 +111,7 @@ func classify(err error) *Error {
 		return &Error{Kind: KindInvalidQuery, Msg: pe.Error(), Line: pe.Line, Col: pe.Col, Reason: pe.Msg, Err: err}
 	case errors.As(err, &se):
 		return &Error{Kind: KindInvalidQuery, Msg: se.Error(), Line: se.Line, Col: se.Col, Reason: se.Msg, Err: err}
-	case errors.Is(err, planner.ErrEval):
+	case errors.Is(err, expr.ErrEval):
 		return &Error{Kind: KindEvaluation, Msg: err.Error(), Err: err}
 	case errors.Is(err, types.ErrBadCast):
 		// A value that does not convert where a function coerces its

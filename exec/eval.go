@@ -4,7 +4,9 @@ import (
 	"regexp"
 	"strings"
 
+	"logq/expr"
 	"logq/planner"
+	"logq/sqlfunc"
 	"logq/types"
 )
 
@@ -17,19 +19,19 @@ type evaluator struct {
 	// outs keeps each expression node's result vector for reuse by the next
 	// batch: a batch is only valid until its operator's next call, so the
 	// storage can be recycled instead of allocated per batch.
-	outs   map[planner.Expr]*Vector
-	consts map[*planner.Const]*Vector
+	outs   map[expr.Expr]*Vector
+	consts map[*expr.Const]*Vector
 	// mem is the query's memory budget, shared by every evaluator of the
 	// query (nil: unbounded); operators that keep rows charge it.
 	mem *memBudget
 }
 
 func newEvaluator() *evaluator {
-	return &evaluator{regexps: map[string]*regexp.Regexp{}, likes: map[string]func(string) bool{}, outs: map[planner.Expr]*Vector{}, consts: map[*planner.Const]*Vector{}}
+	return &evaluator{regexps: map[string]*regexp.Regexp{}, likes: map[string]func(string) bool{}, outs: map[expr.Expr]*Vector{}, consts: map[*expr.Const]*Vector{}}
 }
 
 // out returns e's result vector, resized to n rows of type t.
-func (ev *evaluator) out(e planner.Expr, t types.Type, n int) *Vector {
+func (ev *evaluator) out(e expr.Expr, t types.Type, n int) *Vector {
 	v := ev.outs[e]
 	if v == nil {
 		v = &Vector{}
@@ -48,18 +50,18 @@ func (v *Vector) freshNulls(n int) []bool {
 	return v.Null
 }
 
-func (ev *evaluator) eval(e planner.Expr, b *Batch) (*Vector, error) {
+func (ev *evaluator) eval(e expr.Expr, b *Batch) (*Vector, error) {
 	switch x := e.(type) {
-	case *planner.ColRef:
+	case *expr.ColRef:
 		return b.Cols[x.Idx], nil
-	case *planner.Const:
+	case *expr.Const:
 		if v := ev.consts[x]; v != nil && v.len() >= b.N {
 			return v, nil
 		}
 		v := constVector(x.V, max(b.N, BatchSize))
 		ev.consts[x] = v
 		return v, nil
-	case *planner.Case:
+	case *expr.Case:
 		return ev.caseExpr(x, b)
 	case *inSet:
 		return ev.evalInSet(x, b)
@@ -69,7 +71,7 @@ func (ev *evaluator) eval(e planner.Expr, b *Batch) (*Vector, error) {
 		return ev.evalApplied(x, b)
 	case *planner.OuterParam:
 		return constVector(x.Value(), max(b.N, BatchSize)), nil
-	case *planner.Call:
+	case *expr.Call:
 		if x.Fn == "if" {
 			return ev.ifExpr(x, b)
 		}
@@ -82,7 +84,7 @@ func (ev *evaluator) eval(e planner.Expr, b *Batch) (*Vector, error) {
 }
 
 // eval2 evaluates the two arguments of a binary call.
-func (ev *evaluator) eval2(c *planner.Call, b *Batch) (l, r *Vector, err error) {
+func (ev *evaluator) eval2(c *expr.Call, b *Batch) (l, r *Vector, err error) {
 	if l, err = ev.eval(c.Args[0], b); err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +93,7 @@ func (ev *evaluator) eval2(c *planner.Call, b *Batch) (l, r *Vector, err error) 
 }
 
 // evalEach evaluates each of es over b.
-func (ev *evaluator) evalEach(es []planner.Expr, b *Batch) ([]*Vector, error) {
+func (ev *evaluator) evalEach(es []expr.Expr, b *Batch) ([]*Vector, error) {
 	out := make([]*Vector, len(es))
 	for i, e := range es {
 		v, err := ev.eval(e, b)
@@ -104,7 +106,7 @@ func (ev *evaluator) evalEach(es []planner.Expr, b *Batch) ([]*Vector, error) {
 }
 
 // rowByRow is the fallback: box each row's arguments and call EvalCall.
-func (ev *evaluator) rowByRow(c *planner.Call, b *Batch) (*Vector, error) {
+func (ev *evaluator) rowByRow(c *expr.Call, b *Batch) (*Vector, error) {
 	args, err := ev.evalEach(c.Args, b)
 	if err != nil {
 		return nil, err
@@ -115,7 +117,7 @@ func (ev *evaluator) rowByRow(c *planner.Call, b *Batch) (*Vector, error) {
 		for i, a := range args {
 			box[i] = a.Value(r)
 		}
-		v, err := planner.EvalCall(c, box)
+		v, err := expr.EvalCall(c, box)
 		if err != nil {
 			return nil, paramError(c, err)
 		}
@@ -125,9 +127,9 @@ func (ev *evaluator) rowByRow(c *planner.Call, b *Batch) (*Vector, error) {
 }
 
 // paramError names the parameter whose constant made a call fail.
-func paramError(c *planner.Call, err error) error {
+func paramError(c *expr.Call, err error) error {
 	for _, a := range c.Args {
-		if k, ok := a.(*planner.Const); ok && k.Param != "" {
+		if k, ok := a.(*expr.Const); ok && k.Param != "" {
 			return &Error{Kind: KindInvalidArgument, Param: k.Param, Msg: "parameter " + k.Param + ": value " + quote(k.V.String()) + " cannot be used: " + err.Error(), Err: err}
 		}
 	}
@@ -144,7 +146,7 @@ func quote(s string) string { return "\"" + s + "\"" }
 // is not the query's. e is evaluated on the whole batch first, which is
 // cheapest when nothing fails; only when that fails is it evaluated again on
 // the rows that need it alone, and that error, if any, is the query's.
-func (ev *evaluator) evalFor(e planner.Expr, b *Batch, need []bool) (*Vector, error) {
+func (ev *evaluator) evalFor(e expr.Expr, b *Batch, need []bool) (*Vector, error) {
 	v, err := ev.eval(e, b)
 	if err == nil {
 		return v, nil
@@ -177,7 +179,7 @@ func (ev *evaluator) evalFor(e planner.Expr, b *Batch, need []bool) (*Vector, er
 	return out, nil
 }
 
-func (ev *evaluator) caseExpr(c *planner.Case, b *Batch) (*Vector, error) {
+func (ev *evaluator) caseExpr(c *expr.Case, b *Batch) (*Vector, error) {
 	out := newVector(c.T, b.N)
 	open := make([]bool, b.N) // rows no WHEN has taken yet
 	for r := range open {
@@ -216,7 +218,7 @@ func (ev *evaluator) caseExpr(c *planner.Case, b *Batch) (*Vector, error) {
 }
 
 // ifExpr is IF(cond, then, else): each arm for the rows that take it.
-func (ev *evaluator) ifExpr(c *planner.Call, b *Batch) (*Vector, error) {
+func (ev *evaluator) ifExpr(c *expr.Call, b *Batch) (*Vector, error) {
 	cond, err := ev.eval(c.Args[0], b)
 	if err != nil {
 		return nil, err
@@ -248,7 +250,7 @@ func (ev *evaluator) ifExpr(c *planner.Call, b *Batch) (*Vector, error) {
 // kernel evaluates c with its vectorised kernel (kernels.go), if it has
 // one; ok is false when it must run row by row. Under the SAFE. prefix the
 // row path turns errors into NULL, so kernels are skipped.
-func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
+func (ev *evaluator) kernel(c *expr.Call, b *Batch) (*Vector, bool, error) {
 	k := kernels[c.Fn]
 	if k == nil {
 		return nil, false, nil
@@ -264,11 +266,11 @@ func (ev *evaluator) kernel(c *planner.Call, b *Batch) (*Vector, bool, error) {
 
 // matcher returns a string predicate for a constant pattern: plain substring
 // search when the pattern has no metacharacters, RE2 otherwise.
-func (ev *evaluator) matcher(k *planner.Const) (func(string) bool, error) {
+func (ev *evaluator) matcher(k *expr.Const) (func(string) bool, error) {
 	re, ok := ev.regexps[k.V.S]
 	if !ok {
 		var err error
-		re, err = planner.CompileRegexp(k.V.S)
+		re, err = sqlfunc.CompileRegexp(k.V.S)
 		if err != nil {
 			if k.Param != "" {
 				return nil, &Error{Kind: KindInvalidArgument, Param: k.Param, Msg: "parameter " + k.Param + ": value " + quote(k.V.S) + " is not a valid regular expression: " + err.Error(), Err: err}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/sqlparse"
 	"logq/types"
@@ -90,7 +91,7 @@ func TestEveryKernelAgreesWithItsEval(t *testing.T) {
 			for round := 0; round < 20; round++ {
 				b := randomBatch(r, 64, paths)
 				compareKernel(t, name, sql, call, b, false)
-				if c, ok := call.(*planner.Call); ok && c.Fn == name {
+				if c, ok := call.(*expr.Call); ok && c.Fn == name {
 					safe := *c
 					safe.Safe = true
 					compareKernel(t, name, "SAFE."+sql, &safe, b, true)
@@ -106,7 +107,7 @@ func TestEveryKernelAgreesWithItsEval(t *testing.T) {
 // kernelCall binds `select <sql> from src` over kernelFields and returns the
 // expression of its first column, and the fields of the scan under it (the
 // columns the expression reads, in order).
-func kernelCall(t *testing.T, sql string) (planner.Expr, []string) {
+func kernelCall(t *testing.T, sql string) (expr.Expr, []string) {
 	t.Helper()
 	var cols []string
 	for _, f := range kernelFields {
@@ -168,7 +169,7 @@ func randomBatch(r *rand.Rand, n int, paths []string) *Batch {
 
 // compareKernel evaluates e over b through the evaluator (kernels) and row
 // by row through planner.EvalCall, and requires the same values.
-func compareKernel(t *testing.T, name, sql string, e planner.Expr, b *Batch, safe bool) {
+func compareKernel(t *testing.T, name, sql string, e expr.Expr, b *Batch, safe bool) {
 	t.Helper()
 	got, kerr := newEvaluator().eval(e, b)
 	want := make([]types.Value, b.N)
@@ -187,13 +188,13 @@ func compareKernel(t *testing.T, name, sql string, e planner.Expr, b *Batch, saf
 }
 
 // evalRow is the row path: each call evaluated by its Func on boxed values.
-func evalRow(e planner.Expr, b *Batch, row int) (types.Value, error) {
+func evalRow(e expr.Expr, b *Batch, row int) (types.Value, error) {
 	switch x := e.(type) {
-	case *planner.ColRef:
+	case *expr.ColRef:
 		return b.Cols[x.Idx].Value(row), nil
-	case *planner.Const:
+	case *expr.Const:
 		return x.V, nil
-	case *planner.Call:
+	case *expr.Call:
 		args := make([]types.Value, len(x.Args))
 		for i, a := range x.Args {
 			v, err := evalRow(a, b, row)
@@ -202,7 +203,7 @@ func evalRow(e planner.Expr, b *Batch, row int) (types.Value, error) {
 			}
 			args[i] = v
 		}
-		return planner.EvalCall(x, args)
+		return expr.EvalCall(x, args)
 	}
 	return types.Value{}, fmt.Errorf("no row path for %T", e)
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"logq/expr"
 	"logq/logstore"
-	"logq/planner"
 	"logq/types"
 )
 
@@ -37,8 +37,8 @@ func boolsOf(v *Vector, n int) []string {
 // reused across batches (it was compiled for every row).
 func TestLikeKernelCompilesOnce(t *testing.T) {
 	ev := newEvaluator()
-	c := &planner.Call{Fn: "like", T: types.Bool, Args: []planner.Expr{
-		&planner.ColRef{Idx: 0, T: types.String}, &planner.Const{V: types.StringValue("%send-email%")}}}
+	c := &expr.Call{Fn: "like", T: types.Bool, Args: []expr.Expr{
+		&expr.ColRef{Idx: 0, T: types.String}, &expr.Const{V: types.StringValue("%send-email%")}}}
 	for range 3 {
 		v, err := ev.eval(c, strBatch("POST /send-email", "GET /", "send-email", "send_email"))
 		require.NoError(t, err)
@@ -51,9 +51,9 @@ func TestLikeKernelCompilesOnce(t *testing.T) {
 // it fails, as the row path makes it.
 func TestSafeCallsUseKernels(t *testing.T) {
 	ev := newEvaluator()
-	call := func(pattern string) *planner.Call {
-		return &planner.Call{Fn: "regexp_contains", Safe: true, T: types.Bool, Args: []planner.Expr{
-			&planner.ColRef{Idx: 0, T: types.String}, &planner.Const{V: types.StringValue(pattern)}}}
+	call := func(pattern string) *expr.Call {
+		return &expr.Call{Fn: "regexp_contains", Safe: true, T: types.Bool, Args: []expr.Expr{
+			&expr.ColRef{Idx: 0, T: types.String}, &expr.Const{V: types.StringValue(pattern)}}}
 	}
 	v, err := ev.eval(call("^a+b"), strBatch("aab", "ba", "ab"))
 	require.NoError(t, err)

@@ -3,13 +3,14 @@ package exec
 import (
 	"strings"
 
-	"logq/planner"
+	"logq/expr"
+	"logq/sqlfunc"
 	"logq/types"
 )
 
 // A kernel evaluates a call over a whole batch; ok is false when it does not
 // apply to this call (e.g. a non-constant pattern) and the row path runs.
-type kernel func(ev *evaluator, c *planner.Call, b *Batch) (v *Vector, ok bool, err error)
+type kernel func(ev *evaluator, c *expr.Call, b *Batch) (v *Vector, ok bool, err error)
 
 // kernels holds the vectorised kernels, by function name. A function's one
 // definition is planner.Func (its typing, NULL rule, row evaluation and
@@ -22,7 +23,7 @@ var kernels = map[string]kernel{}
 // registered, an alias, or a second kernel for a name panics at start-up.
 func vectorised(k kernel, names ...string) {
 	for _, name := range names {
-		f := planner.LookupFunc(name)
+		f := expr.LookupFunc(name)
 		if f == nil || f.Name != name {
 			panic("exec: kernel for " + name + ", which is not a registered function")
 		}
@@ -34,11 +35,11 @@ func vectorised(k kernel, names ...string) {
 }
 
 func init() {
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
 		return ev.compare(c, b)
 	}, "=", "!=", "<", "<=", ">", ">=")
 
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
 		l, r, err := ev.eval2(c, b)
 		if err != nil {
 			return nil, true, err
@@ -46,7 +47,7 @@ func init() {
 		return logic(ev.out(c, types.Bool, b.N), c.Fn == "and", l, r, b.N), true, nil
 	}, "and", "or")
 
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
 		x, err := ev.eval(c.Args[0], b)
 		if err != nil {
 			return nil, true, err
@@ -61,7 +62,7 @@ func init() {
 		return out, true, nil
 	}, "not")
 
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
 		x, err := ev.eval(c.Args[0], b)
 		if err != nil {
 			return nil, true, err
@@ -81,7 +82,7 @@ func init() {
 		return out, true, nil
 	}, "is_null")
 
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
 		if len(c.Args) != 1 {
 			return nil, false, nil // in a time zone: the row path
 		}
@@ -101,7 +102,7 @@ func init() {
 		} else {
 			for i, us := range x.I[:b.N] {
 				out.I[i] = types.TruncMicros(us, c.Unit)
-				if !planner.InTimeRange(out.I[i]) && !x.isNull(i) {
+				if !expr.InTimeRange(out.I[i]) && !x.isNull(i) {
 					// A WEEK of year 1 can start in year 0: the row path
 					// says so, with the error it owns.
 					return nil, false, nil
@@ -112,8 +113,8 @@ func init() {
 		return out, true, nil
 	}, "timestamp_trunc")
 
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
-		k, ok := c.Args[1].(*planner.Const)
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
+		k, ok := c.Args[1].(*expr.Const)
 		if !ok || k.V.Null {
 			return nil, false, nil
 		}
@@ -140,15 +141,15 @@ func init() {
 
 	// LIKE with a constant pattern: compiled once per query
 	// (planner.LikeMatcher), not once per row.
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
-		k, ok := c.Args[1].(*planner.Const)
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
+		k, ok := c.Args[1].(*expr.Const)
 		if !ok || k.V.Null || c.Args[0].Type().Kind != types.KindString {
 			return nil, false, nil
 		}
 		match, ok := ev.likes[k.V.S]
 		if !ok {
 			var err error
-			if match, err = planner.LikeMatcher(k.V.S); err != nil {
+			if match, err = sqlfunc.LikeMatcher(k.V.S); err != nil {
 				return nil, true, paramError(c, err)
 			}
 			ev.likes[k.V.S] = match
@@ -170,7 +171,7 @@ func init() {
 		return out, true, nil
 	}, "like")
 
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
 		x, err := ev.eval(c.Args[0], b)
 		if err != nil {
 			return nil, true, err
@@ -194,9 +195,9 @@ func init() {
 		return nil, false, nil
 	}, "cast")
 
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
 		if len(c.Args) == 2 {
-			if k, ok := c.Args[1].(*planner.Const); ok && strings.EqualFold(k.V.S, "UTC") && c.Args[0].Type().Kind == types.KindTimestamp {
+			if k, ok := c.Args[1].(*expr.Const); ok && strings.EqualFold(k.V.S, "UTC") && c.Args[0].Type().Kind == types.KindTimestamp {
 				x, err := ev.eval(c.Args[0], b)
 				if err != nil {
 					return nil, true, err
@@ -210,7 +211,7 @@ func init() {
 
 	// COALESCE (and IFNULL) evaluates an argument only for the rows every
 	// earlier one left NULL (evalFor).
-	vectorised(func(ev *evaluator, c *planner.Call, b *Batch) (*Vector, bool, error) {
+	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
 		out := newVector(c.T, b.N)
 		open := make([]bool, b.N) // rows still NULL
 		for r := range open {

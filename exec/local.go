@@ -2,6 +2,7 @@ package exec
 
 import (
 	"logq/event"
+	"logq/expr"
 	"logq/logstore"
 	"logq/planner"
 	"logq/types"
@@ -125,7 +126,7 @@ func (t SchemaTable) Children(path string) []string {
 // and stop once the top-k is full.
 func newestFirstKey(s *planner.Sort, scan *planner.Scan) bool {
 	k := s.Keys[0]
-	c, ok := k.Expr.(*planner.ColRef)
+	c, ok := k.Expr.(*expr.ColRef)
 	if !ok || !k.Desc {
 		return false
 	}

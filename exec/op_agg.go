@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/types"
 )
@@ -309,7 +310,7 @@ func (o *aggOp) addGrouped(b *Batch, keys []*Vector) error {
 
 // newBudgetedAggState is newAggState with the query's memory budget given
 // to the states that charge it (COUNT(DISTINCT), the list aggregates).
-func newBudgetedAggState(a planner.AggCall, mem *memBudget) aggState {
+func newBudgetedAggState(a expr.AggCall, mem *memBudget) aggState {
 	st := newAggState(a)
 	if bs, ok := st.(interface{ setBudget(*memBudget) }); ok {
 		bs.setBudget(mem)
@@ -317,7 +318,7 @@ func newBudgetedAggState(a planner.AggCall, mem *memBudget) aggState {
 	return st
 }
 
-func newAggState(a planner.AggCall) aggState {
+func newAggState(a expr.AggCall) aggState {
 	if a.Filtered { // its rows are filtered before they reach it (filterAggRows)
 		a.Filtered, a.Args = false, a.Args[:len(a.Args)-1]
 	}
@@ -342,16 +343,16 @@ func newAggState(a planner.AggCall) aggState {
 // its result and its merge (of parallel partial states, op_aggpar.go); the
 // registry test checks that this table and the planner's name the same
 // aggregates.
-var aggStates = map[string]func(a planner.AggCall) aggState{
+var aggStates = map[string]func(a expr.AggCall) aggState{
 	// Exact: the distinct values, counted.
-	"approx_count_distinct": func(planner.AggCall) aggState { return &distinctState{} },
-	"count": func(a planner.AggCall) aggState {
+	"approx_count_distinct": func(expr.AggCall) aggState { return &distinctState{} },
+	"count": func(a expr.AggCall) aggState {
 		if a.Distinct {
 			return &distinctState{}
 		}
 		return &countState{star: a.Star}
 	},
-	"countif":          func(planner.AggCall) aggState { return &countState{cond: true} },
+	"countif":          func(expr.AggCall) aggState { return &countState{cond: true} },
 	"sum":              newSumState,
 	"avg":              newSumState,
 	"min":              newExtremeState,
@@ -359,10 +360,10 @@ var aggStates = map[string]func(a planner.AggCall) aggState{
 	"any_value":        newExtremeState,
 	"logical_and":      newBitState,
 	"logical_or":       newBitState,
-	"string_agg":       func(a planner.AggCall) aggState { return newListState(a) },
-	"array_agg":        func(a planner.AggCall) aggState { return newListState(a) },
-	"approx_top_count": func(a planner.AggCall) aggState { return newTopCountState(a) },
-	"approx_top_sum":   func(a planner.AggCall) aggState { return newTopCountState(a) },
+	"string_agg":       func(a expr.AggCall) aggState { return newListState(a) },
+	"array_agg":        func(a expr.AggCall) aggState { return newListState(a) },
+	"approx_top_count": func(a expr.AggCall) aggState { return newTopCountState(a) },
+	"approx_top_sum":   func(a expr.AggCall) aggState { return newTopCountState(a) },
 	"variance":         newVarAgg,
 	"var_samp":         newVarAgg,
 	"var_pop":          newVarAgg,
@@ -383,7 +384,7 @@ var aggStates = map[string]func(a planner.AggCall) aggState{
 	"hll_count.merge_partial": newHLLState,
 }
 
-func newVarAgg(a planner.AggCall) aggState {
+func newVarAgg(a expr.AggCall) aggState {
 	if a.Args[0].Type().IsDecimal() {
 		return newDecimalMomentsState(a) // op_agg_moments_decimal.go
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -23,7 +23,7 @@ type bitState struct {
 	err error
 }
 
-func newBitState(a planner.AggCall) aggState {
+func newBitState(a expr.AggCall) aggState {
 	op := "xor"
 	switch a.Fn {
 	case "bit_and", "logical_and":
@@ -33,7 +33,7 @@ func newBitState(a planner.AggCall) aggState {
 	}
 	pad := len(a.Args) == 2
 	if pad {
-		pad = a.Args[1].(*planner.Const).V.S == "PAD" // checked by the planner
+		pad = a.Args[1].(*expr.Const).V.S == "PAD" // checked by the planner
 	}
 	return &bitState{op: op, t: a.T, pad: pad}
 }

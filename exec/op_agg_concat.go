@@ -1,7 +1,7 @@
 package exec
 
 import (
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -19,7 +19,7 @@ type concatState struct {
 func (s *concatState) setBudget(m *memBudget) { s.mem = m }
 func (s *concatState) failed() error          { return s.err }
 
-func newConcatState(a planner.AggCall) aggState {
+func newConcatState(a expr.AggCall) aggState {
 	if len(a.Order) > 0 || a.HasLimit {
 		l := newListState(a)
 		l.array, l.ignore = true, true // NULL arrays are skipped, LIMIT counts arrays

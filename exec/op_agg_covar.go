@@ -3,7 +3,7 @@ package exec
 import (
 	"math"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -25,7 +25,7 @@ type covarState struct {
 	sc                    []int
 }
 
-func newCovarState(a planner.AggCall) aggState {
+func newCovarState(a expr.AggCall) aggState {
 	if a.Args[0].Type().IsDecimal() {
 		return newDecimalMomentsState(a) // op_agg_moments_decimal.go
 	}

@@ -3,7 +3,7 @@ package exec
 import (
 	"strings"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -16,7 +16,7 @@ import (
 // is charged to the query's memory budget. (COUNT(DISTINCT) keeps only the
 // set: distinctState.)
 type distinctArgs struct {
-	call  planner.AggCall // without DISTINCT: what runs over the rows kept
+	call  expr.AggCall // without DISTINCT: what runs over the rows kept
 	seen  []map[string]bool
 	rows  [][][]types.Value // by group: the kept rows' arguments
 	inner aggState          // built by the first result
@@ -25,7 +25,7 @@ type distinctArgs struct {
 	buf   []byte
 }
 
-func newDistinctArgs(a planner.AggCall) *distinctArgs {
+func newDistinctArgs(a expr.AggCall) *distinctArgs {
 	a.Distinct = false
 	return &distinctArgs{call: a}
 }
@@ -99,7 +99,7 @@ func (s *distinctArgs) result(g int) types.Value {
 
 // replayRows is the state of call fed, group by group, the argument rows
 // kept for each group (by DISTINCT or HAVING MAX/MIN).
-func replayRows(call planner.AggCall, groups [][][]types.Value) aggState {
+func replayRows(call expr.AggCall, groups [][][]types.Value) aggState {
 	st := newAggState(call)
 	st.grow(len(groups))
 	for gi, rows := range groups {

@@ -3,11 +3,11 @@ package exec
 import (
 	"math"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
-func newExtremeState(a planner.AggCall) aggState {
+func newExtremeState(a expr.AggCall) aggState {
 	return &extremeState{fn: a.Fn, t: a.T, byKey: len(a.Args) == 2 && a.Having == 0}
 }
 

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -16,7 +16,7 @@ import (
 // so it leaves the group no rows. Kept rows are charged to the query's
 // memory budget; parallel partial states merge their kept rows.
 type havingState struct {
-	call  planner.AggCall // without HAVING: what runs over the rows kept
+	call  expr.AggCall // without HAVING: what runs over the rows kept
 	max   bool
 	best  []types.Value // a NULL best: no row yet
 	nan   []bool        // a NaN was met: no row can match
@@ -26,7 +26,7 @@ type havingState struct {
 	err   error
 }
 
-func newHavingState(a planner.AggCall) *havingState {
+func newHavingState(a expr.AggCall) *havingState {
 	s := &havingState{max: a.Having > 0}
 	a.Having = 0
 	a.Args = a.Args[:len(a.Args)-1]

@@ -1,8 +1,8 @@
 package exec
 
 import (
+	"logq/expr"
 	"logq/hll"
-	"logq/planner"
 	"logq/types"
 )
 
@@ -22,10 +22,10 @@ type hllState struct {
 	err       error
 }
 
-func newHLLState(a planner.AggCall) aggState {
+func newHLLState(a expr.AggCall) aggState {
 	s := &hllState{fn: a.Fn, t: a.T, precision: hll.DefaultPrecision}
 	if len(a.Args) == 2 {
-		s.precision = int(a.Args[1].(*planner.Const).V.I) // checked by the planner
+		s.precision = int(a.Args[1].(*expr.Const).V.I) // checked by the planner
 	}
 	return s
 }

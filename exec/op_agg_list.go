@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -20,7 +20,7 @@ type listState struct {
 	text   types.Type // STRING_AGG's result: STRING or BYTES
 	nullD  bool
 	elem   types.Type
-	order  []planner.AggOrder
+	order  []expr.AggOrder
 	limit  int64 // < 0: none
 	ignore bool  // IGNORE NULLS
 	nv     int   // arguments before the ORDER BY keys
@@ -33,7 +33,7 @@ type listItem struct {
 	keys []types.Value
 }
 
-func newListState(a planner.AggCall) *listState {
+func newListState(a expr.AggCall) *listState {
 	s := &listState{array: a.Fn == "array_agg", delim: ",", order: a.Order, limit: -1, ignore: a.IgnoreNulls}
 	s.nv = len(a.Args) - len(a.Order)
 	if a.HasLimit {
@@ -45,7 +45,7 @@ func newListState(a planner.AggCall) *listState {
 		s.text = a.T
 	}
 	if s.nv == 2 {
-		k := a.Args[1].(*planner.Const)
+		k := a.Args[1].(*expr.Const)
 		s.delim, s.nullD = k.V.S, k.V.Null
 	}
 	return s

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/big"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -23,7 +23,7 @@ type decimalMomentsState struct {
 	sums  [][5]*big.Int // Σx, Σy, Σxy, Σx², Σy²
 }
 
-func newDecimalMomentsState(a planner.AggCall) *decimalMomentsState {
+func newDecimalMomentsState(a expr.AggCall) *decimalMomentsState {
 	s := &decimalMomentsState{fn: a.Fn, pair: len(a.Args) == 2, scale: 9}
 	for _, x := range a.Args {
 		if x.Type().Kind == types.KindBigNumeric {

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -23,8 +23,8 @@ type quantAgg struct {
 	done  []types.Value // results, when computed ahead by prepare
 }
 
-func newQuantAgg(a planner.AggCall) aggState {
-	n := int(a.Args[1].(*planner.Const).V.I)
+func newQuantAgg(a expr.AggCall) aggState {
+	n := int(a.Args[1].(*expr.Const).V.I)
 	ranks := a.Ranks
 	if ranks == nil {
 		for i := 0; i <= n; i++ {

@@ -5,11 +5,11 @@ import (
 	"math/big"
 	"math/bits"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
-func newSumState(a planner.AggCall) aggState {
+func newSumState(a expr.AggCall) aggState {
 	if t := a.Args[0].Type(); t.IsDecimal() {
 		return &decimalSumState{t: t, avg: a.Fn == "avg"}
 	}

@@ -6,13 +6,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
 // sumPart is fn's (SUM or AVG) state of one group over FLOAT64s xs.
 func sumPart(fn string, xs ...float64) *sumState {
-	s := newSumState(planner.AggCall{Fn: fn, Args: []planner.Expr{&planner.Const{V: types.NullOf(types.Float64)}}}).(*sumState)
+	s := newSumState(expr.AggCall{Fn: fn, Args: []expr.Expr{&expr.Const{V: types.NullOf(types.Float64)}}}).(*sumState)
 	s.grow(1)
 	v := newVector(types.Float64, len(xs))
 	copy(v.F, xs)

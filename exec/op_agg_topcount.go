@@ -4,7 +4,7 @@ import (
 	"math"
 	"sort"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -36,8 +36,8 @@ type topCount struct {
 	s types.Value // APPROX_TOP_SUM: the sum so far (NULL before a weight)
 }
 
-func newTopCountState(a planner.AggCall) *topCountState {
-	n := a.Args[len(a.Args)-1].(*planner.Const).V.I
+func newTopCountState(a expr.AggCall) *topCountState {
+	n := a.Args[len(a.Args)-1].(*expr.Const).V.I
 	return &topCountState{n: int(n), sum: a.Fn == "approx_top_sum", elem: *a.T.Elem}
 }
 

@@ -3,7 +3,7 @@ package exec
 import (
 	"math"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -23,7 +23,7 @@ type varState struct {
 	sc        []int
 }
 
-func newVarState(a planner.AggCall) *varState {
+func newVarState(a expr.AggCall) *varState {
 	return &varState{
 		pop:   a.Fn == "var_pop" || a.Fn == "stddev_pop",
 		sqrt:  a.Fn == "stddev" || a.Fn == "stddev_samp" || a.Fn == "stddev_pop",

@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"logq/planner"
+	"logq/expr"
 	"logq/types"
 )
 
@@ -17,7 +17,7 @@ func varPart[T int64 | float64](fn string, xs ...T) *varState {
 	if _, ok := any(zero).(float64); ok {
 		t = types.Float64
 	}
-	s := newVarState(planner.AggCall{Fn: fn, Args: []planner.Expr{&planner.Const{V: types.NullOf(t)}}})
+	s := newVarState(expr.AggCall{Fn: fn, Args: []expr.Expr{&expr.Const{V: types.NullOf(t)}}})
 	s.grow(1)
 	v := newVector(t, len(xs))
 	for i, x := range xs {

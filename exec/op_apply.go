@@ -3,6 +3,7 @@ package exec
 import (
 	"sync"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/types"
 )
@@ -30,24 +31,24 @@ type applyState struct {
 // applied stands for a correlated subquery in the enclosing plan once its
 // own subqueries are resolved.
 type applied struct {
-	x     planner.Expr // IN's operand, over the enclosing row; nil otherwise
-	outer []planner.Expr
+	x     expr.Expr // IN's operand, over the enclosing row; nil otherwise
+	outer []expr.Expr
 	st    *applyState
 }
 
 func (a *applied) Type() types.Type { return a.st.s.T }
-func (a *applied) Children() []planner.Expr {
+func (a *applied) Children() []expr.Expr {
 	if a.x != nil {
-		return append([]planner.Expr{a.x}, a.outer...)
+		return append([]expr.Expr{a.x}, a.outer...)
 	}
 	return a.outer
 }
-func (a *applied) WithChildren(ch []planner.Expr) planner.Expr {
+func (a *applied) WithChildren(ch []expr.Expr) expr.Expr {
 	c := *a
 	if a.x != nil {
 		c.x, ch = ch[0], ch[1:]
 	}
-	c.outer = append([]planner.Expr(nil), ch...)
+	c.outer = append([]expr.Expr(nil), ch...)
 	return &c
 }
 func (a *applied) String() string { return a.st.s.String() }

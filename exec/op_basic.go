@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/types"
 )
@@ -40,7 +41,7 @@ func (o *valuesOp) Next(context.Context) (*Batch, error) {
 // filterOp keeps rows where the condition is TRUE.
 type filterOp struct {
 	in      Operator
-	cond    planner.Expr
+	cond    expr.Expr
 	ev      *evaluator
 	scratch []int32
 }
@@ -66,7 +67,7 @@ func (o *filterOp) Next(ctx context.Context) (*Batch, error) {
 // projectOp computes expressions per row.
 type projectOp struct {
 	in    Operator
-	exprs []planner.Expr
+	exprs []expr.Expr
 	ev    *evaluator
 }
 

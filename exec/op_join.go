@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/types"
 )
@@ -74,7 +75,7 @@ func (o *joinOp) build(ctx context.Context) error {
 }
 
 // keys encodes the join key of each row; "" marks a NULL key, which matches nothing.
-func (o *joinOp) keys(exprs []planner.Expr, b *Batch) ([]string, error) {
+func (o *joinOp) keys(exprs []expr.Expr, b *Batch) ([]string, error) {
 	vecs := make([]*Vector, len(exprs))
 	for i, e := range exprs {
 		v, err := o.ev.eval(e, b)

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"logq/event"
+	"logq/expr"
 	"logq/logstore"
 	"logq/planner"
 	"logq/types"
@@ -23,9 +24,9 @@ type scanOp struct {
 	idx   []int32
 	// value predicates answered per dictionary entry (op_scan_dict.go)
 	valuePreds []valuePred
-	restFilter []planner.Expr
+	restFilter []expr.Expr
 	masks      []dictMask
-	segFilter  planner.Expr // the row filter for the current segment
+	segFilter  expr.Expr // the row filter for the current segment
 	err        error
 	present    []*logstore.Column
 	rows       []int32
@@ -449,7 +450,7 @@ func markNulls(v *Vector, col *logstore.Column, rows []int32) {
 }
 
 // filterBatch keeps the rows of b where cond is TRUE, compacting in place.
-func filterBatch(ev *evaluator, cond planner.Expr, b *Batch, scratch *[]int32) (*Batch, error) {
+func filterBatch(ev *evaluator, cond expr.Expr, b *Batch, scratch *[]int32) (*Batch, error) {
 	c, err := ev.eval(cond, b)
 	if err != nil {
 		return nil, err

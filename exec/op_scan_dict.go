@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"logq/expr"
 	"logq/logstore"
 	"logq/planner"
 	"logq/types"
@@ -14,11 +15,11 @@ import (
 // valuePred is such a conjunct.
 type valuePred struct {
 	field int
-	expr  planner.Expr
+	expr  expr.Expr
 }
 
 // splitValuePreds separates single-STRING-field conjuncts from the rest.
-func splitValuePreds(p *planner.Scan) (preds []valuePred, rest []planner.Expr) {
+func splitValuePreds(p *planner.Scan) (preds []valuePred, rest []expr.Expr) {
 	if p.Filter == nil {
 		return nil, nil
 	}
@@ -39,28 +40,28 @@ func splitValuePreds(p *planner.Scan) (preds []valuePred, rest []planner.Expr) {
 	return preds, rest
 }
 
-func conjuncts(e planner.Expr) []planner.Expr {
-	if c, ok := e.(*planner.Call); ok && c.Fn == "and" {
+func conjuncts(e expr.Expr) []expr.Expr {
+	if c, ok := e.(*expr.Call); ok && c.Fn == "and" {
 		return append(conjuncts(c.Args[0]), conjuncts(c.Args[1])...)
 	}
-	return []planner.Expr{e}
+	return []expr.Expr{e}
 }
 
-func andAll(es []planner.Expr) planner.Expr {
-	var out planner.Expr
+func andAll(es []expr.Expr) expr.Expr {
+	var out expr.Expr
 	for _, e := range es {
 		if out == nil {
 			out = e
 		} else {
-			out = &planner.Call{Fn: "and", Args: []planner.Expr{out, e}, T: types.Bool}
+			out = &expr.Call{Fn: "and", Args: []expr.Expr{out, e}, T: types.Bool}
 		}
 	}
 	return out
 }
 
 // colsRead adds the input columns e reads to used.
-func colsRead(e planner.Expr, used map[int]bool) {
-	if c, ok := e.(*planner.ColRef); ok {
+func colsRead(e expr.Expr, used map[int]bool) {
+	if c, ok := e.(*expr.ColRef); ok {
 		used[c.Idx] = true
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/types"
 )
@@ -65,7 +66,7 @@ func (r *subqueries) resolve(n planner.Node) error {
 		return nil
 	}
 	var err error
-	planner.MapExprs(n, func(e planner.Expr) planner.Expr {
+	planner.MapExprs(n, func(e expr.Expr) expr.Expr {
 		s, ok := e.(*planner.Subquery)
 		if !ok || err != nil {
 			return e
@@ -89,7 +90,7 @@ func (r *subqueries) resolve(n planner.Node) error {
 		case planner.SubKeyed:
 			return &keyedValue{x: s.X, vals: res.keyed, dups: res.dups, def: s.Default, line: s.Line, col: s.Col}
 		}
-		return &planner.Const{V: res.value}
+		return &expr.Const{V: res.value}
 	})
 	return err
 }
@@ -224,16 +225,16 @@ func scalarRowsError(line, col int) *Error {
 // values are known: the value for x's key, else def (also for a NULL x,
 // which equals no key); an error for a key in dups.
 type keyedValue struct {
-	x         planner.Expr
+	x         expr.Expr
 	vals      map[string]types.Value
 	dups      map[string]bool
 	def       types.Value
 	line, col int
 }
 
-func (e *keyedValue) Type() types.Type         { return e.def.T }
-func (e *keyedValue) Children() []planner.Expr { return []planner.Expr{e.x} }
-func (e *keyedValue) WithChildren(ch []planner.Expr) planner.Expr {
+func (e *keyedValue) Type() types.Type      { return e.def.T }
+func (e *keyedValue) Children() []expr.Expr { return []expr.Expr{e.x} }
+func (e *keyedValue) WithChildren(ch []expr.Expr) expr.Expr {
 	c := *e
 	c.x = ch[0]
 	return &c
@@ -300,20 +301,20 @@ func (s *valueSet) test(v types.Value, key *[]byte) (in, null bool) {
 // inSet is x IN (subquery) once the subquery's values are known: set, or
 // for a correlated IN the set of each value of key.
 type inSet struct {
-	x    planner.Expr
+	x    expr.Expr
 	set  *valueSet
-	key  planner.Expr
+	key  expr.Expr
 	sets map[string]*valueSet
 }
 
 func (e *inSet) Type() types.Type { return types.Bool }
-func (e *inSet) Children() []planner.Expr {
+func (e *inSet) Children() []expr.Expr {
 	if e.key != nil {
-		return []planner.Expr{e.x, e.key}
+		return []expr.Expr{e.x, e.key}
 	}
-	return []planner.Expr{e.x}
+	return []expr.Expr{e.x}
 }
-func (e *inSet) WithChildren(ch []planner.Expr) planner.Expr {
+func (e *inSet) WithChildren(ch []expr.Expr) expr.Expr {
 	c := *e
 	c.x = ch[0]
 	if len(ch) > 1 {

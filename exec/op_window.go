@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/types"
 )
@@ -79,8 +80,8 @@ func (o *windowOp) Next(ctx context.Context) (*Batch, error) {
 }
 
 func (o *windowOp) consume(ctx context.Context) error {
-	var exprs []planner.Expr
-	add := func(es []planner.Expr) []int {
+	var exprs []expr.Expr
+	add := func(es []expr.Expr) []int {
 		var at []int
 		for _, e := range es {
 			at = append(at, len(exprs))
@@ -92,7 +93,7 @@ func (o *windowOp) consume(ctx context.Context) error {
 		var ce callExprs
 		ce.part = add(c.Partition)
 		for _, k := range c.Order {
-			ce.order = append(ce.order, add([]planner.Expr{k.Expr})...)
+			ce.order = append(ce.order, add([]expr.Expr{k.Expr})...)
 		}
 		ce.args = add(c.Args)
 		ce.agg = add(c.Agg.Args)

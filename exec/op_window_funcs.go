@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"sort"
 
+	"logq/expr"
 	"logq/planner"
 	"logq/types"
 )
@@ -27,7 +28,7 @@ func (w *windowCalc) arg(k int) *Vector { return w.op.vals.cols[w.ce.args[k]] }
 
 // constArg is argument k of c, an INT64 constant by the binder's rules
 // (NTILE's buckets, LAG's offset, NTH_VALUE's position).
-func constArg(c *planner.WindowCall, k int) int64 { return c.Args[k].(*planner.Const).V.I }
+func constArg(c *planner.WindowCall, k int) int64 { return c.Args[k].(*expr.Const).V.I }
 
 // partition fills out for the rows of one partition: an aggregate over
 // its frames (op_window_agg.go), or the call's function from windowFuncs.
@@ -119,7 +120,7 @@ var windowFuncs = map[string]func(w *windowCalc, p partitionRun, set func(j int,
 func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
 	return func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
 		x := w.arg(0)
-		pc := w.call.Args[1].(*planner.Const).V // FLOAT64, or a DISC's exact NUMERIC
+		pc := w.call.Args[1].(*expr.Const).V // FLOAT64, or a DISC's exact NUMERIC
 		frac := pc.F
 		var vals []types.Value
 		for j := p.lo; j < p.hi; j++ {

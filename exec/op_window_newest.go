@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"logq/expr"
 	"logq/logstore"
 	"logq/planner"
 	"logq/types"
@@ -33,13 +34,13 @@ func newestFirstWindow(p *planner.Window) (string, bool) {
 	if call.Fn != "row_number" || len(call.Order) != 1 || !call.Order[0].Desc || call.Order[0].NullsFirst {
 		return "", false
 	}
-	if oc, ok := call.Order[0].Expr.(*planner.ColRef); !ok || !isTimestampField(sp.Fields[oc.Idx]) {
+	if oc, ok := call.Order[0].Expr.(*expr.ColRef); !ok || !isTimestampField(sp.Fields[oc.Idx]) {
 		return "", false
 	}
 	if len(call.Partition) == 0 {
 		return "", true
 	}
-	pc, ok := call.Partition[0].(*planner.ColRef)
+	pc, ok := call.Partition[0].(*expr.ColRef)
 	if !ok {
 		return "", false
 	}

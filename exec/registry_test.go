@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
-	"logq/planner"
+	"logq/expr"
 )
 
 // syntax says how a golden query writes the functions that are operators or
@@ -83,10 +83,10 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 	}
 	all := queries.String()
 	names := map[string]string{}
-	for name := range planner.Funcs() {
+	for name := range expr.Funcs() {
 		names[name] = name
 	}
-	for a, target := range planner.Aliases() {
+	for a, target := range expr.Aliases() {
 		names[a] = target
 	}
 	var sorted []string
@@ -96,7 +96,7 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 	sort.Strings(sorted)
 	var vec, missing []string
 	for _, name := range sorted {
-		f := planner.LookupFunc(name)
+		f := expr.LookupFunc(name)
 		require.NotNil(t, f, name)
 		require.NotNil(t, f.Eval, "%s has no evaluation", name)
 		if kernels[f.Name] != nil && f.Name == name {
@@ -111,19 +111,19 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 			missing = append(missing, name)
 		}
 	}
-	for _, name := range append(planner.AggregateNames(), planner.AnalyticNames()...) {
+	for _, name := range append(expr.AggregateNames(), expr.AnalyticNames()...) {
 		if !regexp.MustCompile(`(?i)(^|[^\w.])` + name + `\s*\(`).MatchString(all) {
 			missing = append(missing, name)
 		}
 	}
 	require.Empty(t, missing, "functions no golden case calls")
 	for name := range kernels {
-		f := planner.LookupFunc(name)
+		f := expr.LookupFunc(name)
 		require.True(t, f != nil && f.Name == name, "kernel for unregistered %s", name)
 	}
 	// Every aggregate has its state, and every state an aggregate.
 	aggs := map[string]bool{}
-	for _, name := range planner.AggregateNames() {
+	for _, name := range expr.AggregateNames() {
 		aggs[name] = true
 		require.NotNil(t, aggStates[name], "aggregate %s has no state", name)
 	}
@@ -133,7 +133,7 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 	// Every analytic function has its computation, and every computation
 	// a function.
 	analytic := map[string]bool{}
-	for _, name := range planner.AnalyticNames() {
+	for _, name := range expr.AnalyticNames() {
 		analytic[name] = true
 		require.NotNil(t, windowFuncs[name], "analytic function %s has no computation", name)
 	}
@@ -147,7 +147,7 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 // A kernel for a name that is not registered (a misspelling, or an alias)
 // fails at start-up instead of never being used.
 func TestKernelForUnknownNamePanics(t *testing.T) {
-	k := func(*evaluator, *planner.Call, *Batch) (*Vector, bool, error) { return nil, false, nil }
+	k := func(*evaluator, *expr.Call, *Batch) (*Vector, bool, error) { return nil, false, nil }
 	require.Panics(t, func() { vectorised(k, "regexp_contain") })
 	require.Panics(t, func() { vectorised(k, "ifnull") })
 	require.Panics(t, func() { vectorised(k, "coalesce") }) // already has one

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -25,6 +26,9 @@ type Options struct {
 // Plan binds a parsed query for one call and optimises it. src is the query
 // text, for error positions.
 func Plan(q *sqlparse.Query, src string, opts Options) (plan Node, err error) {
+	if !expr.Linked() {
+		return nil, errNoLibrary
+	}
 	b := &binder{src: src, opts: opts}
 	defer b.recover(&err)
 	if opts.Sandbox != nil {
@@ -44,13 +48,13 @@ func Plan(q *sqlparse.Query, src string, opts Options) (plan Node, err error) {
 // the query (or of the parameter that supplied the constant).
 func checkConstants(n Node) error {
 	var err error
-	visit := func(e Expr) {
+	visit := func(e expr.Expr) {
 		if e == nil || err != nil {
 			return
 		}
-		mapExpr(e, func(x Expr) Expr {
-			if c, ok := x.(*Call); ok && err == nil && len(c.Args) > 0 {
-				if _, ferr := fold(c); ferr != nil {
+		expr.MapExpr(e, func(x expr.Expr) expr.Expr {
+			if c, ok := x.(*expr.Call); ok && err == nil && len(c.Args) > 0 {
+				if _, ferr := expr.Fold(c); ferr != nil {
 					err = fromParamError(ferr)
 				}
 			}
@@ -73,6 +77,9 @@ func checkConstants(n Node) error {
 // Check binds a saved query with every parameter unknown and no data, to find
 // errors before the query is ever called.
 func Check(q *sqlparse.Query, src string) (err error) {
+	if !expr.Linked() {
+		return errNoLibrary
+	}
 	b := &binder{src: src, opts: Options{Catalog: EmptyCatalog{}}, symbolic: true}
 	defer b.recover(&err)
 	b.checkAll = true
@@ -203,7 +210,7 @@ func (b *binder) query(q *sqlparse.Query, env *cteEnv) Node {
 			if idx < 0 {
 				b.fail(o.At, "ORDER BY after a set operation must name an output column")
 			}
-			keys = append(keys, b.sortKey(o, &ColRef{Idx: idx, T: cols[idx].T, Name: cols[idx].Name}))
+			keys = append(keys, b.sortKey(o, &expr.ColRef{Idx: idx, T: cols[idx].T, Name: cols[idx].Name}))
 		}
 		plan = &Sort{In: plan, Keys: keys, Limit: -1}
 	}
@@ -235,7 +242,7 @@ func (b *binder) withEnv(with []*sqlparse.CTE, env *cteEnv, recursive bool) *cte
 
 // sortKey is an ORDER BY item's key; a STRUCT, a JSON value, or an ARRAY
 // of either cannot be ordered.
-func (b *binder) sortKey(o *sqlparse.OrderItem, e Expr) SortKey {
+func (b *binder) sortKey(o *sqlparse.OrderItem, e expr.Expr) SortKey {
 	if t := e.Type(); !t.Orderable() {
 		b.fail(o.Expr.Pos(), "ORDER BY does not support a value of type %s", t)
 	}
@@ -299,7 +306,7 @@ func (b *binder) constInt(e sqlparse.Expr, what string) int64 { return b.constAt
 // NTILE's buckets, LAG's offset, …); unknown while checking a saved query.
 func (b *binder) constAtLeast(e sqlparse.Expr, what string, lo int64) int64 {
 	x := b.expr(e, &exprCtx{})
-	c, ok := x.(*Const)
+	c, ok := x.(*expr.Const)
 	if !ok && b.symbolic {
 		return lo
 	}

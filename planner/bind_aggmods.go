@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -43,7 +44,7 @@ func (b *binder) noAggModifiers(e *sqlparse.Call, name string) {
 // whereModifier binds agg(x WHERE cond): cond, over the aggregate's input
 // rows, becomes the call's last argument, after every other (aggCall binds
 // it last).
-func (b *binder) whereModifier(e *sqlparse.Call, call *AggCall, inner *exprCtx) {
+func (b *binder) whereModifier(e *sqlparse.Call, call *expr.AggCall, inner *exprCtx) {
 	if e.Where == nil {
 		return
 	}
@@ -59,7 +60,7 @@ func (b *binder) whereModifier(e *sqlparse.Call, call *AggCall, inner *exprCtx) 
 
 // havingModifier binds HAVING MAX|MIN expr of an aggregate call: expr, an
 // orderable value other than an ARRAY, becomes the call's last argument.
-func (b *binder) havingModifier(e *sqlparse.Call, call *AggCall, inner *exprCtx) {
+func (b *binder) havingModifier(e *sqlparse.Call, call *expr.AggCall, inner *exprCtx) {
 	if e.Having == "" {
 		return
 	}
@@ -81,7 +82,7 @@ func (b *binder) havingModifier(e *sqlparse.Call, call *AggCall, inner *exprCtx)
 }
 
 // aggModifiers binds the modifiers of an aggregate call into call.
-func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *exprCtx) {
+func (b *binder) aggModifiers(e *sqlparse.Call, def *expr.Agg, call *expr.AggCall, inner *exprCtx) {
 	name := def.Name
 	switch {
 	case name == "approx_quantiles" && e.Nulls == "IGNORE":
@@ -110,7 +111,7 @@ func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *
 		}
 		sk := b.sortKey(o, k)
 		call.Args = append(call.Args, sk.Expr) // its collation key, with COLLATE
-		call.Order = append(call.Order, AggOrder{Desc: sk.Desc, NullsFirst: sk.NullsFirst})
+		call.Order = append(call.Order, expr.AggOrder{Desc: sk.Desc, NullsFirst: sk.NullsFirst})
 	}
 	if e.Limit != nil {
 		call.Limit, call.HasLimit = b.constInt(e.Limit, "LIMIT inside "+strings.ToUpper(name)), true
@@ -120,8 +121,8 @@ func (b *binder) aggModifiers(e *sqlparse.Call, def *Agg, call *AggCall, inner *
 
 // approxTopCountType checks APPROX_TOP_COUNT(x, n) and returns its type,
 // ARRAY<STRUCT<value, count INT64>>. n is a constant from 1 to 100000.
-func (b *binder) approxTopCountType(e *sqlparse.Call, call AggCall, argT types.Type) types.Type {
-	k, ok := call.Args[1].(*Const)
+func (b *binder) approxTopCountType(e *sqlparse.Call, call expr.AggCall, argT types.Type) types.Type {
+	k, ok := call.Args[1].(*expr.Const)
 	if !ok && !b.symbolic {
 		b.fail(e.At, "the number of APPROX_TOP_COUNT values must be a constant")
 	}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 	"math"
@@ -13,7 +14,7 @@ import (
 
 // analyticArgs checks a call of def against its definition, binds its
 // arguments, and reports whether it takes a frame.
-func (b *binder) analyticArgs(e *sqlparse.Call, def *Analytic, inner *exprCtx, call *WindowCall) bool {
+func (b *binder) analyticArgs(e *sqlparse.Call, def *expr.Analytic, inner *exprCtx, call *WindowCall) bool {
 	up := strings.ToUpper(def.Name)
 	switch {
 	case e.Star || e.Distinct || len(e.OrderBy) > 0 || e.Limit != nil || e.Where != nil:
@@ -41,25 +42,25 @@ func (b *binder) analyticArgs(e *sqlparse.Call, def *Analytic, inner *exprCtx, c
 }
 
 // analyticCallArgs binds the arguments of a call of def by their form.
-func (b *binder) analyticCallArgs(e *sqlparse.Call, def *Analytic, inner *exprCtx, call *WindowCall) {
+func (b *binder) analyticCallArgs(e *sqlparse.Call, def *expr.Analytic, inner *exprCtx, call *WindowCall) {
 	switch def.Args {
-	case NumberingInt64:
+	case expr.NumberingInt64:
 		call.T = types.Int64
-	case NumberingFloat64:
+	case expr.NumberingFloat64:
 		call.T = types.Float64
-	case BucketCount:
+	case expr.BucketCount:
 		n := b.constAtLeast(e.Args[0], "NTILE's bucket count", 1)
-		call.T, call.Args = types.Int64, []Expr{&Const{V: types.IntValue(n)}}
-	case Percentile:
+		call.T, call.Args = types.Int64, []expr.Expr{&expr.Const{V: types.IntValue(n)}}
+	case expr.Percentile:
 		b.bindPercentile(e, def.Name == "percentile_cont", inner, call)
-	case Navigation:
+	case expr.Navigation:
 		b.bindLagLead(e, inner, call)
-	case ValueArg:
+	case expr.ValueArg:
 		b.bindValueArg(e, inner, call)
-	case NthValue:
+	case expr.NthValue:
 		b.bindValueArg(e, inner, call)
 		n := b.constAtLeast(e.Args[1], "NTH_VALUE's position", 1)
-		call.Args = append(call.Args, &Const{V: types.IntValue(n)})
+		call.Args = append(call.Args, &expr.Const{V: types.IntValue(n)})
 	}
 }
 
@@ -70,9 +71,9 @@ func (b *binder) bindValueArg(e *sqlparse.Call, inner *exprCtx, call *WindowCall
 	call.T = x.Type()
 	if call.T.Kind == types.KindNull {
 		call.T = types.Int64
-		x = &Const{V: types.NullOf(types.Int64)}
+		x = &expr.Const{V: types.NullOf(types.Int64)}
 	}
-	call.Args = []Expr{x}
+	call.Args = []expr.Expr{x}
 }
 
 // bindPercentile binds PERCENTILE_CONT (cont: a number, interpolated, a
@@ -85,7 +86,7 @@ func (b *binder) bindPercentile(e *sqlparse.Call, cont bool, inner *exprCtx, cal
 		up = "PERCENTILE_CONT"
 	}
 	x := b.expr(e.Args[0], inner)
-	pc, ok := b.expr(e.Args[1], inner).(*Const)
+	pc, ok := b.expr(e.Args[1], inner).(*expr.Const)
 	decimalP := ok && !pc.V.Null && pc.V.T.IsDecimal()
 	switch t := x.Type(); {
 	case cont && t.IsDecimal() && decimalP:
@@ -95,7 +96,7 @@ func (b *binder) bindPercentile(e *sqlparse.Call, cont bool, inner *exprCtx, cal
 		if pc.V.T.Kind == types.KindBigNumeric {
 			t = pc.V.T
 		}
-		xc, err := coerceTo(x, t)
+		xc, err := expr.CoerceTo(x, t)
 		if err != nil {
 			b.fail(e.Args[0].Pos(), "%s: %v", up, err)
 		}
@@ -104,16 +105,16 @@ func (b *binder) bindPercentile(e *sqlparse.Call, cont bool, inner *exprCtx, cal
 			b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1", up)
 		}
 		call.T = t
-		call.Args = []Expr{xc, &Const{V: p}}
+		call.Args = []expr.Expr{xc, &expr.Const{V: p}}
 		return
 	case cont:
-		c, err := coerceTo(x, types.Float64)
+		c, err := expr.CoerceTo(x, types.Float64)
 		if err != nil {
 			b.fail(e.Args[0].Pos(), "%s needs a number, not %s", up, t)
 		}
 		x = c
 	case t.Kind == types.KindNull:
-		x = &Const{V: types.NullOf(types.Int64)}
+		x = &expr.Const{V: types.NullOf(types.Int64)}
 	case t.Kind == types.KindArray || t.Kind == types.KindStruct:
 		b.fail(e.Args[0].Pos(), "%s cannot order %s", up, t)
 	}
@@ -125,9 +126,9 @@ func (b *binder) bindPercentile(e *sqlparse.Call, cont bool, inner *exprCtx, cal
 		}
 		call.T = x.Type()
 		if cont {
-			call.Args = []Expr{x, &Const{V: types.FloatValue(types.DecimalToFloat(pc.V))}}
+			call.Args = []expr.Expr{x, &expr.Const{V: types.FloatValue(types.DecimalToFloat(pc.V))}}
 		} else {
-			call.Args = []Expr{x, pc}
+			call.Args = []expr.Expr{x, pc}
 		}
 		return
 	}
@@ -135,7 +136,7 @@ func (b *binder) bindPercentile(e *sqlparse.Call, cont bool, inner *exprCtx, cal
 		b.fail(e.Args[1].Pos(), "%s's percentile must be a constant from 0 to 1", up)
 	}
 	call.T = x.Type()
-	call.Args = []Expr{x, &Const{V: types.FloatValue(pc.V.Float())}}
+	call.Args = []expr.Expr{x, &expr.Const{V: types.FloatValue(pc.V.Float())}}
 }
 
 // bindLagLead binds LAG/LEAD(x [, offset [, default]]): the offset a
@@ -148,15 +149,15 @@ func (b *binder) bindLagLead(e *sqlparse.Call, inner *exprCtx, call *WindowCall)
 	if len(e.Args) > 1 {
 		off = b.constAtLeast(e.Args[1], up+"'s offset", 0)
 	}
-	call.Args = append(call.Args, &Const{V: types.IntValue(off)})
-	def := Expr(&Const{V: types.NullOf(call.T)})
+	call.Args = append(call.Args, &expr.Const{V: types.IntValue(off)})
+	def := expr.Expr(&expr.Const{V: types.NullOf(call.T)})
 	if len(e.Args) > 2 {
 		d := b.expr(e.Args[2], inner)
-		c, err := coerceTo(d, call.T)
+		c, err := expr.CoerceTo(d, call.T)
 		if err != nil || !c.Type().Equal(call.T) {
 			b.fail(e.Args[2].Pos(), "the default of %s must be a %s, not %s", up, call.T, d.Type())
 		}
-		if _, ok := c.(*Const); !ok && !b.symbolic {
+		if _, ok := c.(*expr.Const); !ok && !b.symbolic {
 			b.fail(e.Args[2].Pos(), "the default of %s must be a constant", up)
 		}
 		def = c

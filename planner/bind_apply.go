@@ -3,6 +3,7 @@ package planner
 import (
 	"errors"
 	"fmt"
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -36,7 +37,7 @@ func (b *binder) refuseCorrelated(pos int, format string, args ...any) {
 
 // tryDecorrelate runs a decorrelation rewrite; ok is false when it refused
 // the subquery's shape (then the subquery runs per outer row).
-func (b *binder) tryDecorrelate(f func() Expr) (e Expr, ok bool) {
+func (b *binder) tryDecorrelate(f func() expr.Expr) (e expr.Expr, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			if err, is := r.(*Error); is && errors.Is(err, errCorrelated) {
@@ -52,20 +53,20 @@ func (b *binder) tryDecorrelate(f func() Expr) (e Expr, ok bool) {
 // applyPlan binds q afresh (a refused rewrite may have changed the first
 // plan) with the enclosing row's columns collected as outerRefs, and turns
 // each distinct one into an OuterParam.
-func (b *binder) applyPlan(q *sqlparse.Query, ctx *exprCtx) (Node, []Expr, *[]types.Value) {
+func (b *binder) applyPlan(q *sqlparse.Query, ctx *exprCtx) (Node, []expr.Expr, *[]types.Value) {
 	saved := b.collect
 	b.collect = &collector{level: len(b.outer)}
 	plan, _ := b.subqueryPlan(q, ctx)
 	b.collect = saved
 	params := new([]types.Value)
-	var outer []Expr
+	var outer []expr.Expr
 	index := map[string]int{}
 	var rewrite func(n Node)
 	rewrite = func(n Node) {
 		for _, in := range n.Children() {
 			rewrite(in)
 		}
-		MapExprs(n, func(e Expr) Expr {
+		MapExprs(n, func(e expr.Expr) expr.Expr {
 			switch x := e.(type) {
 			case *Subquery:
 				if r := findOuterRef(x.Plan); r != nil {

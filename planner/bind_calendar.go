@@ -1,37 +1,38 @@
 package planner
 
 import (
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
 
 // bindCalendar binds argument a of a call of fn when it is a calendar
 // INTERVAL: the count as an INT64 expression and its unit.
-func (b *binder) bindCalendar(fn string, a sqlparse.Expr, ctx *exprCtx) (Expr, types.DatePart, bool) {
+func (b *binder) bindCalendar(fn string, a sqlparse.Expr, ctx *exprCtx) (expr.Expr, types.DatePart, bool) {
 	il, ok := a.(*sqlparse.IntervalLit)
-	if !ok || !TakesCalendarUnit(fn) || il.To != "" {
+	if !ok || !expr.TakesCalendarUnit(fn) || il.To != "" {
 		return nil, 0, false
 	}
 	unit, ok := types.ParseDatePart(il.Unit)
 	// GENERATE_DATE_ARRAY counts days as an INT64 too (any INT64 step).
-	if !ok || !isCalendarUnit(unit) && !(fn == "generate_date_array" && unit == types.PartDay) {
+	if !ok || !expr.IsCalendarUnit(unit) && !(fn == "generate_date_array" && unit == types.PartDay) {
 		return nil, 0, false
 	}
 	n := b.expr(il.Value, ctx)
 	if _, isParam := n.(*paramRef); isParam {
-		return &Const{V: types.IntValue(0)}, unit, true
+		return &expr.Const{V: types.IntValue(0)}, unit, true
 	}
-	k, ok := n.(*Const)
+	k, ok := n.(*expr.Const)
 	if ok && k.V.T.Kind == types.KindString {
 		if c, err := types.Cast(k.V, types.Int64); err == nil {
-			k = &Const{V: c, Param: k.Param}
+			k = &expr.Const{V: c, Param: k.Param}
 		}
 	}
 	if !ok || (k.V.T.Kind != types.KindInt64 && k.V.T.Kind != types.KindNull) {
 		b.fail(il.At, "INTERVAL needs an integer constant")
 	}
 	if k.V.Null {
-		k = &Const{V: types.NullOf(types.Int64), Param: k.Param}
+		k = &expr.Const{V: types.NullOf(types.Int64), Param: k.Param}
 	}
 	return k, unit, true
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 	"strconv"
@@ -10,13 +11,13 @@ import (
 // Calls: scalar functions (finish types and folds them), aggregates.
 
 // call builds, types and folds a call of a scalar function.
-func (b *binder) call(pos int, fn string, args []Expr) Expr {
-	return b.finish(pos, &Call{Fn: fn, Args: args})
+func (b *binder) call(pos int, fn string, args []expr.Expr) expr.Expr {
+	return b.finish(pos, &expr.Call{Fn: fn, Args: args})
 }
 
 // finish types a call (unless its type is already set) and folds it.
-func (b *binder) finish(pos int, c *Call) Expr {
-	def := Registered(c.Fn)
+func (b *binder) finish(pos int, c *expr.Call) expr.Expr {
+	def := expr.Registered(c.Fn)
 	if def == nil {
 		b.fail(pos, "unknown function %s", strings.ToUpper(c.Fn))
 	}
@@ -28,9 +29,9 @@ func (b *binder) finish(pos int, c *Call) Expr {
 			if _, ok := a.(*paramRef); ok && def.Check != nil {
 				// Unknown parameters are STRINGs that may become anything a
 				// constant string coerces to; type the call optimistically.
-				if _, err := def.Check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit, T: c.T}); err == nil {
+				if _, err := def.Check(&expr.Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit, T: c.T}); err == nil {
 					if c.T.Kind == types.KindNull {
-						c.T, _ = def.Check(&Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit})
+						c.T, _ = def.Check(&expr.Call{Fn: c.Fn, Args: constStrings(c.Args), Unit: c.Unit})
 					}
 					return c
 				}
@@ -44,11 +45,11 @@ func (b *binder) finish(pos int, c *Call) Expr {
 		}
 		c.T = t
 	}
-	c, err := collated(c) // funcs_collation.go
+	c, err := expr.Collated(c) // funcs_collation.go
 	if err != nil {
 		b.failErr(pos, err)
 	}
-	out, err := fold(c)
+	out, err := expr.Fold(c)
 	if err != nil {
 		// Leave it unfolded: a branch that constants later cut away (the
 		// right side of `TRUE OR …`) must not fail the query. checkConstants
@@ -58,11 +59,11 @@ func (b *binder) finish(pos int, c *Call) Expr {
 	return out
 }
 
-func constStrings(args []Expr) []Expr {
-	out := make([]Expr, len(args))
+func constStrings(args []expr.Expr) []expr.Expr {
+	out := make([]expr.Expr, len(args))
 	for i, a := range args {
 		if p, ok := a.(*paramRef); ok {
-			out[i] = &Const{V: types.StringValue(""), Param: p.name}
+			out[i] = &expr.Const{V: types.StringValue(""), Param: p.name}
 		} else {
 			out[i] = a
 		}
@@ -70,7 +71,7 @@ func constStrings(args []Expr) []Expr {
 	return out
 }
 
-func argCount(d *Func) string {
+func argCount(d *expr.Func) string {
 	switch {
 	case d.MaxArgs < 0:
 		return "at least " + strconv.Itoa(d.MinArgs) + " arguments"
@@ -80,7 +81,7 @@ func argCount(d *Func) string {
 	return strconv.Itoa(d.MinArgs) + " to " + strconv.Itoa(d.MaxArgs) + " arguments"
 }
 
-func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
+func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 	name, safe := funcName(e.Name), false
 	if strings.Contains(e.Name, ".") {
 		lower := strings.ToLower(e.Name)
@@ -92,7 +93,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 		switch {
 		case !strings.Contains(lower, "."):
 			name = lower
-		case dottedFamily(lower) && (LookupFunc(lower) != nil || IsAggregate(lower)):
+		case dottedFamily(lower) && (expr.LookupFunc(lower) != nil || expr.IsAggregate(lower)):
 			name = lower
 		case name == "generate_timestamp_trunc_array":
 			// the saved queries call it as a dataset-qualified UDF
@@ -103,13 +104,13 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	if e.Over != nil {
 		return b.windowCall(e, name, safe, ctx) // bind_window.go
 	}
-	if IsAnalytic(name) {
+	if expr.IsAnalytic(name) {
 		b.fail(e.At, "analytic function %s needs an OVER clause", strings.ToUpper(name))
 	}
 	if name == "grouping" && !safe {
 		return b.groupingCall(e, ctx) // bind_grouping.go
 	}
-	if IsAggregate(name) {
+	if expr.IsAggregate(name) {
 		if safe {
 			b.fail(e.At, "the SAFE. prefix is not supported on aggregate function %s", strings.ToUpper(name))
 		}
@@ -132,14 +133,14 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	}
 	e = b.namedArgs(e, name)
 	var unit types.DatePart
-	var args []Expr
+	var args []expr.Expr
 	for _, a := range e.Args {
 		if dp, ok := a.(*sqlparse.DatePartArg); ok {
 			if name == "normalize" || name == "normalize_and_casefold" { // the mode, a name
-				args = append(args, &Const{V: types.StringValue(dp.Unit)})
+				args = append(args, &expr.Const{V: types.StringValue(dp.Unit)})
 				continue
 			}
-			if ext := "extract_" + strings.ToLower(dp.Unit); name == "extract" && LookupFunc(ext) != nil {
+			if ext := "extract_" + strings.ToLower(dp.Unit); name == "extract" && expr.LookupFunc(ext) != nil {
 				name = ext // EXTRACT(DAYOFWEEK FROM …) and the other non-unit parts
 				continue
 			}
@@ -163,9 +164,9 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 			b.fail(e.At, "CURRENT_TIMESTAMP takes no arguments")
 		}
 		if b.symbolic {
-			return &Const{V: types.TimestampValue(0)}
+			return &expr.Const{V: types.TimestampValue(0)}
 		}
-		return &Const{V: types.TimestampValue(b.opts.Now)}
+		return &expr.Const{V: types.TimestampValue(b.opts.Now)}
 	case "current_date", "current_datetime", "current_time":
 		// DATE(now [, tz]), DATETIME(now [, tz]) and TIME(now [, tz]): the query's time, in
 		// the zone given (UTC by default)
@@ -177,30 +178,30 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 			now = b.opts.Now
 		}
 		fn := strings.TrimPrefix(name, "current_")
-		return b.finish(e.At, &Call{Fn: fn, Args: append([]Expr{&Const{V: types.TimestampValue(now)}}, args...)})
+		return b.finish(e.At, &expr.Call{Fn: fn, Args: append([]expr.Expr{&expr.Const{V: types.TimestampValue(now)}}, args...)})
 	case "typeof":
 		// TYPEOF(x) (ZetaSQL's) names x's type and never evaluates x.
 		if len(args) != 1 {
 			b.fail(e.At, "TYPEOF takes 1 argument, got %d", len(args))
 		}
-		return &Const{V: types.StringValue(args[0].Type().ZetaSQLName())}
+		return &expr.Const{V: types.StringValue(args[0].Type().ZetaSQLName())}
 	case "generate_timestamp_trunc_array":
 		if len(args) != 2 {
 			b.fail(e.At, "generate_timestamp_trunc_array takes 2 arguments (count, spec), got %d", len(args))
 		}
-		args = append(args, &Const{V: types.TimestampValue(b.opts.Now)})
+		args = append(args, &expr.Const{V: types.TimestampValue(b.opts.Now)})
 	}
-	f := LookupFunc(name)
+	f := expr.LookupFunc(name)
 	if f == nil || (f.Internal && !(strings.EqualFold(e.Name, "extract") && name != "extract")) {
 		b.fail(e.At, "unknown function %s", e.Name)
 	}
-	if bytesRegexp(f.Name, args) { // funcs_regexp_bytes.go
-		return b.regexpOfBytes(e.At, &Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
+	if bytesRegexp(f.Name, args) { // bind_bytes.go
+		return b.regexpOfBytes(e.At, &expr.Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
 	}
-	return b.finish(e.At, &Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
+	return b.finish(e.At, &expr.Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
 }
 
-func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
+func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) expr.Expr {
 	if ctx.aggs == nil {
 		b.fail(e.At, "aggregate function %s is not allowed here", strings.ToUpper(name))
 	}
@@ -210,19 +211,19 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) Expr {
 // aggCall binds an aggregate call's arguments in inner and types it. Only
 // an analytic aggregate's inner context collects aggregates: SUM(COUNT(*))
 // OVER () in a grouped SELECT.
-func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall {
+func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) expr.AggCall {
 	e = b.namedArgs(e, name)
-	def := LookupAgg(name)
+	def := expr.LookupAgg(name)
 	up := strings.ToUpper(name)
 	switch {
 	case e.Star && !def.Star:
 		b.fail(e.At, "only COUNT takes *")
 	case !e.Star && (len(e.Args) < def.MinArgs || len(e.Args) > def.MaxArgs):
-		b.fail(e.At, "%s takes %s, got %d", up, def.arity(), len(e.Args))
+		b.fail(e.At, "%s takes %s, got %d", up, def.Arity(), len(e.Args))
 	case e.Distinct && !def.Distinct:
-		b.fail(e.At, "DISTINCT is not supported in %s (%s take it)", up, strings.Join(aggsWith(func(a *Agg) bool { return a.Distinct }), ", "))
+		b.fail(e.At, "DISTINCT is not supported in %s (%s take it)", up, strings.Join(aggsWith(func(a *expr.Agg) bool { return a.Distinct }), ", "))
 	}
-	call := AggCall{Fn: name, Star: e.Star, Distinct: e.Distinct}
+	call := expr.AggCall{Fn: name, Star: e.Star, Distinct: e.Distinct}
 	for _, a := range e.Args {
 		if inner.aggs == nil && hasAggregate(a) {
 			b.fail(a.Pos(), "aggregate functions cannot be nested")
@@ -251,10 +252,10 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) AggCall 
 }
 
 // aggsWith names the aggregates def says yes to, upper case, sorted.
-func aggsWith(yes func(*Agg) bool) []string {
+func aggsWith(yes func(*expr.Agg) bool) []string {
 	var out []string
-	for _, n := range AggregateNames() {
-		if yes(LookupAgg(n)) {
+	for _, n := range expr.AggregateNames() {
+		if yes(expr.LookupAgg(n)) {
 			out = append(out, strings.ToUpper(n))
 		}
 	}
@@ -338,7 +339,7 @@ func (b *binder) namedArgs(e *sqlparse.Call, name string) *sqlparse.Call {
 	if !named {
 		return e
 	}
-	name = Canonical(name)
+	name = expr.Canonical(name)
 	if option, ok := trailingNamed[name]; ok {
 		return b.trailingArg(e, name, option)
 	}
@@ -409,7 +410,7 @@ var widerTimes = map[string]struct {
 }
 
 // widerTimeFunc is the function name takes for args (widerTimes).
-func widerTimeFunc(name string, args []Expr) string {
+func widerTimeFunc(name string, args []expr.Expr) string {
 	w, ok := widerTimes[name]
 	if !ok || len(args) <= w.at {
 		return name

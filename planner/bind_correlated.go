@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -32,20 +33,20 @@ type collector struct{ level int }
 // outerRef is a name of the enclosing query read inside an EXISTS
 // subquery: x is bound over the enclosing row.
 type outerRef struct {
-	x   Expr
+	x   expr.Expr
 	pos int
 	msg string // the refusal, should the shape not be decorrelated
 }
 
-func (o *outerRef) Type() types.Type         { return o.x.Type() }
-func (o *outerRef) Children() []Expr         { return nil }
-func (o *outerRef) WithChildren([]Expr) Expr { return o }
-func (o *outerRef) String() string           { return "outer(" + o.x.String() + ")" }
+func (o *outerRef) Type() types.Type                   { return o.x.Type() }
+func (o *outerRef) Children() []expr.Expr              { return nil }
+func (o *outerRef) WithChildren([]expr.Expr) expr.Expr { return o }
+func (o *outerRef) String() string                     { return "outer(" + o.x.String() + ")" }
 
 // collectOuter binds e in the enclosing scope at index level of b.outer as
 // an outerRef, when an EXISTS subquery directly inside that scope is being
 // bound; else nil.
-func (b *binder) collectOuter(e *sqlparse.Ident, level int, msg string) Expr {
+func (b *binder) collectOuter(e *sqlparse.Ident, level int, msg string) expr.Expr {
 	if b.collect == nil || b.collect.level != level {
 		return nil
 	}
@@ -56,7 +57,7 @@ func (b *binder) collectOuter(e *sqlparse.Ident, level int, msg string) Expr {
 }
 
 // existsSubquery binds EXISTS (SELECT …), decorrelating the one shape above.
-func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
+func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) expr.Expr {
 	saved := b.collect
 	b.collect = nil
 	if ctx.sc != nil {
@@ -65,7 +66,7 @@ func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 	plan, row := b.subqueryPlan(e.Query, ctx)
 	b.collect = saved
 	if row != nil {
-		return &Const{V: types.BoolValue(true)}
+		return &expr.Const{V: types.BoolValue(true)}
 	}
 	ref := findOuterRef(plan)
 	if ref == nil {
@@ -73,7 +74,7 @@ func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 		s.T = types.Bool
 		return s
 	}
-	if x, ok := b.tryDecorrelate(func() Expr { return b.existsCorrelated(e, plan, ref) }); ok {
+	if x, ok := b.tryDecorrelate(func() expr.Expr { return b.existsCorrelated(e, plan, ref) }); ok {
 		return x
 	}
 	plan, outer, params := b.applyPlan(e.Query, ctx) // bind_apply.go
@@ -84,7 +85,7 @@ func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 
 // existsCorrelated decorrelates EXISTS with one equality (above), or
 // refuses the shape.
-func (b *binder) existsCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) Expr {
+func (b *binder) existsCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) expr.Expr {
 	if l, ok := plan.(*Limit); ok && l.N > 0 && l.Offset == 0 {
 		plan = l.In // LIMIT n > 0 does not change whether a row exists
 	}
@@ -97,13 +98,13 @@ func (b *binder) existsCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *oute
 		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
 	inner, outer := b.correlatedEquality(f, ref, e.At)
-	keys := &Project{In: f, Exprs: []Expr{inner}, Cols: []Column{{Name: "$key", T: inner.Type()}}}
+	keys := &Project{In: f, Exprs: []expr.Expr{inner}, Cols: []Column{{Name: "$key", T: inner.Type()}}}
 	if r := findOuterRef(keys); r != nil {
 		b.refuseCorrelated(r.pos, "%s", r.msg) // a reference elsewhere (FROM, a nested subquery)
 	}
 	s := b.newSubquery(SubIn, b.optimizeSubplan(keys), e.At)
 	s.X, s.T = outer, types.Bool
-	return b.call(e.At, "coalesce", []Expr{s, &Const{V: types.BoolValue(false)}})
+	return b.call(e.At, "coalesce", []expr.Expr{s, &expr.Const{V: types.BoolValue(false)}})
 }
 
 // correlatedEquality takes the one correlated conjunct of f, `inner = outer`
@@ -111,8 +112,8 @@ func (b *binder) existsCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *oute
 // out of f's condition, keeps only rows whose inner is not NULL, and returns
 // inner and outer (its outerRefs replaced by their expressions over the
 // enclosing row). Any other use of the enclosing row is refused at ref.
-func (b *binder) correlatedEquality(f *Filter, ref *outerRef, pos int) (inner, outer Expr) {
-	conjs := splitAnd(f.Cond)
+func (b *binder) correlatedEquality(f *Filter, ref *outerRef, pos int) (inner, outer expr.Expr) {
+	conjs := expr.SplitAnd(f.Cond)
 	eqAt := -1
 	for i, c := range conjs {
 		if r := findOuterRefExpr(c); r != nil {
@@ -125,7 +126,7 @@ func (b *binder) correlatedEquality(f *Filter, ref *outerRef, pos int) (inner, o
 	if eqAt < 0 {
 		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
-	eq, ok := conjs[eqAt].(*Call)
+	eq, ok := conjs[eqAt].(*expr.Call)
 	if !ok || eq.Fn != "=" {
 		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
@@ -137,10 +138,10 @@ func (b *binder) correlatedEquality(f *Filter, ref *outerRef, pos int) (inner, o
 	default:
 		b.refuseCorrelated(ref.pos, "%s", ref.msg)
 	}
-	rest := append(append([]Expr(nil), conjs[:eqAt]...), conjs[eqAt+1:]...)
-	rest = append(rest, b.call(pos, "not", []Expr{b.call(pos, "is_null", []Expr{inner})}))
-	f.Cond = joinAnd(rest)
-	outer = mapExpr(outer, func(e Expr) Expr {
+	rest := append(append([]expr.Expr(nil), conjs[:eqAt]...), conjs[eqAt+1:]...)
+	rest = append(rest, b.call(pos, "not", []expr.Expr{b.call(pos, "is_null", []expr.Expr{inner})}))
+	f.Cond = expr.JoinAnd(rest)
+	outer = expr.MapExpr(outer, func(e expr.Expr) expr.Expr {
 		if o, ok := e.(*outerRef); ok {
 			return o.x
 		}
@@ -161,7 +162,7 @@ func (b *binder) correlatedEquality(f *Filter, ref *outerRef, pos int) (inner, o
 // the rows of f whose inner equals it, or none (a NULL or unmatched outer).
 // The select list must be that one aggregate; anything else is refused with
 // the usual message.
-func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) Expr {
+func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) expr.Expr {
 	if s := b.scalarCorrelatedRow(e, plan, ref); s != nil {
 		return s
 	}
@@ -172,7 +173,7 @@ func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *oute
 		a, ok = p.In.(*Aggregate)
 	}
 	if ok && len(a.Keys) == 0 && len(a.Aggs) == 1 {
-		c, isCol := p.Exprs[0].(*ColRef)
+		c, isCol := p.Exprs[0].(*expr.ColRef)
 		ok = isCol && c.Idx == 0
 	} else {
 		ok = false
@@ -185,13 +186,13 @@ func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *oute
 	}
 	inner, outer := b.correlatedEquality(f, ref, e.At)
 	call := a.Aggs[0]
-	keyed := &Aggregate{In: f, Keys: []Expr{inner}, Aggs: []AggCall{call},
+	keyed := &Aggregate{In: f, Keys: []expr.Expr{inner}, Aggs: []expr.AggCall{call},
 		Cols: []Column{{Name: "$key", T: inner.Type()}, {Name: "$value", T: call.T}}}
 	if r := findOuterRef(keyed); r != nil {
 		b.refuseCorrelated(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the aggregate's arguments)
 	}
 	s := b.newSubquery(SubKeyed, b.optimizeSubplan(keyed), e.At)
-	s.X, s.T, s.Default = outer, call.T, LookupAgg(call.Fn).Empty(call.T)
+	s.X, s.T, s.Default = outer, call.T, expr.LookupAgg(call.Fn).Empty(call.T)
 	return s
 }
 
@@ -207,7 +208,7 @@ func (b *binder) scalarCorrelated(e *sqlparse.ExprSubquery, plan Node, ref *oute
 // then. With LIMIT 1 any one of them is the value (no ORDER BY: which one is
 // unspecified, as in BigQuery). scalarCorrelatedRow returns nil when plan
 // is not this shape (then the aggregate shape is tried).
-func (b *binder) scalarCorrelatedRow(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) Expr {
+func (b *binder) scalarCorrelatedRow(e *sqlparse.ExprSubquery, plan Node, ref *outerRef) expr.Expr {
 	first := false
 	if l, ok := plan.(*Limit); ok && l.N == 1 && l.Offset == 0 {
 		plan, first = l.In, true
@@ -222,7 +223,7 @@ func (b *binder) scalarCorrelatedRow(e *sqlparse.ExprSubquery, plan Node, ref *o
 	}
 	inner, outer := b.correlatedEquality(f, ref, e.At)
 	v := p.Exprs[0]
-	keyed := &Project{In: f, Exprs: []Expr{inner, v},
+	keyed := &Project{In: f, Exprs: []expr.Expr{inner, v},
 		Cols: []Column{{Name: "$key", T: inner.Type()}, {Name: "$value", T: v.Type()}}}
 	if r := findOuterRef(keyed); r != nil {
 		b.refuseCorrelated(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the value)
@@ -241,7 +242,7 @@ func (b *binder) scalarCorrelatedRow(e *sqlparse.ExprSubquery, plan Node, ref *o
 // each outer row's subquery being exactly the rows of f whose inner equals
 // its outer value (none for a NULL outer: the IN is then FALSE). correlatedIn
 // returns the (key, value) plan and outer; any other shape is refused.
-func (b *binder) correlatedIn(plan Node, ref *outerRef, pos int) (Node, Expr) {
+func (b *binder) correlatedIn(plan Node, ref *outerRef, pos int) (Node, expr.Expr) {
 	if l, ok := plan.(*Limit); ok && l.N > 0 && l.Offset == 0 {
 		b.refuseCorrelated(ref.pos, "%s", ref.msg) // which rows a LIMIT keeps per key is not defined here
 	}
@@ -255,7 +256,7 @@ func (b *binder) correlatedIn(plan Node, ref *outerRef, pos int) (Node, Expr) {
 	}
 	inner, outer := b.correlatedEquality(f, ref, pos)
 	v := p.Exprs[0]
-	keyed := &Project{In: f, Exprs: []Expr{inner, v},
+	keyed := &Project{In: f, Exprs: []expr.Expr{inner, v},
 		Cols: []Column{{Name: "$key", T: inner.Type()}, {Name: p.Cols[0].Name, T: v.Type()}}}
 	if r := findOuterRef(keyed); r != nil {
 		b.refuseCorrelated(r.pos, "%s", r.msg) // a reference elsewhere (FROM, the value)
@@ -265,9 +266,9 @@ func (b *binder) correlatedIn(plan Node, ref *outerRef, pos int) (Node, Expr) {
 
 // onlyOuter reports whether e reads the enclosing row and nothing of the
 // subquery's own.
-func onlyOuter(e Expr) bool {
+func onlyOuter(e expr.Expr) bool {
 	used := map[int]bool{}
-	colsUsed(e, used)
+	expr.ColsUsed(e, used)
 	return len(used) == 0 && findOuterRefExpr(e) != nil
 }
 
@@ -288,7 +289,7 @@ func findOuterRef(n Node) *outerRef {
 	return found
 }
 
-func findOuterRefExpr(e Expr) *outerRef {
+func findOuterRefExpr(e expr.Expr) *outerRef {
 	switch x := e.(type) {
 	case *outerRef:
 		return x

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -26,17 +27,17 @@ type exprCtx struct {
 // paramRef is a parameter whose value is not known (Check only).
 type paramRef struct{ name string }
 
-func (p *paramRef) Type() types.Type         { return types.String }
-func (p *paramRef) Children() []Expr         { return nil }
-func (p *paramRef) WithChildren([]Expr) Expr { return p }
-func (p *paramRef) String() string           { return "@" + p.name }
+func (p *paramRef) Type() types.Type                   { return types.String }
+func (p *paramRef) Children() []expr.Expr              { return nil }
+func (p *paramRef) WithChildren([]expr.Expr) expr.Expr { return p }
+func (p *paramRef) String() string                     { return "@" + p.name }
 
-func (b *binder) boolExpr(e sqlparse.Expr, ctx *exprCtx, clause string) Expr {
+func (b *binder) boolExpr(e sqlparse.Expr, ctx *exprCtx, clause string) expr.Expr {
 	x := b.expr(e, ctx)
 	switch x.Type().Kind {
 	case types.KindBool:
 	case types.KindNull: // e.g. a field no event has had yet: a NULL BOOL
-		c, err := coerceTo(x, types.Bool)
+		c, err := expr.CoerceTo(x, types.Bool)
 		if err != nil {
 			b.fail(e.Pos(), "%s: %v", clause, err)
 		}
@@ -48,7 +49,7 @@ func (b *binder) boolExpr(e sqlparse.Expr, ctx *exprCtx, clause string) Expr {
 }
 
 // expr binds and folds one expression.
-func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
+func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 	if b.flatten && !isPathNode(e) { // an operand, not the path (bind_flatten.go)
 		b.flatten = false
 		defer func() { b.flatten = true }()
@@ -61,22 +62,22 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			return &paramRef{name: e.Name}
 		}
 		if v, ok := b.opts.Params[e.Name]; ok {
-			return &Const{V: types.StringValue(v), Param: e.Name}
+			return &expr.Const{V: types.StringValue(v), Param: e.Name}
 		}
-		return &Const{V: types.NullOf(types.String), Param: e.Name}
+		return &expr.Const{V: types.NullOf(types.String), Param: e.Name}
 	case *sqlparse.Ident:
 		return b.ident(e, ctx)
 	case *sqlparse.Unary:
 		b.noLiteralNull(e.Op, e.X)
 		switch e.Op {
 		case "NOT":
-			return b.call(e.At, "not", []Expr{b.expr(e.X, ctx)})
+			return b.call(e.At, "not", []expr.Expr{b.expr(e.X, ctx)})
 		case "-":
-			return b.call(e.At, "neg", []Expr{b.expr(e.X, ctx)})
+			return b.call(e.At, "neg", []expr.Expr{b.expr(e.X, ctx)})
 		case "+":
 			return b.expr(e.X, ctx)
 		case "~":
-			return b.call(e.At, "bitnot", []Expr{b.expr(e.X, ctx)})
+			return b.call(e.At, "bitnot", []expr.Expr{b.expr(e.X, ctx)})
 		}
 		b.fail(e.At, "operator %s is not supported", e.Op)
 	case *sqlparse.Binary:
@@ -86,7 +87,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		}
 		switch op {
 		case "=", "!=", "<", "<=", ">", ">=", "+", "-", "*", "/", "||", "and", "or", "&", "|", "^", "<<", ">>":
-			return b.call(e.At, op, []Expr{b.expr(e.L, ctx), b.expr(e.R, ctx)})
+			return b.call(e.At, op, []expr.Expr{b.expr(e.L, ctx), b.expr(e.R, ctx)})
 		}
 		b.fail(e.At, "operator %s is not supported", e.Op)
 	case *sqlparse.Call:
@@ -111,24 +112,24 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			b.fail(e.At, "CAST to JSON is not supported: use TO_JSON, or PARSE_JSON for JSON text")
 		}
 		if e.Format != nil { // funcs_castformat.go
-			tz := Expr(&Const{V: types.StringValue("UTC")}) // a NULL zone given makes the result NULL
+			tz := expr.Expr(&expr.Const{V: types.StringValue("UTC")}) // a NULL zone given makes the result NULL
 			if e.TimeZone != nil {
 				if t.Kind != types.KindTimestamp && x.Type().Kind != types.KindTimestamp {
 					b.fail(e.TimeZone.Pos(), "AT TIME ZONE in a CAST … FORMAT needs a TIMESTAMP on one side")
 				}
 				tz = b.expr(e.TimeZone, ctx)
 			}
-			now := &Const{V: types.TimestampValue(b.opts.Now)}
-			cast := b.finish(e.At, &Call{Fn: "cast_format", Args: []Expr{x, b.expr(e.Format, ctx), tz, now}, T: t, Safe: e.Safe})
+			now := &expr.Const{V: types.TimestampValue(b.opts.Now)}
+			cast := b.finish(e.At, &expr.Call{Fn: "cast_format", Args: []expr.Expr{x, b.expr(e.Format, ctx), tz, now}, T: t, Safe: e.Safe})
 			if params != nil {
 				return b.fitTypeParams(e, cast, t, params)
 			}
 			return cast
 		}
 		if t.IsDecimal() {
-			x = floatLiteralText(x) // CAST(0.1 AS BIGNUMERIC) is exactly 0.1
+			x = expr.FloatLiteralText(x) // CAST(0.1 AS BIGNUMERIC) is exactly 0.1
 		}
-		cast := b.finish(e.At, &Call{Fn: "cast", Args: []Expr{x}, T: t, Safe: e.Safe})
+		cast := b.finish(e.At, &expr.Call{Fn: "cast", Args: []expr.Expr{x}, T: t, Safe: e.Safe})
 		if params != nil {
 			return b.fitTypeParams(e, cast, t, params)
 		}
@@ -138,7 +139,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		fn := map[sqlparse.SubscriptMode]string{sqlparse.SubPlain: "offset", sqlparse.SubOffset: "offset",
 			sqlparse.SubSafeOffset: "safe_offset", sqlparse.SubOrdinal: "ordinal", sqlparse.SubSafeOrdinal: "safe_ordinal"}[e.Mode]
 		if nestedArray(x.Type()) { // inside an array path
-			idx, err := coerceTo(b.expr(e.Index, ctx), types.Int64)
+			idx, err := expr.CoerceTo(b.expr(e.Index, ctx), types.Int64)
 			if err != nil {
 				b.fail(e.At, "array subscript: %v", err)
 			}
@@ -149,10 +150,10 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			if e.Mode != sqlparse.SubPlain {
 				b.fail(e.At, "a JSON subscript is written j[i] or j['key'], not with %s", e.Mode)
 			}
-			return b.call(e.At, "json_subscript", []Expr{x, b.expr(e.Index, ctx)})
+			return b.call(e.At, "json_subscript", []expr.Expr{x, b.expr(e.Index, ctx)})
 		}
 		if x.Type().Kind == types.KindStruct {
-			k, ok := b.expr(e.Index, ctx).(*Const)
+			k, ok := b.expr(e.Index, ctx).(*expr.Const)
 			if !ok || k.V.T.Kind != types.KindInt64 {
 				b.fail(e.At, "a STRUCT subscript must be an integer constant")
 			}
@@ -163,26 +164,26 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			if i < 0 || i >= int64(len(x.Type().Fields)) {
 				b.fail(e.At, "STRUCT subscript %d is out of range", k.V.I)
 			}
-			return b.finish(e.At, &Call{Fn: "field", Args: []Expr{x}, Idx: int(i), T: x.Type().Fields[i].Type})
+			return b.finish(e.At, &expr.Call{Fn: "field", Args: []expr.Expr{x}, Idx: int(i), T: x.Type().Fields[i].Type})
 		}
-		return b.call(e.At, fn, []Expr{x, b.expr(e.Index, ctx)})
+		return b.call(e.At, fn, []expr.Expr{x, b.expr(e.Index, ctx)})
 	case *sqlparse.FieldAccess:
 		return b.field(b.expr(e.X, ctx), e.Name, e.At)
 	case *sqlparse.IsNull:
 		x := b.expr(e.X, ctx)
-		var r Expr
+		var r expr.Expr
 		switch e.Value {
 		case "NULL":
-			r = b.call(e.At, "is_null", []Expr{x})
+			r = b.call(e.At, "is_null", []expr.Expr{x})
 		case "TRUE":
-			r = b.call(e.At, "is_true", []Expr{x})
+			r = b.call(e.At, "is_true", []expr.Expr{x})
 		case "DISTINCT FROM":
-			r = b.call(e.At, "is_distinct_from", []Expr{x, b.expr(e.From, ctx)})
+			r = b.call(e.At, "is_distinct_from", []expr.Expr{x, b.expr(e.From, ctx)})
 		default:
-			r = b.call(e.At, "is_false", []Expr{x})
+			r = b.call(e.At, "is_false", []expr.Expr{x})
 		}
 		if e.Not {
-			r = b.call(e.At, "not", []Expr{r})
+			r = b.call(e.At, "not", []expr.Expr{r})
 		}
 		return r
 	case *sqlparse.In:
@@ -191,33 +192,33 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		}
 		x := b.expr(e.X, ctx)
 		if e.Unnest != nil {
-			r := b.call(e.At, "in_unnest", []Expr{x, b.flattened(e.Unnest, ctx)})
+			r := b.call(e.At, "in_unnest", []expr.Expr{x, b.flattened(e.Unnest, ctx)})
 			if e.Not {
-				r = b.call(e.At, "not", []Expr{r})
+				r = b.call(e.At, "not", []expr.Expr{r})
 			}
 			return r
 		}
-		var r Expr
+		var r expr.Expr
 		for _, item := range e.List {
-			eq := b.call(e.At, "=", []Expr{x, b.expr(item, ctx)})
+			eq := b.call(e.At, "=", []expr.Expr{x, b.expr(item, ctx)})
 			if r == nil {
 				r = eq
 			} else {
-				r = b.call(e.At, "or", []Expr{r, eq})
+				r = b.call(e.At, "or", []expr.Expr{r, eq})
 			}
 		}
 		if e.Not {
-			r = b.call(e.At, "not", []Expr{r})
+			r = b.call(e.At, "not", []expr.Expr{r})
 		}
 		return r
 	case *sqlparse.Between:
 		x := b.expr(e.X, ctx)
-		r := b.call(e.At, "and", []Expr{
-			b.call(e.At, ">=", []Expr{x, b.expr(e.Lo, ctx)}),
-			b.call(e.At, "<=", []Expr{x, b.expr(e.Hi, ctx)}),
+		r := b.call(e.At, "and", []expr.Expr{
+			b.call(e.At, ">=", []expr.Expr{x, b.expr(e.Lo, ctx)}),
+			b.call(e.At, "<=", []expr.Expr{x, b.expr(e.Hi, ctx)}),
 		})
 		if e.Not {
-			r = b.call(e.At, "not", []Expr{r})
+			r = b.call(e.At, "not", []expr.Expr{r})
 		}
 		return r
 	case *sqlparse.Like:
@@ -225,15 +226,15 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			return b.quantifiedLike(e, ctx)
 		}
 		b.noLiteralNull("LIKE", e.X, e.Pattern)
-		r := b.call(e.At, "like", b.likeOfBytes(e.At, []Expr{b.expr(e.X, ctx), b.expr(e.Pattern, ctx)}))
+		r := b.call(e.At, "like", b.likeOfBytes(e.At, []expr.Expr{b.expr(e.X, ctx), b.expr(e.Pattern, ctx)}))
 		if e.Not {
-			r = b.call(e.At, "not", []Expr{r})
+			r = b.call(e.At, "not", []expr.Expr{r})
 		}
 		return r
 	case *sqlparse.IntervalLit:
 		return b.intervalLit(e, ctx) // bind_interval.go
 	case *sqlparse.ArrayLit:
-		args := make([]Expr, len(e.Elems))
+		args := make([]expr.Expr, len(e.Elems))
 		for i, x := range e.Elems {
 			args[i] = b.expr(x, ctx)
 		}
@@ -245,7 +246,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 		if e.Type != nil {
 			return b.typedStruct(e, ctx)
 		}
-		args := make([]Expr, len(e.Elems))
+		args := make([]expr.Expr, len(e.Elems))
 		fields := make([]types.Field, len(e.Elems))
 		for i, x := range e.Elems {
 			args[i] = b.expr(x, ctx)
@@ -257,7 +258,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 			}
 			fields[i] = types.Field{Name: name, Type: args[i].Type()}
 		}
-		return b.finish(e.At, &Call{Fn: "make_struct", Args: args, T: types.StructOf(fields...)})
+		return b.finish(e.At, &expr.Call{Fn: "make_struct", Args: args, T: types.StructOf(fields...)})
 	case *sqlparse.DatePartArg:
 		b.fail(e.At, "unexpected date part %s", e.Unit)
 	case *sqlparse.NamedArg: // only where a function takes it (namedArgs)
@@ -269,28 +270,28 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) Expr {
 	return nil
 }
 
-func (b *binder) literal(e *sqlparse.Literal) Expr {
+func (b *binder) literal(e *sqlparse.Literal) expr.Expr {
 	switch e.Kind {
 	case sqlparse.LitNull:
-		return &Const{V: types.NullOf(types.Null)}
+		return &expr.Const{V: types.NullOf(types.Null)}
 	case sqlparse.LitBool:
-		return &Const{V: types.BoolValue(e.Value == "TRUE")}
+		return &expr.Const{V: types.BoolValue(e.Value == "TRUE")}
 	case sqlparse.LitInt:
 		i, err := strconv.ParseInt(e.Value, 0, 64)
 		if err != nil {
 			b.fail(e.At, "integer %s is out of range", e.Value)
 		}
-		return &Const{V: types.IntValue(i)}
+		return &expr.Const{V: types.IntValue(i)}
 	case sqlparse.LitFloat:
 		f, err := strconv.ParseFloat(e.Value, 64)
 		if err != nil {
 			b.fail(e.At, "bad number %s", e.Value)
 		}
-		return &Const{V: types.FloatValue(f), FloatLiteral: true, Text: e.Value}
+		return &expr.Const{V: types.FloatValue(f), FloatLiteral: true, Text: e.Value}
 	case sqlparse.LitString:
-		return &Const{V: types.StringValue(e.Value)}
+		return &expr.Const{V: types.StringValue(e.Value)}
 	case sqlparse.LitBytes:
-		return &Const{V: types.Value{T: types.Bytes, S: e.Value}}
+		return &expr.Const{V: types.Value{T: types.Bytes, S: e.Value}}
 	case sqlparse.LitTyped:
 		if elem, ok := strings.CutPrefix(e.TypeName, "RANGE<"); ok { // RANGE<DATE> '[…, …)'
 			t := b.typeOf(&sqlparse.TypeExpr{At: e.At, Name: "RANGE", Elem: &sqlparse.TypeExpr{At: e.At, Name: strings.TrimSuffix(elem, ">")}})
@@ -298,7 +299,7 @@ func (b *binder) literal(e *sqlparse.Literal) Expr {
 			if err != nil {
 				b.fail(e.At, "%v", err)
 			}
-			return &Const{V: v}
+			return &expr.Const{V: v}
 		}
 		t, _ := types.ParseTypeName(e.TypeName)
 		if t.Kind == types.KindJSON { // JSON '…': its numbers rounded to doubles, as ZetaSQL reads literals
@@ -306,35 +307,35 @@ func (b *binder) literal(e *sqlparse.Literal) Expr {
 			if err != nil {
 				b.fail(e.At, "%v", err)
 			}
-			return &Const{V: v}
+			return &expr.Const{V: v}
 		}
 		if t.IsDecimal() { // a literal's digits past the scale are an error, not rounded
 			v, err := types.ParseDecimalLiteral(t, e.Value)
 			if err != nil {
 				b.fail(e.At, "%v", err)
 			}
-			return &Const{V: v}
+			return &expr.Const{V: v}
 		}
 		v, err := types.Cast(types.StringValue(e.Value), t)
 		if err == nil {
-			v, err = inRange(v)
+			v, err = expr.InRange(v)
 		}
 		if err != nil {
 			b.fail(e.At, "%v", err)
 		}
-		return &Const{V: v}
+		return &expr.Const{V: v}
 	}
 	b.fail(e.At, "unsupported literal")
 	return nil
 }
 
-func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
-	c := &Case{}
-	var operand Expr
+func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) expr.Expr {
+	c := &expr.Case{}
+	var operand expr.Expr
 	if e.Operand != nil {
 		operand = b.expr(e.Operand, ctx)
 	}
-	var values []Expr // CASE x WHEN v …: x and every v compare under one collation
+	var values []expr.Expr // CASE x WHEN v …: x and every v compare under one collation
 	if operand != nil {
 		values = append(values, operand)
 		for _, w := range e.Whens {
@@ -342,29 +343,29 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 		}
 		operand = b.collateAsAll(e.At, "case", operand, values) // funcs_collation.go
 	}
-	var results []Expr
+	var results []expr.Expr
 	for i, w := range e.Whens {
-		var cond Expr
+		var cond expr.Expr
 		if operand != nil {
-			cond = b.call(w.Cond.Pos(), "=", []Expr{operand, values[i+1]})
+			cond = b.call(w.Cond.Pos(), "=", []expr.Expr{operand, values[i+1]})
 		} else {
 			cond = b.boolExpr(w.Cond, ctx, "WHEN")
 		}
 		then := b.expr(w.Then, ctx)
-		c.Whens = append(c.Whens, When{Cond: cond, Then: then})
+		c.Whens = append(c.Whens, expr.When{Cond: cond, Then: then})
 		results = append(results, then)
 	}
 	if e.Else != nil {
 		c.Else = b.expr(e.Else, ctx)
 	} else {
-		c.Else = &Const{V: types.NullOf(types.Null)}
+		c.Else = &expr.Const{V: types.NullOf(types.Null)}
 	}
 	results = append(results, c.Else)
-	spec, err := argCollation("case", results) // the branches' collation, kept
+	spec, err := expr.ArgCollation("case", results) // the branches' collation, kept
 	if err != nil {
 		b.failErr(e.At, err)
 	}
-	if err := unify(&Call{Fn: "case"}, results); err != nil {
+	if err := expr.Unify(&expr.Call{Fn: "case"}, results); err != nil {
 		b.failErr(e.At, err)
 	}
 	for i := range c.Whens {
@@ -381,7 +382,7 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 	if spec != "" && c.T.Kind == types.KindString {
 		c.T.SetCollation(spec)
 	}
-	out, err := fold(c)
+	out, err := expr.Fold(c)
 	if err != nil {
 		return c
 	}
@@ -393,7 +394,7 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) Expr {
 // BigQuery's does, in three-valued logic. UNNEST takes an array literal's
 // elements as the patterns; no pattern at all is FALSE for ANY, TRUE for
 // ALL.
-func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
+func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) expr.Expr {
 	patterns := e.Patterns
 	if e.Unnest != nil {
 		lit, ok := e.Unnest.(*sqlparse.ArrayLit)
@@ -402,7 +403,7 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 			if e.Quant == "ALL" {
 				fn = "like_all"
 			}
-			return b.call(e.At, fn, []Expr{b.expr(e.X, ctx), b.expr(e.Unnest, ctx), &Const{V: types.BoolValue(e.Not)}})
+			return b.call(e.At, fn, []expr.Expr{b.expr(e.X, ctx), b.expr(e.Unnest, ctx), &expr.Const{V: types.BoolValue(e.Not)}})
 		}
 		patterns = lit.Elems
 	}
@@ -411,26 +412,26 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) Expr {
 	if e.Quant == "ALL" {
 		join = "and"
 	}
-	pats := make([]Expr, len(patterns))
+	pats := make([]expr.Expr, len(patterns))
 	for i, p := range patterns {
 		pats[i] = b.expr(p, ctx)
 	}
 	// x and every pattern match under one collation (BigQuery's rule)
-	x = b.collateAsAll(e.At, "like", x, append([]Expr{x}, pats...)) // funcs_collation.go
-	var r Expr
+	x = b.collateAsAll(e.At, "like", x, append([]expr.Expr{x}, pats...)) // funcs_collation.go
+	var r expr.Expr
 	for _, p := range pats {
-		l := b.call(e.At, "like", b.likeOfBytes(e.At, []Expr{x, p}))
+		l := b.call(e.At, "like", b.likeOfBytes(e.At, []expr.Expr{x, p}))
 		if e.Not {
-			l = b.call(e.At, "not", []Expr{l})
+			l = b.call(e.At, "not", []expr.Expr{l})
 		}
 		if r == nil {
 			r = l
 		} else {
-			r = b.call(e.At, join, []Expr{r, l})
+			r = b.call(e.At, join, []expr.Expr{r, l})
 		}
 	}
 	if r == nil {
-		return &Const{V: types.BoolValue(e.Quant == "ALL")}
+		return &expr.Const{V: types.BoolValue(e.Quant == "ALL")}
 	}
 	return r
 }
@@ -474,7 +475,7 @@ func (b *binder) typeOf(t *sqlparse.TypeExpr) types.Type {
 
 // typedArray binds ARRAY<T>[…]: each element coerced to T as a value of
 // T's column would be (a literal converts; another type is an error).
-func (b *binder) typedArray(e *sqlparse.ArrayLit, t types.Type, args []Expr) Expr {
+func (b *binder) typedArray(e *sqlparse.ArrayLit, t types.Type, args []expr.Expr) expr.Expr {
 	elem := *t.Elem
 	for i, a := range args {
 		c, err := coerceLiteral(a, elem)
@@ -484,26 +485,26 @@ func (b *binder) typedArray(e *sqlparse.ArrayLit, t types.Type, args []Expr) Exp
 		args[i] = c
 	}
 	if len(args) == 0 {
-		return &Const{V: types.ArrayValue(elem, []types.Value{})}
+		return &expr.Const{V: types.ArrayValue(elem, []types.Value{})}
 	}
-	out := b.finish(e.At, &Call{Fn: "make_array", Args: args})
+	out := b.finish(e.At, &expr.Call{Fn: "make_array", Args: args})
 	if !out.Type().Equal(t) { // e.g. every element NULL
-		return b.finish(e.At, &Call{Fn: "cast", Args: []Expr{out}, T: t})
+		return b.finish(e.At, &expr.Call{Fn: "cast", Args: []expr.Expr{out}, T: t})
 	}
 	return out
 }
 
 // typedStruct binds STRUCT<…>(…): one value per field, coerced to the
 // field's type, named by the type.
-func (b *binder) typedStruct(e *sqlparse.StructLit, ctx *exprCtx) Expr {
+func (b *binder) typedStruct(e *sqlparse.StructLit, ctx *exprCtx) expr.Expr {
 	t := b.typeOf(e.Type)
 	if len(e.Elems) != len(t.Fields) {
 		b.fail(e.At, "%s takes %d values, got %d", t, len(t.Fields), len(e.Elems))
 	}
 	if len(t.Fields) == 0 {
-		return &Const{V: types.StructValue(t, []types.Value{})} // STRUCT<>()
+		return &expr.Const{V: types.StructValue(t, []types.Value{})} // STRUCT<>()
 	}
-	args := make([]Expr, len(e.Elems))
+	args := make([]expr.Expr, len(e.Elems))
 	for i, x := range e.Elems {
 		if e.Aliases[i] != "" {
 			b.fail(x.Pos(), "a typed STRUCT names its fields in its type, not with AS")
@@ -514,25 +515,25 @@ func (b *binder) typedStruct(e *sqlparse.StructLit, ctx *exprCtx) Expr {
 		}
 		args[i] = c
 	}
-	return b.finish(e.At, &Call{Fn: "make_struct", Args: args, T: t})
+	return b.finish(e.At, &expr.Call{Fn: "make_struct", Args: args, T: t})
 }
 
 // coerceLiteral is coerceTo, and also gives an array or struct literal
 // (or constant) the written type of its place, element by element and
 // field by field: ARRAY<STRUCT<k STRING, v INT64>>[('a', 1)].
-func coerceLiteral(e Expr, t types.Type) (Expr, error) {
-	c, err := coerceTo(e, t)
+func coerceLiteral(e expr.Expr, t types.Type) (expr.Expr, error) {
+	c, err := expr.CoerceTo(e, t)
 	if err == nil {
 		return c, nil
 	}
 	switch x := e.(type) {
-	case *Const:
+	case *expr.Const:
 		if x.V.T.Kind == t.Kind && (t.Kind == types.KindArray || t.Kind == types.KindStruct) {
 			if v, cerr := types.Cast(x.V, t); cerr == nil {
-				return &Const{V: v}, nil
+				return &expr.Const{V: v}, nil
 			}
 		}
-	case *Call:
+	case *expr.Call:
 		var want func(i int) types.Type
 		switch {
 		case x.Fn == "make_struct" && t.Kind == types.KindStruct && len(x.Args) == len(t.Fields):
@@ -542,7 +543,7 @@ func coerceLiteral(e Expr, t types.Type) (Expr, error) {
 		default:
 			return nil, err
 		}
-		args := make([]Expr, len(x.Args))
+		args := make([]expr.Expr, len(x.Args))
 		for i, a := range x.Args {
 			ca, aerr := coerceLiteral(a, want(i))
 			if aerr != nil {
@@ -550,7 +551,7 @@ func coerceLiteral(e Expr, t types.Type) (Expr, error) {
 			}
 			args[i] = ca
 		}
-		return &Call{Fn: x.Fn, Args: args, T: t}, nil
+		return &expr.Call{Fn: x.Fn, Args: args, T: t}, nil
 	}
 	return nil, err
 }

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -19,7 +20,7 @@ import (
 // concatenates them where the path ends.
 
 // flattened binds e, an array path, as the array it stands for.
-func (b *binder) flattened(e sqlparse.Expr, ctx *exprCtx) Expr {
+func (b *binder) flattened(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 	saved := b.flatten
 	b.flatten = true
 	x := b.expr(e, ctx)
@@ -43,19 +44,19 @@ func nestedArray(t types.Type) bool {
 }
 
 // pathFlatten concatenates a path's array of arrays.
-func pathFlatten(x Expr) Expr {
+func pathFlatten(x expr.Expr) expr.Expr {
 	if !nestedArray(x.Type()) {
 		return x
 	}
-	return &Call{Fn: "path_flatten", Args: []Expr{x}, T: *x.Type().Elem}
+	return &expr.Call{Fn: "path_flatten", Args: []expr.Expr{x}, T: *x.Type().Elem}
 }
 
 // pathField reads field name of every element of x, an ARRAY of STRUCTs.
-func (b *binder) pathField(x Expr, name string, pos int) Expr {
+func (b *binder) pathField(x expr.Expr, name string, pos int) expr.Expr {
 	x = pathFlatten(x)
 	elem := *x.Type().Elem
 	if elem.Kind == types.KindJSON { // each element's member, as j.name is
-		return &Call{Fn: "path_json_field", Args: []Expr{x, &Const{V: types.StringValue(name)}}, T: x.Type()}
+		return &expr.Call{Fn: "path_json_field", Args: []expr.Expr{x, &expr.Const{V: types.StringValue(name)}}, T: x.Type()}
 	}
 	if elem.Kind != types.KindStruct {
 		b.fail(pos, "cannot access field %s on the elements of %s", name, x.Type())
@@ -64,10 +65,10 @@ func (b *binder) pathField(x Expr, name string, pos int) Expr {
 	if i < 0 {
 		b.fail(pos, "field %s not found in %s", name, elem)
 	}
-	return &Call{Fn: "path_field", Args: []Expr{x}, Idx: i, T: types.ArrayOf(elem.Fields[i].Type)}
+	return &expr.Call{Fn: "path_field", Args: []expr.Expr{x}, Idx: i, T: types.ArrayOf(elem.Fields[i].Type)}
 }
 
 // pathIndex subscripts each inner array of a path's array of arrays.
-func pathIndex(fn string, x, idx Expr) Expr {
-	return &Call{Fn: "path_" + fn, Args: []Expr{x, idx}, T: *x.Type().Elem}
+func pathIndex(fn string, x, idx expr.Expr) expr.Expr {
+	return &expr.Call{Fn: "path_" + fn, Args: []expr.Expr{x, idx}, T: *x.Type().Elem}
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -13,20 +14,20 @@ type fromTree struct {
 	plan        Node      // rvPlan leaves
 	left, right *fromTree // joins
 	joinKind    JoinKind
-	on          Expr
+	on          expr.Expr
 	in          *fromTree // unnest input
-	unnest      Expr
+	unnest      expr.Expr
 	unnestLeft  bool
-	unnestOn    Expr // LEFT JOIN UNNEST … ON: over the range variables, resolved at layout
+	unnestOn    expr.Expr // LEFT JOIN UNNEST … ON: over the range variables, resolved at layout
 	offsetRV    *rangeVar
 	sub         *fromTree // filtered: the rows of sub for which cond holds
-	cond        Expr
+	cond        expr.Expr
 }
 
 // from binds a FROM clause, adding range variables to sc. Conditions that
 // belong to WHERE (presence of unnested objects, ON of inner joins against
 // UNNEST) are appended to where.
-func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr) *fromTree {
+func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]expr.Expr) *fromTree {
 	switch f := f.(type) {
 	case *sqlparse.TableRef:
 		if u := b.pathUnnest(f, sc); u != nil {
@@ -79,7 +80,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 		// in a side the join pads with NULLs (inside a join nested there):
 		// its columns must be NULL in the padded rows. A join nested in the
 		// preserved side inlines its constants as it would anywhere.
-		side := func(item sqlparse.FromItem, padded bool, w *[]Expr) *fromTree {
+		side := func(item sqlparse.FromItem, padded bool, w *[]expr.Expr) *fromTree {
 			if _, nested := item.(*sqlparse.Join); !padded && (nested || (!padL && !padR)) {
 				return b.from(item, env, sc, w)
 			}
@@ -89,7 +90,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			return b.from(item, env, sc, w)
 		}
 		start := len(sc.vars)
-		left := b.padded(f, padL, where, func(w *[]Expr) *fromTree { return side(f.Left, padL, w) })
+		left := b.padded(f, padL, where, func(w *[]expr.Expr) *fromTree { return side(f.Left, padL, w) })
 		// RIGHT and FULL JOIN UNNEST(…), and a JOIN UNNEST(…) USING, join
 		// a relation, not the left rows' arrays: the array may not read
 		// the left side (as in BigQuery), and the join runs as any other.
@@ -109,7 +110,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			}
 		}
 		mid := len(sc.vars)
-		right := b.padded(f, padR, where, func(w *[]Expr) *fromTree {
+		right := b.padded(f, padR, where, func(w *[]expr.Expr) *fromTree {
 			// A parenthesized join, or the UNNEST of a RIGHT or FULL JOIN:
 			// only its own names (scope.inner).
 			why := ""
@@ -126,7 +127,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]Expr
 			}
 			return side(f.Right, padR, w)
 		})
-		var on Expr
+		var on expr.Expr
 		if len(f.Using) > 0 {
 			on = b.using(f, sc, start, mid) // bind_using.go
 		} else if f.On != nil {
@@ -170,11 +171,11 @@ func (b *binder) pathUnnest(f *sqlparse.TableRef, sc *scope) *sqlparse.UnnestRef
 // padded binds one side of a join (bind, given where its own conditions
 // go). A side the join pads with NULLs keeps its own conditions: they
 // filter its rows before the join (see from).
-func (b *binder) padded(f *sqlparse.Join, pad bool, where *[]Expr, bind func(*[]Expr) *fromTree) *fromTree {
+func (b *binder) padded(f *sqlparse.Join, pad bool, where *[]expr.Expr, bind func(*[]expr.Expr) *fromTree) *fromTree {
 	if !pad {
 		return bind(where)
 	}
-	var own []Expr
+	var own []expr.Expr
 	t := bind(&own)
 	if len(own) == 0 {
 		return t
@@ -182,10 +183,10 @@ func (b *binder) padded(f *sqlparse.Join, pad bool, where *[]Expr, bind func(*[]
 	if t == nil {
 		b.fail(f.At, "%s of a constant subquery that filters its rows is not supported", f.Kind)
 	}
-	return &fromTree{sub: t, cond: joinAnd(own)}
+	return &fromTree{sub: t, cond: expr.JoinAnd(own)}
 }
 
-func (b *binder) join(f *sqlparse.Join, left, right *fromTree, on Expr, where *[]Expr) *fromTree {
+func (b *binder) join(f *sqlparse.Join, left, right *fromTree, on expr.Expr, where *[]expr.Expr) *fromTree {
 	kind := JoinInner
 	switch f.Kind {
 	case sqlparse.JoinComma, sqlparse.JoinCross:
@@ -201,13 +202,13 @@ func (b *binder) join(f *sqlparse.Join, left, right *fromTree, on Expr, where *[
 	// A constant single-row side contributes no rows or columns.
 	if right == nil && !outer {
 		if on != nil {
-			*where = append(*where, splitAnd(on)...)
+			*where = append(*where, expr.SplitAnd(on)...)
 		}
 		return left
 	}
 	if left == nil && !outer {
 		if on != nil {
-			*where = append(*where, splitAnd(on)...)
+			*where = append(*where, expr.SplitAnd(on)...)
 		}
 		return right
 	}
@@ -259,7 +260,7 @@ func isValueTable(q sqlparse.SetExpr) bool {
 }
 
 // valueOf is the value of a value table's row.
-func valueOf(rv *rangeVar) Expr {
+func valueOf(rv *rangeVar) expr.Expr {
 	if rv.kind == rvConst {
 		return rv.consts[0]
 	}
@@ -267,7 +268,7 @@ func valueOf(rv *rangeVar) Expr {
 }
 
 // constRow returns the expressions of a plan that is one row of constants.
-func constRow(n Node) []Expr {
+func constRow(n Node) []expr.Expr {
 	p, ok := n.(*Project)
 	if !ok {
 		return nil
@@ -277,7 +278,7 @@ func constRow(n Node) []Expr {
 		return nil
 	}
 	for _, e := range p.Exprs {
-		if !IsConst(e) {
+		if !expr.IsConst(e) {
 			return nil
 		}
 	}
@@ -285,12 +286,12 @@ func constRow(n Node) []Expr {
 }
 
 // unnestJoin binds `left [CROSS|LEFT|INNER] JOIN UNNEST(…)` and `left, UNNEST(…)`.
-func (b *binder) unnestJoin(f *sqlparse.Join, u *sqlparse.UnnestRef, left *fromTree, sc *scope, where *[]Expr) *fromTree {
+func (b *binder) unnestJoin(f *sqlparse.Join, u *sqlparse.UnnestRef, left *fromTree, sc *scope, where *[]expr.Expr) *fromTree {
 	return b.unnestItem(u, left, f.Kind == sqlparse.JoinLeft, sc, where, f)
 }
 
 // unnestItem binds UNNEST(expr) over input (nil for a leading UNNEST).
-func (b *binder) unnestItem(u *sqlparse.UnnestRef, input *fromTree, leftJoin bool, sc *scope, where *[]Expr, join ...*sqlparse.Join) *fromTree {
+func (b *binder) unnestItem(u *sqlparse.UnnestRef, input *fromTree, leftJoin bool, sc *scope, where *[]expr.Expr, join ...*sqlparse.Join) *fromTree {
 	var on sqlparse.Expr
 	if len(join) > 0 {
 		on = join[0].On
@@ -303,15 +304,15 @@ func (b *binder) unnestItem(u *sqlparse.UnnestRef, input *fromTree, leftJoin boo
 		rv.scanRV = scanRV
 		if !leftJoin {
 			p := scanField(scanRV, path, types.Bool, true)
-			*where = append(*where, &Call{Fn: "not", Args: []Expr{&Call{Fn: "is_null", Args: []Expr{p}, T: types.Bool}}, T: types.Bool})
+			*where = append(*where, &expr.Call{Fn: "not", Args: []expr.Expr{&expr.Call{Fn: "is_null", Args: []expr.Expr{p}, T: types.Bool}}, T: types.Bool})
 		}
 		sc.vars = append(sc.vars, rv)
 		if !onTrue {
-			*where = append(*where, splitAnd(b.boolExpr(on, &exprCtx{sc: sc}, "ON"))...)
+			*where = append(*where, expr.SplitAnd(b.boolExpr(on, &exprCtx{sc: sc}, "ON"))...)
 		}
 		return input
 	}
-	var arr Expr
+	var arr expr.Expr
 	if len(u.Zip) > 0 {
 		arr = b.zipArrays(u, sc) // bind_unnest_zip.go
 	} else {
@@ -341,7 +342,7 @@ func (b *binder) unnestItem(u *sqlparse.UnnestRef, input *fromTree, leftJoin boo
 		if leftJoin {
 			t.unnestOn = cond // the NULL row stands in where no element passes
 		} else {
-			*where = append(*where, splitAnd(cond)...)
+			*where = append(*where, expr.SplitAnd(cond)...)
 		}
 	}
 	return t
@@ -416,7 +417,7 @@ func (b *binder) objectPathOf(rv *rangeVar, name string) (*rangeVar, string, boo
 // and the tree becomes plan nodes. resolve then turns syms into ColRefs.
 func (b *binder) layout(t *fromTree) Node {
 	if t == nil {
-		return &Values{Rows: [][]Expr{{}}}
+		return &Values{Rows: [][]expr.Expr{{}}}
 	}
 	// Expressions are resolved against the whole FROM row, whose columns
 	// are numbered from the left; a join or UNNEST nested on the right
@@ -442,7 +443,7 @@ func (b *binder) layout(t *fromTree) Node {
 			base[f] = start
 			return f
 		case t.unnest != nil || t.in != nil:
-			var in Node = &Values{Rows: [][]Expr{{}}}
+			var in Node = &Values{Rows: [][]expr.Expr{{}}}
 			if t.in != nil {
 				in = build(t.in)
 			}
@@ -476,11 +477,11 @@ func (b *binder) layout(t *fromTree) Node {
 		}
 	}
 	plan := build(t)
-	local := func(e Expr, n Node) Expr {
+	local := func(e expr.Expr, n Node) expr.Expr {
 		e = resolveSyms(e)
 		if d := base[n]; d > 0 {
-			e = mapExpr(e, func(x Expr) Expr {
-				if c, ok := x.(*ColRef); ok {
+			e = expr.MapExpr(e, func(x expr.Expr) expr.Expr {
+				if c, ok := x.(*expr.ColRef); ok {
 					shifted := *c
 					shifted.Idx -= d
 					return &shifted
@@ -512,10 +513,10 @@ func (b *binder) layout(t *fromTree) Node {
 }
 
 // resolveSyms replaces syms by ColRefs once offsets are fixed.
-func resolveSyms(e Expr) Expr {
-	return mapExpr(e, func(x Expr) Expr {
+func resolveSyms(e expr.Expr) expr.Expr {
+	return expr.MapExpr(e, func(x expr.Expr) expr.Expr {
 		if s, ok := x.(*sym); ok {
-			return &ColRef{Idx: s.rv.offset + s.idx, T: s.T, Name: s.nm}
+			return &expr.ColRef{Idx: s.rv.offset + s.idx, T: s.T, Name: s.nm}
 		}
 		return x
 	})

@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 )
 
@@ -17,7 +18,7 @@ import (
 //
 // No key left means one group over every row, as GROUP BY () would. An
 // item of SELECT * is a column, so a key.
-func (b *binder) groupAllKeys(items []selItem, sc *scope) []Expr {
+func (b *binder) groupAllKeys(items []selItem, sc *scope) []expr.Expr {
 	idents := make([][]string, len(items))
 	plain := map[string]bool{} // keys that are a bare name, lower case
 	cand := make([]bool, len(items))
@@ -39,7 +40,7 @@ func (b *binder) groupAllKeys(items []selItem, sc *scope) []Expr {
 			plain[strings.ToLower(strings.Join(id.Parts, "."))] = true
 		}
 	}
-	var keys []Expr
+	var keys []expr.Expr
 	for i, it := range items {
 		if !cand[i] {
 			continue
@@ -47,7 +48,7 @@ func (b *binder) groupAllKeys(items []selItem, sc *scope) []Expr {
 		if _, bare := it.ast.(*sqlparse.Ident); it.ast != nil && !bare && allIn(idents[i], plain) {
 			continue
 		}
-		var k Expr
+		var k expr.Expr
 		if it.ast == nil {
 			k = it.expr
 		} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -20,13 +21,13 @@ const maxGroupingSets = 4096
 // groupingSetKey is the placeholder of the set-number key: a call nobody
 // can write (its name is not a name), so toAggOutput maps only GROUPING's
 // uses of it to the key column. A new one each time: plans share no nodes.
-func groupingSetKey() Expr { return &Call{Fn: "$grouping_set", T: types.Int64} }
+func groupingSetKey() expr.Expr { return &expr.Call{Fn: "$grouping_set", T: types.Int64} }
 
 // grouping is what GROUPING(x) needs of the GROUP BY being bound.
 type grouping struct {
-	keys []Expr   // the grouping keys, bound (without the set number)
-	sets [][]bool // per set, which keys it groups by
-	key  func(sqlparse.Expr) Expr
+	keys []expr.Expr // the grouping keys, bound (without the set number)
+	sets [][]bool    // per set, which keys it groups by
+	key  func(sqlparse.Expr) expr.Expr
 	busy bool // binding GROUPING's argument (an alias may lead back to it)
 }
 
@@ -55,7 +56,7 @@ func isRollupOrCube(e sqlparse.Expr) bool {
 // groupingSets expands the GROUP BY items into keys and sets: the sets of
 // the items side by side, every combination (GROUP BY a, ROLLUP(b) is
 // (a, b) and (a)).
-func (b *binder) groupingSets(items []sqlparse.Expr, key func(sqlparse.Expr) Expr) *grouping {
+func (b *binder) groupingSets(items []sqlparse.Expr, key func(sqlparse.Expr) expr.Expr) *grouping {
 	g := &grouping{key: key}
 	index := func(e sqlparse.Expr) int {
 		k := key(e)
@@ -161,7 +162,7 @@ func (b *binder) groupingSets(items []sqlparse.Expr, key func(sqlparse.Expr) Exp
 
 // groupingCall binds GROUPING(x): 1 in the rows of sets that do not group
 // by x, else 0; x must be one of the grouping keys.
-func (b *binder) groupingCall(e *sqlparse.Call, ctx *exprCtx) Expr {
+func (b *binder) groupingCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 	if ctx.aggs == nil || ctx.aggs.grouping == nil {
 		b.fail(e.At, "GROUPING is allowed only with GROUP BY ROLLUP, CUBE or GROUPING SETS")
 	}
@@ -185,12 +186,12 @@ func (b *binder) groupingCall(e *sqlparse.Call, ctx *exprCtx) Expr {
 	if k < 0 {
 		b.fail(e.Args[0].Pos(), "the argument of GROUPING must be a GROUP BY expression")
 	}
-	c := &Case{T: types.Int64, Else: &Const{V: types.IntValue(0)}}
+	c := &expr.Case{T: types.Int64, Else: &expr.Const{V: types.IntValue(0)}}
 	for si, set := range g.sets {
 		if !set[k] {
-			c.Whens = append(c.Whens, When{
-				Cond: b.finish(e.At, &Call{Fn: "=", Args: []Expr{groupingSetKey(), &Const{V: types.IntValue(int64(si))}}}),
-				Then: &Const{V: types.IntValue(1)},
+			c.Whens = append(c.Whens, expr.When{
+				Cond: b.finish(e.At, &expr.Call{Fn: "=", Args: []expr.Expr{groupingSetKey(), &expr.Const{V: types.IntValue(int64(si))}}}),
+				Then: &expr.Const{V: types.IntValue(1)},
 			})
 		}
 	}

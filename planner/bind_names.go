@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 	"strings"
@@ -10,7 +11,7 @@ import (
 // variable as a value, struct members.
 
 // ident resolves a (possibly dotted) name.
-func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
+func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 	if ctx.sc == nil {
 		b.fail(e.At, "unrecognized name %s", e.Parts[0])
 	}
@@ -38,7 +39,7 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 		return b.fields(u.expr, parts[1:], e.At)
 	}
 	// An unqualified column of exactly one FROM item.
-	var found []Expr
+	var found []expr.Expr
 	for _, rv := range ctx.sc.visible() {
 		if x := b.columnOf(rv, parts[0]); x != nil {
 			found = append(found, x)
@@ -79,11 +80,11 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) Expr {
 }
 
 // columnOf returns the column name of rv as an expression, or nil.
-func (b *binder) columnOf(rv *rangeVar, name string) Expr {
+func (b *binder) columnOf(rv *rangeVar, name string) expr.Expr {
 	if rv.value { // a value table's columns are its STRUCT's fields
 		if t := rv.cols[0].T; t.Kind == types.KindStruct {
 			if i := t.FieldIndex(name); i >= 0 {
-				return &Call{Fn: "field", Args: []Expr{valueOf(rv)}, Idx: i, T: t.Fields[i].Type}
+				return &expr.Call{Fn: "field", Args: []expr.Expr{valueOf(rv)}, Idx: i, T: t.Fields[i].Type}
 			}
 		}
 		return nil
@@ -120,7 +121,7 @@ func (b *binder) columnOf(rv *rangeVar, name string) Expr {
 		// `UNNEST(metadata) AS m … WHERE function_id = …`).
 		if rv.cols[0].T.Kind == types.KindStruct {
 			if i := rv.cols[0].T.FieldIndex(name); i >= 0 {
-				return &Call{Fn: "field", Args: []Expr{&sym{rv: rv, idx: 0, T: rv.cols[0].T}}, Idx: i, T: rv.cols[0].T.Fields[i].Type}
+				return &expr.Call{Fn: "field", Args: []expr.Expr{&sym{rv: rv, idx: 0, T: rv.cols[0].T}}, Idx: i, T: rv.cols[0].T.Fields[i].Type}
 			}
 		}
 	}
@@ -128,7 +129,7 @@ func (b *binder) columnOf(rv *rangeVar, name string) Expr {
 }
 
 // member resolves alias.rest.
-func (b *binder) member(rv *rangeVar, rest []string, pos int) Expr {
+func (b *binder) member(rv *rangeVar, rest []string, pos int) expr.Expr {
 	if rv.value {
 		return b.fields(valueOf(rv), rest, pos)
 	}
@@ -154,14 +155,14 @@ func (b *binder) member(rv *rangeVar, rest []string, pos int) Expr {
 }
 
 // rowValue is a range variable used as a value: its element, or a STRUCT of its row.
-func (b *binder) rowValue(rv *rangeVar, pos int) Expr {
+func (b *binder) rowValue(rv *rangeVar, pos int) expr.Expr {
 	if rv.value {
 		return valueOf(rv)
 	}
 	if rv.kind == rvElem {
 		return &sym{rv: rv, idx: 0, T: rv.cols[0].T, nm: rv.cols[0].Name}
 	}
-	var args []Expr
+	var args []expr.Expr
 	var fields []types.Field
 	for _, it := range b.rangeVarColumns(rv) {
 		args = append(args, it.expr)
@@ -176,18 +177,18 @@ func (b *binder) rowValue(rv *rangeVar, pos int) Expr {
 		// UNNEST of what may be an array): a field no event has, NULL.
 		return scanField(rv.scanRV, rv.prefix, types.Null, false)
 	}
-	return b.finish(pos, &Call{Fn: "make_struct", Args: args, T: types.StructOf(fields...)})
+	return b.finish(pos, &expr.Call{Fn: "make_struct", Args: args, T: types.StructOf(fields...)})
 }
 
 // fields applies struct field accesses.
-func (b *binder) fields(x Expr, names []string, pos int) Expr {
+func (b *binder) fields(x expr.Expr, names []string, pos int) expr.Expr {
 	for _, n := range names {
 		x = b.field(x, n, pos)
 	}
 	return x
 }
 
-func (b *binder) field(x Expr, name string, pos int) Expr {
+func (b *binder) field(x expr.Expr, name string, pos int) expr.Expr {
 	t := x.Type()
 	switch t.Kind {
 	case types.KindStruct:
@@ -195,11 +196,11 @@ func (b *binder) field(x Expr, name string, pos int) Expr {
 		if i < 0 {
 			b.fail(pos, "field %s not found in %s", name, t)
 		}
-		return b.finish(pos, &Call{Fn: "field", Args: []Expr{x}, Idx: i, T: t.Fields[i].Type})
+		return b.finish(pos, &expr.Call{Fn: "field", Args: []expr.Expr{x}, Idx: i, T: t.Fields[i].Type})
 	case types.KindNull:
-		return &Const{V: types.NullOf(types.Null)}
+		return &expr.Const{V: types.NullOf(types.Null)}
 	case types.KindJSON: // j.name is j['name'] (funcs_jsontype.go)
-		return b.finish(pos, &Call{Fn: "json_subscript", Args: []Expr{x, &Const{V: types.StringValue(name)}}})
+		return b.finish(pos, &expr.Call{Fn: "json_subscript", Args: []expr.Expr{x, &expr.Const{V: types.StringValue(name)}}})
 	case types.KindArray:
 		if b.flatten {
 			return b.pathField(x, name, pos) // bind_flatten.go

@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -95,7 +96,7 @@ func (b *binder) pivot(f *sqlparse.PivotRef, env *cteEnv) Node {
 func (b *binder) pivotCall(a *sqlparse.Call, match sqlparse.Expr) sqlparse.Expr {
 	name := strings.ToLower(a.Name)
 	switch {
-	case !IsAggregate(name):
+	case !expr.IsAggregate(name):
 		b.fail(a.At, "PIVOT needs an aggregate function, not %s", strings.ToUpper(a.Name))
 	case a.Having != "":
 		// Its maximum would be taken over every value's rows, not the
@@ -136,7 +137,7 @@ func (b *binder) pivotValue(v sqlparse.Expr, forT types.Type) types.Value {
 		}
 		x = c
 	}
-	k, ok := x.(*Const)
+	k, ok := x.(*expr.Const)
 	if !ok {
 		if b.symbolic {
 			return types.NullOf(forT)

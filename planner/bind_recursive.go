@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -37,13 +38,13 @@ func (b *binder) recursiveCTE(def *cteDef) Node {
 	// A column the base makes only NULLs of is INT64, as BigQuery types
 	// an untyped NULL; the step's rows must fit it.
 	cols := slices.Clone(base.Columns())
-	var nullCols []Expr
+	var nullCols []expr.Expr
 	typed := false
 	for i, c := range cols {
-		ref := Expr(&ColRef{Idx: i, T: c.T, Name: c.Name})
+		ref := expr.Expr(&expr.ColRef{Idx: i, T: c.T, Name: c.Name})
 		if c.T.Kind == types.KindNull {
 			cols[i].T = types.Int64
-			ref, typed = &Call{Fn: "cast", Args: []Expr{ref}, T: types.Int64}, true
+			ref, typed = &expr.Call{Fn: "cast", Args: []expr.Expr{ref}, T: types.Int64}, true
 		}
 		nullCols = append(nullCols, ref)
 	}
@@ -67,12 +68,12 @@ func (b *binder) recursiveCTE(def *cteDef) Node {
 	if len(sc) != len(cols) {
 		b.fail(set.Right.Pos(), "the recursive term of %s has %d columns, its base term %d", name, len(sc), len(cols))
 	}
-	var exprs []Expr
+	var exprs []expr.Expr
 	cast := false
 	for i, c := range sc {
-		ref := Expr(&ColRef{Idx: i, T: c.T, Name: c.Name})
+		ref := expr.Expr(&expr.ColRef{Idx: i, T: c.T, Name: c.Name})
 		if !c.T.Equal(cols[i].T) {
-			x, err := coerceTo(ref, cols[i].T)
+			x, err := expr.CoerceTo(ref, cols[i].T)
 			if err != nil {
 				b.fail(set.Right.Pos(), "column %d of the recursive term of %s is %s, its base term's %s", i+1, name, c.T, cols[i].T)
 			}

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
 
 type selItem struct {
 	ast  sqlparse.Expr
-	expr Expr // bound once expanded stars are known
+	expr expr.Expr // bound once expanded stars are known
 	name string
 	pos  int
 }
@@ -18,7 +19,7 @@ type selItem struct {
 // selectBlock binds one SELECT with the ORDER BY and LIMIT of its query.
 func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlparse.OrderItem, limit, offset sqlparse.Expr) Node {
 	sc := &scope{env: env}
-	var where []Expr
+	var where []expr.Expr
 	var tree *fromTree
 	if s.From != nil {
 		// Grouping sets tell a key from the constant it holds (GROUPING,
@@ -33,7 +34,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		if hasAggregate(s.Where) {
 			b.fail(s.Where.Pos(), "aggregate functions are not allowed in WHERE")
 		}
-		where = append(where, splitAnd(b.boolExpr(s.Where, &exprCtx{sc: sc}, "WHERE"))...)
+		where = append(where, expr.SplitAnd(b.boolExpr(s.Where, &exprCtx{sc: sc}, "WHERE"))...)
 	}
 	items := b.expandItems(s, sc)
 	if s.As == "VALUE" && len(items) != 1 {
@@ -48,12 +49,12 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	}
 	wins := &winCollector{named: b.namedWindows(s.Windows)} // bind_window.go
 
-	var keys []Expr
+	var keys []expr.Expr
 	var agg *aggCollector
 	if grouped {
 		agg = &aggCollector{}
 		if hasGroupingSets(s.GroupBy) {
-			agg.grouping = b.groupingSets(s.GroupBy, func(g sqlparse.Expr) Expr { return b.groupKey(g, items, sc) })
+			agg.grouping = b.groupingSets(s.GroupBy, func(g sqlparse.Expr) expr.Expr { return b.groupKey(g, items, sc) })
 			keys = append(append(keys, agg.grouping.keys...), groupingSetKey())
 		} else if s.GroupAll {
 			keys = b.groupAllKeys(items, sc) // bind_group_all.go
@@ -76,11 +77,11 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 			}
 		}
 	}
-	var having Expr
+	var having expr.Expr
 	if s.Having != nil {
 		having = b.toAggOutput(b.boolExpr(s.Having, &exprCtx{sc: sc, aggs: agg, laterAliases: items}, "HAVING"), keys, s.Having.Pos())
 	}
-	var qualify Expr
+	var qualify expr.Expr
 	if s.Qualify != nil {
 		qualify = b.boolExpr(s.Qualify, &exprCtx{sc: sc, aggs: agg, wins: wins, aliases: items}, "QUALIFY")
 		if grouped {
@@ -90,7 +91,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	// ORDER BY: an ordinal or a select alias reads the output; anything else
 	// is computed as a hidden column.
 	var sortKeys []SortKey
-	var hidden []Expr
+	var hidden []expr.Expr
 	outCols := len(items)
 	for _, o := range orderBy {
 		idx := -1
@@ -119,13 +120,13 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		} else {
 			t = hidden[idx-outCols].Type()
 		}
-		sortKeys = append(sortKeys, b.sortKey(o, &ColRef{Idx: idx, T: t, Name: name}))
+		sortKeys = append(sortKeys, b.sortKey(o, &expr.ColRef{Idx: idx, T: t, Name: name}))
 	}
 
 	// The FROM row is complete: fix its layout and build the plan.
 	plan := b.layout(tree)
 	if len(where) > 0 {
-		plan = &Filter{In: plan, Cond: resolveSyms(joinAnd(where))}
+		plan = &Filter{In: plan, Cond: resolveSyms(expr.JoinAnd(where))}
 	}
 	if grouped {
 		a := &Aggregate{In: plan}
@@ -149,7 +150,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		}
 	}
 	// Analytic calls read the row as it stands now; QUALIFY filters on them.
-	place := func(e Expr, pos int) Expr {
+	place := func(e expr.Expr, pos int) expr.Expr {
 		if grouped {
 			return b.toAggOutput(e, keys, pos)
 		}
@@ -159,7 +160,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		b.fail(s.Qualify.Pos(), "QUALIFY needs an analytic function (… OVER …) in the select list or in QUALIFY")
 	}
 	plan, winBase := b.windowNode(plan, wins, place)
-	final := func(e Expr) Expr {
+	final := func(e expr.Expr) expr.Expr {
 		if !grouped {
 			e = resolveSyms(e)
 		}
@@ -187,7 +188,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		d := &Aggregate{In: plan}
 		for i, c := range proj.Cols {
 			b.orderable(s.At, "SELECT DISTINCT", c.T)
-			d.Keys = append(d.Keys, &ColRef{Idx: i, T: c.T, Name: c.Name})
+			d.Keys = append(d.Keys, &expr.ColRef{Idx: i, T: c.T, Name: c.Name})
 			d.Cols = append(d.Cols, c)
 		}
 		plan = d
@@ -198,7 +199,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	if len(hidden) > 0 {
 		trim := &Project{In: plan}
 		for i := 0; i < outCols; i++ {
-			trim.Exprs = append(trim.Exprs, &ColRef{Idx: i, T: proj.Cols[i].T, Name: proj.Cols[i].Name})
+			trim.Exprs = append(trim.Exprs, &expr.ColRef{Idx: i, T: proj.Cols[i].T, Name: proj.Cols[i].Name})
 			trim.Cols = append(trim.Cols, proj.Cols[i])
 		}
 		plan = trim
@@ -335,7 +336,7 @@ func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
 			return []selItem{{expr: v}}
 		}
 		for i, f := range t.Fields {
-			out = append(out, selItem{expr: &Call{Fn: "field", Args: []Expr{v}, Idx: i, T: f.Type}, name: f.Name})
+			out = append(out, selItem{expr: &expr.Call{Fn: "field", Args: []expr.Expr{v}, Idx: i, T: f.Type}, name: f.Name})
 		}
 		return out
 	}
@@ -373,7 +374,7 @@ func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
 			break
 		}
 		for i, f := range c.T.Fields {
-			out = append(out, selItem{expr: &Call{Fn: "field", Args: []Expr{elem}, Idx: i, T: f.Type}, name: f.Name})
+			out = append(out, selItem{expr: &expr.Call{Fn: "field", Args: []expr.Expr{elem}, Idx: i, T: f.Type}, name: f.Name})
 		}
 	case rvConst:
 		for i, c := range rv.cols {
@@ -385,14 +386,14 @@ func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
 
 // groupKey binds one GROUP BY item: an ordinal, a select alias, or an
 // expression over the FROM row.
-func (b *binder) groupKey(g sqlparse.Expr, items []selItem, sc *scope) Expr {
+func (b *binder) groupKey(g sqlparse.Expr, items []selItem, sc *scope) expr.Expr {
 	k := b.groupKeyExpr(g, items, sc)
 	b.orderable(g.Pos(), "GROUP BY", k.Type())
 	return k
 }
 
-func (b *binder) groupKeyExpr(g sqlparse.Expr, items []selItem, sc *scope) Expr {
-	pick := func(i int) Expr {
+func (b *binder) groupKeyExpr(g sqlparse.Expr, items []selItem, sc *scope) expr.Expr {
+	pick := func(i int) expr.Expr {
 		it := items[i]
 		if it.ast == nil {
 			return it.expr
@@ -423,7 +424,7 @@ func (b *binder) groupKeyExpr(g sqlparse.Expr, items []selItem, sc *scope) Expr 
 
 // aggCollector gathers the aggregates of a grouped SELECT, sharing identical ones.
 type aggCollector struct {
-	calls    []AggCall
+	calls    []expr.AggCall
 	keys     []string
 	grouping *grouping // with ROLLUP, CUBE or GROUPING SETS (bind_grouping.go)
 }
@@ -434,16 +435,16 @@ type aggRef struct {
 	T types.Type
 }
 
-func (a *aggRef) Type() types.Type         { return a.T }
-func (a *aggRef) Children() []Expr         { return nil }
-func (a *aggRef) WithChildren([]Expr) Expr { return a }
-func (a *aggRef) String() string           { return fmt.Sprintf("$agg%d", a.i) }
+func (a *aggRef) Type() types.Type                   { return a.T }
+func (a *aggRef) Children() []expr.Expr              { return nil }
+func (a *aggRef) WithChildren([]expr.Expr) expr.Expr { return a }
+func (a *aggRef) String() string                     { return fmt.Sprintf("$agg%d", a.i) }
 
 // add returns the aggregate for call, written at pos. Calls written alike
 // are computed once, unless an argument is volatile (SUM(RAND()) twice is
 // two sums); one written call stays one aggregate wherever the binder
 // copies it (a PIVOT aggregate for two aliases of one value).
-func (c *aggCollector) add(call AggCall, pos int) *aggRef {
+func (c *aggCollector) add(call expr.AggCall, pos int) *aggRef {
 	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls, call.Having, call.Filtered)
 	for _, a := range call.Args {
 		key += "|" + a.String()
@@ -464,28 +465,28 @@ func (c *aggCollector) add(call AggCall, pos int) *aggRef {
 // toAggOutput rewrites an expression bound over the FROM row into one over
 // the Aggregate's output: group keys and aggregates become column reads; any
 // other column read is an error.
-func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
+func (b *binder) toAggOutput(e expr.Expr, keys []expr.Expr, pos int) expr.Expr {
 	for i, k := range keys {
 		if k.String() == e.String() && !computedFromColumnKeys(e, keys) {
-			return &ColRef{Idx: i, T: k.Type(), Name: fmt.Sprintf("$key%d", i)}
+			return &expr.ColRef{Idx: i, T: k.Type(), Name: fmt.Sprintf("$key%d", i)}
 		}
 	}
 	switch x := e.(type) {
 	case *aggRef:
-		return &ColRef{Idx: len(keys) + x.i, T: x.T, Name: x.String()}
+		return &expr.ColRef{Idx: len(keys) + x.i, T: x.T, Name: x.String()}
 	case *sym:
 		b.fail(pos, "%s is neither grouped nor aggregated", x.nm)
-	case *Call:
+	case *expr.Call:
 		c := *x
-		c.Args = make([]Expr, len(x.Args))
+		c.Args = make([]expr.Expr, len(x.Args))
 		for i, a := range x.Args {
 			c.Args[i] = b.toAggOutput(a, keys, pos)
 		}
 		return &c
-	case *Case:
-		c := &Case{T: x.T, Else: b.toAggOutput(x.Else, keys, pos)}
+	case *expr.Case:
+		c := &expr.Case{T: x.T, Else: b.toAggOutput(x.Else, keys, pos)}
 		for _, w := range x.Whens {
-			c.Whens = append(c.Whens, When{b.toAggOutput(w.Cond, keys, pos), b.toAggOutput(w.Then, keys, pos)})
+			c.Whens = append(c.Whens, expr.When{Cond: b.toAggOutput(w.Cond, keys, pos), Then: b.toAggOutput(w.Then, keys, pos)})
 		}
 		return c
 	case *Subquery:
@@ -497,7 +498,7 @@ func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 			s.Key = b.toAggOutput(x.Key, keys, pos)
 		}
 		if x.Outer != nil {
-			s.Outer = make([]Expr, len(x.Outer))
+			s.Outer = make([]expr.Expr, len(x.Outer))
 			for i, o := range x.Outer {
 				s.Outer[i] = b.toAggOutput(o, keys, pos)
 			}
@@ -513,16 +514,16 @@ func (b *binder) toAggOutput(e Expr, keys []Expr, pos int) Expr {
 // when every column e reads is itself a key. ZetaSQL resolves a grouped
 // column's name to its key first, so with GROUP BY ROLLUP(x, x+1) the
 // selected x+1 is NULL exactly where x is, not where the key x+1 is.
-func computedFromColumnKeys(e Expr, keys []Expr) bool {
-	if _, ok := e.(*Call); !ok || len(keys) == 0 {
+func computedFromColumnKeys(e expr.Expr, keys []expr.Expr) bool {
+	if _, ok := e.(*expr.Call); !ok || len(keys) == 0 {
 		return false
 	}
-	if c, ok := keys[len(keys)-1].(*Call); !ok || c.Fn != "$grouping_set" {
+	if c, ok := keys[len(keys)-1].(*expr.Call); !ok || c.Fn != "$grouping_set" {
 		return false
 	}
 	cols, ok := 0, true
-	var walk func(x Expr)
-	walk = func(x Expr) {
+	var walk func(x expr.Expr)
+	walk = func(x expr.Expr) {
 		switch x := x.(type) {
 		case *sym: // a column of the FROM row, before the aggregate places it
 			cols++
@@ -532,8 +533,8 @@ func computedFromColumnKeys(e Expr, keys []Expr) bool {
 				}
 			}
 			ok = false
-		case *Const:
-		case *Call:
+		case *expr.Const:
+		case *expr.Call:
 			if x.Fn == "$grouping_set" {
 				ok = false
 			}
@@ -554,7 +555,7 @@ func computedFromColumnKeys(e Expr, keys []Expr) bool {
 func hasAggregate(e sqlparse.Expr) bool {
 	found := false
 	walkASTIf(e, func(n sqlparse.Node) bool {
-		if c, ok := n.(*sqlparse.Call); ok && c.Over == nil && IsAggregate(funcName(c.Name)) {
+		if c, ok := n.(*sqlparse.Call); ok && c.Over == nil && expr.IsAggregate(funcName(c.Name)) {
 			found = true
 		}
 		return !isSubqueryBody(n)
@@ -567,7 +568,7 @@ func hasAggregate(e sqlparse.Expr) bool {
 // A built-in whose name has a dot (HLL_COUNT.INIT) keeps it, SAFE. dropped.
 func funcName(name string) string {
 	lower := strings.ToLower(name)
-	if full := strings.TrimPrefix(lower, "safe."); strings.Contains(full, ".") && (IsAggregate(full) || LookupFunc(full) != nil) {
+	if full := strings.TrimPrefix(lower, "safe."); strings.Contains(full, ".") && (expr.IsAggregate(full) || expr.LookupFunc(full) != nil) {
 		return full
 	}
 	return lower[strings.LastIndexByte(lower, '.')+1:]

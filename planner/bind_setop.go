@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -35,13 +36,13 @@ func setOpName(s *sqlparse.SetOp) string {
 // the input selects it, as BigQuery coerces literals. It returns the input
 // (rewritten when a literal was) and the expression that reads the column
 // as t.
-func coerceSetColumn(n Node, i int, t types.Type, fail func()) (Node, Expr) {
+func coerceSetColumn(n Node, i int, t types.Type, fail func()) (Node, expr.Expr) {
 	c := n.Columns()[i]
-	if e, err := coerceTo(&ColRef{Idx: i, T: c.T, Name: c.Name}, t); err == nil {
+	if e, err := expr.CoerceTo(&expr.ColRef{Idx: i, T: c.T, Name: c.Name}, t); err == nil {
 		return n, e
 	}
 	if lit, ok := coerceLiteralColumn(n, i, t); ok {
-		return lit, &ColRef{Idx: i, T: t, Name: c.Name}
+		return lit, &expr.ColRef{Idx: i, T: t, Name: c.Name}
 	}
 	fail()
 	return nil, nil
@@ -53,11 +54,11 @@ func coerceSetColumn(n Node, i int, t types.Type, fail func()) (Node, Expr) {
 func coerceLiteralColumn(n Node, i int, t types.Type) (Node, bool) {
 	switch x := n.(type) {
 	case *Project:
-		k, ok := x.Exprs[i].(*Const)
+		k, ok := x.Exprs[i].(*expr.Const)
 		if !ok {
 			return nil, false
 		}
-		e, err := coerceTo(k, t)
+		e, err := expr.CoerceTo(k, t)
 		if err != nil {
 			return nil, false
 		}
@@ -85,7 +86,7 @@ func coerceLiteralColumn(n Node, i int, t types.Type) (Node, bool) {
 func floatLiteralColumn(n Node, i int) bool {
 	switch x := n.(type) {
 	case *Project:
-		return isFloatLiteral(x.Exprs[i])
+		return expr.IsFloatLiteral(x.Exprs[i])
 	case *Union:
 		for _, in := range x.Inputs {
 			if !floatLiteralColumn(in, i) {
@@ -134,7 +135,7 @@ func (b *binder) combine(s *sqlparse.SetOp, left, right Node) Node {
 		b.fail(s.At, "%s inputs have %d and %d columns", name, len(lc), len(rc))
 	}
 	cols := make([]Column, len(lc))
-	var lx, rx []Expr
+	var lx, rx []expr.Expr
 	cast := false
 	for i := range lc {
 		t, ok := types.Supertype(lc[i].T, rc[i].T)
@@ -155,7 +156,7 @@ func (b *binder) combine(s *sqlparse.SetOp, left, right Node) Node {
 		if !s.All || s.Op != "UNION" {
 			b.orderable(s.At, name, t) // DISTINCT, INTERSECT and EXCEPT compare rows
 		}
-		var l, r Expr
+		var l, r expr.Expr
 		fail := func() {
 			b.fail(s.At, "%s column %d has types %s and %s; only a literal converts between them", name, i+1, lc[i].T, rc[i].T)
 		}
@@ -194,7 +195,7 @@ func (b *binder) combine(s *sqlparse.SetOp, left, right Node) Node {
 	d := &Aggregate{In: u}
 	for i, c := range cols {
 		b.orderable(s.At, "a set operation with DISTINCT", c.T)
-		d.Keys = append(d.Keys, &ColRef{Idx: i, T: c.T, Name: c.Name})
+		d.Keys = append(d.Keys, &expr.ColRef{Idx: i, T: c.T, Name: c.Name})
 		d.Cols = append(d.Cols, c)
 	}
 	return d

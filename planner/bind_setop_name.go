@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -248,13 +249,13 @@ func projectByName(n Node, names []string) Node {
 		i, ok := in.index[strings.ToLower(name)]
 		switch {
 		case !ok:
-			p.Exprs = append(p.Exprs, &Const{V: types.NullOf(types.Null)})
+			p.Exprs = append(p.Exprs, &expr.Const{V: types.NullOf(types.Null)})
 			p.Cols = append(p.Cols, Column{Name: name, T: types.Null})
 			continue
 		case under != nil:
 			p.Exprs = append(p.Exprs, under.Exprs[i])
 		default:
-			p.Exprs = append(p.Exprs, &ColRef{Idx: i, T: cols[i].T, Name: cols[i].Name})
+			p.Exprs = append(p.Exprs, &expr.ColRef{Idx: i, T: cols[i].T, Name: cols[i].Name})
 		}
 		p.Cols = append(p.Cols, Column{Name: name, T: cols[i].T})
 	}

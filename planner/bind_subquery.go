@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -26,7 +27,7 @@ import (
 // the executor evaluates once per query.
 
 // exprSubquery binds (SELECT …), EXISTS (SELECT …) and ARRAY(SELECT …).
-func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
+func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) expr.Expr {
 	kind := SubScalar
 	switch e.Kind {
 	case "EXISTS":
@@ -44,11 +45,11 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 	}
 	plan, row := b.subqueryPlan(e.Query, ctx)
 	b.collect = saved
-	var outer []Expr
+	var outer []expr.Expr
 	var params *[]types.Value
 	if ref := findOuterRef(plan); ref != nil {
 		if kind == SubScalar {
-			if s, ok := b.tryDecorrelate(func() Expr { return b.scalarCorrelated(e, plan, ref) }); ok {
+			if s, ok := b.tryDecorrelate(func() expr.Expr { return b.scalarCorrelated(e, plan, ref) }); ok {
 				return s // bind_correlated.go
 			}
 		}
@@ -62,7 +63,7 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 	case SubExists:
 		s.T = types.Bool
 		if row != nil {
-			return &Const{V: types.BoolValue(true)}
+			return &expr.Const{V: types.BoolValue(true)}
 		}
 	case SubScalar:
 		if len(cols) != 1 {
@@ -84,7 +85,7 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 			elem = types.Int64
 		}
 		s.T = types.ArrayOf(elem)
-		if row != nil && !row[0].(*Const).V.Null {
+		if row != nil && !row[0].(*expr.Const).V.Null {
 			return b.call(e.At, "make_array", row)
 		}
 	}
@@ -93,7 +94,7 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) Expr {
 }
 
 // inSubquery binds x [NOT] IN (SELECT y …).
-func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
+func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) expr.Expr {
 	if st, ok := e.X.(*sqlparse.StructLit); ok && len(st.Elems) > 1 {
 		b.fail(e.At, "(a, b, …) IN (subquery) is not supported; compare one value, or join the subquery")
 	}
@@ -105,12 +106,12 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 	}
 	plan, row := b.subqueryPlan(e.Query, ctx)
 	b.collect = saved
-	var key Expr // the enclosing row's key, for a correlated IN
-	var outer []Expr
+	var key expr.Expr // the enclosing row's key, for a correlated IN
+	var outer []expr.Expr
 	var params *[]types.Value
 	if ref := findOuterRef(plan); ref != nil {
 		var p Node
-		if _, ok := b.tryDecorrelate(func() Expr { p, key = b.correlatedIn(plan, ref, e.At); return nil }); ok {
+		if _, ok := b.tryDecorrelate(func() expr.Expr { p, key = b.correlatedIn(plan, ref, e.At); return nil }); ok {
 			plan = p // bind_correlated.go
 		} else {
 			plan, outer, params = b.applyPlan(e.Query, ctx) // bind_apply.go
@@ -132,19 +133,19 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 	// Type the comparison as `x = y` does (numbers mix, a constant string
 	// becomes a timestamp, …), keeping x as coerced.
 	vcol := cols[len(cols)-1] // a correlated IN's plan has the key first
-	probe := &Call{Fn: "=", Args: []Expr{x, &ColRef{T: vcol.T, Name: vcol.Name}}}
+	probe := &expr.Call{Fn: "=", Args: []expr.Expr{x, &expr.ColRef{T: vcol.T, Name: vcol.Name}}}
 	if b.symbolic {
 		probe.Args = constStrings(probe.Args)
 	}
-	if _, err := Registered("=").Check(probe); err != nil {
+	if _, err := expr.Registered("=").Check(probe); err != nil {
 		b.failErr(e.At, err)
 	}
 	if !b.symbolic {
 		x = probe.Args[0]
 	}
-	var r Expr
+	var r expr.Expr
 	if row != nil {
-		r = b.call(e.At, "=", []Expr{x, row[0]})
+		r = b.call(e.At, "=", []expr.Expr{x, row[0]})
 	} else {
 		s := b.newSubquery(SubIn, b.optimizeSubplan(plan), e.At)
 		s.X, s.Key, s.T = x, key, types.Bool
@@ -152,7 +153,7 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) Expr {
 		r = s
 	}
 	if e.Not {
-		r = b.call(e.At, "not", []Expr{r})
+		r = b.call(e.At, "not", []expr.Expr{r})
 	}
 	return r
 }
@@ -166,7 +167,7 @@ func (b *binder) newSubquery(kind SubqueryKind, plan Node, pos int) *Subquery {
 // subqueryPlan binds a subquery in the scope of the expression holding it:
 // its CTEs are visible, its columns are outer names (outerName). row is the
 // subquery's one row when it is constants.
-func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row []Expr) {
+func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row []expr.Expr) {
 	var env *cteEnv
 	if ctx.sc != nil {
 		env = ctx.sc.env
@@ -186,17 +187,17 @@ func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row [
 func structRow(plan Node) Node {
 	cols := plan.Columns()
 	fields := make([]types.Field, len(cols))
-	args := make([]Expr, len(cols))
+	args := make([]expr.Expr, len(cols))
 	for i, c := range cols {
 		name := c.Name
 		if strings.HasPrefix(name, "$") {
 			name = ""
 		}
 		fields[i] = types.Field{Name: name, Type: c.T}
-		args[i] = &ColRef{Idx: i, T: c.T, Name: c.Name}
+		args[i] = &expr.ColRef{Idx: i, T: c.T, Name: c.Name}
 	}
 	t := types.StructOf(fields...)
-	return &Project{In: plan, Exprs: []Expr{&Call{Fn: "make_struct", Args: args, T: t}}, Cols: []Column{{Name: "$struct", T: t}}}
+	return &Project{In: plan, Exprs: []expr.Expr{&expr.Call{Fn: "make_struct", Args: args, T: t}}, Cols: []Column{{Name: "$struct", T: t}}}
 }
 
 // optimizeSubplan applies the rewrite rules to a subquery's plan at a call
@@ -212,7 +213,7 @@ func (b *binder) optimizeSubplan(plan Node) Node {
 // queries around the subqueries being bound: a constant of an inlined
 // constant row is returned; anything else is a correlated reference, refused.
 // It returns nil when no enclosing query has the name.
-func (b *binder) outerName(e *sqlparse.Ident) Expr {
+func (b *binder) outerName(e *sqlparse.Ident) expr.Expr {
 	parts := e.Parts
 	name := strings.Join(parts, ".")
 	for i := len(b.outer) - 1; i >= 0; i-- {
@@ -289,28 +290,28 @@ func isSubqueryBody(n sqlparse.Node) bool {
 // inCollated makes x IN (subquery) compare under the collation x or the
 // subquery's column has (both, if both have one, the same): x and the
 // column (or the constant row's value) become their collation keys.
-func (b *binder) inCollated(pos int, x Expr, plan Node, row []Expr) (Expr, Node, []Expr) {
+func (b *binder) inCollated(pos int, x expr.Expr, plan Node, row []expr.Expr) (expr.Expr, Node, []expr.Expr) {
 	cols := plan.Columns()
 	last := len(cols) - 1
-	col := &ColRef{Idx: last, T: cols[last].T, Name: cols[last].Name}
+	col := &expr.ColRef{Idx: last, T: cols[last].T, Name: cols[last].Name}
 	for _, t := range []types.Type{x.Type(), col.T} {
 		if t.Collated() && t.Kind != types.KindString {
 			b.fail(pos, "IN (subquery) of %s is not supported: a collated STRING inside it", t)
 		}
 	}
-	spec, err := argCollation("in", []Expr{x, col})
+	spec, err := expr.ArgCollation("in", []expr.Expr{x, col})
 	if err != nil {
 		b.failErr(pos, err)
 	}
-	exprs := make([]Expr, len(cols))
+	exprs := make([]expr.Expr, len(cols))
 	out := make([]Column, len(cols))
 	for i, c := range cols {
-		exprs[i], out[i] = &ColRef{Idx: i, T: c.T, Name: c.Name}, c
+		exprs[i], out[i] = &expr.ColRef{Idx: i, T: c.T, Name: c.Name}, c
 	}
 	exprs[last] = b.keyOf(pos, col, spec)
 	out[last].T = exprs[last].Type()
 	if row != nil {
-		row = []Expr{b.keyOf(pos, row[0], spec)}
+		row = []expr.Expr{b.keyOf(pos, row[0], spec)}
 	}
 	return b.keyOf(pos, x, spec), &Project{In: plan, Exprs: exprs, Cols: out}, row
 }

@@ -1,13 +1,14 @@
 package planner
 
 import (
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
 
 // fitTypeParams checks the parameters of CAST(x AS T(params)) and wraps
 // the cast in fit_type(cast, params…).
-func (b *binder) fitTypeParams(e *sqlparse.Cast, cast Expr, t types.Type, params []int64) Expr {
+func (b *binder) fitTypeParams(e *sqlparse.Cast, cast expr.Expr, t types.Type, params []int64) expr.Expr {
 	name := e.Type.String()
 	switch t.Kind {
 	case types.KindString, types.KindBytes:
@@ -30,9 +31,9 @@ func (b *binder) fitTypeParams(e *sqlparse.Cast, cast Expr, t types.Type, params
 			b.fail(e.Type.At, "%s: the precision must be from %d to %d for scale %d", name, max(1, s), s+digits, s)
 		}
 	}
-	args := []Expr{cast}
+	args := []expr.Expr{cast}
 	for _, n := range params {
-		args = append(args, &Const{V: types.IntValue(n)})
+		args = append(args, &expr.Const{V: types.IntValue(n)})
 	}
-	return b.finish(e.At, &Call{Fn: "fit_type", Args: args, T: t, Safe: e.Safe})
+	return b.finish(e.At, &expr.Call{Fn: "fit_type", Args: args, T: t, Safe: e.Safe})
 }

@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -18,32 +19,32 @@ import (
 
 // zipArrays binds the arrays and mode of a multiway UNNEST into the
 // unnest_zip call whose elements the UNNEST produces.
-func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
+func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) expr.Expr {
 	if u.Alias != "" {
 		b.fail(u.At, "a multiway UNNEST names its arrays inside it (UNNEST(a AS x, b AS y)), not as a whole")
 	}
 	if u.Mode != nil && len(u.Zip) == 1 {
 		b.fail(u.Mode.Pos(), "mode is allowed only when UNNEST has more than one array")
 	}
-	mode := Expr(&Const{V: types.StringValue("PAD")})
+	mode := expr.Expr(&expr.Const{V: types.StringValue("PAD")})
 	if u.Mode != nil {
-		m, err := coerceTo(b.expr(u.Mode, &exprCtx{sc: sc}), types.String)
+		m, err := expr.CoerceTo(b.expr(u.Mode, &exprCtx{sc: sc}), types.String)
 		if err != nil {
 			b.fail(u.Mode.Pos(), "the mode of a multiway UNNEST is a STRING ('PAD', 'TRUNCATE' or 'STRICT'): %v", err)
 		}
-		if c, ok := m.(*Const); ok && !c.V.Null && !IsZipMode(c.V.S) {
+		if c, ok := m.(*expr.Const); ok && !c.V.Null && !expr.IsZipMode(c.V.S) {
 			b.fail(u.Mode.Pos(), "the mode of a multiway UNNEST is 'PAD', 'TRUNCATE' or 'STRICT', not %q", c.V.S)
 		}
 		mode = m
 	}
-	args := []Expr{mode}
+	args := []expr.Expr{mode}
 	var fields []types.Field
 	for _, a := range u.Zip {
 		x := b.flattened(a.Expr, &exprCtx{sc: sc})
 		switch t := x.Type(); t.Kind {
 		case types.KindArray:
 		case types.KindNull:
-			x = &Const{V: types.NullOf(types.ArrayOf(types.Int64))}
+			x = &expr.Const{V: types.NullOf(types.ArrayOf(types.Int64))}
 		default:
 			b.fail(a.Expr.Pos(), "UNNEST needs an array, not %s", t)
 		}
@@ -59,5 +60,5 @@ func (b *binder) zipArrays(u *sqlparse.UnnestRef, sc *scope) Expr {
 		args = append(args, x)
 		fields = append(fields, types.Field{Name: name, Type: *x.Type().Elem})
 	}
-	return &Call{Fn: "unnest_zip", Args: args, T: types.ArrayOf(types.StructOf(fields...))}
+	return &expr.Call{Fn: "unnest_zip", Args: args, T: types.ArrayOf(types.StructOf(fields...))}
 }

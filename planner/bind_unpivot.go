@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -125,30 +126,30 @@ func (b *binder) unpivot(f *sqlparse.UnpivotRef, env *cteEnv) Node {
 		}
 		p := &Project{In: in, Cols: outCols}
 		for _, i := range rest {
-			p.Exprs = append(p.Exprs, &ColRef{Idx: i, T: cols[i].T, Name: cols[i].Name})
+			p.Exprs = append(p.Exprs, &expr.ColRef{Idx: i, T: cols[i].T, Name: cols[i].Name})
 		}
-		var allNull Expr
+		var allNull expr.Expr
 		for j, i := range set {
-			v, err := coerceTo(&ColRef{Idx: i, T: cols[i].T, Name: cols[i].Name}, valueTypes[j])
+			v, err := expr.CoerceTo(&expr.ColRef{Idx: i, T: cols[i].T, Name: cols[i].Name}, valueTypes[j])
 			if err != nil {
 				b.fail(f.Sets[si].At, "UNPIVOT: %v", err)
 			}
 			p.Exprs = append(p.Exprs, v)
-			isNull := b.call(f.At, "is_null", []Expr{&ColRef{Idx: len(rest) + j, T: valueTypes[j], Name: f.Values[j]}})
+			isNull := b.call(f.At, "is_null", []expr.Expr{&expr.ColRef{Idx: len(rest) + j, T: valueTypes[j], Name: f.Values[j]}})
 			if allNull == nil {
 				allNull = isNull
 			} else {
-				allNull = b.call(f.At, "and", []Expr{allNull, isNull})
+				allNull = b.call(f.At, "and", []expr.Expr{allNull, isNull})
 			}
 		}
 		label, err := unpivotLabel(f.Sets[si], labelKind)
 		if err != nil {
 			b.fail(f.Sets[si].At, "UNPIVOT: label %s: %v", f.Sets[si].Label.Value, err)
 		}
-		p.Exprs = append(p.Exprs, &Const{V: label})
+		p.Exprs = append(p.Exprs, &expr.Const{V: label})
 		var n Node = p
 		if !f.IncludeNulls {
-			n = &Filter{In: p, Cond: b.call(f.At, "not", []Expr{allNull})}
+			n = &Filter{In: p, Cond: b.call(f.At, "not", []expr.Expr{allNull})}
 		}
 		inputs = append(inputs, n)
 	}

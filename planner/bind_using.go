@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -29,7 +30,7 @@ type usingScope struct {
 // usingCol is one merged column.
 type usingCol struct {
 	name   string
-	expr   Expr
+	expr   expr.Expr
 	first  int  // index in scope.vars of the join's first range variable
 	join   int  // the USING join's number in its FROM clause
 	merged bool // merged again by an enclosing USING join
@@ -62,7 +63,7 @@ func (u *usingScope) lookup(name string) *usingCol {
 // using binds the USING list of a join whose left side brought the range
 // variables sc.vars[start:mid] and whose right side the rest, and returns
 // its condition.
-func (b *binder) using(f *sqlparse.Join, sc *scope, start, mid int) Expr {
+func (b *binder) using(f *sqlparse.Join, sc *scope, start, mid int) expr.Expr {
 	if f.Kind == sqlparse.JoinComma || f.Kind == sqlparse.JoinCross {
 		b.fail(f.At, "%s cannot have USING", f.Kind)
 	}
@@ -71,7 +72,7 @@ func (b *binder) using(f *sqlparse.Join, sc *scope, start, mid int) Expr {
 	}
 	sc.using.joins++
 	end := len(sc.vars)
-	var cond Expr
+	var cond expr.Expr
 	seen := map[string]bool{}
 	var added []*usingCol
 	for _, name := range f.Using {
@@ -81,11 +82,11 @@ func (b *binder) using(f *sqlparse.Join, sc *scope, start, mid int) Expr {
 		seen[strings.ToLower(name)] = true
 		l, lmark := b.usingSide(sc, start, mid, name, f.At, "left")
 		r, rmark := b.usingSide(sc, mid, end, name, f.At, "right")
-		eq := b.call(f.At, "=", []Expr{l, r})
+		eq := b.call(f.At, "=", []expr.Expr{l, r})
 		if cond == nil {
 			cond = eq
 		} else {
-			cond = b.call(f.At, "and", []Expr{cond, eq})
+			cond = b.call(f.At, "and", []expr.Expr{cond, eq})
 		}
 		lmark()
 		rmark()
@@ -94,7 +95,7 @@ func (b *binder) using(f *sqlparse.Join, sc *scope, start, mid int) Expr {
 		case sqlparse.JoinRight:
 			merged = r
 		case sqlparse.JoinFull:
-			merged = b.call(f.At, "coalesce", []Expr{l, r})
+			merged = b.call(f.At, "coalesce", []expr.Expr{l, r})
 		}
 		added = append(added, &usingCol{name: name, expr: merged, first: start, join: sc.using.joins})
 	}
@@ -105,14 +106,14 @@ func (b *binder) using(f *sqlparse.Join, sc *scope, start, mid int) Expr {
 // usingSide finds column name among sc.vars[lo:hi] (or a merged column of a
 // USING join there). The returned function hides it from SELECT *; it runs
 // once both sides are found.
-func (b *binder) usingSide(sc *scope, lo, hi int, name string, pos int, side string) (Expr, func()) {
+func (b *binder) usingSide(sc *scope, lo, hi int, name string, pos int, side string) (expr.Expr, func()) {
 	for i := len(sc.using.cols) - 1; i >= 0; i-- {
 		c := sc.using.cols[i]
 		if !c.merged && c.first >= lo && c.first < hi && strings.EqualFold(c.name, name) {
 			return c.expr, func() { c.merged = true }
 		}
 	}
-	var found []Expr
+	var found []expr.Expr
 	var from []*rangeVar
 	var scans []*rangeVar
 	for _, rv := range sc.vars[lo:hi] {

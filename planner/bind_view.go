@@ -3,6 +3,7 @@ package planner
 import (
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -101,7 +102,7 @@ func mergeableCTE(def *cteDef) (cols []string, ok bool) {
 
 // mergeCTE binds a mergeable CTE read as alias into sc and where, or
 // returns nil when it cannot (then the caller binds it as a plan).
-func (b *binder) mergeCTE(def *cteDef, cols []string, alias string, sc *scope, where *[]Expr) (tree *fromTree, ok bool) {
+func (b *binder) mergeCTE(def *cteDef, cols []string, alias string, sc *scope, where *[]expr.Expr) (tree *fromTree, ok bool) {
 	sel := def.cte.Query.Body.(*sqlparse.Select)
 	src, caller := b.src, b.caller
 	outer, collect := b.outer, b.collect
@@ -111,7 +112,7 @@ func (b *binder) mergeCTE(def *cteDef, cols []string, alias string, sc *scope, w
 	// The CTE's own names (its source's alias, retention) are bound in a
 	// scope of their own and never reach the reading query's.
 	own := &scope{env: def.env}
-	var conds []Expr
+	var conds []expr.Expr
 	tree = b.from(sel.From, def.env, own, &conds)
 	var scanRV *rangeVar
 	for _, rv := range own.vars {
@@ -132,7 +133,7 @@ func (b *binder) mergeCTE(def *cteDef, cols []string, alias string, sc *scope, w
 		}
 	}
 	if sel.Where != nil {
-		conds = append(conds, splitAnd(b.boolExpr(sel.Where, &exprCtx{sc: own}, "WHERE"))...)
+		conds = append(conds, expr.SplitAnd(b.boolExpr(sel.Where, &exprCtx{sc: own}, "WHERE"))...)
 	}
 	*where = append(*where, conds...)
 	sc.vars = append(sc.vars, &rangeVar{alias: strings.ToLower(alias), kind: rvView, scanRV: scanRV, scan: scanRV.scan, table: scanRV.table, view: cols})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -43,10 +44,10 @@ type winRef struct {
 	T types.Type
 }
 
-func (w *winRef) Type() types.Type         { return w.T }
-func (w *winRef) Children() []Expr         { return nil }
-func (w *winRef) WithChildren([]Expr) Expr { return w }
-func (w *winRef) String() string           { return fmt.Sprintf("$win%d", w.i) }
+func (w *winRef) Type() types.Type                   { return w.T }
+func (w *winRef) Children() []expr.Expr              { return nil }
+func (w *winRef) WithChildren([]expr.Expr) expr.Expr { return w }
+func (w *winRef) String() string                     { return fmt.Sprintf("$win%d", w.i) }
 
 func (c *winCollector) add(call WindowCall, pos int) *winRef {
 	key := call.String()
@@ -107,7 +108,7 @@ func (b *binder) resolveWindow(s *sqlparse.WindowSpec, named map[string]*sqlpars
 }
 
 // windowCall binds f(…) OVER (…) into the SELECT's winCollector.
-func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprCtx) Expr {
+func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprCtx) expr.Expr {
 	up := strings.ToUpper(name)
 	if ctx.wins == nil {
 		b.fail(e.At, "analytic function %s is not allowed here (only in the select list, ORDER BY and QUALIFY)", up)
@@ -140,8 +141,8 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 	}
 	framed := true
 	switch {
-	case IsAggregate(name):
-		if !LookupAgg(name).Window {
+	case expr.IsAggregate(name):
+		if !expr.LookupAgg(name).Window {
 			b.fail(e.At, "%s is not supported as an analytic function", up)
 		}
 		agg := b.aggCall(e, name, inner)
@@ -152,10 +153,10 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 			b.fail(e.At, "%s(DISTINCT …) OVER takes no ORDER BY and no frame", up)
 		}
 		call.Fn, call.Agg, call.T = "aggregate", agg, agg.T
-	case IsAnalytic(name):
-		framed = b.analyticArgs(e, LookupAnalytic(name), inner, &call) // analytic.go
+	case expr.IsAnalytic(name):
+		framed = b.analyticArgs(e, expr.LookupAnalytic(name), inner, &call) // analytic.go
 	default:
-		if LookupFunc(name) != nil {
+		if expr.LookupFunc(name) != nil {
 			b.fail(e.At, "%s is not an analytic function: it cannot take OVER", up)
 		}
 		b.fail(e.At, "unknown function %s", e.Name)
@@ -187,7 +188,7 @@ func (b *binder) windowFrame(spec *sqlparse.WindowSpec, call *WindowCall, framed
 	out := WindowFrame{Rows: f.Rows, Start: FrameBound{Kind: f.Start.Kind}, End: FrameBound{Kind: f.End.Kind}}
 	offset := func(fb sqlparse.FrameBound) types.Value {
 		x := b.expr(fb.Offset, &exprCtx{})
-		c, ok := x.(*Const)
+		c, ok := x.(*expr.Const)
 		if !ok && b.symbolic {
 			return types.IntValue(0)
 		}
@@ -205,8 +206,8 @@ func (b *binder) windowFrame(spec *sqlparse.WindowSpec, call *WindowCall, framed
 		}
 		if kt := call.Order[0].Expr.Type(); kt.IsDecimal() {
 			// The offset is a decimal of the key's type (a literal converts).
-			d, err := coerceTo(c, kt)
-			k, ok := d.(*Const)
+			d, err := expr.CoerceTo(c, kt)
+			k, ok := d.(*expr.Const)
 			if err != nil || !ok || k.V.Null || k.V.Scaled().Sign() < 0 {
 				b.fail(fb.Offset.Pos(), "a RANGE frame offset must be a non-negative number of the key's type %s", kt)
 			}
@@ -234,7 +235,7 @@ func (b *binder) windowFrame(spec *sqlparse.WindowSpec, call *WindowCall, framed
 // output when grouped) for the collected calls; place moves each call's
 // expressions onto plan's columns. It returns the node and the index of the
 // first call's column.
-func (b *binder) windowNode(plan Node, wins *winCollector, place func(e Expr, pos int) Expr) (Node, int) {
+func (b *binder) windowNode(plan Node, wins *winCollector, place func(e expr.Expr, pos int) expr.Expr) (Node, int) {
 	if len(wins.calls) == 0 {
 		return plan, 0
 	}
@@ -242,7 +243,7 @@ func (b *binder) windowNode(plan Node, wins *winCollector, place func(e Expr, po
 	w := &Window{In: plan, Cols: append([]Column(nil), plan.Columns()...)}
 	for i, c := range wins.calls {
 		pos := wins.pos[i]
-		c.mapExprs(func(e Expr) Expr { return place(e, pos) })
+		c.mapExprs(func(e expr.Expr) expr.Expr { return place(e, pos) })
 		w.Calls = append(w.Calls, c)
 		w.Cols = append(w.Cols, Column{Name: fmt.Sprintf("$win%d", i), T: c.T})
 	}
@@ -250,10 +251,10 @@ func (b *binder) windowNode(plan Node, wins *winCollector, place func(e Expr, po
 }
 
 // placeWins replaces each winRef by a read of its Window column.
-func placeWins(e Expr, base int) Expr {
-	return mapExpr(e, func(x Expr) Expr {
+func placeWins(e expr.Expr, base int) expr.Expr {
+	return expr.MapExpr(e, func(x expr.Expr) expr.Expr {
 		if w, ok := x.(*winRef); ok {
-			return &ColRef{Idx: base + w.i, T: w.T, Name: w.String()}
+			return &expr.ColRef{Idx: base + w.i, T: w.T, Name: w.String()}
 		}
 		return x
 	})

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"logq/expr"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -31,7 +32,7 @@ func TestChildrenWithChildren(t *testing.T) {
 		require.Equal(t, tc.kids, tc.n.Children(), "%T", tc.n)
 		repl := make([]Node, len(tc.kids))
 		for i := range repl {
-			repl[i] = &Values{Rows: make([][]Expr, i+1)} // distinguishable
+			repl[i] = &Values{Rows: make([][]expr.Expr, i+1)} // distinguishable
 		}
 		require.Same(t, tc.n, tc.n.WithChildren(repl), "%T", tc.n)
 		require.ElementsMatch(t, repl, tc.n.Children(), "%T", tc.n)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"logq/expr"
 	"logq/sqlparse"
 )
 
@@ -49,9 +50,13 @@ func (b *binder) failErr(pos int, err error) {
 // fromParamError turns a parameter's error from the function library into
 // the Error that names the parameter; any other error is returned as it is.
 func fromParamError(err error) error {
-	var pe *ParamError
+	var pe *expr.ParamError
 	if errors.As(err, &pe) {
 		return &Error{Param: pe.Param, Msg: pe.Msg, Err: pe.Err}
 	}
 	return err
 }
+
+// errNoLibrary: no function library registered its functions in expr (a
+// program that plans links logq/sqlfunc, as the executor does).
+var errNoLibrary = errors.New("planner: no function library is linked (import logq/sqlfunc)")

@@ -3,6 +3,7 @@ package planner
 import (
 	"sort"
 
+	"logq/expr"
 	"logq/types"
 )
 
@@ -37,19 +38,19 @@ func mergeProjects(n Node) Node {
 		countReads(e, reads)
 	}
 	for i, e := range inner.Exprs {
-		if _, plain := e.(*ColRef); !plain && reads[i] > 1 {
+		if _, plain := e.(*expr.ColRef); !plain && reads[i] > 1 {
 			return n
 		}
 	}
-	exprs := make([]Expr, len(outer.Exprs))
+	exprs := make([]expr.Expr, len(outer.Exprs))
 	for i, e := range outer.Exprs {
-		exprs[i] = substitute(e, inner.Exprs)
+		exprs[i] = expr.Substitute(e, inner.Exprs)
 	}
 	return &Project{In: inner.In, Exprs: exprs, Cols: outer.Cols}
 }
 
-func countReads(e Expr, reads map[int]int) {
-	if c, ok := e.(*ColRef); ok {
+func countReads(e expr.Expr, reads map[int]int) {
+	if c, ok := e.(*expr.ColRef); ok {
 		reads[c.Idx]++
 		return
 	}
@@ -64,7 +65,7 @@ func countReads(e Expr, reads map[int]int) {
 func pushFilters(n Node) Node {
 	switch x := n.(type) {
 	case *Filter:
-		return pushInto(pushFilters(x.In), splitAnd(x.Cond))
+		return pushInto(pushFilters(x.In), expr.SplitAnd(x.Cond))
 	case *Join:
 		x.Left, x.Right = pushFilters(x.Left), pushFilters(x.Right)
 		return equiJoin(x)
@@ -74,10 +75,10 @@ func pushFilters(n Node) Node {
 }
 
 // pushInto places conjuncts over node n.
-func pushInto(n Node, conds []Expr) Node {
-	var keep []Expr
+func pushInto(n Node, conds []expr.Expr) Node {
+	var keep []expr.Expr
 	for _, c := range conds {
-		if k, ok := c.(*Const); ok && k.V.Bool() {
+		if k, ok := c.(*expr.Const); ok && k.V.Bool() {
 			continue // TRUE: nothing to do
 		}
 		keep = append(keep, c)
@@ -93,13 +94,13 @@ func pushInto(n Node, conds []Expr) Node {
 		}
 		return x
 	case *Filter:
-		return pushInto(x.In, append(splitAnd(x.Cond), conds...))
+		return pushInto(x.In, append(expr.SplitAnd(x.Cond), conds...))
 	case *Project:
-		var below, above []Expr
+		var below, above []expr.Expr
 		for _, c := range conds {
 			// A condition on RAND()'s column stays above: pushed below, it
 			// would draw its own number.
-			if s := substitute(c, x.Exprs); !isVolatile(s) || isVolatile(c) {
+			if s := expr.Substitute(c, x.Exprs); !isVolatile(s) || isVolatile(c) {
 				below = append(below, s)
 			} else {
 				above = append(above, c)
@@ -107,19 +108,19 @@ func pushInto(n Node, conds []Expr) Node {
 		}
 		x.In = pushInto(x.In, below)
 		if len(above) > 0 {
-			return &Filter{In: x, Cond: joinAnd(above)}
+			return &Filter{In: x, Cond: expr.JoinAnd(above)}
 		}
 		return x
 	case *Join:
 		if x.Kind == JoinRight || x.Kind == JoinFull {
 			// Either side may be NULL-extended: WHERE stays above the join.
-			return &Filter{In: equiJoin(x), Cond: joinAnd(conds)}
+			return &Filter{In: equiJoin(x), Cond: expr.JoinAnd(conds)}
 		}
 		nl := len(x.Left.Columns())
-		var left, right, rest []Expr
+		var left, right, rest []expr.Expr
 		for _, c := range conds {
 			used := map[int]bool{}
-			colsUsed(c, used)
+			expr.ColsUsed(c, used)
 			onlyLeft, onlyRight := true, true
 			for i := range used {
 				if i < nl {
@@ -141,7 +142,7 @@ func pushInto(n Node, conds []Expr) Node {
 				for i := range used {
 					m[i] = i - nl
 				}
-				right = append(right, remap(c, m))
+				right = append(right, expr.Remap(c, m))
 			default:
 				if x.Kind == JoinLeft && nullRejecting(c) {
 					x.Kind = JoinInner
@@ -149,7 +150,7 @@ func pushInto(n Node, conds []Expr) Node {
 				if x.Kind == JoinLeft {
 					rest = append(rest, c)
 				} else {
-					x.Cond = joinAnd(append(splitAnd(orTrue(x.Cond)), c))
+					x.Cond = expr.JoinAnd(append(expr.SplitAnd(orTrue(x.Cond)), c))
 				}
 			}
 		}
@@ -160,16 +161,16 @@ func pushInto(n Node, conds []Expr) Node {
 		}
 		var out Node = equiJoin(x)
 		if len(rest) > 0 {
-			out = &Filter{In: out, Cond: joinAnd(rest)}
+			out = &Filter{In: out, Cond: expr.JoinAnd(rest)}
 		}
 		return out
 	}
-	return &Filter{In: n, Cond: joinAnd(conds)}
+	return &Filter{In: n, Cond: expr.JoinAnd(conds)}
 }
 
-func orTrue(e Expr) Expr {
+func orTrue(e expr.Expr) expr.Expr {
 	if e == nil {
-		return &Const{V: types.BoolValue(true)}
+		return &expr.Const{V: types.BoolValue(true)}
 	}
 	return e
 }
@@ -177,25 +178,25 @@ func orTrue(e Expr) Expr {
 // nullRejecting reports whether a condition is never TRUE when all the
 // columns it reads are NULL: comparisons and most functions are; IS NULL,
 // COALESCE, IF, CASE and OR may not be.
-func nullRejecting(e Expr) bool {
+func nullRejecting(e expr.Expr) bool {
 	switch x := e.(type) {
-	case *Call:
+	case *expr.Call:
 		switch x.Fn {
 		case "is_null", "coalesce", "if", "or", "is_false", "nullif":
 			return false
 		case "not":
-			if c, ok := x.Args[0].(*Call); ok && c.Fn == "is_null" {
+			if c, ok := x.Args[0].(*expr.Call); ok && c.Fn == "is_null" {
 				return true
 			}
 			return false
 		case "and":
 			return nullRejecting(x.Args[0]) || nullRejecting(x.Args[1])
 		}
-		if def := Registered(x.Fn); def != nil && def.NullSafe {
+		if def := expr.Registered(x.Fn); def != nil && def.NullSafe {
 			return false // it sees NULLs and may answer TRUE (IS DISTINCT FROM)
 		}
 		for _, a := range x.Args {
-			if _, ok := a.(*ColRef); ok {
+			if _, ok := a.(*expr.ColRef); ok {
 				return true
 			}
 			if nullRejecting(a) {
@@ -213,9 +214,9 @@ func equiJoin(j *Join) Node {
 		return j
 	}
 	nl := len(j.Left.Columns())
-	var rest []Expr
-	for _, c := range splitAnd(j.Cond) {
-		call, ok := c.(*Call)
+	var rest []expr.Expr
+	for _, c := range expr.SplitAnd(j.Cond) {
+		call, ok := c.(*expr.Call)
 		if ok && call.Fn == "=" {
 			l, r := call.Args[0], call.Args[1]
 			if side(l, nl) == 2 && side(r, nl) == 1 {
@@ -224,25 +225,25 @@ func equiJoin(j *Join) Node {
 			if side(l, nl) == 1 && side(r, nl) == 2 {
 				m := map[int]int{}
 				used := map[int]bool{}
-				colsUsed(r, used)
+				expr.ColsUsed(r, used)
 				for i := range used {
 					m[i] = i - nl
 				}
 				j.LeftKeys = append(j.LeftKeys, l)
-				j.RightKeys = append(j.RightKeys, remap(r, m))
+				j.RightKeys = append(j.RightKeys, expr.Remap(r, m))
 				continue
 			}
 		}
 		rest = append(rest, c)
 	}
-	j.Cond = joinAnd(rest)
+	j.Cond = expr.JoinAnd(rest)
 	return j
 }
 
 // side: 1 when e reads only left columns, 2 only right, 0 otherwise.
-func side(e Expr, nl int) int {
+func side(e expr.Expr, nl int) int {
 	used := map[int]bool{}
-	colsUsed(e, used)
+	expr.ColsUsed(e, used)
 	if len(used) == 0 {
 		return 0
 	}
@@ -263,32 +264,32 @@ func side(e Expr, nl int) int {
 // addScanPredicate adds a conjunct to a scan: time bounds on the timestamp
 // field and equality with a string constant become pruning predicates; every
 // conjunct is also kept in the scan's filter unless fully answered by them.
-func addScanPredicate(s *Scan, c Expr) {
-	if k, ok := c.(*Const); ok {
+func addScanPredicate(s *Scan, c expr.Expr) {
+	if k, ok := c.(*expr.Const); ok {
 		if !k.V.Bool() {
 			s.Empty = true
 		}
 		return
 	}
 	// NOT (present(path) IS NULL): the object must exist.
-	if not, ok := c.(*Call); ok && not.Fn == "not" {
-		if isn, ok := not.Args[0].(*Call); ok && isn.Fn == "is_null" {
-			if col, ok := isn.Args[0].(*ColRef); ok && s.Fields[col.Idx].Presence {
+	if not, ok := c.(*expr.Call); ok && not.Fn == "not" {
+		if isn, ok := not.Args[0].(*expr.Call); ok && isn.Fn == "is_null" {
+			if col, ok := isn.Args[0].(*expr.ColRef); ok && s.Fields[col.Idx].Presence {
 				s.Present = append(s.Present, s.Fields[col.Idx].Path)
 				return
 			}
 		}
 	}
-	if call, ok := c.(*Call); ok && len(call.Args) == 2 {
-		col, lok := call.Args[0].(*ColRef)
-		k, rok := call.Args[1].(*Const)
+	if call, ok := c.(*expr.Call); ok && len(call.Args) == 2 {
+		col, lok := call.Args[0].(*expr.ColRef)
+		k, rok := call.Args[1].(*expr.Const)
 		op := call.Fn
 		if !lok || !rok {
-			col, lok = call.Args[1].(*ColRef)
-			k, rok = call.Args[0].(*Const)
+			col, lok = call.Args[1].(*expr.ColRef)
+			k, rok = call.Args[0].(*expr.Const)
 			op = flip(op)
 		}
-		if def := Registered(call.Fn); lok && rok && (def == nil || !def.NullSafe) {
+		if def := expr.Registered(call.Fn); lok && rok && (def == nil || !def.NullSafe) {
 			f := s.Fields[col.Idx]
 			if k.V.Null && op != "!=" {
 				s.Empty = true
@@ -324,7 +325,7 @@ func addScanPredicate(s *Scan, c Expr) {
 		s.Filter = c
 		return
 	}
-	s.Filter = joinAnd(append(splitAnd(s.Filter), c))
+	s.Filter = expr.JoinAnd(append(expr.SplitAnd(s.Filter), c))
 }
 
 func flip(op string) string {
@@ -379,7 +380,7 @@ func projectAboveTopK(s *Sort) Node {
 	keys := make([]SortKey, len(s.Keys))
 	for i, k := range s.Keys {
 		keys[i] = k
-		keys[i].Expr = substitute(k.Expr, p.Exprs)
+		keys[i].Expr = expr.Substitute(k.Expr, p.Exprs)
 	}
 	inner := &Sort{In: p.In, Keys: keys, Limit: s.Limit, Offset: s.Offset}
 	return &Project{In: projectAboveTopK(inner), Exprs: p.Exprs, Cols: p.Cols}
@@ -405,7 +406,7 @@ func lateFields(n Node) Node {
 		}
 		scan, _ = x.In.(*Scan)
 		for _, k := range x.Keys {
-			colsUsed(k.Expr, used)
+			expr.ColsUsed(k.Expr, used)
 		}
 	case *Window:
 		if x.TopN <= 0 {
@@ -415,17 +416,17 @@ func lateFields(n Node) Node {
 		for i := range x.Calls {
 			c := &x.Calls[i]
 			for _, e := range c.Partition {
-				if _, bare := e.(*ColRef); !bare {
-					colsUsed(e, used)
+				if _, bare := e.(*expr.ColRef); !bare {
+					expr.ColsUsed(e, used)
 				}
 			}
-			for _, es := range [][]Expr{c.Args, c.Agg.Args} {
+			for _, es := range [][]expr.Expr{c.Args, c.Agg.Args} {
 				for _, e := range es {
-					colsUsed(e, used)
+					expr.ColsUsed(e, used)
 				}
 			}
 			for _, k := range c.Order {
-				colsUsed(k.Expr, used)
+				expr.ColsUsed(k.Expr, used)
 			}
 		}
 	}
@@ -433,7 +434,7 @@ func lateFields(n Node) Node {
 		return n
 	}
 	if scan.Filter != nil {
-		colsUsed(scan.Filter, used)
+		expr.ColsUsed(scan.Filter, used)
 	}
 	for _, e := range scan.Eq {
 		used[e.Field] = true
@@ -470,11 +471,11 @@ func quantileRanks(n Node) Node {
 		col := nk + ai
 		ranks := map[int]bool{}
 		onlyOffsets := true
-		var visit func(e Expr)
-		visit = func(e Expr) {
-			if c, ok := e.(*Call); ok && (c.Fn == "offset" || c.Fn == "safe_offset" || c.Fn == "ordinal" || c.Fn == "safe_ordinal") {
-				if r, ok := c.Args[0].(*ColRef); ok && r.Idx == col {
-					if k, ok := c.Args[1].(*Const); ok && !k.V.Null {
+		var visit func(e expr.Expr)
+		visit = func(e expr.Expr) {
+			if c, ok := e.(*expr.Call); ok && (c.Fn == "offset" || c.Fn == "safe_offset" || c.Fn == "ordinal" || c.Fn == "safe_ordinal") {
+				if r, ok := c.Args[0].(*expr.ColRef); ok && r.Idx == col {
+					if k, ok := c.Args[1].(*expr.Const); ok && !k.V.Null {
 						i := int(k.V.I)
 						if c.Fn == "ordinal" || c.Fn == "safe_ordinal" {
 							i--
@@ -484,7 +485,7 @@ func quantileRanks(n Node) Node {
 					}
 				}
 			}
-			if r, ok := e.(*ColRef); ok && r.Idx == col {
+			if r, ok := e.(*expr.ColRef); ok && r.Idx == col {
 				onlyOffsets = false
 			}
 			for _, ch := range e.Children() {
@@ -506,9 +507,9 @@ func quantileRanks(n Node) Node {
 }
 
 // isVolatile reports whether e calls a volatile function (RAND).
-func isVolatile(e Expr) bool {
-	if c, ok := e.(*Call); ok {
-		if f := Registered(c.Fn); f != nil && f.Volatile {
+func isVolatile(e expr.Expr) bool {
+	if c, ok := e.(*expr.Call); ok {
+		if f := expr.Registered(c.Fn); f != nil && f.Volatile {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 
+	"logq/expr"
 	"logq/types"
 )
 
@@ -26,10 +27,10 @@ type Node interface {
 	WithChildren(children []Node) Node
 	// Expressions returns the expressions the node holds itself (not its
 	// inputs'), in a fixed order.
-	Expressions() []Expr
+	Expressions() []expr.Expr
 	// WithExpressions replaces them (same number, same order), in place,
 	// and returns the node.
-	WithExpressions(es []Expr) Node
+	WithExpressions(es []expr.Expr) Node
 	// explain is the node's own line of Explain.
 	explain() string
 	// prune keeps the output columns in need, and what computing them
@@ -63,7 +64,7 @@ type Scan struct {
 	Source         string
 	Alias          string
 	Fields         []ScanField
-	Filter         Expr // nil when none
+	Filter         expr.Expr // nil when none
 	TimeLo, TimeHi int64
 	Eq             []EqPred
 	// Present lists nested objects every row must have (CROSS JOIN UNNEST of
@@ -81,20 +82,20 @@ type EqPred struct {
 
 // Values produces constant rows (a SELECT without FROM has one empty row).
 type Values struct {
-	Rows [][]Expr
+	Rows [][]expr.Expr
 	Cols []Column
 }
 
 // Filter keeps rows where Cond is TRUE.
 type Filter struct {
 	In   Node
-	Cond Expr
+	Cond expr.Expr
 }
 
 // Project computes Exprs over each input row.
 type Project struct {
 	In    Node
-	Exprs []Expr
+	Exprs []expr.Expr
 	Cols  []Column
 }
 
@@ -116,8 +117,8 @@ const (
 type Join struct {
 	Left, Right         Node
 	Kind                JoinKind
-	LeftKeys, RightKeys []Expr
-	Cond                Expr
+	LeftKeys, RightKeys []expr.Expr
+	Cond                expr.Expr
 }
 
 // Unnest emits one row per element of Expr (evaluated over the input row),
@@ -128,11 +129,11 @@ type Join struct {
 // the NULL row.
 type Unnest struct {
 	In         Node
-	Expr       Expr
+	Expr       expr.Expr
 	Left       bool
 	WithOffset bool
 	Cols       []Column
-	Cond       Expr
+	Cond       expr.Expr
 }
 
 // Aggregate groups its input by Keys and computes Aggs; the output is the
@@ -146,15 +147,15 @@ type Unnest struct {
 // yields one row even from no input.
 type Aggregate struct {
 	In   Node
-	Keys []Expr
-	Aggs []AggCall
+	Keys []expr.Expr
+	Aggs []expr.AggCall
 	Cols []Column
 	Sets [][]bool
 }
 
 // SortKey orders rows.
 type SortKey struct {
-	Expr       Expr
+	Expr       expr.Expr
 	Desc       bool
 	NullsFirst bool
 }

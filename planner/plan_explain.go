@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"logq/expr"
 	"strings"
 )
 
@@ -128,7 +129,7 @@ func (n *Join) explain() string {
 	return b.String()
 }
 
-func exprList(es []Expr, cols []Column) string {
+func exprList(es []expr.Expr, cols []Column) string {
 	parts := make([]string, len(es))
 	for i, e := range es {
 		parts[i] = e.String()

@@ -1,6 +1,9 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+	"logq/expr"
+)
 
 // The expressions each plan node holds itself (not its inputs'), for the
 // generic passes that rewrite or read them in any node: MapExprs (the
@@ -10,8 +13,8 @@ import "fmt"
 // through those.
 
 // exprsOf reads the slots.
-func exprsOf(slots []*Expr) []Expr {
-	out := make([]Expr, len(slots))
+func exprsOf(slots []*expr.Expr) []expr.Expr {
+	out := make([]expr.Expr, len(slots))
 	for i, s := range slots {
 		out[i] = *s
 	}
@@ -19,7 +22,7 @@ func exprsOf(slots []*Expr) []Expr {
 }
 
 // setExprs writes es into the slots of node n (same number).
-func setExprs(n Node, slots []*Expr, es []Expr) {
+func setExprs(n Node, slots []*expr.Expr, es []expr.Expr) {
 	if len(es) != len(slots) {
 		panic(fmt.Sprintf("planner: %T holds %d expressions, got %d", n, len(slots), len(es)))
 	}
@@ -28,15 +31,15 @@ func setExprs(n Node, slots []*Expr, es []Expr) {
 	}
 }
 
-func (n *Scan) slots() []*Expr {
+func (n *Scan) slots() []*expr.Expr {
 	if n.Filter == nil {
 		return nil
 	}
-	return []*Expr{&n.Filter}
+	return []*expr.Expr{&n.Filter}
 }
 
-func (n *Values) slots() []*Expr {
-	var out []*Expr
+func (n *Values) slots() []*expr.Expr {
+	var out []*expr.Expr
 	for _, row := range n.Rows {
 		for i := range row {
 			out = append(out, &row[i])
@@ -45,19 +48,19 @@ func (n *Values) slots() []*Expr {
 	return out
 }
 
-func (n *Filter) slots() []*Expr  { return []*Expr{&n.Cond} }
-func (n *Project) slots() []*Expr { return slotsOf(n.Exprs) }
-func (n *Unnest) slots() []*Expr {
+func (n *Filter) slots() []*expr.Expr  { return []*expr.Expr{&n.Cond} }
+func (n *Project) slots() []*expr.Expr { return slotsOf(n.Exprs) }
+func (n *Unnest) slots() []*expr.Expr {
 	if n.Cond != nil {
-		return []*Expr{&n.Expr, &n.Cond}
+		return []*expr.Expr{&n.Expr, &n.Cond}
 	}
-	return []*Expr{&n.Expr}
+	return []*expr.Expr{&n.Expr}
 }
-func (n *Limit) slots() []*Expr { return nil }
-func (n *Union) slots() []*Expr { return nil }
-func (n *SetOp) slots() []*Expr { return nil }
+func (n *Limit) slots() []*expr.Expr { return nil }
+func (n *Union) slots() []*expr.Expr { return nil }
+func (n *SetOp) slots() []*expr.Expr { return nil }
 
-func (n *Aggregate) slots() []*Expr {
+func (n *Aggregate) slots() []*expr.Expr {
 	out := slotsOf(n.Keys)
 	for i := range n.Aggs {
 		out = append(out, slotsOf(n.Aggs[i].Args)...)
@@ -65,15 +68,15 @@ func (n *Aggregate) slots() []*Expr {
 	return out
 }
 
-func (n *Sort) slots() []*Expr {
-	out := make([]*Expr, len(n.Keys))
+func (n *Sort) slots() []*expr.Expr {
+	out := make([]*expr.Expr, len(n.Keys))
 	for i := range n.Keys {
 		out[i] = &n.Keys[i].Expr
 	}
 	return out
 }
 
-func (n *Join) slots() []*Expr {
+func (n *Join) slots() []*expr.Expr {
 	out := append(slotsOf(n.LeftKeys), slotsOf(n.RightKeys)...)
 	if n.Cond != nil {
 		out = append(out, &n.Cond)
@@ -81,8 +84,8 @@ func (n *Join) slots() []*Expr {
 	return out
 }
 
-func (n *Window) slots() []*Expr {
-	var out []*Expr
+func (n *Window) slots() []*expr.Expr {
+	var out []*expr.Expr
 	for i := range n.Calls {
 		out = append(out, n.Calls[i].slots()...)
 	}
@@ -91,7 +94,7 @@ func (n *Window) slots() []*Expr {
 
 // slots of a call: its arguments, its aggregate's, its PARTITION BY and
 // ORDER BY, in that order.
-func (c *WindowCall) slots() []*Expr {
+func (c *WindowCall) slots() []*expr.Expr {
 	out := append(slotsOf(c.Args), slotsOf(c.Agg.Args)...)
 	out = append(out, slotsOf(c.Partition)...)
 	for i := range c.Order {
@@ -100,50 +103,50 @@ func (c *WindowCall) slots() []*Expr {
 	return out
 }
 
-func slotsOf(es []Expr) []*Expr {
-	out := make([]*Expr, len(es))
+func slotsOf(es []expr.Expr) []*expr.Expr {
+	out := make([]*expr.Expr, len(es))
 	for i := range es {
 		out[i] = &es[i]
 	}
 	return out
 }
 
-func (n *Scan) Expressions() []Expr      { return exprsOf(n.slots()) }
-func (n *Values) Expressions() []Expr    { return exprsOf(n.slots()) }
-func (n *Filter) Expressions() []Expr    { return exprsOf(n.slots()) }
-func (n *Project) Expressions() []Expr   { return exprsOf(n.slots()) }
-func (n *Unnest) Expressions() []Expr    { return exprsOf(n.slots()) }
-func (n *Aggregate) Expressions() []Expr { return exprsOf(n.slots()) }
-func (n *Sort) Expressions() []Expr      { return exprsOf(n.slots()) }
-func (n *Limit) Expressions() []Expr     { return exprsOf(n.slots()) }
-func (n *Join) Expressions() []Expr      { return exprsOf(n.slots()) }
-func (n *Union) Expressions() []Expr     { return exprsOf(n.slots()) }
-func (n *SetOp) Expressions() []Expr     { return exprsOf(n.slots()) }
-func (n *Window) Expressions() []Expr    { return exprsOf(n.slots()) }
+func (n *Scan) Expressions() []expr.Expr      { return exprsOf(n.slots()) }
+func (n *Values) Expressions() []expr.Expr    { return exprsOf(n.slots()) }
+func (n *Filter) Expressions() []expr.Expr    { return exprsOf(n.slots()) }
+func (n *Project) Expressions() []expr.Expr   { return exprsOf(n.slots()) }
+func (n *Unnest) Expressions() []expr.Expr    { return exprsOf(n.slots()) }
+func (n *Aggregate) Expressions() []expr.Expr { return exprsOf(n.slots()) }
+func (n *Sort) Expressions() []expr.Expr      { return exprsOf(n.slots()) }
+func (n *Limit) Expressions() []expr.Expr     { return exprsOf(n.slots()) }
+func (n *Join) Expressions() []expr.Expr      { return exprsOf(n.slots()) }
+func (n *Union) Expressions() []expr.Expr     { return exprsOf(n.slots()) }
+func (n *SetOp) Expressions() []expr.Expr     { return exprsOf(n.slots()) }
+func (n *Window) Expressions() []expr.Expr    { return exprsOf(n.slots()) }
 
-func (n *Scan) WithExpressions(es []Expr) Node      { setExprs(n, n.slots(), es); return n }
-func (n *Values) WithExpressions(es []Expr) Node    { setExprs(n, n.slots(), es); return n }
-func (n *Filter) WithExpressions(es []Expr) Node    { setExprs(n, n.slots(), es); return n }
-func (n *Project) WithExpressions(es []Expr) Node   { setExprs(n, n.slots(), es); return n }
-func (n *Unnest) WithExpressions(es []Expr) Node    { setExprs(n, n.slots(), es); return n }
-func (n *Aggregate) WithExpressions(es []Expr) Node { setExprs(n, n.slots(), es); return n }
-func (n *Sort) WithExpressions(es []Expr) Node      { setExprs(n, n.slots(), es); return n }
-func (n *Limit) WithExpressions(es []Expr) Node     { setExprs(n, n.slots(), es); return n }
-func (n *Join) WithExpressions(es []Expr) Node      { setExprs(n, n.slots(), es); return n }
-func (n *Union) WithExpressions(es []Expr) Node     { setExprs(n, n.slots(), es); return n }
-func (n *SetOp) WithExpressions(es []Expr) Node     { setExprs(n, n.slots(), es); return n }
-func (n *Window) WithExpressions(es []Expr) Node    { setExprs(n, n.slots(), es); return n }
+func (n *Scan) WithExpressions(es []expr.Expr) Node      { setExprs(n, n.slots(), es); return n }
+func (n *Values) WithExpressions(es []expr.Expr) Node    { setExprs(n, n.slots(), es); return n }
+func (n *Filter) WithExpressions(es []expr.Expr) Node    { setExprs(n, n.slots(), es); return n }
+func (n *Project) WithExpressions(es []expr.Expr) Node   { setExprs(n, n.slots(), es); return n }
+func (n *Unnest) WithExpressions(es []expr.Expr) Node    { setExprs(n, n.slots(), es); return n }
+func (n *Aggregate) WithExpressions(es []expr.Expr) Node { setExprs(n, n.slots(), es); return n }
+func (n *Sort) WithExpressions(es []expr.Expr) Node      { setExprs(n, n.slots(), es); return n }
+func (n *Limit) WithExpressions(es []expr.Expr) Node     { setExprs(n, n.slots(), es); return n }
+func (n *Join) WithExpressions(es []expr.Expr) Node      { setExprs(n, n.slots(), es); return n }
+func (n *Union) WithExpressions(es []expr.Expr) Node     { setExprs(n, n.slots(), es); return n }
+func (n *SetOp) WithExpressions(es []expr.Expr) Node     { setExprs(n, n.slots(), es); return n }
+func (n *Window) WithExpressions(es []expr.Expr) Node    { setExprs(n, n.slots(), es); return n }
 
 // MapExprs replaces every expression that node n holds itself (not those of
 // its inputs) by mapExpr(e, f), i.e. bottom-up, in place. The executor uses
 // it to put the values of subqueries into a plan before it runs.
-func MapExprs(n Node, f func(Expr) Expr) {
+func MapExprs(n Node, f func(expr.Expr) expr.Expr) {
 	es := n.Expressions()
 	if len(es) == 0 {
 		return
 	}
 	for i, e := range es {
-		es[i] = mapExpr(e, f)
+		es[i] = expr.MapExpr(e, f)
 	}
 	n.WithExpressions(es)
 }
@@ -152,8 +155,8 @@ func MapExprs(n Node, f func(Expr) Expr) {
 // (not those of its inputs, nor those inside the subqueries' plans).
 func Subqueries(n Node) []*Subquery {
 	var out []*Subquery
-	var visit func(e Expr)
-	visit = func(e Expr) {
+	var visit func(e expr.Expr)
+	visit = func(e expr.Expr) {
 		if s, ok := e.(*Subquery); ok {
 			out = append(out, s)
 		}

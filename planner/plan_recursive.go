@@ -1,6 +1,9 @@
 package planner
 
-import "fmt"
+import (
+	"fmt"
+	"logq/expr"
+)
 
 // RecursiveUnion is a recursive CTE, `base UNION ALL step`: the rows of
 // Base, then the rows of Step run over the rows the run before it made
@@ -35,8 +38,8 @@ func (n *RecursiveUnion) WithChildren(ch []Node) Node {
 	n.Base, n.Step = ch[0], ch[1]
 	return n
 }
-func (n *RecursiveUnion) Expressions() []Expr { return nil }
-func (n *RecursiveUnion) WithExpressions(es []Expr) Node {
+func (n *RecursiveUnion) Expressions() []expr.Expr { return nil }
+func (n *RecursiveUnion) WithExpressions(es []expr.Expr) Node {
 	setExprs(n, nil, es)
 	return n
 }
@@ -63,7 +66,7 @@ func (n *RecursiveUnion) prune(map[int]bool) (Node, map[int]int) {
 func (n *WorkTable) Columns() []Column                      { return n.Cols }
 func (n *WorkTable) Children() []Node                       { return nil }
 func (n *WorkTable) WithChildren(ch []Node) Node            { mustChildren(n, ch, 0); return n }
-func (n *WorkTable) Expressions() []Expr                    { return nil }
-func (n *WorkTable) WithExpressions(es []Expr) Node         { setExprs(n, nil, es); return n }
+func (n *WorkTable) Expressions() []expr.Expr               { return nil }
+func (n *WorkTable) WithExpressions(es []expr.Expr) Node    { setExprs(n, nil, es); return n }
 func (n *WorkTable) explain() string                        { return "WorkTable " + n.Name }
 func (n *WorkTable) prune(map[int]bool) (Node, map[int]int) { return n, identity(len(n.Cols)) }

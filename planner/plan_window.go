@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -29,9 +30,9 @@ type WindowCall struct {
 	// first_value, last_value, nth_value) or "aggregate", in which case Agg
 	// is the aggregate computed over each row's frame.
 	Fn          string
-	Args        []Expr // over the input row; constants where the function asks for them
-	Agg         AggCall
-	Partition   []Expr
+	Args        []expr.Expr // over the input row; constants where the function asks for them
+	Agg         expr.AggCall
+	Partition   []expr.Expr
 	Order       []SortKey
 	Frame       WindowFrame
 	IgnoreNulls bool // FIRST_VALUE, LAST_VALUE, NTH_VALUE … IGNORE NULLS
@@ -133,8 +134,8 @@ func (fb FrameBound) String() string {
 }
 
 // mapExprs replaces every expression the call holds by f(expression).
-func (c *WindowCall) mapExprs(f func(Expr) Expr) {
-	for _, es := range [][]Expr{c.Args, c.Agg.Args, c.Partition} {
+func (c *WindowCall) mapExprs(f func(expr.Expr) expr.Expr) {
+	for _, es := range [][]expr.Expr{c.Args, c.Agg.Args, c.Partition} {
 		for i, e := range es {
 			es[i] = f(e)
 		}
@@ -160,18 +161,18 @@ func windowTopN(n Node) Node {
 		return n
 	}
 	col := len(w.Cols) - 1
-	for _, c := range splitAnd(f.Cond) {
-		call, ok := c.(*Call)
+	for _, c := range expr.SplitAnd(f.Cond) {
+		call, ok := c.(*expr.Call)
 		if !ok || len(call.Args) != 2 {
 			continue
 		}
 		fn, a, b := call.Fn, call.Args[0], call.Args[1]
-		if _, ok := a.(*Const); ok { // k >= rn is rn <= k
+		if _, ok := a.(*expr.Const); ok { // k >= rn is rn <= k
 			a, b = b, a
 			fn = map[string]string{"=": "=", ">=": "<=", ">": "<"}[fn]
 		}
-		ref, isRef := a.(*ColRef)
-		k, isConst := b.(*Const)
+		ref, isRef := a.(*expr.ColRef)
+		k, isConst := b.(*expr.Const)
 		if !isRef || !isConst || ref.Idx != col || k.V.Null || k.V.T.Kind != types.KindInt64 {
 			continue
 		}

@@ -1,6 +1,9 @@
 package planner
 
-import "sort"
+import (
+	"logq/expr"
+	"sort"
+)
 
 // pruneRoot removes every column no ancestor reads: unused scan fields are
 // never read from storage, unused aggregates never computed.
@@ -25,7 +28,7 @@ func (x *Scan) prune(need map[int]bool) (Node, map[int]int) {
 		keep[i] = true
 	}
 	if x.Filter != nil {
-		colsUsed(x.Filter, keep)
+		expr.ColsUsed(x.Filter, keep)
 	}
 	for _, e := range x.Eq {
 		keep[e.Field] = true
@@ -41,7 +44,7 @@ func (x *Scan) prune(need map[int]bool) (Node, map[int]int) {
 	}
 	x.Fields, x.cols = fields, cols
 	if x.Filter != nil {
-		x.Filter = remap(x.Filter, m)
+		x.Filter = expr.Remap(x.Filter, m)
 	}
 	for i := range x.Eq {
 		x.Eq[i].Field = m[x.Eq[i].Field]
@@ -55,9 +58,9 @@ func (x *Values) prune(map[int]bool) (Node, map[int]int) {
 
 func (x *Filter) prune(need map[int]bool) (Node, map[int]int) {
 	req := copySet(need)
-	colsUsed(x.Cond, req)
+	expr.ColsUsed(x.Cond, req)
 	in, m := prune(x.In, req)
-	x.In, x.Cond = in, remap(x.Cond, m)
+	x.In, x.Cond = in, expr.Remap(x.Cond, m)
 	return x, m
 }
 
@@ -65,13 +68,13 @@ func (x *Project) prune(need map[int]bool) (Node, map[int]int) {
 	idx := sortedKeys(need)
 	req := map[int]bool{}
 	for _, i := range idx {
-		colsUsed(x.Exprs[i], req)
+		expr.ColsUsed(x.Exprs[i], req)
 	}
 	in, m := prune(x.In, req)
 	p := &Project{In: in}
 	out := map[int]int{}
 	for k, i := range idx {
-		p.Exprs = append(p.Exprs, remap(x.Exprs[i], m))
+		p.Exprs = append(p.Exprs, expr.Remap(x.Exprs[i], m))
 		p.Cols = append(p.Cols, x.Cols[i])
 		out[i] = k
 	}
@@ -82,9 +85,9 @@ func (x *Aggregate) prune(need map[int]bool) (Node, map[int]int) {
 	nk := len(x.Keys)
 	req := map[int]bool{}
 	for _, k := range x.Keys {
-		colsUsed(k, req)
+		expr.ColsUsed(k, req)
 	}
-	var aggs []AggCall
+	var aggs []expr.AggCall
 	out := map[int]int{}
 	for i := 0; i < nk; i++ {
 		out[i] = i
@@ -95,7 +98,7 @@ func (x *Aggregate) prune(need map[int]bool) (Node, map[int]int) {
 			continue
 		}
 		for _, arg := range a.Args {
-			colsUsed(arg, req)
+			expr.ColsUsed(arg, req)
 		}
 		out[nk+i] = nk + len(aggs)
 		aggs = append(aggs, a)
@@ -103,12 +106,12 @@ func (x *Aggregate) prune(need map[int]bool) (Node, map[int]int) {
 	}
 	in, m := prune(x.In, req)
 	for i := range x.Keys {
-		x.Keys[i] = remap(x.Keys[i], m)
+		x.Keys[i] = expr.Remap(x.Keys[i], m)
 	}
 	for i := range aggs {
-		args := make([]Expr, len(aggs[i].Args))
+		args := make([]expr.Expr, len(aggs[i].Args))
 		for j, arg := range aggs[i].Args {
-			args[j] = remap(arg, m)
+			args[j] = expr.Remap(arg, m)
 		}
 		aggs[i].Args = args
 	}
@@ -123,7 +126,7 @@ func (x *Window) prune(need map[int]bool) (Node, map[int]int) {
 	for i := range x.Calls {
 		if need[nin+i] {
 			kept = append(kept, i)
-			x.Calls[i].mapExprs(func(e Expr) Expr { colsUsed(e, req); return e })
+			x.Calls[i].mapExprs(func(e expr.Expr) expr.Expr { expr.ColsUsed(e, req); return e })
 		}
 	}
 	in, m := prune(x.In, req)
@@ -138,7 +141,7 @@ func (x *Window) prune(need map[int]bool) (Node, map[int]int) {
 	var calls []WindowCall
 	for _, i := range kept {
 		c := x.Calls[i]
-		c.mapExprs(func(e Expr) Expr { return remap(e, m) })
+		c.mapExprs(func(e expr.Expr) expr.Expr { return expr.Remap(e, m) })
 		out[nin+i] = len(cols)
 		calls = append(calls, c)
 		cols = append(cols, x.Cols[nin+i])
@@ -150,12 +153,12 @@ func (x *Window) prune(need map[int]bool) (Node, map[int]int) {
 func (x *Sort) prune(need map[int]bool) (Node, map[int]int) {
 	req := copySet(need)
 	for _, k := range x.Keys {
-		colsUsed(k.Expr, req)
+		expr.ColsUsed(k.Expr, req)
 	}
 	in, m := prune(x.In, req)
 	x.In = in
 	for i := range x.Keys {
-		x.Keys[i].Expr = remap(x.Keys[i].Expr, m)
+		x.Keys[i].Expr = expr.Remap(x.Keys[i].Expr, m)
 	}
 	return x, m
 }
@@ -169,10 +172,10 @@ func (x *Limit) prune(need map[int]bool) (Node, map[int]int) {
 func (x *Unnest) prune(need map[int]bool) (Node, map[int]int) {
 	nin := len(x.In.Columns())
 	req := inputsNeeded(need, nin)
-	colsUsed(x.Expr, req)
+	expr.ColsUsed(x.Expr, req)
 	if x.Cond != nil { // it reads the input and the element (and offset)
 		condReq := map[int]bool{}
-		colsUsed(x.Cond, condReq)
+		expr.ColsUsed(x.Cond, condReq)
 		for k := range condReq {
 			if k < nin {
 				req[k] = true
@@ -180,7 +183,7 @@ func (x *Unnest) prune(need map[int]bool) (Node, map[int]int) {
 		}
 	}
 	in, m := prune(x.In, req)
-	x.In, x.Expr = in, remap(x.Expr, m)
+	x.In, x.Expr = in, expr.Remap(x.Expr, m)
 	newIn := len(in.Columns())
 	out := map[int]int{}
 	for k, v := range m {
@@ -191,7 +194,7 @@ func (x *Unnest) prune(need map[int]bool) (Node, map[int]int) {
 		out[nin+1] = newIn + 1
 	}
 	if x.Cond != nil {
-		x.Cond = remap(x.Cond, out)
+		x.Cond = expr.Remap(x.Cond, out)
 	}
 	cols := append([]Column(nil), in.Columns()...)
 	x.Cols = append(cols, x.Cols[nin:]...)
@@ -203,7 +206,7 @@ func (x *Join) prune(need map[int]bool) (Node, map[int]int) {
 	lreq, rreq := map[int]bool{}, map[int]bool{}
 	all := copySet(need)
 	if x.Cond != nil {
-		colsUsed(x.Cond, all)
+		expr.ColsUsed(x.Cond, all)
 	}
 	for i := range all {
 		if i < nl {
@@ -213,10 +216,10 @@ func (x *Join) prune(need map[int]bool) (Node, map[int]int) {
 		}
 	}
 	for _, k := range x.LeftKeys {
-		colsUsed(k, lreq)
+		expr.ColsUsed(k, lreq)
 	}
 	for _, k := range x.RightKeys {
-		colsUsed(k, rreq)
+		expr.ColsUsed(k, rreq)
 	}
 	l, lm := prune(x.Left, lreq)
 	r, rm := prune(x.Right, rreq)
@@ -229,14 +232,14 @@ func (x *Join) prune(need map[int]bool) (Node, map[int]int) {
 		out[k+nl] = v + newL
 	}
 	for i := range x.LeftKeys {
-		x.LeftKeys[i] = remap(x.LeftKeys[i], lm)
+		x.LeftKeys[i] = expr.Remap(x.LeftKeys[i], lm)
 	}
 	for i := range x.RightKeys {
-		x.RightKeys[i] = remap(x.RightKeys[i], rm)
+		x.RightKeys[i] = expr.Remap(x.RightKeys[i], rm)
 	}
 	x.Left, x.Right = l, r
 	if x.Cond != nil {
-		x.Cond = remap(x.Cond, out)
+		x.Cond = expr.Remap(x.Cond, out)
 	}
 	return x, out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"logq/expr"
 	"logq/types"
 )
 
@@ -25,13 +26,13 @@ type rangeVar struct {
 	kind   rvKind
 	scan   *Scan // rvScan, rvPath
 	table  TableSchema
-	prefix string    // rvPath: field path of the object
-	cols   []Column  // rvPlan, rvElem
-	consts []Expr    // rvConst
-	offset int       // first column in the FROM row, fixed by layout
-	scanRV *rangeVar // rvPath, rvView: the scan the path belongs to
-	view   []string  // rvView: the CTE's column names, in order
-	value  bool      // rvPlan, rvConst: a value table, SELECT AS VALUE (bind_from.go valueItem)
+	prefix string      // rvPath: field path of the object
+	cols   []Column    // rvPlan, rvElem
+	consts []expr.Expr // rvConst
+	offset int         // first column in the FROM row, fixed by layout
+	scanRV *rangeVar   // rvPath, rvView: the scan the path belongs to
+	view   []string    // rvView: the CTE's column names, in order
+	value  bool        // rvPlan, rvConst: a value table, SELECT AS VALUE (bind_from.go valueItem)
 }
 
 // sym is a column of a range variable before the FROM row's layout is fixed.
@@ -42,10 +43,10 @@ type sym struct {
 	nm  string
 }
 
-func (s *sym) Type() types.Type         { return s.T }
-func (s *sym) Children() []Expr         { return nil }
-func (s *sym) WithChildren([]Expr) Expr { return s }
-func (s *sym) String() string           { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.idx) }
+func (s *sym) Type() types.Type                   { return s.T }
+func (s *sym) Children() []expr.Expr              { return nil }
+func (s *sym) WithChildren([]expr.Expr) expr.Expr { return s }
+func (s *sym) String() string                     { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.idx) }
 
 // scope is the set of range variables visible to expressions of a SELECT.
 type scope struct {

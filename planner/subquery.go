@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"logq/expr"
 	"logq/types"
 )
 
@@ -56,8 +57,8 @@ func (k SubqueryKind) String() string { return subqueryNames[k] }
 type Subquery struct {
 	Kind SubqueryKind
 	Plan Node
-	X    Expr // SubIn, SubKeyed
-	Key  Expr // SubIn correlated: the enclosing row's key
+	X    expr.Expr // SubIn, SubKeyed
+	Key  expr.Expr // SubIn correlated: the enclosing row's key
 	T    types.Type
 	// Default is SubKeyed's value for a key with no row.
 	Default types.Value
@@ -72,7 +73,7 @@ type Subquery struct {
 	// (*Params)[i], and Outer[i] is that value's expression over the
 	// enclosing row. The executor runs Plan once per distinct tuple of
 	// Outer's values, with Params set to it. Nil for the other subqueries.
-	Outer  []Expr
+	Outer  []expr.Expr
 	Params *[]types.Value
 }
 
@@ -80,8 +81,8 @@ func (e *Subquery) Type() types.Type { return e.T }
 
 // Children are X and Key, which read the enclosing row; the plan reads its
 // own rows, not ours.
-func (e *Subquery) Children() []Expr {
-	var out []Expr
+func (e *Subquery) Children() []expr.Expr {
+	var out []expr.Expr
 	if e.X != nil {
 		out = append(out, e.X)
 	}
@@ -91,7 +92,7 @@ func (e *Subquery) Children() []Expr {
 	return append(out, e.Outer...)
 }
 
-func (e *Subquery) WithChildren(ch []Expr) Expr {
+func (e *Subquery) WithChildren(ch []expr.Expr) expr.Expr {
 	s := *e
 	if e.X != nil {
 		s.X, ch = ch[0], ch[1:]
@@ -100,7 +101,7 @@ func (e *Subquery) WithChildren(ch []Expr) Expr {
 		s.Key, ch = ch[0], ch[1:]
 	}
 	if e.Outer != nil {
-		s.Outer = append([]Expr(nil), ch...)
+		s.Outer = append([]expr.Expr(nil), ch...)
 	}
 	return &s
 }
@@ -114,10 +115,10 @@ type OuterParam struct {
 	Vals *[]types.Value
 }
 
-func (o *OuterParam) Type() types.Type         { return o.T }
-func (o *OuterParam) Children() []Expr         { return nil }
-func (o *OuterParam) WithChildren([]Expr) Expr { return o }
-func (o *OuterParam) String() string           { return fmt.Sprintf("$outer%d", o.Idx) }
+func (o *OuterParam) Type() types.Type                   { return o.T }
+func (o *OuterParam) Children() []expr.Expr              { return nil }
+func (o *OuterParam) WithChildren([]expr.Expr) expr.Expr { return o }
+func (o *OuterParam) String() string                     { return fmt.Sprintf("$outer%d", o.Idx) }
 
 // Value is the parameter's value for the run under way.
 func (o *OuterParam) Value() types.Value { return (*o.Vals)[o.Idx] }

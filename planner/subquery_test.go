@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
 )
@@ -73,40 +74,40 @@ func TestSubqueryRefusals(t *testing.T) {
 // MapExprs reaches every expression a node holds, whatever its type, and
 // never an input's.
 func TestMapExprsReachesEveryExpression(t *testing.T) {
-	x := func() Expr { return &ColRef{Name: "x", T: types.Int64} }
-	in := &Values{Rows: [][]Expr{{x()}}}
+	x := func() expr.Expr { return &expr.ColRef{Name: "x", T: types.Int64} }
+	in := &Values{Rows: [][]expr.Expr{{x()}}}
 	nodes := []struct {
 		n    Node
 		want int
 	}{
 		{&Scan{Filter: x()}, 1},
-		{&Values{Rows: [][]Expr{{x(), x()}, {x()}}}, 3},
+		{&Values{Rows: [][]expr.Expr{{x(), x()}, {x()}}}, 3},
 		{&Filter{In: in, Cond: x()}, 1},
-		{&Project{In: in, Exprs: []Expr{x(), x()}}, 2},
+		{&Project{In: in, Exprs: []expr.Expr{x(), x()}}, 2},
 		{&Unnest{In: in, Expr: x()}, 1},
-		{&Aggregate{In: in, Keys: []Expr{x()}, Aggs: []AggCall{{Args: []Expr{x(), x()}}}}, 3},
+		{&Aggregate{In: in, Keys: []expr.Expr{x()}, Aggs: []expr.AggCall{{Args: []expr.Expr{x(), x()}}}}, 3},
 		{&Sort{In: in, Keys: []SortKey{{Expr: x()}}}, 1},
 		{&Limit{In: in}, 0},
-		{&Join{Left: in, Right: in, LeftKeys: []Expr{x()}, RightKeys: []Expr{x()}, Cond: x()}, 3},
+		{&Join{Left: in, Right: in, LeftKeys: []expr.Expr{x()}, RightKeys: []expr.Expr{x()}, Cond: x()}, 3},
 		{&Union{Inputs: []Node{in, in}}, 0},
 	}
 	for _, c := range nodes {
 		seen := 0
-		MapExprs(c.n, func(e Expr) Expr {
-			if r, ok := e.(*ColRef); ok && r.Name == "x" {
+		MapExprs(c.n, func(e expr.Expr) expr.Expr {
+			if r, ok := e.(*expr.ColRef); ok && r.Name == "x" {
 				seen++
-				return &ColRef{Name: "y", T: r.T}
+				return &expr.ColRef{Name: "y", T: r.T}
 			}
 			return e
 		})
 		require.Equal(t, c.want, seen, "%T", c.n)
 		require.Len(t, Subqueries(c.n), 0)
 		require.NotContains(t, Explain(c.n), "#0:x", "%T: every x replaced", c.n)
-		require.Equal(t, "x", in.Rows[0][0].(*ColRef).Name, "%T: an input is not entered", c.n)
+		require.Equal(t, "x", in.Rows[0][0].(*expr.ColRef).Name, "%T: an input is not entered", c.n)
 	}
 	// Subqueries finds a subquery under a call and IN's operand.
 	sub := &Subquery{Kind: SubIn, Plan: in, X: &Subquery{Kind: SubScalar, Plan: in, T: types.Int64}, T: types.Bool}
-	f := &Filter{In: in, Cond: &Call{Fn: "not", Args: []Expr{sub}, T: types.Bool}}
+	f := &Filter{In: in, Cond: &expr.Call{Fn: "not", Args: []expr.Expr{sub}, T: types.Bool}}
 	got := Subqueries(f)
 	require.Len(t, got, 2)
 	require.True(t, strings.HasPrefix(got[0].String(), "in("))

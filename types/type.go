@@ -41,7 +41,7 @@ func (k Kind) String() string {
 //
 // A STRING may carry a collation from COLLATE(x, spec) ('und:ci',
 // 'binary', …): an annotation the binder carries and acts on
-// (planner/funcs_collation.go), ignored by Equal and String. It is held as
+// (expr/collation.go), ignored by Equal and String. It is held as
 // the index of its interned spec (collation.go) in the padding after Kind,
 // so a Type, and every boxed Value, stays as small as without it.
 type Type struct {
@@ -54,7 +54,7 @@ type Type struct {
 // Collation is the collation spec a STRING carries ("" for none).
 func (t Type) Collation() string { return collationSpec(t.coll) }
 
-// SetCollation gives t the collation spec, which ParseCollation accepted
+// SetCollation gives t the collation spec, which collation.Parse accepted
 // ("" takes it off).
 func (t *Type) SetCollation(spec string) { t.coll = collationIndex(spec) }
 

@@ -46,6 +46,9 @@ func BoolValue(b bool) Value {
 // StringValue returns a STRING.
 func StringValue(s string) Value { return Value{T: String, S: s} }
 
+// BytesValue returns a BYTES value holding s's bytes.
+func BytesValue(s string) Value { return Value{T: Bytes, S: s} }
+
 // TimestampValue returns a TIMESTAMP of µs since the epoch.
 func TimestampValue(us int64) Value { return Value{T: Timestamp, I: us} }
 

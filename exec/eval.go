@@ -105,7 +105,8 @@ func (ev *evaluator) evalEach(es []expr.Expr, b *Batch) ([]*Vector, error) {
 	return out, nil
 }
 
-// rowByRow is the fallback: box each row's arguments and call EvalCall.
+// rowByRow is the fallback: box each row's arguments and evaluate the
+// call's function (expr.Eval) on them.
 func (ev *evaluator) rowByRow(c *expr.Call, b *Batch) (*Vector, error) {
 	args, err := ev.evalEach(c.Args, b)
 	if err != nil {
@@ -113,11 +114,12 @@ func (ev *evaluator) rowByRow(c *expr.Call, b *Batch) (*Vector, error) {
 	}
 	out := newVector(c.T, b.N)
 	box := make([]types.Value, len(args))
+	def := c.Resolve() // once per batch; Def was set when the plan was built
 	for r := 0; r < b.N; r++ {
 		for i, a := range args {
 			box[i] = a.Value(r)
 		}
-		v, err := expr.EvalCall(c, box)
+		v, err := expr.Eval(def, c, box)
 		if err != nil {
 			return nil, paramError(c, err)
 		}

@@ -56,6 +56,18 @@ type Call struct {
 	Unit types.DatePart
 	Idx  int
 	Safe bool
+	// Def is the function Fn names, resolved once when the plan is built
+	// (planner.Plan), so that evaluating a row looks nothing up. A call
+	// made after planning (by the executor) leaves it nil: Resolve finds it.
+	Def *Func
+}
+
+// Resolve returns the called function: Def, or the one registered as Fn.
+func (c *Call) Resolve() *Func {
+	if c.Def != nil {
+		return c.Def
+	}
+	return funcs[c.Fn]
 }
 
 // Case is a searched CASE; the simple form is bound as one.

@@ -41,10 +41,11 @@ func (e *Case) Then(w When) Expr { return w.Then }
 func ConstArg(e Expr) (*Const, bool) { c, ok := e.(*Const); return c, ok }
 
 func foldCall(c *Call) (Expr, error) {
-	if f := funcs[c.Fn]; f != nil && (f.NoFold || f.Volatile) {
+	f := c.Resolve()
+	if f != nil && (f.NoFold || f.Volatile) {
 		return c, nil
 	}
-	if f := funcs[c.Fn]; f != nil && f.Simplify != nil {
+	if f != nil && f.Simplify != nil {
 		e := f.Simplify(c)
 		if e != Expr(c) {
 			return e, nil

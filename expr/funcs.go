@@ -168,10 +168,17 @@ func EvalErr(format string, args ...any) error {
 	return &evalError{msg: fmt.Sprintf(format, args...)}
 }
 
-// EvalCall evaluates a call on boxed argument values. The executor uses it
-// for functions without a vectorised kernel.
+// EvalCall evaluates a call on boxed argument values (Eval with the
+// call's resolved function).
 func EvalCall(c *Call, args []types.Value) (types.Value, error) {
-	def := funcs[c.Fn]
+	return Eval(c.Resolve(), c, args)
+}
+
+// Eval evaluates a call of def on boxed argument values: NULL in, NULL out
+// unless def is NullSafe, an error under SAFE. is NULL, and the result has
+// the call's type. The executor resolves def once per call and evaluates
+// each row with it.
+func Eval(def *Func, c *Call, args []types.Value) (types.Value, error) {
 	if def == nil {
 		return types.Value{}, EvalErr("unknown function %s", c.Fn)
 	}

@@ -40,7 +40,34 @@ func Plan(q *sqlparse.Query, src string, opts Options) (plan Node, err error) {
 	if err := checkConstants(plan); err != nil {
 		return nil, err
 	}
+	resolveCalls(plan)
 	return plan, nil
+}
+
+// resolveCalls gives every call of the plan, and of its subqueries' plans,
+// its function (Call.Def), so that no row looks one up by name. The binder
+// resolved the calls it typed; this reaches those the rewrites made.
+func resolveCalls(n Node) {
+	for _, e := range n.Expressions() {
+		resolveExpr(e)
+	}
+	for _, in := range Inputs(n) {
+		resolveCalls(in)
+	}
+}
+
+func resolveExpr(e expr.Expr) {
+	switch x := e.(type) {
+	case *expr.Call:
+		if x.Def == nil {
+			x.Def = expr.Registered(x.Fn)
+		}
+	case *Subquery:
+		resolveCalls(x.Plan)
+	}
+	for _, c := range e.Children() {
+		resolveExpr(c)
+	}
 }
 
 // checkConstants evaluates every call left with only constant arguments: a

@@ -21,6 +21,7 @@ func (b *binder) finish(pos int, c *expr.Call) expr.Expr {
 	if def == nil {
 		b.fail(pos, "unknown function %s", strings.ToUpper(c.Fn))
 	}
+	c.Def = def
 	if len(c.Args) < def.MinArgs || (def.MaxArgs >= 0 && len(c.Args) > def.MaxArgs) {
 		b.fail(pos, "%s takes %s, got %d", strings.ToUpper(c.Fn), argCount(def), len(c.Args))
 	}

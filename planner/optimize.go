@@ -509,7 +509,7 @@ func quantileRanks(n Node) Node {
 // isVolatile reports whether e calls a volatile function (RAND).
 func isVolatile(e expr.Expr) bool {
 	if c, ok := e.(*expr.Call); ok {
-		if f := expr.Registered(c.Fn); f != nil && f.Volatile {
+		if f := c.Resolve(); f != nil && f.Volatile {
 			return true
 		}
 	}

@@ -4,16 +4,15 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
-	"golang.org/x/tools/txtar"
 
 	"logq/exec"
+	"logq/exec/golden"
 	"logq/logstore"
 	"logq/types"
 )
@@ -24,54 +23,16 @@ import (
 
 var goldenNow = time.Date(2024, 5, 1, 12, 30, 0, 0, time.UTC)
 
-type goldenCase struct {
-	name   string
-	query  string
-	params map[string]string
-	order  []string
-	inputs map[string][][]byte
-}
-
-func readGolden(t *testing.T) []goldenCase {
-	files, err := filepath.Glob("../exec/testdata/golden/*.txtar")
+func readGolden(t *testing.T) []*golden.Case {
+	cases, err := golden.All()
 	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	var out []goldenCase
-	for _, f := range files {
-		ar, err := txtar.ParseFile(f)
-		require.NoError(t, err)
-		c := goldenCase{name: strings.TrimSuffix(filepath.Base(f), ".txtar"), params: map[string]string{}, inputs: map[string][][]byte{}}
-		for _, s := range ar.Files {
-			switch {
-			case s.Name == "query.sql":
-				c.query = string(s.Data)
-			case s.Name == "params":
-				for _, l := range strings.Split(string(s.Data), "\n") {
-					if k, v, ok := strings.Cut(l, "="); ok {
-						c.params[k] = v
-					}
-				}
-			case strings.HasPrefix(s.Name, "input/"):
-				src := strings.TrimPrefix(s.Name, "input/")
-				if _, seen := c.inputs[src]; !seen {
-					c.order = append(c.order, src)
-				}
-				for _, l := range strings.Split(string(s.Data), "\n") {
-					if strings.TrimSpace(l) != "" {
-						c.inputs[src] = append(c.inputs[src], []byte(l))
-					}
-				}
-			}
-		}
-		out = append(out, c)
-	}
-	return out
+	return cases
 }
 
 // load stores a case's events in both engines, in requests of three.
-func (c goldenCase) load(t *testing.T, local *logstore.Store, ch *Engine) {
-	for _, src := range c.order {
-		for evs := c.inputs[src]; len(evs) > 0; {
+func loadGolden(t *testing.T, c *golden.Case, local *logstore.Store, ch *Engine) {
+	for _, src := range c.Sources {
+		for evs := c.Inputs[src]; len(evs) > 0; {
 			k := min(3, len(evs))
 			_, lrej := local.Append(src, evs[:k])
 			_, crej, err := ch.Ingest(src, evs[:k])
@@ -85,11 +46,11 @@ func (c goldenCase) load(t *testing.T, local *logstore.Store, ch *Engine) {
 func TestGoldenCasesAgree(t *testing.T) {
 	cl := needCluster(t)
 	for _, c := range readGolden(t) {
-		t.Run(c.name, func(t *testing.T) {
+		t.Run(c.Name, func(t *testing.T) {
 			local := logstore.New(logstore.Options{SegmentRows: 3})
 			ch := cl.engine(t, Config{})
-			c.load(t, local, ch)
-			compareEngines(t, c.query, c.params, goldenNow, local, ch)
+			loadGolden(t, c, local, ch)
+			compareEngines(t, c.Query, c.Params, goldenNow, local, ch)
 		})
 	}
 }

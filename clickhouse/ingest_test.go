@@ -17,6 +17,7 @@ import (
 
 	"logq/api"
 	"logq/exec"
+	"logq/exec/golden"
 	"logq/logstore"
 )
 
@@ -53,11 +54,11 @@ func TestSchemaEvolutionAgrees(t *testing.T) {
 	const maxFields = 14
 	local := logstore.New(logstore.Options{SegmentRows: 2, MaxFields: maxFields})
 	ch := cl.engine(t, Config{MaxFields: maxFields})
-	c := goldenCase{inputs: map[string][][]byte{}, order: []string{"src"}}
+	c := &golden.Case{Inputs: map[string][][]byte{}, Sources: []string{"src"}}
 	for _, e := range evolution {
-		c.inputs["src"] = append(c.inputs["src"], []byte(e))
+		c.Inputs["src"] = append(c.Inputs["src"], []byte(e))
 	}
-	c.load(t, local, ch)
+	loadGolden(t, c, local, ch)
 	// Another instance, started afterwards, reads the same schema from
 	// ClickHouse alone.
 	other := cl.engine(t, Config{MaxFields: maxFields, Database: ch.cfg.Database})

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"logq/exec"
+	"logq/exec/golden"
 	"logq/logstore"
 )
 
@@ -79,11 +80,11 @@ func TestSemanticsAgree(t *testing.T) {
 	cl := needCluster(t)
 	local := logstore.New(logstore.Options{SegmentRows: 3})
 	ch := cl.engine(t, Config{})
-	c := goldenCase{inputs: map[string][][]byte{}, order: []string{"src"}}
+	c := &golden.Case{Inputs: map[string][][]byte{}, Sources: []string{"src"}}
 	for _, e := range semanticsEvents {
-		c.inputs["src"] = append(c.inputs["src"], []byte(e))
+		c.Inputs["src"] = append(c.Inputs["src"], []byte(e))
 	}
-	c.load(t, local, ch)
+	loadGolden(t, c, local, ch)
 	for _, q := range semanticsQueries {
 		t.Run(q, func(t *testing.T) {
 			before := ch.RowsMoved()
@@ -159,12 +160,12 @@ func TestFloatSumPastFloat64OverClickHouse(t *testing.T) {
 	cl := needCluster(t)
 	local := logstore.New(logstore.Options{SegmentRows: 3})
 	ch := cl.engine(t, Config{})
-	c := goldenCase{inputs: map[string][][]byte{"src": {
+	c := &golden.Case{Sources: []string{"src"}, Inputs: map[string][][]byte{"src": {
 		[]byte(`{"timestamp":"2024-05-01T10:00:00Z","x":1.79769e308}`),
 		[]byte(`{"timestamp":"2024-05-01T10:00:01Z","x":1.79769e307}`),
 		[]byte(`{"timestamp":"2024-05-01T10:00:02Z","x":-1.79769e308}`),
-	}}, order: []string{"src"}}
-	c.load(t, local, ch)
+	}}}
+	loadGolden(t, c, local, ch)
 	q, err := exec.Prepare("select sum(x) as s, avg(x) as a from src")
 	require.NoError(t, err)
 	req := exec.Request{Now: goldenNow, MaxRows: 10}
@@ -186,12 +187,12 @@ func TestLateRowsAgree(t *testing.T) {
 	cl := needCluster(t)
 	local := logstore.New(logstore.Options{SegmentRows: 50})
 	ch := cl.engine(t, Config{})
-	c := goldenCase{inputs: map[string][][]byte{}, order: []string{"src"}}
+	c := &golden.Case{Inputs: map[string][][]byte{}, Sources: []string{"src"}}
 	for i := 0; i < 600; i++ { // 600 events over 60 distinct seconds
-		c.inputs["src"] = append(c.inputs["src"], []byte(fmt.Sprintf(
+		c.Inputs["src"] = append(c.Inputs["src"], []byte(fmt.Sprintf(
 			`{"timestamp":"2024-05-01T10:00:%02dZ","id":"e%03d","k":%d,"s":"v%d","m":{"s":"w%d"}}`, (i*7)%60, i, i%5, i%3, i%4)))
 	}
-	c.load(t, local, ch)
+	loadGolden(t, c, local, ch)
 	for _, q := range []string{
 		`select id, k, m from src order by timestamp desc, id limit 7`,
 		`select id, k, m from src order by timestamp, id desc limit 15 offset 4`,

@@ -6,7 +6,13 @@
 // engine answers whatever subtrees it can. Local (local.go) is the local log
 // store's: it answers scans, and the shapes over a scan that its segments
 // make faster (parallel aggregates and first-rows windows, newest-first
-// top-k and windows); a remote engine would answer what it can translate.
+// top-k and windows); a remote engine (package clickhouse) answers what it
+// can translate. The local store is known only in the files named local_*
+// (local.go, local_scan.go, local_scan_dict.go, local_window_newest.go;
+// layout_test.go checks it): everything else sees storage through the
+// interfaces this package defines (Storage, View, Dict for a dictionary
+// column a vector's codes index, lateRows for the rows a late field's
+// references point into).
 //
 // Each plan node becomes a pull operator: Next returns the next Batch of rows
 // (typed column vectors) or nil at the end. A batch is valid until the next
@@ -25,26 +31,32 @@
 // references, assembled when a value is finally needed (for the 100 rows a
 // top-k keeps, not the million it looked at).
 //
-// Scalar functions are defined once, in planner (planner.Func); kernels.go
+// Scalar functions are defined once, as an expr.Func registered by the
+// function library (package sqlfunc, which this package links); kernels.go
 // attaches optional vectorised kernels to registered names, and every other
-// call is evaluated row by row through planner.EvalCall. SAFE. calls use the
+// call is evaluated row by row with the function the plan resolved it to
+// (expr.Call.Def, expr.Eval): no row looks a name up. SAFE. calls use the
 // kernels too, falling back to the row path when one fails.
 // registry_test.go fails if a registered function has no golden case
-// calling it; kernel_eval_test.go checks every kernel against the row path
-// on random batches.
+// whose bound plan calls it; kernel_eval_test.go checks every kernel against
+// the row path on random batches. The golden cases (testdata/golden) are
+// read by package golden, which the ClickHouse engine's tests share.
 //
 // Joins: hash joins on the ON's equalities, nested loops otherwise; RIGHT and
 // FULL add a pass over unmatched right rows (op_join_outer.go). INTERSECT and
 // EXCEPT DISTINCT are op_setop.go; UNION DISTINCT is an aggregate.
 //
-// Aggregates are defined in planner (planner.Agg); aggStates (op_agg.go)
-// makes each one's state, and each state family is one file holding its
-// update, result and merge: op_agg_count.go (COUNT, COUNTIF, COUNT(DISTINCT)
-// and APPROX_COUNT_DISTINCT, exact, their sets charged to the memory
-// budget), op_agg_sum.go, op_agg_extreme.go (MIN, MAX, ANY_VALUE),
-// op_agg_logical.go, op_agg_list.go (STRING_AGG, ARRAY_AGG: every value
-// charged), op_agg_topcount.go, op_agg_var.go, op_agg_distinct.go (DISTINCT
-// of the others) and op_agg_quantiles.go. APPROX_QUANTILES is exact (nearest
+// Aggregates are defined in expr (expr.Agg, registered by sqlfunc);
+// aggStates (op_agg.go) makes each one's state, and each state family is one
+// file holding its update, result and merge: op_agg_count.go (COUNT,
+// COUNTIF, COUNT(DISTINCT) and APPROX_COUNT_DISTINCT, exact, their sets
+// charged to the memory budget), op_agg_sum.go, op_agg_extreme.go (MIN, MAX,
+// ANY_VALUE), op_agg_bit.go (BIT_AND/OR/XOR, LOGICAL_AND/OR), op_agg_list.go
+// (STRING_AGG, ARRAY_AGG: every value charged), op_agg_concat.go
+// (ARRAY_CONCAT_AGG), op_agg_topcount.go, op_agg_var.go and op_agg_covar.go
+// (FLOAT64 moments), op_agg_moments_decimal.go (NUMERIC moments, exact),
+// op_agg_hll.go (HLL_COUNT), op_agg_having.go (HAVING MAX|MIN),
+// op_agg_distinct.go (DISTINCT of the others) and op_agg_quantiles.go. APPROX_QUANTILES is exact (nearest
 // rank) while a group has at most ExactQuantileLimit values, then switches
 // to a merging t-digest (quantile.go).
 //
@@ -64,7 +76,7 @@
 // (op_window_parallel.go). When k = 1 and the order is the scan's timestamp
 // DESC, its scans read segments newest first and skip a segment once every
 // partition it can hold (dictionary entries, a narrow integer column's
-// values) has a newer row (op_window_newest.go).
+// values) has a newer row (local_window_newest.go).
 //
 // Grouping keys (GROUP BY, DISTINCT, window partitions) are numbered by one
 // grouper (grouper.go): a STRING key read from a dictionary column by its
@@ -93,6 +105,7 @@
 // the query before any row is answered (readFailure). Run honours ctx
 // cancellation and deadlines between batches.
 //
-// This package imports types, event (schemas), sqlparse, planner and
-// logstore (for Local only).
+// This package imports types, event (schemas), sqlparse, expr, sqlfunc (to
+// link the function library), planner, hll (sketch states) and, in its
+// local_ files only, logstore.
 package exec

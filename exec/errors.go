@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"logq/expr"
-	"logq/logstore"
 	"logq/planner"
 	"logq/sqlparse"
 	"logq/types"
@@ -93,14 +92,12 @@ func classify(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	if e := classifyLocal(err); e != nil {
+		return e
+	}
 	var pe *planner.Error
 	var se *sqlparse.Error
-	var ste *logstore.StorageError
 	switch {
-	case errors.As(err, &ste):
-		// The message goes to clients: no server path (Err, which the
-		// server logs, has it).
-		return &Error{Kind: KindUnavailable, Msg: "a segment file could not be read; it has been moved aside and its events are lost (the server log names it)", Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
 		return &Error{Kind: KindDeadline, Msg: "the query ran past its time limit", Err: err}
 	case errors.Is(err, context.Canceled):

@@ -12,7 +12,8 @@ import (
 
 // evaluator computes expressions over batches. Kernels are chosen by type
 // once per batch; functions without a kernel are evaluated row by row through
-// planner.EvalCall, the single definition of every function.
+// expr.Eval with the function a call resolved to, the single definition
+// of every function (sqlfunc).
 type evaluator struct {
 	regexps map[string]*regexp.Regexp
 	likes   map[string]func(string) bool // LIKE patterns, compiled

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
+	"logq/exec/golden"
 	"logq/logstore"
 
 	_ "logq/publicsuffixlist" // for NET.PUBLIC_SUFFIX and NET.REG_DOMAIN
@@ -24,76 +24,42 @@ var update = flag.Bool("update", false, "rewrite the want sections of golden fil
 // goldenNow is CURRENT_TIMESTAMP in every golden case.
 var goldenNow = time.Date(2024, 5, 1, 12, 30, 0, 0, time.UTC)
 
-// A golden case is a txtar archive:
-//
-//	-- query.sql --     the query
-//	-- params --        name=value per line (optional)
-//	-- input/NAME --    NDJSON events of source NAME (any number)
-//	-- want --          result rows, one per line, values joined by " | "
-//	-- error --         a regexp the error must match (instead of want)
-//	-- plan --          the optimised plan, as Explain prints it (optional)
-//
-// Expected rows and plans are written by hand; -update rewrites the rows
-// for review.
+// TestGolden runs every golden case (package golden reads them; the
+// answers are written by hand, and -update rewrites the rows for review).
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/golden/*.txtar")
+	cases, err := golden.All()
 	require.NoError(t, err)
-	require.NotEmpty(t, files)
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			require.NoError(t, err)
-			sections := map[string]string{}
-			inputs := map[string][][]byte{}
-			var order []string
-			for _, f := range ar.Files {
-				if src, ok := strings.CutPrefix(f.Name, "input/"); ok {
-					if _, seen := inputs[src]; !seen {
-						order = append(order, src)
-					}
-					for _, line := range strings.Split(string(f.Data), "\n") {
-						if strings.TrimSpace(line) != "" {
-							inputs[src] = append(inputs[src], []byte(line))
-						}
-					}
-					continue
-				}
-				sections[f.Name] = string(f.Data)
-			}
-			params := map[string]string{}
-			for _, line := range strings.Split(sections["params"], "\n") {
-				if k, v, ok := strings.Cut(line, "="); ok {
-					params[k] = v
-				}
-			}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
 			// Every case runs over the store in memory, on a data directory,
 			// and on that directory reopened (segments read from files).
 			for _, mode := range []string{"memory", "data directory", "reopened"} {
-				store := goldenStore(t, mode, order, inputs)
-				if want, ok := sections["plan"]; ok {
-					q, err := Prepare(sections["query.sql"])
+				store := goldenStore(t, mode, c.Sources, c.Inputs)
+				if c.Has["plan"] {
+					q, err := Prepare(c.Query)
 					require.NoError(t, err)
-					plan, err := Explain(Local(store), q, Request{Params: params, Now: goldenNow})
+					plan, err := Explain(Local(store), q, Request{Params: c.Params, Now: goldenNow})
 					require.NoError(t, err)
-					require.Equal(t, strings.TrimSpace(want), strings.TrimSpace(plan), "%s: the optimised plan", mode)
+					require.Equal(t, strings.TrimSpace(c.Plan), strings.TrimSpace(plan), "%s: the optimised plan", mode)
 				}
-				got, runErr := runGolden(store, sections["query.sql"], params)
-				if want, ok := sections["error"]; ok {
-					require.Error(t, runErr, "%s: want an error matching %q, got rows:\n%s", mode, want, got)
-					require.Regexp(t, regexp.MustCompile(strings.TrimSpace(want)), runErr.Error(), mode)
+				got, runErr := runGolden(store, c.Query, c.Params)
+				if c.Has["error"] {
+					require.Error(t, runErr, "%s: want an error matching %q, got rows:\n%s", mode, c.Error, got)
+					require.Regexp(t, regexp.MustCompile(strings.TrimSpace(c.Error)), runErr.Error(), mode)
 					continue
 				}
 				require.NoError(t, runErr, mode)
 				if *update && mode == "memory" {
+					ar := c.Archive
 					for i := range ar.Files {
 						if ar.Files[i].Name == "want" {
 							ar.Files[i].Data = []byte(got)
 						}
 					}
-					require.NoError(t, os.WriteFile(file, txtar.Format(ar), 0o644))
+					require.NoError(t, os.WriteFile(c.File, txtar.Format(ar), 0o644))
 					return
 				}
-				require.Equal(t, sections["want"], got, mode)
+				require.Equal(t, c.Want, got, mode)
 			}
 		})
 	}

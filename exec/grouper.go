@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"logq/logstore"
 	"logq/types"
 )
 
@@ -30,7 +29,7 @@ type grouper struct {
 	// The group of each code of the dictionary column a single STRING key
 	// was last read from (Vector.dict), -1 until met: a segment's rows
 	// hash each distinct value once.
-	dict  *logstore.Column
+	dict  Dict
 	dictG []int32
 	small []int32  // by value, for integer keys below smallInts: the group, -1 until met
 	strs  []string // late references resolved, reused

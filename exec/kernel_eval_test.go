@@ -17,7 +17,7 @@ import (
 )
 
 // Every vectorised kernel computes what its function's one definition
-// (planner.Func.Eval, through planner.EvalCall) computes row by row: both
+// (expr.Func.Eval, through expr.Eval) computes row by row: both
 // run on the same random batches, NULLs, empty strings and extremes
 // included, and must agree on every value, and on failing or not.
 
@@ -168,7 +168,7 @@ func randomBatch(r *rand.Rand, n int, paths []string) *Batch {
 }
 
 // compareKernel evaluates e over b through the evaluator (kernels) and row
-// by row through planner.EvalCall, and requires the same values.
+// by row through expr.EvalCall, and requires the same values.
 func compareKernel(t *testing.T, name, sql string, e expr.Expr, b *Batch, safe bool) {
 	t.Helper()
 	got, kerr := newEvaluator().eval(e, b)

@@ -13,10 +13,10 @@ import (
 type kernel func(ev *evaluator, c *expr.Call, b *Batch) (v *Vector, ok bool, err error)
 
 // kernels holds the vectorised kernels, by function name. A function's one
-// definition is planner.Func (its typing, NULL rule, row evaluation and
+// definition is expr.Func (its typing, NULL rule, row evaluation and
 // folding); a kernel here is an optional faster way to compute the same
 // values, attached to a registered name. Every function without one runs
-// through planner.EvalCall row by row (rowByRow).
+// through expr.Eval row by row (rowByRow).
 var kernels = map[string]kernel{}
 
 // vectorised attaches k to the named functions; a name that is not
@@ -140,7 +140,7 @@ func init() {
 	}, "regexp_contains")
 
 	// LIKE with a constant pattern: compiled once per query
-	// (planner.LikeMatcher), not once per row.
+	// (sqlfunc.LikeMatcher), not once per row.
 	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
 		k, ok := c.Args[1].(*expr.Const)
 		if !ok || k.V.Null || c.Args[0].Type().Kind != types.KindString {

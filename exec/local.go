@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"errors"
 	"logq/event"
 	"logq/expr"
 	"logq/logstore"
@@ -132,4 +133,16 @@ func newestFirstKey(s *planner.Sort, scan *planner.Scan) bool {
 	}
 	f := scan.Fields[c.Idx]
 	return f.Path == "timestamp" && !f.Presence
+}
+
+// classifyLocal is the query error of a failure of the local store (nil for
+// any other error): a segment file that cannot be read.
+func classifyLocal(err error) *Error {
+	var ste *logstore.StorageError
+	if errors.As(err, &ste) {
+		// The message goes to clients: no server path (Err, which the
+		// server logs, has it).
+		return &Error{Kind: KindUnavailable, Msg: "a segment file could not be read; it has been moved aside and its events are lost (the server log names it)", Err: err}
+	}
+	return nil
 }

@@ -338,7 +338,7 @@ func newAggState(a expr.AggCall) aggState {
 }
 
 // aggStates makes the state of each aggregate the planner registers
-// (planner.Agg), by name: the one place an aggregate's evaluation is
+// (expr.Agg), by name: the one place an aggregate's evaluation is
 // chosen. Each state family is one file (op_agg_*.go) holding its update,
 // its result and its merge (of parallel partial states, op_aggpar.go); the
 // registry test checks that this table and the planner's name the same

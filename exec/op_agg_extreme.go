@@ -15,7 +15,7 @@ func newExtremeState(a expr.AggCall) aggState {
 // case: times, counts, milliseconds) stay in ints; others are boxed.
 //
 // byKey: MIN or MAX of a collated STRING, whose second argument is its
-// collation key (planner/funcs_collation.go): the value kept is the one of
+// collation key (expr/collation.go): the value kept is the one of
 // the least (greatest) key.
 type extremeState struct {
 	fn    string

@@ -41,7 +41,7 @@ type windowOp struct {
 	partial bool
 	// top keeps each partition's first rows while consume reads, for a
 	// Window with TopN; a newest-first scan asks it which segments cannot
-	// matter any more (dominates, op_window_newest.go).
+	// matter any more (dominates, local_window_newest.go).
 	top *topPerPartition
 }
 

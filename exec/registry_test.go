@@ -1,87 +1,70 @@
 package exec
 
 import (
-	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-	"golang.org/x/tools/txtar"
 
+	"logq/exec/golden"
 	"logq/expr"
+	"logq/planner"
+	"logq/sqlparse"
 )
 
-// syntax says how a golden query writes the functions that are operators or
-// other syntax rather than calls by name.
-var syntax = map[string]string{
-	"=": `[^<>!]=`, "!=": `!=|<>`, "<": `<[^=>]`, "<=": `<=`, ">": `[^-]>[^=]`, ">=": `>=`,
-	"+": `\+`, "-": `\s-\s`, "*": `\w\s*\*\s*\w`, "/": `\s/\s`, "neg": `[(,=]\s*-\s*\w`,
-	"||": `\|\|`, "and": `(?i)\band\b`, "or": `(?i)\bor\b`, "not": `(?i)\bnot\b`,
-	"is_null": `(?i)\bis\s+(not\s+)?null\b`, "is_true": `(?i)\bis\s+(not\s+)?true\b`,
-	"is_false": `(?i)\bis\s+(not\s+)?false\b`, "like": `(?i)\blike\b`,
-	"cast": `(?i)\b(safe_)?cast\s*\(|::`, "offset": `(?i)\[\s*offset\s*\(`,
-	"safe_offset": `(?i)\[\s*safe_offset\s*\(`, "ordinal": `(?i)\[\s*ordinal\s*\(`,
-	"safe_ordinal": `(?i)\[\s*safe_ordinal\s*\(`, "field": `\w\.\w`,
-	"make_array": `\[\s*['\w]`, "make_struct": `(?i)\bstruct\s*\(`,
-	"extract_dayofweek": `(?i)extract\s*\(\s*dayofweek\b`, "extract_dayofyear": `(?i)extract\s*\(\s*dayofyear\b`,
-	"extract_isoweek": `(?i)extract\s*\(\s*isoweek\b`, "extract_isoyear": `(?i)extract\s*\(\s*isoyear\b`,
-	"extract_date":     `(?i)extract\s*\(\s*date\b`,
-	"extract_time":     `(?i)extract\s*\(\s*time\b`,
-	"extract_datetime": `(?i)extract\s*\(\s*datetime\b`,
-	"interval_part":    `(?i)\binterval\s+[a-z0-9_(]+\s*[*+-]`,
-	"is_distinct_from": `(?i)\bis\s+(not\s+)?distinct\s+from\b`, "in_unnest": `(?i)\bin\s+unnest\s*\(`,
-	"json_subscript":       `\)\s*\[\s*['"0-9]`,
-	"cast_format":          `(?i)\bcast\s*\(.*\bformat\b`,
-	"like_any":             `(?i)\blike\s+(any|some)\s+unnest\s*\(\s*[a-z(]`,
-	"like_all":             `(?i)\blike\s+all\s+unnest\s*\(\s*[a-z(]`,
-	"bitnot":               `~\s*[0-9b(]`,
-	"collation_key":        `(?i)\bcollate\s+['"]`,
-	"collation_keys":       `(?i)in\s+unnest\s*\(\s*\[\s*collate\(`,
-	"like_collated":        `(?i)collate\([^)]*\)\s+(not\s+)?like\b`,
-	"strpos_collated":      `(?i)strpos\(collate\(`,
-	"instr_collated":       `(?i)instr\(collate\(`,
-	"starts_with_collated": `(?i)starts_with\(collate\(`,
-	"ends_with_collated":   `(?i)ends_with\(collate\(`,
-	"replace_collated":     `(?i)replace\(collate\(`,
-	"split_collated":       `(?i)split\(collate\(`,
-	"&":                    `\d\s*&\s*\d`,
-	"|":                    `\d\s*\|\s*\d`,
-	"^":                    `\d\s*\^\s*\d`,
-	"<<":                   `<<\s*\d`,
-	">>":                   `>>\s*\d`,
-	"unnest_zip":           `(?i)\bunnest\s*\([^()]*\bas\s+\w+\s*[,)]`,
-	"bytes_to_latin1":      `(?i)\bregexp_\w+\(\s*b['"]`,
-	"fit_type":             `(?i)\bas\s+(string|bytes|numeric|bignumeric)\s*\(\s*\d`,
-	"latin1_to_bytes":      `(?i)\bregexp_(extract|replace)\w*\(\s*b['"]`,
-	"path_field":           `(?i)\bflatten\s*\(`,
-	"path_flatten":         `(?i)\bflatten\s*\(`,
-	"path_json_field":      `(?i)\bflatten\s*\(.*json`,
-	"path_offset":          `(?i)\bflatten\s*\([\w.]*\.\w+\s*\[\s*offset\s*\(`,
-	"path_safe_offset":     `(?i)\bflatten\s*\([\w.]*\.\w+\s*\[\s*safe_offset\s*\(`,
-	"path_ordinal":         `(?i)\bflatten\s*\([\w.]*\.\w+\s*\[\s*ordinal\s*\(`,
-	"path_safe_ordinal":    `(?i)\bflatten\s*\([\w.]*\.\w+\s*\[\s*safe_ordinal\s*\(`,
+// goldenFunctions collects the functions the golden cases call, from their
+// bound plans: every scalar, aggregate and analytic function (and alias)
+// the binder binds a call to, before constants fold (planner.Options.Bound),
+// and every call of the optimised plans (the rewrites' own, such as the
+// AND of pushed filters or a collation's keys).
+func goldenFunctions(t *testing.T) map[string]bool {
+	cases, err := golden.All()
+	require.NoError(t, err)
+	seen := map[string]bool{}
+	var visitNode func(n planner.Node)
+	visitExpr := func(e expr.Expr) {
+		expr.MapExpr(e, func(x expr.Expr) expr.Expr {
+			switch x := x.(type) {
+			case *expr.Call:
+				seen[x.Fn] = true
+			case *planner.Subquery:
+				visitNode(x.Plan)
+			}
+			return x
+		})
+	}
+	visitNode = func(n planner.Node) {
+		for _, e := range n.Expressions() {
+			visitExpr(e)
+		}
+		for _, in := range planner.Inputs(n) {
+			visitNode(in)
+		}
+	}
+	for _, c := range cases {
+		store := goldenStore(t, "memory", c.Sources, c.Inputs)
+		ast, err := sqlparse.Parse(c.Query)
+		if err != nil {
+			continue // a parse error's case binds nothing
+		}
+		plan, _ := planner.Plan(ast, c.Query, planner.Options{
+			Catalog: Local(store).View(), Params: c.Params, Now: goldenNow.UnixMicro(),
+			Bound: func(name string) { seen[name] = true },
+		})
+		if plan != nil {
+			visitNode(plan)
+		}
+	}
+	return seen
 }
 
 // TestEveryFunctionIsDefinedAndTested lists every registered function: each
 // has a row evaluation (its kernel of last resort), every vectorised kernel
-// belongs to a registered function, and a golden case calls it.
+// belongs to a registered function, and a golden case calls it (and each
+// alias, and every aggregate and analytic function).
 func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
-	files, err := filepath.Glob("testdata/golden/*.txtar")
-	require.NoError(t, err)
-	var queries strings.Builder
-	for _, f := range files {
-		ar, err := txtar.ParseFile(f)
-		require.NoError(t, err)
-		for _, s := range ar.Files {
-			if s.Name == "query.sql" {
-				queries.Write(s.Data)
-				queries.WriteString("\n")
-			}
-		}
-	}
-	all := queries.String()
+	called := goldenFunctions(t)
 	names := map[string]string{}
 	for name := range expr.Funcs() {
 		names[name] = name
@@ -102,17 +85,12 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 		if kernels[f.Name] != nil && f.Name == name {
 			vec = append(vec, name)
 		}
-		pat := syntax[name]
-		if pat == "" {
-			require.False(t, f.Internal, "internal function %s needs a syntax pattern here", name)
-			pat = `(?i)(^|[^\w.])` + regexp.QuoteMeta(name) + `\s*\(`
-		}
-		if !regexp.MustCompile(pat).MatchString(all) {
+		if !called[name] {
 			missing = append(missing, name)
 		}
 	}
 	for _, name := range append(expr.AggregateNames(), expr.AnalyticNames()...) {
-		if !regexp.MustCompile(`(?i)(^|[^\w.])` + name + `\s*\(`).MatchString(all) {
+		if !called[name] {
 			missing = append(missing, name)
 		}
 	}
@@ -141,7 +119,6 @@ func TestEveryFunctionIsDefinedAndTested(t *testing.T) {
 		require.True(t, analytic[name], "computation for %s, which is not an analytic function", name)
 	}
 	t.Logf("%d functions, vectorised: %s", len(sorted), strings.Join(vec, " "))
-
 }
 
 // A kernel for a name that is not registered (a misspelling, or an alias)

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"logq/event"
-	"logq/logstore"
 	"logq/types"
 	"sync"
 )
@@ -32,8 +31,26 @@ type Vector struct {
 	// segment's distinct codes, not every row's string). The scan sets it
 	// and gather carries it over; resize clears it, so a vector whose S is
 	// written anew never keeps stale codes.
-	dict  *logstore.Column
+	dict  Dict
 	codes []uint32
+}
+
+// Dict is a dictionary-encoded column of a storage engine, which a scan
+// read a STRING vector from: Vector.codes index its entries. The local
+// store's column implements it (local_scan.go).
+type Dict interface {
+	DictEntry(code uint32) string
+}
+
+// lateRows is the storage a late field's row references point into: the
+// high half of a reference names a segment, the low half a row of it.
+// The local store implements it over a snapshot's segments (local_scan.go).
+type lateRows interface {
+	// Value reads field f of one row, nested records assembled.
+	Value(seg int, f *event.Field, row int) (types.Value, error)
+	// GatherStrings reads the STRING or BYTES field at path of the rows of
+	// one segment into dst (NULL as ""); a field the segment lacks reads "".
+	GatherStrings(seg int, path string, rows []int32, dst []string) error
 }
 
 // lazyField assembles a nested record from storage on demand. Its readers
@@ -41,14 +58,14 @@ type Vector struct {
 // reads as NULL, and the failure goes to the query's readFailure, which
 // fails the query before any row is answered (execute).
 type lazyField struct {
-	segs   []*logstore.Segment
+	rows   lateRows
 	field  *event.Field
 	failed *readFailure
 }
 
 // value reads the field in one row; NULL when it cannot be read.
 func (l *lazyField) value(ref int64) types.Value {
-	v, err := l.segs[ref>>32].Value(l.field, int(ref&0xffffffff))
+	v, err := l.rows.Value(int(ref>>32), l.field, int(ref&0xffffffff))
 	if err != nil {
 		l.failed.set(err)
 		return types.NullOf(l.field.Type)
@@ -91,14 +108,8 @@ func (l *lazyField) strings(refs []int64, dst []string, rows []int32) ([]string,
 		for ; j < len(refs) && refs[j]>>32 == seg; j++ {
 			rows = append(rows, int32(refs[j]))
 		}
-		col, err := l.segs[seg].Column(l.field.Path)
-		if err != nil {
+		if err := l.rows.GatherStrings(int(seg), l.field.Path, rows, dst[i:j]); err != nil {
 			l.failed.set(err)
-		}
-		if col != nil {
-			col.GatherStrings(rows, dst[i:j])
-		} else {
-			clear(dst[i:j])
 		}
 		i = j
 	}

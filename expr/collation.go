@@ -85,7 +85,7 @@ func Collated(c *Call) (*Call, error) {
 		out := *c
 		out.Args = []Expr{key(c.Args[0]), key(c.Args[1])}
 		return &out, nil
-	case ArrayFindFns[c.Fn]: // funcs_array_find.go
+	case ArrayFindFns[c.Fn]: // sqlfunc/funcs_array_find.go
 		if binary {
 			return c, nil
 		}

@@ -83,9 +83,9 @@ func Register(name string, f *Func) *Func {
 // its own: claim types a call of that form (ok) and leaves any other to
 // the function's Check; a (typed) call ours accepts evaluates with eval,
 // any other with the function's Eval. NUMERIC arithmetic
-// (funcs_decimal.go) and date and interval arithmetic (funcs_interval.go)
+// (sqlfunc/funcs_decimal.go) and date and interval arithmetic (sqlfunc/funcs_interval.go)
 // are such forms of the number operators, STRING of a time of STRING(json)
-// (funcs_string_time.go).
+// (sqlfunc/funcs_string_time.go).
 func Overload(name string, claim func(c *Call) (t types.Type, ok bool, err error), ours func(c *Call) bool, eval func(c *Call, a []types.Value) (types.Value, error)) {
 	f := funcs[name]
 	check, own := f.Check, f.Eval

@@ -21,6 +21,17 @@ type Options struct {
 	// Sandbox, when set, is a caller's query that runs in place of the
 	// query's final SELECT (sandbox.go).
 	Sandbox *Sandbox
+	// Bound, when set, is told the name of every scalar, aggregate and
+	// analytic function the binder binds a call to, before any folding:
+	// the library's coverage test collects it from the golden queries.
+	Bound func(name string)
+}
+
+// bound tells Options.Bound of a call of name.
+func (b *binder) bound(name string) {
+	if b.opts.Bound != nil {
+		b.opts.Bound(name)
+	}
 }
 
 // Plan binds a parsed query for one call and optimises it. src is the query
@@ -273,7 +284,7 @@ func (b *binder) sortKey(o *sqlparse.OrderItem, e expr.Expr) SortKey {
 	if t := e.Type(); !t.Orderable() {
 		b.fail(o.Expr.Pos(), "ORDER BY does not support a value of type %s", t)
 	}
-	k := SortKey{Expr: b.collateKey(o, e), Desc: o.Desc, NullsFirst: !o.Desc} // funcs_collation.go
+	k := SortKey{Expr: b.collateKey(o, e), Desc: o.Desc, NullsFirst: !o.Desc} // bind_collation.go
 	if o.NullsFirst != nil {
 		k.NullsFirst = *o.NullsFirst
 	}
@@ -532,5 +543,5 @@ func (b *binder) orderable(pos int, where string, t types.Type) {
 	if t.Has(types.KindJSON) {
 		b.fail(pos, "%s does not support a value of type %s (JSON has no equality or order)", where, t)
 	}
-	b.noCollation(pos, where, t) // funcs_collation.go
+	b.noCollation(pos, where, t) // bind_collation.go
 }

@@ -22,6 +22,7 @@ func (b *binder) finish(pos int, c *expr.Call) expr.Expr {
 		b.fail(pos, "unknown function %s", strings.ToUpper(c.Fn))
 	}
 	c.Def = def
+	b.bound(c.Fn)
 	if len(c.Args) < def.MinArgs || (def.MaxArgs >= 0 && len(c.Args) > def.MaxArgs) {
 		b.fail(pos, "%s takes %s, got %d", strings.ToUpper(c.Fn), argCount(def), len(c.Args))
 	}
@@ -46,7 +47,7 @@ func (b *binder) finish(pos int, c *expr.Call) expr.Expr {
 		}
 		c.T = t
 	}
-	c, err := expr.Collated(c) // funcs_collation.go
+	c, err := expr.Collated(c) // expr/collation.go
 	if err != nil {
 		b.failErr(pos, err)
 	}
@@ -152,7 +153,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 			unit = p
 			continue
 		}
-		if x, u, ok := b.bindCalendar(name, a, ctx); ok { // funcs_calendar.go
+		if x, u, ok := b.bindCalendar(name, a, ctx); ok { // bind_calendar.go
 			args, unit = append(args, x), u
 			continue
 		}
@@ -196,6 +197,9 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 	if f == nil || (f.Internal && !(strings.EqualFold(e.Name, "extract") && name != "extract")) {
 		b.fail(e.At, "unknown function %s", e.Name)
 	}
+	if f.Name != name {
+		b.bound(name) // an alias, as the query spells it
+	}
 	if bytesRegexp(f.Name, args) { // bind_bytes.go
 		return b.regexpOfBytes(e.At, &expr.Call{Fn: f.Name, Args: args, Unit: unit, Safe: safe})
 	}
@@ -215,6 +219,7 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) expr.Exp
 func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) expr.AggCall {
 	e = b.namedArgs(e, name)
 	def := expr.LookupAgg(name)
+	b.bound(name)
 	up := strings.ToUpper(name)
 	switch {
 	case e.Star && !def.Star:
@@ -247,7 +252,7 @@ func (b *binder) aggCall(e *sqlparse.Call, name string, inner *exprCtx) expr.Agg
 		call.T = types.Int64
 	}
 	b.aggModifiers(e, def, &call, inner) // bind_aggmods.go
-	b.aggCollation(e.At, &call)          // funcs_collation.go
+	b.aggCollation(e.At, &call)          // bind_collation.go
 	b.whereModifier(e, &call, inner)     // bind_aggmods.go
 	return call
 }

@@ -99,7 +99,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 		var params []int64
 		if e.Type != nil {
 			bare := *e.Type
-			params, bare.Params = bare.Params, nil // CAST(x AS STRING(10)): funcs_typeparams.go
+			params, bare.Params = bare.Params, nil // CAST(x AS STRING(10)): bind_typeparams.go
 			t = b.typeOf(&bare)
 		} else {
 			t = b.typeOf(&sqlparse.TypeExpr{At: e.At, Name: e.TypeName})
@@ -111,7 +111,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 		case t.Kind == types.KindJSON && from.Kind != types.KindJSON && from.Kind != types.KindNull:
 			b.fail(e.At, "CAST to JSON is not supported: use TO_JSON, or PARSE_JSON for JSON text")
 		}
-		if e.Format != nil { // funcs_castformat.go
+		if e.Format != nil { // sqlfunc/funcs_castformat.go
 			tz := expr.Expr(&expr.Const{V: types.StringValue("UTC")}) // a NULL zone given makes the result NULL
 			if e.TimeZone != nil {
 				if t.Kind != types.KindTimestamp && x.Type().Kind != types.KindTimestamp {
@@ -341,7 +341,7 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) expr.Expr {
 		for _, w := range e.Whens {
 			values = append(values, b.expr(w.Cond, ctx))
 		}
-		operand = b.collateAsAll(e.At, "case", operand, values) // funcs_collation.go
+		operand = b.collateAsAll(e.At, "case", operand, values) // bind_collation.go
 	}
 	var results []expr.Expr
 	for i, w := range e.Whens {
@@ -398,7 +398,7 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) expr.Expr {
 	patterns := e.Patterns
 	if e.Unnest != nil {
 		lit, ok := e.Unnest.(*sqlparse.ArrayLit)
-		if !ok { // an array computed per row: funcs_like_array.go
+		if !ok { // an array computed per row: sqlfunc/funcs_like_array.go
 			fn := "like_any"
 			if e.Quant == "ALL" {
 				fn = "like_all"
@@ -417,7 +417,7 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) expr.Expr {
 		pats[i] = b.expr(p, ctx)
 	}
 	// x and every pattern match under one collation (BigQuery's rule)
-	x = b.collateAsAll(e.At, "like", x, append([]expr.Expr{x}, pats...)) // funcs_collation.go
+	x = b.collateAsAll(e.At, "like", x, append([]expr.Expr{x}, pats...)) // bind_collation.go
 	var r expr.Expr
 	for _, p := range pats {
 		l := b.call(e.At, "like", b.likeOfBytes(e.At, []expr.Expr{x, p}))

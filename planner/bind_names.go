@@ -199,7 +199,7 @@ func (b *binder) field(x expr.Expr, name string, pos int) expr.Expr {
 		return b.finish(pos, &expr.Call{Fn: "field", Args: []expr.Expr{x}, Idx: i, T: t.Fields[i].Type})
 	case types.KindNull:
 		return &expr.Const{V: types.NullOf(types.Null)}
-	case types.KindJSON: // j.name is j['name'] (funcs_jsontype.go)
+	case types.KindJSON: // j.name is j['name'] (sqlfunc/funcs_jsontype.go)
 		return b.finish(pos, &expr.Call{Fn: "json_subscript", Args: []expr.Expr{x, &expr.Const{V: types.StringValue(name)}}})
 	case types.KindArray:
 		if b.flatten {

@@ -154,6 +154,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 		}
 		call.Fn, call.Agg, call.T = "aggregate", agg, agg.T
 	case expr.IsAnalytic(name):
+		b.bound(name)
 		framed = b.analyticArgs(e, expr.LookupAnalytic(name), inner, &call) // analytic.go
 	default:
 		if expr.LookupFunc(name) != nil {

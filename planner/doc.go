@@ -80,21 +80,39 @@
 // sources as usual; an error inside one is located at the caller's reference
 // to it, naming the CTE and its own line:col in the endpoint's text.
 //
-// Functions (funcs*.go): every scalar function and operator is one Func,
-// registered once by name: its argument count, Check (argument typing and
-// coercion, result type), Eval (one row; also constant folding and the
-// executor's row path), NullSafe (whether NULL arguments reach Eval or make
-// the result NULL), and Simplify (rewrites beyond evaluating constants, e.g.
-// TRUE AND x → x). The binder, fold.go and exec all read this table; exec may
-// attach a vectorised kernel to a registered name (exec/kernels.go), which
-// panics at start-up for a name that is not registered. A name called in SQL
-// must be registered (or an alias such as IFNULL) and not Internal (an
+// Functions: the planner defines none. Expressions (expr.Expr), the
+// definition of every function (expr.Func, expr.Agg, expr.Analytic), their
+// registry, coercion and constant folding are package expr; the function
+// library that registers them, each function's check and evaluation, is
+// package sqlfunc, which the executor links and the planner does not (so
+// planning links none of the runtime's dependencies: crypto, sketches,
+// Unicode tables). The binder resolves each call to its function once
+// (Call.Def; resolveCalls gives it to the calls the rewrites make), types
+// it with the function's Check and folds it (expr.Fold). A name called in
+// SQL must be registered (or an alias such as IFNULL) and not Internal (an
 // operator's or syntax's entry); SAFE.f(…) sets Call.Safe and turns f's
-// evaluation errors into NULL; other dotted names are refused. Aggregates are
-// defined the same way, one Agg each (aggregates.go: arity, modifiers, type
-// rule, value over no rows, whether it takes OVER), and analytic functions
-// one Analytic each (analytic.go); exec attaches the state or computation
-// of each by name and tests that both tables agree.
+// evaluation errors into NULL; other dotted names are refused. Aggregate
+// calls are checked against their expr.Agg (arity, modifiers, type rule),
+// analytic calls against their expr.Analytic, whose argument form
+// (Analytic.Args) bind_analytic.go binds. The binder's own rules about a
+// family of functions live in bind_* files: calendar units
+// (bind_calendar.go), collation keys (bind_collation.go), BYTES as Latin-1
+// text for LIKE and REGEXP_ (bind_bytes.go), type parameters
+// (bind_typeparams.go). Options.Bound tells a test every function bound,
+// before folding (the library's coverage test).
 //
-// This package imports types and sqlparse; it sees storage only through Catalog.
+// Errors: a bind error is an *Error positioned at line:col (or naming the
+// parameter whose value failed, from expr.ParamError). The binder stops at
+// its first error by panicking with it (binder.fail, failErr,
+// refuseCorrelated): binding is deeply recursive and an error anywhere ends
+// it, so this is the one panic the code base uses for control flow. Plan and
+// Check recover it at their entry (binder.recover) and return it; nothing
+// else escapes, and any other panic is re-raised. tryDecorrelate recovers
+// only a refused correlated reference (errCorrelated, told by errors.Is, not
+// by its text) to fall back to running the subquery per outer row; the
+// sandbox's cte re-raises an error in an endpoint's CTE located at the
+// caller's reference.
+//
+// This package imports types, sqlparse and expr; it sees storage only
+// through Catalog, and functions only through expr's registry.
 package planner

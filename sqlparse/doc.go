@@ -22,5 +22,5 @@
 // binds tighter than any operator, as in Postgres, and prints as CAST.
 // ParseSelect reads a sandboxed caller's query: one statement, a SELECT.
 //
-// This package imports only types and the standard library.
+// This package imports only the standard library.
 package sqlparse

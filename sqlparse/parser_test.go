@@ -2,6 +2,7 @@ package sqlparse
 
 import (
 	"io/fs"
+	"logq/exec/golden"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -228,7 +229,8 @@ func TestParseSelect(t *testing.T) {
 	}
 }
 
-func goldenQueries(t testing.TB) []string {
+// endpointQueries are the saved queries of the built-in endpoints.
+func endpointQueries(t testing.TB) []string {
 	var out []string
 	_ = fs.WalkDir(os.DirFS("../fixtures/endpoints"), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -244,7 +246,7 @@ func goldenQueries(t testing.TB) []string {
 }
 
 func TestSavedQueriesReachFixedPoint(t *testing.T) {
-	qs := goldenQueries(t)
+	qs := endpointQueries(t)
 	require.Len(t, qs, 3)
 	for _, q := range qs {
 		_, err := Parse(q)
@@ -253,9 +255,32 @@ func TestSavedQueriesReachFixedPoint(t *testing.T) {
 	}
 }
 
+// Every golden query of the executor that parses prints back to text
+// that parses to the same tree.
+func TestGoldenQueriesReachFixedPoint(t *testing.T) {
+	cases, err := golden.All()
+	require.NoError(t, err)
+	parsed := 0
+	for _, c := range cases {
+		if _, err := Parse(c.Query); err != nil {
+			continue // a case about a parse error
+		}
+		parsed++
+		t.Run(c.Name, func(t *testing.T) { requireFixedPoint(t, c.Query) })
+	}
+	require.Greater(t, parsed, len(cases)/2)
+}
+
+// FuzzParse is seeded from the saved queries, every golden query of the
+// executor and the dialect cases above.
 func FuzzParse(f *testing.F) {
-	for _, q := range goldenQueries(f) {
+	for _, q := range endpointQueries(f) {
 		f.Add(q)
+	}
+	cases, err := golden.All()
+	require.NoError(f, err)
+	for _, c := range cases {
+		f.Add(c.Query)
 	}
 	for _, c := range dialect {
 		f.Add(c.in)

@@ -3,6 +3,7 @@ package sqlparse
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Print renders a query as canonical SQL: keywords upper-case, every operand
@@ -706,6 +707,15 @@ func quoteDotted(s string) string {
 	return s
 }
 
+func writeHexByte(b *strings.Builder, c byte) {
+	b.WriteString(`\x`)
+	h := strconv.FormatInt(int64(c), 16)
+	if len(h) < 2 {
+		b.WriteByte('0')
+	}
+	b.WriteString(h)
+}
+
 func quoteString(s string) string {
 	var b strings.Builder
 	b.WriteByte('\'')
@@ -721,12 +731,17 @@ func quoteString(s string) string {
 		case c == '\t':
 			b.WriteString(`\t`)
 		case c < 0x20 || c == 0x7f:
-			b.WriteString(`\x`)
-			h := strconv.FormatInt(int64(c), 16)
-			if len(h) < 2 {
-				b.WriteByte('0')
+			writeHexByte(&b, c)
+		case c >= utf8.RuneSelf:
+			// A character is written as it is; a byte that starts none (a
+			// BYTES literal's \xff) is escaped, so the text stays UTF-8.
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size <= 1 {
+				writeHexByte(&b, c)
+				continue
 			}
-			b.WriteString(h)
+			b.WriteString(s[i : i+size])
+			i += size - 1
 		default:
 			b.WriteByte(c)
 		}

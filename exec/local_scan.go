@@ -22,7 +22,7 @@ type scanOp struct {
 	row   int // next row in it
 	eqCol []eqCheck
 	idx   []int32
-	// value predicates answered per dictionary entry (op_scan_dict.go)
+	// value predicates answered per dictionary entry (local_scan_dict.go)
 	valuePreds []valuePred
 	restFilter []expr.Expr
 	masks      []dictMask
@@ -43,7 +43,7 @@ type scanOp struct {
 	newestFirst bool
 	floor       func() (int64, bool)
 	// skipSeg, when set, reports that no row of a segment can matter any
-	// more (a first-rows window ordered newest first: op_window_newest.go).
+	// more (a first-rows window ordered newest first: local_window_newest.go).
 	skipSeg func(*logstore.Segment) bool
 	skipped int // segments skipSeg skipped
 	order   []int
@@ -73,7 +73,7 @@ func scanFields(p *planner.Scan, snap snapshot) ([]*event.Field, []*lazyField) {
 		if lf, ok := snap.Schema.Lookup(f.Path); ok {
 			fields[i] = lf
 			if lf.Object || f.Late {
-				lazy[i] = &lazyField{segs: snap.Segments, field: lf, failed: snap.failed}
+				lazy[i] = &lazyField{rows: localRows(snap.Segments), field: lf, failed: snap.failed}
 			}
 		}
 	}
@@ -466,4 +466,21 @@ func filterBatch(ev *evaluator, cond expr.Expr, b *Batch, scratch *[]int32) (*Ba
 		return b, nil
 	}
 	return b.take(keep), nil
+}
+
+// localRows are a snapshot's segments as the rows late fields read.
+type localRows []*logstore.Segment
+
+func (r localRows) Value(seg int, f *event.Field, row int) (types.Value, error) {
+	return r[seg].Value(f, row)
+}
+
+func (r localRows) GatherStrings(seg int, path string, rows []int32, dst []string) error {
+	col, err := r[seg].Column(path)
+	if col != nil {
+		col.GatherStrings(rows, dst)
+	} else {
+		clear(dst)
+	}
+	return err
 }

@@ -106,6 +106,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		lock.Close()
 		return nil, err
 	}
+	s.loadSpool()
 	// Files are checked for damage in the background (scrub.go).
 	s.scrubbed = make(chan struct{})
 	if opts.noScrub {
@@ -259,7 +260,7 @@ func (src *Source) load(dir string, st *Store) (err error) {
 		}
 	}
 
-	w := &wal{dir: dir, fs: st.fs, genEnd: map[uint64]int64{}}
+	w := &wal{dir: dir, fs: st.fs, genEnd: map[uint64]int64{}, notify: st.feedMoved}
 	var full []*Segment
 	defer func() {
 		if err != nil {
@@ -282,8 +283,9 @@ func (src *Source) load(dir string, st *Store) (err error) {
 			src.rows += seg.rows
 			src.events += int64(seg.rows)
 			if hasWAL[seq] {
-				// Left by a crash between writing the file and removing this.
-				_ = os.Remove(walPath(dir, seq))
+				// Left by a crash between writing the file and removing this
+				// (kept, in the spool, for a drain that still needs it).
+				st.dropWAL(src.name, dir, seq)
 			}
 			src.seq = max(src.seq, seq)
 			continue
@@ -420,9 +422,7 @@ func (s *Source) persist(full *Segment) *Segment {
 			s.store.cache.put(colKey{seg.disk, p}, c, m.bytes())
 		}
 	}
-	if err := os.Remove(walPath(dir, full.seq)); err != nil && !os.IsNotExist(err) {
-		s.store.log().Warn("could not remove a sealed segment's WAL file", "file", walPath(dir, full.seq), "err", err)
-	}
+	s.store.dropWAL(s.name, dir, full.seq) // or keeps it for the drains that need it (feed.go)
 	s.store.segBytes.Add(seg.disk.fileBytes)
 	s.store.mergeMu.Lock()
 	s.store.merges.BytesSealed += seg.disk.fileBytes

@@ -8,7 +8,9 @@ import (
 // Retention, by age and by disk. Queries never return rows older than the
 // cutoff (Snapshot.NotBefore clamps every scan); whole sealed segments past
 // it are dropped here with their files. The disk budget drops the oldest
-// sealed segments of any source first, by their newest row.
+// sealed segments of any source first, by their newest row, and the oldest
+// spooled WAL files (drains' backlog, feed.go) among them by their last
+// write; so does the retention, for a spooled file older than it.
 
 // notBefore is the retention cutoff now.
 func (o *Options) notBefore() int64 {
@@ -30,7 +32,17 @@ func (s *Store) EnforceRetention() int {
 			dropped += src.dropWhere(func(seg *Segment) bool { return seg.maxTS < cutoff })
 			dropped += src.trimExpired(cutoff)
 		}
+		if s.Durable() {
+			// Spooled WAL files wait for drains; past the retention they go
+			// too (their events counted as lost to the drains behind).
+			for _, f := range s.spooled() {
+				if f.mtime < s.opts.Now().Add(-s.opts.Retention).UnixNano() {
+					s.dropSpooled(f)
+				}
+			}
+		}
 	}
+	s.TrimSpool()
 	return dropped + s.enforceDisk()
 }
 
@@ -100,7 +112,7 @@ func expiredRows(seg *Segment, cutoff int64) (n int) {
 
 // DiskBytes is what the store's files take: segment files and WAL files.
 func (s *Store) DiskBytes() int64 {
-	total := s.segBytes.Load()
+	total := s.segBytes.Load() + s.spoolBytes.Load()
 	for _, name := range s.Names() {
 		if w := s.Source(name).wal; w != nil {
 			w.mu.Lock()
@@ -125,8 +137,9 @@ func (s *Store) enforceDisk() int {
 		return 0
 	}
 	type cand struct {
-		src *Source
-		seg *Segment
+		src   *Source
+		seg   *Segment
+		spool int // 1 + index in spool, for a spooled WAL file
 	}
 	var cands []cand
 	for _, name := range s.Names() {
@@ -134,16 +147,35 @@ func (s *Store) enforceDisk() int {
 		src.mu.Lock()
 		for _, seg := range src.sealed {
 			if seg.disk != nil {
-				cands = append(cands, cand{src, seg})
+				cands = append(cands, cand{src: src, seg: seg})
 			}
 		}
 		src.mu.Unlock()
 	}
-	sort.Slice(cands, func(i, j int) bool { return cands[i].seg.maxTS < cands[j].seg.maxTS })
+	// Spooled WAL files (drains' backlog) compete by age with the segments:
+	// a file's age is its last write, a segment's its newest row.
+	var spool []spoolFile
+	for _, f := range s.spooled() {
+		spool = append(spool, f)
+		cands = append(cands, cand{spool: len(spool)})
+	}
+	age := func(c cand) int64 {
+		if c.seg != nil {
+			return c.seg.maxTS
+		}
+		return spool[c.spool-1].mtime / 1000
+	}
+	sort.Slice(cands, func(i, j int) bool { return age(cands[i]) < age(cands[j]) })
 	doomed := map[*Segment]bool{}
 	for _, c := range cands {
 		if over <= 0 {
 			break
+		}
+		if c.seg == nil {
+			f := spool[c.spool-1]
+			s.dropSpooled(f)
+			over -= f.bytes
+			continue
 		}
 		doomed[c.seg] = true
 		over -= c.seg.disk.fileBytes

@@ -111,5 +111,10 @@ func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []event.Rej
 		accepted++
 	}
 	s.events += int64(accepted)
+	if s.wal == nil {
+		if r := s.store.memFeedIfUsed(); r != nil && accepted > 0 {
+			r.Add(s.name, b.arrival, b.seed, b.events) // a store in memory acknowledges what it applied
+		}
+	}
 	return accepted, rejects
 }

@@ -54,7 +54,17 @@ type Options struct {
 	// MaxOpenFiles bounds the segment files a durable store holds open at
 	// once; 0 means a quarter of the process's file limit (openfiles.go).
 	MaxOpenFiles int
+	// Holds says which WAL files the feed's readers (drains) still need: a
+	// durable store spools those instead of deleting them (feed.go). Set it
+	// before Open, which seals what it replays.
+	Holds *storage.Holds
+	// FeedBytes bounds the recent chunks a store in memory keeps for its
+	// feed's readers; 0 means DefaultFeedBytes.
+	FeedBytes int64
 }
+
+// DefaultFeedBytes is the memory feed's budget when none is given.
+const DefaultFeedBytes = 32 << 20
 
 // DefaultCacheBytes is the column cache's budget when none is given.
 const DefaultCacheBytes = 256 << 20
@@ -93,6 +103,13 @@ type Store struct {
 	bg         sync.WaitGroup
 	mergeMu    sync.Mutex
 	merges     MergeStats
+
+	// The feed (feed.go): readers waiting for a WAL's durable end to move,
+	// a store in memory's ring of recent chunks, and the spool's bytes.
+	feedMu     sync.Mutex
+	feedCh     chan struct{}
+	ring       *storage.Ring
+	spoolBytes atomic.Int64
 }
 
 // sealer runs seals in the background, a bounded number at a time; when all
@@ -133,6 +150,9 @@ func New(opts Options) *Store {
 	if opts.CacheBytes <= 0 {
 		opts.CacheBytes = DefaultCacheBytes
 	}
+	if opts.FeedBytes <= 0 {
+		opts.FeedBytes = DefaultFeedBytes
+	}
 	s := &Store{opts: opts, sources: make(map[string]*Source), sealer: &sealer{slots: make(chan struct{}, 2)}, fs: osFS{}, cache: newColCache(opts.CacheBytes)}
 	s.maxSources, s.limitWhy = opts.sourceLimit(false, 0)
 	return s
@@ -166,7 +186,7 @@ func (s *Store) source(name string, limited bool) (*Source, error) {
 			// The directory and first file are made by the first append, so
 			// a full disk is an ingest error (503), not a lost source.
 			src.base = encodeTree(nil, src.tree)
-			src.wal = &wal{dir: filepath.Join(s.dir, "sources", encodeName(name)), fs: s.fs, genEnd: map[uint64]int64{}, seq: 1, tree: src.base}
+			src.wal = &wal{dir: filepath.Join(s.dir, "sources", encodeName(name)), fs: s.fs, genEnd: map[uint64]int64{}, seq: 1, tree: src.base, notify: s.feedMoved}
 		}
 		s.sources[name] = src
 	}

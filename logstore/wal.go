@@ -251,6 +251,17 @@ type wal struct {
 	synced atomic.Int64 // logical bytes known durable
 
 	fs fileSystem
+	// notify, when set, is told that synced moved (the feed's readers wait
+	// for it).
+	notify func()
+}
+
+// advance records that every byte up to end is durable. Called with mu held.
+func (w *wal) advance(end int64) {
+	w.synced.Store(end)
+	if w.notify != nil {
+		w.notify()
+	}
 }
 
 // walBufs holds record encoding buffers, shared by every source's WAL (a
@@ -358,7 +369,7 @@ func (w *wal) sync(p walPos) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err == nil {
-		w.synced.Store(end)
+		w.advance(end)
 		return nil
 	}
 	// The kernel may have dropped what it could not write: cut the file back
@@ -426,7 +437,7 @@ func (w *wal) rotate(seq uint64, tree []byte) error {
 			w.failure = err
 			w.gen++
 		} else {
-			w.synced.Store(w.written)
+			w.advance(w.written)
 		}
 		w.f.Close()
 		w.f = nil

@@ -1,0 +1,5 @@
+//go:build !race
+
+package lql
+
+const raceEnabled = false

@@ -46,7 +46,7 @@ func BenchmarkIngestForms(b *testing.B) {
 		{"otlp", "/v1/logs?source_name=s", "application/x-protobuf", pb},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			srv := New(Config{Keys: []string{testKey}, Backend: Local(logstore.New(logstore.Options{})), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+			srv := New(Config{Keys: Keys(testKey), Backend: Local(logstore.New(logstore.Options{})), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 			srv.SetReady(true)
 			hs := httptest.NewServer(srv.Handler())
 			defer hs.Close()

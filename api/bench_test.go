@@ -45,7 +45,7 @@ func benchIngestHTTP(b *testing.B, source string, durable bool, clients int) {
 		}
 		defer store.Close()
 	}
-	srv := New(Config{Keys: []string{testKey}, Backend: Local(store), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := New(Config{Keys: Keys(testKey), Backend: Local(store), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv.SetReady(true)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"sort"
-	"time"
 )
 
 // endpointInfo is one entry of GET /api/endpoints.
@@ -50,30 +49,5 @@ func (s *Server) handleListEndpoints(w http.ResponseWriter, _ *http.Request) {
 			CacheSeconds: e.CacheSeconds, WarmSeconds: e.WarmSeconds, Sandboxed: e.Sandboxed})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	writeJSON(w, 200, map[string]any{"result": out})
-}
-
-// sourceInfo is one entry of GET /api/sources. Event times are RFC 3339
-// UTC strings (null for an empty source): this list is read by people and
-// scripts, not by Studio, so it does not follow the µs encoding of rows.
-type sourceInfo struct {
-	Name       string  `json:"name"`
-	ID         string  `json:"id"`
-	Events     int     `json:"events"`
-	Bytes      int64   `json:"bytes"`
-	FirstEvent *string `json:"first_event"`
-	LastEvent  *string `json:"last_event"`
-}
-
-func (s *Server) handleListSources(w http.ResponseWriter, _ *http.Request) {
-	out := []sourceInfo{}
-	for _, st := range s.store.Stats() {
-		info := sourceInfo{Name: st.Name, ID: SourceUUID(st.Name), Events: st.Events, Bytes: st.Bytes}
-		if st.Events > 0 {
-			f, l := time.UnixMicro(st.First).UTC().Format(time.RFC3339Nano), time.UnixMicro(st.Last).UTC().Format(time.RFC3339Nano)
-			info.FirstEvent, info.LastEvent = &f, &l
-		}
-		out = append(out, info)
-	}
 	writeJSON(w, 200, map[string]any{"result": out})
 }

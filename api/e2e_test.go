@@ -23,6 +23,7 @@ import (
 	"logq/endpoint"
 	"logq/fixtures"
 	"logq/logstore"
+	"logq/storage"
 	"logq/types"
 )
 
@@ -47,7 +48,7 @@ func builtins(t testing.TB) []*endpoint.Endpoint {
 func newHarness(t *testing.T, mod func(*Config)) *harness {
 	clock := NewFakeClock(testNow)
 	store := logstore.New(logstore.Options{SegmentRows: 4096})
-	cfg := Config{Keys: []string{testKey, "second-key"}, Endpoints: builtins(t), Backend: Local(store), Clock: clock,
+	cfg := Config{Keys: Keys(testKey, "second-key"), Endpoints: builtins(t), Backend: Local(store), Clock: clock,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	if mod != nil {
 		mod(&cfg)
@@ -342,9 +343,9 @@ func TestIngestErrors(t *testing.T) {
 	snap := h.store.Snapshot("s")
 	require.Equal(t, 2, snap.Segments[0].Rows(), "the accepted events of a 406 batch are stored")
 	// By UUID: the source's name-based UUID reaches it.
-	r = h.do(http.MethodPost, "/api/logs?source="+SourceUUID("s"), strings.NewReader(`{"event_message":"via uuid"}`), map[string]string{"X-API-KEY": testKey})
+	r = h.do(http.MethodPost, "/api/logs?source="+storage.SourceUUID("s"), strings.NewReader(`{"event_message":"via uuid"}`), map[string]string{"X-API-KEY": testKey})
 	require.Equal(t, 200, r.code, string(r.body))
-	r = h.do(http.MethodPost, "/api/events", strings.NewReader(`{"event_message":"via header"}`), map[string]string{"X-API-KEY": testKey, "X-Source": SourceUUID("s")})
+	r = h.do(http.MethodPost, "/api/events", strings.NewReader(`{"event_message":"via header"}`), map[string]string{"X-API-KEY": testKey, "X-Source": storage.SourceUUID("s")})
 	require.Equal(t, 200, r.code, string(r.body))
 	require.Equal(t, 4, h.store.Snapshot("s").Segments[0].Rows())
 }

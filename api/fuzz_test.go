@@ -18,7 +18,7 @@ func fuzzServer(f *testing.F) *Server {
 	for _, src := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
 		store.Append(src, fixtures.Generate(fixtures.DefaultSpec(1500, testNow), src))
 	}
-	srv := New(Config{Keys: []string{testKey}, Endpoints: builtins(f), Backend: Local(store), Clock: NewFakeClock(testNow),
+	srv := New(Config{Keys: Keys(testKey), Endpoints: builtins(f), Backend: Local(store), Clock: NewFakeClock(testNow),
 		QueryTimeout: 5 * time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv.SetReady(true)
 	f.Cleanup(srv.Close)

@@ -2,9 +2,7 @@ package api
 
 import (
 	"compress/gzip"
-	"crypto/sha1"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"sort"
@@ -163,7 +161,7 @@ func (s *Server) sourceOf(r *http.Request, fromBody string) (string, *apiError) 
 	}
 	id = strings.ToLower(id)
 	for _, name := range s.store.Names() {
-		if SourceUUID(name) == id || name == id {
+		if storage.SourceUUID(name) == id || name == id {
 			return name, nil
 		}
 	}
@@ -205,20 +203,6 @@ func isUUID(s string) bool {
 		}
 	}
 	return true
-}
-
-// SourceUUID is the stable UUID (version 5 in the URL namespace of
-// "logq:source:<name>") by which a named source can also be addressed.
-func SourceUUID(name string) string {
-	ns := [16]byte{0x6b, 0xa7, 0xb8, 0x11, 0x9d, 0xad, 0x11, 0xd1, 0x80, 0xb4, 0x00, 0xc0, 0x4f, 0xd4, 0x30, 0xc8}
-	h := sha1.New()
-	h.Write(ns[:])
-	h.Write([]byte("logq:source:" + name))
-	var u [16]byte
-	copy(u[:], h.Sum(nil))
-	u[6] = u[6]&0x0f | 0x50
-	u[8] = u[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 }
 
 var zstdPool = sync.Pool{New: func() any {

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"logq/endpoint"
+	"logq/storage"
 )
 
 // readBack is a saved endpoint over one source, so what a client shipped
@@ -62,26 +63,26 @@ func TestClientShapes(t *testing.T) {
 	}{
 		{
 			// pino-logflare: {"batch":[{message, timestamp (ms), metadata}]} to /logs?source=<uuid>.
-			name: "pino-logflare", source: "pino.src", path: "/logs?source=" + SourceUUID("pino.src"),
+			name: "pino-logflare", source: "pino.src", path: "/logs?source=" + storage.SourceUUID("pino.src"),
 			body: fmt.Sprintf(`{"batch":[{"message":"user signed in","timestamp":%d,"metadata":{"level":"info","pid":42}}]}`, ms.UnixMilli()),
 			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("user signed in"), Metadata: []map[string]any{{"level": "info", "pid": float64(42)}}}},
 		},
 		{
 			// logflare-transport-core: {batch, source} posted to /logs.
 			name: "logflare-transport-core", source: "core.src", path: "/logs",
-			body: fmt.Sprintf(`{"batch":[{"message":"m1","metadata":{"level":"warn"},"timestamp":%d}],"source":%q}`, ms.UnixMilli(), SourceUUID("core.src")),
+			body: fmt.Sprintf(`{"batch":[{"message":"m1","metadata":{"level":"warn"},"timestamp":%d}],"source":%q}`, ms.UnixMilli(), storage.SourceUUID("core.src")),
 			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("m1"), Metadata: []map[string]any{{"level": "warn"}}}},
 		},
 		{
 			// loglayer: /logs/json?source=<uuid>, an array of events.
-			name: "loglayer", source: "loglayer.src", path: "/logs/json?source=" + SourceUUID("loglayer.src"),
+			name: "loglayer", source: "loglayer.src", path: "/logs/json?source=" + storage.SourceUUID("loglayer.src"),
 			header: map[string]string{"X-API-KEY": testKey},
 			body:   `[{"message":"from loglayer","metadata":{"level":"error","ctx":{"user":"u1"}},"timestamp":"2026-03-14T15:00:00.123Z"}]`,
 			want:   []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("from loglayer"), Metadata: []map[string]any{{"level": "error", "ctx": []any{map[string]any{"user": "u1"}}}}}},
 		},
 		{
 			// pino-logflare's browser form: the text as log_entry.
-			name: "browser log_entry", source: "browser.src", path: "/logs/json?source=" + SourceUUID("browser.src"),
+			name: "browser log_entry", source: "browser.src", path: "/logs/json?source=" + storage.SourceUUID("browser.src"),
 			body: `{"log_entry":"clicked","message":"ignored","event_message":"ignored too","metadata":{"url":"/x"},"timestamp":"2026-03-14T15:00:00.123Z"}`,
 			want: []stored{{Timestamp: ms.UnixMicro(), EventMessage: str("clicked"), Metadata: []map[string]any{{"url": "/x"}}}},
 		},
@@ -203,9 +204,9 @@ func TestIngestSourceChecks(t *testing.T) {
 	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs?source_name="+url.QueryEscape("ok.name-ünïcode 1"), strings.NewReader(`[{}]`), hdr).code)
 	// Logflare's collection aliases name the same sources.
 	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs?collection_name=coll", strings.NewReader(`[{"event_message":"a"}]`), hdr).code)
-	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs?collection="+SourceUUID("coll"), strings.NewReader(`[{"event_message":"b"}]`), hdr).code)
+	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs?collection="+storage.SourceUUID("coll"), strings.NewReader(`[{"event_message":"b"}]`), hdr).code)
 	require.Equal(t, 200, h.do(http.MethodPost, "/api/logs", strings.NewReader(`[{"event_message":"c"}]`),
-		map[string]string{"X-API-KEY": testKey, "X-Collection": SourceUUID("coll")}).code)
+		map[string]string{"X-API-KEY": testKey, "X-Collection": storage.SourceUUID("coll")}).code)
 	r = h.do(http.MethodPost, "/api/logs?collection="+unknown, strings.NewReader(`[{}]`), hdr)
 	requireError(t, r, 404, "NOT_FOUND", "source")
 	var events int

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"logq/drain"
 	"logq/logstore"
 	"logq/storage"
 )
@@ -36,7 +37,7 @@ const other = "other"
 
 var latencyBuckets = []float64{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
 
-func newMetrics(store Backend, cacheLen func() int, maxSources int) *metrics {
+func newMetrics(store Backend, cacheLen func() int, maxSources int, drains *drain.Manager) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_requests_total",
@@ -69,6 +70,9 @@ func newMetrics(store Backend, cacheLen func() int, maxSources int) *metrics {
 	)
 	if local, ok := store.(localBackend); ok {
 		m.reg.MustRegister(&storageCollector{store: local.Store})
+	}
+	if drains != nil {
+		m.reg.MustRegister(&drainCollector{drains: drains})
 	}
 	return m
 }
@@ -205,5 +209,45 @@ func (c *heldCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(eventsHeld, prometheus.GaugeValue, v, l)
 		ch <- prometheus.MustNewConstMetric(bytesHeld, prometheus.GaugeValue, bytes[l], l)
 		ch <- prometheus.MustNewConstMetric(overflowed, prometheus.CounterValue, over[l], l)
+	}
+}
+
+// drainCollector reports each drain's delivery at scrape time, labelled by
+// the drain's name (at most drain.MaxBackends of them) and type.
+type drainCollector struct{ drains *drain.Manager }
+
+var (
+	drainLabels    = []string{"drain", "type"}
+	drainDelivered = prometheus.NewDesc("logq_drain_events_delivered_total", "Events a drain's destination took (answered 2xx).", drainLabels, nil)
+	drainBatches   = prometheus.NewDesc("logq_drain_batches_total", "Requests a drain's destination answered 2xx.", drainLabels, nil)
+	drainFailed    = prometheus.NewDesc("logq_drain_batches_failed_total", "Requests to a drain's destination that failed (then retried, or refused for good).", drainLabels, nil)
+	drainRetried   = prometheus.NewDesc("logq_drain_batches_retried_total", "Failed requests that were sent again.", drainLabels, nil)
+	drainRefused   = prometheus.NewDesc("logq_drain_events_refused_total", "Events of batches a destination refused for good (a 4xx that retrying cannot fix).", drainLabels, nil)
+	drainLost      = prometheus.NewDesc("logq_drain_events_lost_total", "Events dropped from the feed (retention, --max-disk, a memory feed's bound) before the drain sent them.", drainLabels, nil)
+	drainLagEvents = prometheus.NewDesc("logq_drain_lag_events", "Events acknowledged and not yet delivered.", drainLabels, nil)
+	drainLagSecs   = prometheus.NewDesc("logq_drain_lag_seconds", "Age of the oldest event read and not yet delivered (0 when caught up).", drainLabels, nil)
+	drainLastError = prometheus.NewDesc("logq_drain_last_error_timestamp_seconds", "When the drain last failed; its message is the error label.", append(drainLabels, "error"), nil)
+)
+
+func (c *drainCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{drainDelivered, drainBatches, drainFailed, drainRetried, drainRefused, drainLost, drainLagEvents, drainLagSecs, drainLastError} {
+		ch <- d
+	}
+}
+
+func (c *drainCollector) Collect(ch chan<- prometheus.Metric) {
+	for _, st := range c.drains.Stats() {
+		l := []string{st.Name, st.Type}
+		ch <- prometheus.MustNewConstMetric(drainDelivered, prometheus.CounterValue, float64(st.Delivered), l...)
+		ch <- prometheus.MustNewConstMetric(drainBatches, prometheus.CounterValue, float64(st.Batches), l...)
+		ch <- prometheus.MustNewConstMetric(drainFailed, prometheus.CounterValue, float64(st.Failed), l...)
+		ch <- prometheus.MustNewConstMetric(drainRetried, prometheus.CounterValue, float64(st.Retried), l...)
+		ch <- prometheus.MustNewConstMetric(drainRefused, prometheus.CounterValue, float64(st.Refused), l...)
+		ch <- prometheus.MustNewConstMetric(drainLost, prometheus.CounterValue, float64(st.Lost), l...)
+		ch <- prometheus.MustNewConstMetric(drainLagEvents, prometheus.GaugeValue, float64(st.LagEvents), l...)
+		ch <- prometheus.MustNewConstMetric(drainLagSecs, prometheus.GaugeValue, st.LagSeconds, l...)
+		if st.LastErrorAt > 0 {
+			ch <- prometheus.MustNewConstMetric(drainLastError, prometheus.GaugeValue, float64(st.LastErrorAt)/1e6, append(l, clip(st.LastError, 200))...)
+		}
 	}
 }

@@ -22,18 +22,34 @@ type route struct {
 
 // routeTable lists every route. Ingest paths come from ingestPaths.
 func (s *Server) routeTable() []route {
-	query := s.authed(s.handleQuery)
+	query := s.authed(ScopeQuery, s.handleQuery)
+	admin := func(h http.HandlerFunc) http.Handler { return s.authed(ScopeAdmin, h) }
 	rw := []string{http.MethodGet, http.MethodPost}
+	get := []string{http.MethodGet}
 	rs := []route{
 		{"/api/endpoints/query/name/{name}", rw, query},
 		{"/api/endpoints/query/{id}", rw, query},
 		{"/endpoints/query/{id}", rw, query},
-		{"/api/endpoints", []string{http.MethodGet}, s.authed(s.handleListEndpoints)},
-		{"/api/sources", []string{http.MethodGet}, s.authed(s.handleListSources)},
-		{"/health", []string{http.MethodGet}, http.HandlerFunc(s.handleHealth)},
-		{"/ready", []string{http.MethodGet}, http.HandlerFunc(s.handleReady)},
-		{"/metrics", []string{http.MethodGet}, http.HandlerFunc(s.handleMetrics)},
-		{"/v1/logs", []string{http.MethodPost}, s.authed(s.handleOTLPLogs)},
+		{"/api/endpoints", get, s.authed(ScopeQuery, s.handleListEndpoints)},
+		// Logflare's management API (manage.go).
+		{"/api/sources", get, admin(s.handleListSources)},
+		{"/api/sources/{token}", get, admin(s.handleGetSource)},
+		{"/api/sources/{token}/schema", get, admin(s.handleSourceSchema)},
+		{"/api/backends", rw, byMethod(map[string]http.Handler{
+			http.MethodGet: admin(s.handleListBackends), http.MethodPost: admin(s.handleCreateBackend)})},
+		{"/api/backends/{token}", []string{http.MethodGet, http.MethodPut, http.MethodPatch, http.MethodDelete}, byMethod(map[string]http.Handler{
+			http.MethodGet: admin(s.handleGetBackend), http.MethodPut: admin(s.handleUpdateBackend),
+			http.MethodPatch: admin(s.handleUpdateBackend), http.MethodDelete: admin(s.handleDeleteBackend)})},
+		{"/api/backends/{token}/test", []string{http.MethodPost}, admin(s.handleTestBackend)},
+		{"/api/drains", get, admin(s.handleDrainStats)},
+		{"/api/rules", rw, byMethod(map[string]http.Handler{
+			http.MethodGet: admin(s.handleListRules), http.MethodPost: admin(s.handleCreateRule)})},
+		{"/api/rules/{token}", []string{http.MethodGet, http.MethodDelete}, byMethod(map[string]http.Handler{
+			http.MethodGet: admin(s.handleGetRule), http.MethodDelete: admin(s.handleDeleteRule)})},
+		{"/health", get, http.HandlerFunc(s.handleHealth)},
+		{"/ready", get, http.HandlerFunc(s.handleReady)},
+		{"/metrics", get, http.HandlerFunc(s.handleMetrics)},
+		{"/v1/logs", []string{http.MethodPost}, s.authed(ScopeIngest, s.handleOTLPLogs)},
 		{"/v1/traces", []string{http.MethodPost}, http.HandlerFunc(handleOTLPOther)},
 		{"/v1/metrics", []string{http.MethodPost}, http.HandlerFunc(handleOTLPOther)},
 	}
@@ -41,11 +57,23 @@ func (s *Server) routeTable() []route {
 	for _, prefix := range ingestPrefixes {
 		for _, suffix := range suffixes {
 			form := ingest.Suffixes[suffix]
-			h := s.authed(func(w http.ResponseWriter, r *http.Request) { s.handleIngest(w, r, form) })
+			h := s.authed(ScopeIngest, func(w http.ResponseWriter, r *http.Request) { s.handleIngest(w, r, form) })
 			rs = append(rs, route{prefix + suffix, []string{http.MethodPost}, h})
 		}
 	}
 	return rs
+}
+
+// byMethod serves each method with its own handler (dispatch has already
+// refused the others; HEAD is GET's).
+func byMethod(hs map[string]http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m := r.Method
+		if m == http.MethodHead {
+			m = http.MethodGet
+		}
+		hs[m].ServeHTTP(w, r)
+	})
 }
 
 // ingestPrefixes are Logflare's three ingest prefixes (CONTRACT.md §3); each

@@ -50,7 +50,7 @@ func FuzzSandboxSQL(f *testing.F) {
 	}
 	// A small memory budget, so that joins and sorts of fuzzed queries also
 	// take the budget's error path.
-	srv := New(Config{Keys: []string{testKey}, Endpoints: eps, Backend: Local(store), Clock: NewFakeClock(testNow),
+	srv := New(Config{Keys: Keys(testKey), Endpoints: eps, Backend: Local(store), Clock: NewFakeClock(testNow),
 		QueryTimeout: 5 * time.Second, QueryMemory: 64 << 10, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv.SetReady(true)
 	f.Cleanup(srv.Close)

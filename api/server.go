@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"logq/drain"
 	"logq/endpoint"
 
 	_ "logq/publicsuffixlist" // NET.PUBLIC_SUFFIX and NET.REG_DOMAIN look suffixes up in it
@@ -17,7 +18,7 @@ import (
 
 // Config configures a Server.
 type Config struct {
-	Keys          []string
+	Keys          []Key
 	Endpoints     []*endpoint.Endpoint
 	Backend       Backend // where events are stored and queries read (Local, or another engine)
 	MaxConcurrent int     // queries running at once; 0: 4 per CPU
@@ -32,6 +33,9 @@ type Config struct {
 	// MaxSourceLabels bounds the sources named in metrics; later ones are
 	// counted as "other". 0: 200.
 	MaxSourceLabels int
+	// Drains serves Logflare's backends and rules routes and delivers to
+	// them; nil answers those routes 503.
+	Drains *drain.Manager
 }
 
 // MaxBody is the largest request body accepted, after decompression.
@@ -87,7 +91,7 @@ func New(cfg Config) *Server {
 			s.metrics.cacheEvent(ep, "refresh_failed")
 		}
 	})
-	s.metrics = newMetrics(cfg.Backend, s.cache.len, cfg.MaxSourceLabels)
+	s.metrics = newMetrics(cfg.Backend, s.cache.len, cfg.MaxSourceLabels, cfg.Drains)
 	s.router = s.routes()
 	return s
 }
@@ -254,20 +258,32 @@ func apiKey(r *http.Request) string {
 	return r.URL.Query().Get("api_key")
 }
 
-// validKey compares in constant time against every configured key.
-func (s *Server) validKey(k string) bool {
-	ok := 0
+// keyScopes compares k in constant time against every configured key and
+// returns the scopes of the one it is (0 for none).
+func (s *Server) keyScopes(k string) Scope {
+	var got Scope
 	for _, want := range s.cfg.Keys {
-		ok |= subtle.ConstantTimeCompare([]byte(k), []byte(want))
+		match := subtle.ConstantTimeCompare([]byte(k), []byte(want.Value))
+		got |= Scope(subtle.ConstantTimeSelect(match, int(want.Scopes), 0))
 	}
-	return k != "" && ok == 1
+	if k == "" {
+		return 0
+	}
+	return got
 }
 
-// authed checks the key first, then readiness: a valid key never gets 401.
-func (s *Server) authed(h http.HandlerFunc) http.Handler {
+// authed checks the key and its scope first, then readiness: a valid key
+// never gets 401 for a route its scope allows.
+func (s *Server) authed(need Scope, h http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.validKey(apiKey(r)) {
+		got := s.keyScopes(apiKey(r))
+		if got == 0 {
 			writeError(w, errorf(401, "unauthenticated", "", "a valid API key is required (Authorization: Bearer <key>, X-API-KEY: <key> or ?api_key=<key>)"))
+			return
+		}
+		if got&need == 0 {
+			writeError(w, errorf(401, "unauthorized", "", "this key may not %s (it may %s); use a key given with --api-key %s:KEY%s",
+				need.verb(), got.String(), need.String(), map[bool]string{true: " or LOGFLARE_PRIVATE_ACCESS_TOKEN", false: ""}[need == ScopeAdmin]))
 			return
 		}
 		if !s.ready.Load() {

@@ -90,7 +90,7 @@ func typedRows(b *testing.B, cl *testCluster, evs [][]byte, batch int) (*Engine,
 	}
 	var out []string
 	for i := 0; i < len(evs); i += batch {
-		rows, cols, _, _ := src.shred(evs[i:min(i+batch, len(evs))], epNow)
+		rows, cols, _, _, _ := src.shred(evs[i:min(i+batch, len(evs))], epNow)
 		var body []byte
 		for _, r := range rows {
 			obj := map[string]any{}
@@ -154,7 +154,7 @@ func benchIngest(b *testing.B, cl *testCluster, evs [][]byte, batches, direct []
 			linger, _ = time.ParseDuration(v)
 		}
 		eng := cl.engine(b, Config{Linger: linger})
-		srv := api.New(api.Config{Keys: []string{testKey}, Backend: eng, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		srv := api.New(api.Config{Keys: api.Keys(testKey), Backend: eng, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		srv.SetReady(true)
 		defer srv.Close()
 		hs := httptest.NewServer(srv.Handler())

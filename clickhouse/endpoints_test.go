@@ -70,7 +70,7 @@ func newPairOf(t testing.TB, perSource int, sources []string) *pair {
 		}
 	}
 	server := func(b api.Backend) http.Handler {
-		s := api.New(api.Config{Keys: []string{testKey}, Endpoints: eps, Backend: b, Clock: api.NewFakeClock(epNow), CacheEntries: 1,
+		s := api.New(api.Config{Keys: api.Keys(testKey), Endpoints: eps, Backend: b, Clock: api.NewFakeClock(epNow), CacheEntries: 1,
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		s.SetReady(true)
 		t.Cleanup(s.Close)

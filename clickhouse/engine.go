@@ -67,6 +67,9 @@ type Engine struct {
 	mu      sync.Mutex
 	sources map[string]*source
 
+	feedMu sync.Mutex
+	ring   *storage.Ring // the feed of what this instance acknowledged, made on first read (feed.go)
+
 	rowsMoved atomic.Int64 // rows streamed from ClickHouse to answer queries
 	resent    atomic.Int64 // bodies sent again after a failure (retry.go)
 	narrowed  atomic.Int64 // top-k queries that read their rows' times first (translate.go)

@@ -254,7 +254,7 @@ func (e *Engine) Ingest(name string, events [][]byte) (accepted int, rejects []e
 	if err != nil {
 		return 0, nil, err
 	}
-	rows, cols, accepted, rejects := src.shred(events, e.cfg.Now())
+	rows, cols, accepted, rejects, origin := src.shred(events, e.cfg.Now())
 	if len(rows) == 0 {
 		return 0, rejects, nil
 	}
@@ -262,15 +262,18 @@ func (e *Engine) Ingest(name string, events [][]byte) (accepted int, rejects []e
 		return 0, nil, err
 	}
 	src.ingested.Add(int64(accepted))
+	if r := e.feedIfUsed(); r != nil {
+		r.Add(name, origin.Arrival, origin.Seed, events) // what this instance acknowledged (feed.go)
+	}
 	return accepted, rejects, nil
 }
 
 // shred turns events into rows under the source's tree, and lists every
 // column those rows use.
-func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []column, accepted int, rejects []event.Reject) {
+func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []column, accepted int, rejects []event.Reject, o event.Origin) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o := event.Origin{Arrival: arrival.UnixMicro()}
+	o = event.Origin{Arrival: arrival.UnixMicro()}
 	_, _ = rand.Read(o.Seed[:])
 	size := 0
 	for _, ev := range events {
@@ -296,7 +299,8 @@ func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []c
 	}
 	cols = s.sink.columns()
 	s.sink.cur, s.sink.text = nil, nil // the rows hold them now; an idle source keeps none
-	return rows, cols, accepted, rejects
+	o.Index = 0
+	return rows, cols, accepted, rejects, o
 }
 
 // row is one event's cells, and its time (for partitioning inserts).

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"logq/event"
+	"logq/storage"
 )
 
 // The data directory:
@@ -88,6 +89,9 @@ func Open(dir string, opts Options) (*Store, error) {
 	lock, err := lockDir(dir)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Holds == nil {
+		opts.Holds = storage.NewHolds() // readers of the feed hold what they need either way
 	}
 	s := New(opts)
 	s.dir, s.lock = dir, lock

@@ -155,6 +155,90 @@ func (s *Store) ReadFeed(source string, from storage.Pos, maxEvents int) ([]stor
 	return out, from, 0, nil
 }
 
+// FeedBacklog implements storage.Feed: it reads only each chunk's header.
+func (s *Store) FeedBacklog(source string, from storage.Pos) (int64, error) {
+	if !s.Durable() {
+		return s.memFeed().FeedBacklog(source, from)
+	}
+	src := s.Source(source)
+	if src == nil || src.wal == nil {
+		return 0, nil
+	}
+	var total int64
+	for {
+		w := src.wal
+		w.mu.Lock()
+		cur, end := w.seq, w.durableOffset()
+		w.mu.Unlock()
+		if from.Seq > cur {
+			return total, nil
+		}
+		path := s.walFile(source, from.Seq, cur)
+		limit := int64(-1)
+		if from.Seq == cur {
+			limit = end
+		}
+		if path != "" {
+			n, err := countWALEvents(path, from.Off, limit)
+			if err != nil {
+				return total, err
+			}
+			total += n
+		}
+		if from.Seq == cur {
+			return total, nil
+		}
+		next, ok := s.nextWAL(source, from.Seq, cur)
+		if !ok {
+			return total, nil
+		}
+		from = storage.Pos{Seq: next}
+	}
+}
+
+// countWALEvents counts the events of a WAL file's records from offset off
+// (0: the first) up to byte limit (-1: the end), reading each record's
+// header and event count only.
+func countWALEvents(path string, off, limit int64) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return 0, nil
+		}
+		return 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	if limit < 0 || limit > fi.Size() {
+		limit = fi.Size()
+	}
+	if off == 0 {
+		if off, err = walFirstRecord(f); err != nil {
+			return 0, nil
+		}
+	}
+	var total int64
+	var h [8 + 24 + binary.MaxVarintLen64]byte
+	for off+8 <= limit {
+		k, _ := f.ReadAt(h[:], off)
+		if k < 8+24+1 {
+			break
+		}
+		n := int64(binary.LittleEndian.Uint32(h[:]))
+		if n > maxWALRecord || n < 24 || off+8+n > limit {
+			break
+		}
+		if c, m := binary.Uvarint(h[8+24 : k]); m > 0 {
+			total += int64(c)
+		}
+		off += 8 + n
+	}
+	return total, nil
+}
+
 // walFile returns the path of source's WAL file seq, in its directory or
 // in the spool, or "" when neither holds it.
 func (s *Store) walFile(source string, seq, cur uint64) string {

@@ -56,7 +56,8 @@ type Options struct {
 	MaxOpenFiles int
 	// Holds says which WAL files the feed's readers (drains) still need: a
 	// durable store spools those instead of deleting them (feed.go). Set it
-	// before Open, which seals what it replays.
+	// before Open, which seals what it replays (nil: Open makes an empty
+	// one).
 	Holds *storage.Holds
 	// FeedBytes bounds the recent chunks a store in memory keeps for its
 	// feed's readers; 0 means DefaultFeedBytes.

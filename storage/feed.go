@@ -23,6 +23,9 @@ type Feed interface {
 	// the disk budget, a memory feed's bound). The chunks' bytes belong to
 	// the caller.
 	ReadFeed(source string, from Pos, maxEvents int) (recs []Record, next Pos, lost int64, err error)
+	// FeedBacklog counts the events of source's chunks from the position
+	// from to the head (what a reader there has still to read).
+	FeedBacklog(source string, from Pos) (int64, error)
 	// FeedChanged returns a channel that is closed the next time any
 	// source's head moves (then the caller asks again for a new one).
 	FeedChanged() <-chan struct{}

@@ -150,3 +150,14 @@ func (r *Ring) FeedChanged() <-chan struct{} {
 
 // FeedHolds implements Feed: a Ring keeps its budget whatever readers need.
 func (r *Ring) FeedHolds() *Holds { return nil }
+
+// FeedBacklog implements Feed: a Ring counts in Pos.Seq the events before
+// a position.
+func (r *Ring) FeedBacklog(source string, from Pos) (int64, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if s := r.sources[source]; s != nil && s.cum > from.Seq {
+		return int64(s.cum - from.Seq), nil
+	}
+	return 0, nil
+}

@@ -48,6 +48,10 @@ func catalog(what string, args []string, stdout, stderr io.Writer) int {
 		body   []byte
 		err    error
 	)
+	if *base == "" && what == "drains" {
+		fmt.Fprintln(stderr, "logq drains: give the server's --url (or LOGQ_URL) and an admin --api-key: drains run in a server")
+		return 2
+	}
 	if *base != "" {
 		status, body, err = remoteGet(*base, *key, path)
 	} else {
@@ -81,10 +85,51 @@ func catalog(what string, args []string, stdout, stderr io.Writer) int {
 		_, _ = stdout.Write(body)
 		return 0
 	}
-	if what == "endpoints" {
+	switch what {
+	case "endpoints":
 		return printEndpoints(stdout, body)
+	case "drains":
+		return printDrains(stdout, body)
 	}
 	return printSources(stdout, body)
+}
+
+// printDrains prints GET /api/drains: each drain's delivery figures, as
+// /metrics reports them.
+func printDrains(w io.Writer, body []byte) int {
+	var drains []struct {
+		Name, Type, Token          string
+		LastError                  string `json:"last_error"`
+		Sources                    int
+		Delivered, Batches, Failed int64
+		Retried, Refused, Lost     int64
+		LagEvents                  int64   `json:"lag_events"`
+		LagSeconds                 float64 `json:"lag_seconds"`
+	}
+	if err := json.Unmarshal(body, &drains); err != nil {
+		fmt.Fprintln(w, string(body))
+		return 1
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTYPE\tSOURCES\tDELIVERED\tBATCHES\tFAILED\tRETRIED\tREFUSED\tLOST\tLAG EVENTS\tLAG SECONDS\tLAST ERROR")
+	for _, d := range drains {
+		last := d.LastError
+		if last == "" {
+			last = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.1f\t%s\n", d.Name, d.Type, d.Sources, d.Delivered, d.Batches,
+			d.Failed, d.Retried, d.Refused, d.Lost, d.LagEvents, d.LagSeconds, clipLine(last, 80))
+	}
+	_ = tw.Flush()
+	fmt.Fprintf(w, "(%d drains)\n", len(drains))
+	return 0
+}
+
+func clipLine(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 func remoteGet(base, key, path string) (int, []byte, error) {
@@ -151,16 +196,18 @@ func printEndpoints(w io.Writer, body []byte) int {
 }
 
 func printSources(w io.Writer, body []byte) int {
+	// GET /api/sources answers a bare array, as Logflare's does.
 	var out struct {
 		Result []struct {
-			Name, ID   string
-			Events     int
-			Bytes      int64
-			FirstEvent *string `json:"first_event"`
-			LastEvent  *string `json:"last_event"`
+			Name, Token string
+			ID          int64
+			Events      int
+			Bytes       int64
+			FirstEvent  *string `json:"first_event"`
+			LastEvent   *string `json:"last_event"`
 		}
 	}
-	if err := json.Unmarshal(body, &out); err != nil {
+	if err := json.Unmarshal(body, &out.Result); err != nil {
 		fmt.Fprintln(w, string(body))
 		return 1
 	}
@@ -171,9 +218,9 @@ func printSources(w io.Writer, body []byte) int {
 		return *p
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tID\tEVENTS\tBYTES\tFIRST EVENT\tLAST EVENT")
+	fmt.Fprintln(tw, "NAME\tID\tTOKEN\tEVENTS\tBYTES\tFIRST EVENT\tLAST EVENT")
 	for _, s := range out.Result {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", s.Name, s.ID, s.Events, s.Bytes, str(s.FirstEvent), str(s.LastEvent))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d\t%s\t%s\n", s.Name, s.ID, s.Token, s.Events, s.Bytes, str(s.FirstEvent), str(s.LastEvent))
 	}
 	_ = tw.Flush()
 	if len(out.Result) == 1 {

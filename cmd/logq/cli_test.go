@@ -193,7 +193,7 @@ func TestEndpointsAndSourcesCommands(t *testing.T) {
 	require.NoError(t, os.WriteFile(f, []byte(`{"event_message":"a","timestamp":"2026-03-01T10:00:00Z"}`+"\n"+`{"event_message":"b","timestamp":"2026-03-02T10:00:00Z"}`+"\n"), 0o644))
 	out.Reset()
 	require.Equal(t, 0, run([]string{"sources", "--file", "edge=" + f}, &out, &errb), errb.String())
-	require.Regexp(t, `(?m)^edge\s+\S{36}\s+2\s+\d+\s+2026-03-01T10:00:00Z\s+2026-03-02T10:00:00Z$`, out.String())
+	require.Regexp(t, `(?m)^edge\s+\d+\s+\S{36}\s+2\s+\d+\s+2026-03-01T10:00:00Z\s+2026-03-02T10:00:00Z$`, out.String())
 	require.Contains(t, out.String(), "(1 source)")
 
 	// Against a server: the same listing, and a bad key is its message.
@@ -201,7 +201,7 @@ func TestEndpointsAndSourcesCommands(t *testing.T) {
 	store.Append("srv.src", [][]byte{[]byte(`{"event_message":"x","timestamp":"2026-03-03T00:00:00Z"}`)})
 	eps, err := loadEndpoints("", false)
 	require.NoError(t, err)
-	srv := api.New(api.Config{Keys: []string{"k"}, Endpoints: eps, Backend: api.Local(store), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := api.New(api.Config{Keys: api.Keys("k"), Endpoints: eps, Backend: api.Local(store), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv.SetReady(true)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()

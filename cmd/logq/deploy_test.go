@@ -1,6 +1,7 @@
 package main
 
 import (
+	"logq/api"
 	"os"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestComposeOverrideReplacesAnalytics(t *testing.T) {
 	var doc yaml.Node
 	require.NoError(t, yaml.Unmarshal(b, &doc))
 	svc := yamlKey(t, yamlKey(t, doc.Content[0], "services"), "analytics")
-	require.Equal(t, []string{"4000:4000"}, scalars(yamlKey(t, svc, "ports")))
+	require.Equal(t, []string{"127.0.0.1:4000:4000"}, scalars(yamlKey(t, svc, "ports")), "published on loopback only")
 	env := yamlKey(t, svc, "environment")
 	require.Equal(t, "/var/lib/logq", yamlKey(t, env, "LOGQ_DATA_DIR").Value)
 	require.Equal(t, ":4000", yamlKey(t, env, "LOGQ_ADDR").Value)
@@ -28,7 +29,13 @@ func TestComposeOverrideReplacesAnalytics(t *testing.T) {
 		require.Contains(t, yamlKey(t, env, k).Value, "${"+k, "%s is passed through from .env", k)
 		c, err := parseServe([]string{"--in-memory"}, env1(k, "tok"), nil)
 		require.NoError(t, err)
-		require.Equal(t, []string{"tok"}, c.keys, "serve takes %s as a key", k)
+		require.Len(t, c.keys, 1, "serve takes %s as a key", k)
+		require.Equal(t, "tok", c.keys[0].Value)
+		want := api.ScopeIngest | api.ScopeQuery // the public token, and its older name
+		if k == "LOGFLARE_PRIVATE_ACCESS_TOKEN" {
+			want = api.ScopeAll // the private one also manages
+		}
+		require.Equal(t, want, c.keys[0].Scopes, k)
 	}
 	require.Equal(t, []string{"logq-data:/var/lib/logq"}, scalars(yamlKey(t, svc, "volumes")))
 	require.Equal(t, []string{"CMD", "/logq", "healthcheck"}, scalars(yamlKey(t, yamlKey(t, svc, "healthcheck"), "test")))

@@ -21,7 +21,7 @@ func inProcess(store *logstore.Store, eps []*endpoint.Endpoint, name string, par
 // inProcessGet answers one GET of path through the server's own handler.
 func inProcessGet(store *logstore.Store, eps []*endpoint.Endpoint, path string) (int, []byte, error) {
 	const key = "in-process"
-	srv := api.New(api.Config{Keys: []string{key}, Endpoints: eps, Backend: api.Local(store), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := api.New(api.Config{Keys: api.Keys(key), Endpoints: eps, Backend: api.Local(store), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	defer srv.Close()
 	srv.SetReady(true)
 	req := httptest.NewRequest(http.MethodGet, path, nil)

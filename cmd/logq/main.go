@@ -71,6 +71,7 @@ const usage = `usage:
   logq healthcheck [--addr :4000 | --url http://127.0.0.1:4000]
   logq endpoints [--json] [--url URL --api-key KEY | --endpoints DIR]
   logq sources [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
+  logq drains [--json] --url URL --api-key KEY
   logq generate [--source cloudflare.logs.prod] [--events 1000] [--out FILE.ndjson]
   logq test [--run REGEXP] [-v] FILE.test.yaml...
   logq version
@@ -88,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return query(args[1:], stdout, stderr)
 	case "healthcheck":
 		return healthcheck(args[1:], stdout, stderr)
-	case "endpoints", "sources":
+	case "endpoints", "sources", "drains":
 		return catalog(args[0], args[1:], stdout, stderr)
 	case "generate":
 		return generate(args[1:], stdout, stderr)

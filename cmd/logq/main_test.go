@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"logq/api"
 	"net"
 	"net/http"
 	"os"
@@ -40,12 +41,15 @@ func env(m map[string]string) func(string) string { return func(k string) string
 func TestParseServeFlagsAndEnvironment(t *testing.T) {
 	c, err := parseServe(nil, env(map[string]string{"LOGQ_API_KEYS": "a, b", "LOGFLARE_API_KEY": "c", "LOGQ_ADDR": "127.0.0.1:9"}), io.Discard)
 	require.NoError(t, err)
-	require.Equal(t, []string{"a", "b", "c"}, c.keys)
+	require.Equal(t, append(api.Keys("a", "b"), api.Key{Value: "c", Scopes: api.ScopeIngest | api.ScopeQuery}), c.keys, "the public token ingests and queries")
 	require.Equal(t, "127.0.0.1:9", c.addr)
 	c, err = parseServe([]string{"--api-key", "x", "--api-key", "y", "--addr", ":4001"}, env(map[string]string{"LOGFLARE_PRIVATE_ACCESS_TOKEN": "z"}), io.Discard)
 	require.NoError(t, err)
-	require.Equal(t, []string{"x", "y", "z"}, c.keys)
+	require.Equal(t, api.Keys("x", "y", "z"), c.keys, "bare keys and the private token may do everything")
 	require.Equal(t, ":4001", c.addr)
+	c, err = parseServe([]string{"--api-key", "ingest:i", "--api-key", "query+ingest:q", "--api-key", "admin:a", "--api-key", "no:scope:k"}, env(nil), io.Discard)
+	require.NoError(t, err)
+	require.Equal(t, []api.Key{{Value: "i", Scopes: api.ScopeIngest}, {Value: "q", Scopes: api.ScopeIngest | api.ScopeQuery}, {Value: "a", Scopes: api.ScopeAll}, {Value: "no:scope:k", Scopes: api.ScopeAll}}, c.keys)
 	c, err = parseServe([]string{"--sandbox-logs-all"}, env(nil), io.Discard)
 	require.NoError(t, err)
 	require.True(t, c.sandboxLogsAll)

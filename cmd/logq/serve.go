@@ -31,18 +31,20 @@ func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 type serveConfig struct {
-	addr      string
-	keys      []string
-	endpoints string
-	demo      bool
-	demoSize  int
-	retention time.Duration
-	dataDir   string // "" with inMemory
-	inMemory  bool
-	segRows   int
-	memLimit  int64
-	maxDisk   int64
-	maxFields int
+	addr string
+	keys []api.Key
+	// drainDenyPrivate refuses drains to private and loopback addresses.
+	drainDenyPrivate bool
+	endpoints        string
+	demo             bool
+	demoSize         int
+	retention        time.Duration
+	dataDir          string // "" with inMemory
+	inMemory         bool
+	segRows          int
+	memLimit         int64
+	maxDisk          int64
+	maxFields        int
 	// maxSources bounds the sources a server holds (0: the store's default).
 	maxSources int
 	// storage is "local" (the data directory, or memory) or "clickhouse".
@@ -87,7 +89,8 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	c := &serveConfig{}
 	var keys stringList
 	fs.StringVar(&c.addr, "addr", "", "listen address (env LOGQ_ADDR; default :4000)")
-	fs.Var(&keys, "api-key", "API key accepted for query and ingest; repeatable (env LOGQ_API_KEYS, comma-separated)")
+	fs.Var(&keys, "api-key", "API key; repeatable (env LOGQ_API_KEYS, comma-separated). KEY may do everything; ingest:KEY only ingest, query:KEY only queries (endpoints, /api/query, the tail), admin:KEY everything including the management API; scopes join with + (ingest+query:KEY). LOGFLARE_PRIVATE_ACCESS_TOKEN is admin, LOGFLARE_PUBLIC_ACCESS_TOKEN and LOGFLARE_API_KEY ingest+query")
+	fs.BoolVar(&c.drainDenyPrivate, "drain-deny-private", false, "refuse drains to loopback, private and link-local addresses (env LOGQ_DRAIN_DENY_PRIVATE=true); by default a drain may reach any address, as self-hosted destinations live on private networks, so the admin key can make logq send requests anywhere")
 	fs.StringVar(&c.endpoints, "endpoints", "", "directory of extra endpoint YAML files (env LOGQ_ENDPOINTS_DIR)")
 	fs.BoolVar(&c.demo, "demo", false, "fill the nine sources with synthetic records over the last 7 days")
 	fs.IntVar(&c.demoSize, "demo-events", 20000, "events per source with --demo")
@@ -226,6 +229,15 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 			c.sandboxLogsAll = on
 		}
 	}
+	if !explicit["drain-deny-private"] {
+		if v := env("LOGQ_DRAIN_DENY_PRIVATE"); v != "" {
+			on, err := strconv.ParseBool(v)
+			if err != nil {
+				return nil, fmt.Errorf("invalid LOGQ_DRAIN_DENY_PRIVATE %q: want true or false", v)
+			}
+			c.drainDenyPrivate = on
+		}
+	}
 	if queryMemory == "" {
 		queryMemory = env("LOGQ_QUERY_MEMORY")
 	}
@@ -241,18 +253,30 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	if c.demoSize <= 0 {
 		return nil, fmt.Errorf("invalid --demo-events %d: must be positive", c.demoSize)
 	}
-	c.keys = append(c.keys, keys...)
-	c.keys = append(c.keys, strings.Split(env("LOGQ_API_KEYS"), ",")...)
-	for _, v := range []string{"LOGFLARE_PRIVATE_ACCESS_TOKEN", "LOGFLARE_PUBLIC_ACCESS_TOKEN", "LOGFLARE_API_KEY"} {
-		c.keys = append(c.keys, env(v))
+	// --api-key and LOGQ_API_KEYS may carry scopes (api.ParseKey); the
+	// Logflare tokens have theirs: the private one manages, the public one
+	// (and its old name) ingests and queries.
+	var raw []string
+	raw = append(raw, keys...)
+	raw = append(raw, strings.Split(env("LOGQ_API_KEYS"), ",")...)
+	for _, r := range raw {
+		if r = strings.TrimSpace(r); r == "" {
+			continue
+		}
+		k, err := api.ParseKey(r)
+		if err != nil {
+			return nil, fmt.Errorf("invalid --api-key: %w", err)
+		}
+		c.keys = append(c.keys, k)
 	}
-	var clean []string
-	for _, k := range c.keys {
-		if k = strings.TrimSpace(k); k != "" {
-			clean = append(clean, k)
+	for _, v := range []struct {
+		env    string
+		scopes api.Scope
+	}{{"LOGFLARE_PRIVATE_ACCESS_TOKEN", api.ScopeAll}, {"LOGFLARE_PUBLIC_ACCESS_TOKEN", api.ScopeIngest | api.ScopeQuery}, {"LOGFLARE_API_KEY", api.ScopeIngest | api.ScopeQuery}} {
+		if k := strings.TrimSpace(env(v.env)); k != "" {
+			c.keys = append(c.keys, api.Key{Value: k, Scopes: v.scopes})
 		}
 	}
-	c.keys = clean
 	return c, nil
 }
 
@@ -326,8 +350,8 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		b := make([]byte, 16)
 		_, _ = rand.Read(b)
-		cfg.keys = []string{"demo-" + hex.EncodeToString(b)}
-		fmt.Fprintf(stdout, "logq: --demo without a key: generated API key %s\n", cfg.keys[0])
+		cfg.keys = []api.Key{{Value: "demo-" + hex.EncodeToString(b), Scopes: api.ScopeAll}}
+		fmt.Fprintf(stdout, "logq: --demo without a key: generated API key %s\n", cfg.keys[0].Value)
 	}
 	eps, err := loadEndpoints(cfg.endpoints, cfg.sandboxLogsAll)
 	if err != nil {
@@ -353,7 +377,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	}()
 	over := watchMemory(budget.limit)
-	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Backend: store.Backend, Logger: log, Overloaded: over.Load, QueryMemory: cfg.queryMemory, QueryTimeout: cfg.queryTimeout})
+	srv := api.New(api.Config{Keys: cfg.keys, Endpoints: eps, Backend: store.Backend, Drains: store.drains, Logger: log, Overloaded: over.Load, QueryMemory: cfg.queryMemory, QueryTimeout: cfg.queryTimeout})
 	defer srv.Close()
 
 	ln, err := net.Listen("tcp", cfg.addr)
@@ -370,7 +394,7 @@ func serveUntil(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		start := time.Now()
 		loadDemo(store.ingest, cfg.demoSize)
 		log.Info("demo data loaded", "events_per_source", cfg.demoSize, "duration_ms", ms(time.Since(start)))
-		printDemoHints(stdout, ln.Addr().String(), cfg.keys[0])
+		printDemoHints(stdout, ln.Addr().String(), cfg.keys[0].Value)
 	}
 	srv.SetReady(true)
 	if cfg.retention > 0 || cfg.maxDisk > 0 {

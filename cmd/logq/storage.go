@@ -4,11 +4,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"logq/api"
 	"logq/clickhouse"
+	"logq/drain"
+	"logq/drain/dest"
 	"logq/logstore"
 )
 
@@ -69,9 +72,11 @@ func (c *serveConfig) parseStorage(urls []string, env func(string) string) error
 	return nil
 }
 
-// openedStore is the storage a server runs over.
+// openedStore is the storage a server runs over, and the drains that
+// deliver from its feed.
 type openedStore struct {
 	api.Backend
+	drains *drain.Manager
 	close  func() error
 	retain func() // drops what retention (and --max-disk) no longer keeps
 	ingest func(source string, events [][]byte)
@@ -89,11 +94,38 @@ func openStore(ctx context.Context, cfg *serveConfig, log *slog.Logger, budget m
 			return nil, err
 		}
 		log.Info("clickhouse storage opened", "servers", len(cfg.ch.urls), "database", cfg.ch.database, "cluster", cfg.ch.cluster, "duration_ms", ms(time.Since(start)))
-		return &openedStore{Backend: eng, close: eng.Close, retain: func() { eng.EnforceRetention(context.Background()) },
+		// The drains' config is in the database, read again every few
+		// seconds for other instances' changes; each instance delivers what
+		// it acknowledged (clickhouse/feed.go).
+		drains, err := drain.New(drain.Options{Store: drain.KVStore{KV: eng}, Feed: eng, Sources: eng.Names,
+			Dest: cfg.drainDest(), Logger: log, Reload: 5 * time.Second})
+		if err != nil {
+			eng.Close()
+			return nil, err
+		}
+		return &openedStore{Backend: eng, drains: drains, close: func() error { drains.Close(); return eng.Close() },
+			retain: func() { eng.EnforceRetention(context.Background()) },
 			ingest: func(src string, evs [][]byte) { eng.Ingest(src, evs) }, what: "clickhouse"}, nil
 	}
 	opts := logstore.Options{Retention: cfg.retention, Logger: log, SegmentRows: cfg.segRows,
 		CacheBytes: budget.cache, MaxOpenBytes: budget.openPerSource, MaxDiskBytes: cfg.maxDisk, MaxFields: cfg.maxFields, MaxSources: cfg.maxSources}
+	// The drains deliver from the store's feed: with a data directory, its
+	// WAL, from the positions they had reached (whose files the store keeps
+	// for them: Holds, set before Open seals what it replays), their config
+	// in DIR/drains; in memory, a ring of recent chunks, and nothing kept.
+	var (
+		drainStore drain.ConfigStore = &drain.MemoryStore{}
+		positions  *drain.Positions
+	)
+	if !cfg.inMemory {
+		drainDir := filepath.Join(cfg.dataDir, "drains")
+		var err error
+		if positions, err = drain.LoadPositions(drainDir); err != nil {
+			return nil, fmt.Errorf("the data directory %s: %w", cfg.dataDir, err)
+		}
+		opts.Holds = positions.Holds()
+		drainStore = drain.FileStore{Dir: drainDir}
+	}
 	store := logstore.New(opts)
 	if !cfg.inMemory {
 		start := time.Now()
@@ -105,6 +137,18 @@ func openStore(ctx context.Context, cfg *serveConfig, log *slog.Logger, budget m
 		log.Info("data directory opened", "dir", cfg.dataDir, "replayed", rec.Replayed, "duration_ms", ms(time.Since(start)))
 		store.EnforceRetention()
 	}
-	return &openedStore{Backend: api.Local(store), close: store.Close, retain: func() { store.EnforceRetention() },
+	drains, err := drain.New(drain.Options{Store: drainStore, Feed: store, Positions: positions, Sources: store.Names,
+		Dest: cfg.drainDest(), Logger: log})
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return &openedStore{Backend: api.Local(store), drains: drains, close: func() error { drains.Close(); return store.Close() },
+		retain: func() { store.EnforceRetention() },
 		ingest: func(src string, evs [][]byte) { store.Append(src, evs) }, what: "local"}, nil
+}
+
+// drainDest is how drains reach their destinations.
+func (c *serveConfig) drainDest() dest.Options {
+	return dest.Options{DenyPrivate: c.drainDenyPrivate, UserAgent: "logq"}
 }

@@ -213,7 +213,7 @@ func (r *testRunner) runTest(tc *testCase, ord rowOrder, eps []*endpoint.Endpoin
 	// The store's clock is the arrival time of events without a timestamp.
 	store := logstore.New(logstore.Options{Now: func() time.Time { return now }})
 	defer store.Close()
-	srv := api.New(api.Config{Keys: []string{testKey}, Endpoints: eps, Backend: api.Local(store), Clock: api.NewFakeClock(now), Logger: r.log})
+	srv := api.New(api.Config{Keys: api.Keys(testKey), Endpoints: eps, Backend: api.Local(store), Clock: api.NewFakeClock(now), Logger: r.log})
 	defer srv.Close()
 	srv.SetReady(true)
 	h := srv.Handler()

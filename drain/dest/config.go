@@ -358,6 +358,9 @@ func Redact(typ string, config map[string]any) map[string]any {
 		if p, ok := out["password"]; ok && p != nil && p != "" {
 			out["password"] = redacted
 		}
+		// logq's: Loki's headers carry credentials too (a token behind a
+		// proxy), redacted as the webhook's are (Logflare shows them).
+		out["headers"] = redactHeaders(out["headers"], webhookSensitive)
 	case "otlp":
 		out["headers"] = redactHeaders(out["headers"], otlpSensitive)
 	}
@@ -420,7 +423,7 @@ func redactUserinfo(u string) string {
 // Unredact merges a submitted config (PUT) over the stored one: keys the
 // submission omits keep their stored values (Logflare HEAD's partial
 // update; a null clears), and a value "REDACTED" keeps the stored secret,
-// for every type: webhook and otlp headers (looked up by lower-cased name;
+// for every type: webhook, loki and otlp headers (looked up by lower-cased name;
 // a "REDACTED" header with nothing stored is dropped), the webhook URL when
 // it is submitted exactly as Redact shows the stored one, datadog api_key
 // and loki password (dropped when nothing is stored, so Validate reports
@@ -435,7 +438,7 @@ func Unredact(typ string, submitted, stored map[string]any) map[string]any {
 		out[k] = v
 	}
 	switch typ {
-	case "webhook", "otlp":
+	case "webhook", "otlp", "loki":
 		if h, ok := stringMap(submitted["headers"]); ok {
 			out["headers"] = unredactHeaders(h, stored["headers"])
 		}

@@ -134,8 +134,8 @@ func TestRedact(t *testing.T) {
 		{"webhook", obj{"url": "https://tok@h"}, obj{"url": "https://REDACTED@h", "headers": obj{}}},
 		{"datadog", obj{"api_key": "k", "region": "EU"}, obj{"api_key": "REDACTED", "region": "EU"}},
 		{"loki", obj{"url": "https://l", "username": "u", "password": "p", "headers": obj{"authorization": "x"}},
-			obj{"url": "https://l", "username": "u", "password": "REDACTED", "headers": obj{"authorization": "x"}}},
-		{"loki", obj{"url": "https://l"}, obj{"url": "https://l"}},
+			obj{"url": "https://l", "username": "u", "password": "REDACTED", "headers": obj{"authorization": "REDACTED"}}}, // logq redacts Loki's headers too
+		{"loki", obj{"url": "https://l"}, obj{"url": "https://l", "headers": obj{}}},
 		{"otlp", obj{"endpoint": "https://o", "headers": obj{"authorization": "a", "x-api-key": "b", "x-auth-token": "c", "cookie": "d"}},
 			obj{"endpoint": "https://o", "headers": obj{"authorization": "REDACTED", "x-api-key": "REDACTED", "x-auth-token": "REDACTED", "cookie": "d"}}},
 	} {
@@ -150,7 +150,7 @@ func TestUnredact(t *testing.T) {
 	stored := map[string]obj{
 		"webhook": {"url": "https://user:pw@h/p", "http": "http1", "gzip": false, "headers": obj{"authorization": "Bearer a", "x-other": "o"}},
 		"datadog": {"api_key": "dd-secret", "region": "EU"},
-		"loki":    {"url": "https://l", "username": "u", "password": "pw", "headers": obj{"x-scope-orgid": "t"}},
+		"loki":    {"url": "https://l", "username": "u", "password": "pw", "headers": obj{"x-scope-orgid": "t", "authorization": "Bearer z"}},
 		"otlp":    {"endpoint": "https://o", "protocol": "http/protobuf", "gzip": true, "headers": obj{"x-api-key": "k"}, "flatten_to_attributes": false},
 	}
 	for typ, st := range stored {

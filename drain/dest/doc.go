@@ -71,11 +71,12 @@
 // webhook-secret, x-access-token, x-amz-security-token, x-api-key,
 // x-api-token, x-auth-token, x-hub-signature, x-hub-signature-256,
 // x-secret-key, x-signature or x-webhook-secret, and the URL's userinfo
-// (https://REDACTED@host/…); the datadog api_key; the loki password; otlp
+// (https://REDACTED@host/…); the datadog api_key; the loki password and
+// loki headers with the webhook's sensitive names (Logflare shows them); otlp
 // authorization, x-api-key and x-auth-token headers. Unredact merges a
 // submitted config over the stored one (omitted keys keep their stored
 // values, a null clears one) and restores the stored secret wherever the
-// submission holds "REDACTED": a webhook or otlp header (looked up by
+// submission holds "REDACTED": a webhook, loki or otlp header (looked up by
 // lower-cased name; dropped when nothing is stored), the webhook URL when
 // it is exactly the redacted stored URL, the datadog api_key and the loki
 // password (dropped when nothing is stored, so that Validate reports it).

@@ -2,8 +2,11 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -11,26 +14,103 @@ import (
 	"testing"
 	"time"
 
+	"logq/drain"
 	"logq/fixtures"
 	"logq/logstore"
 )
 
 // BenchmarkIngestHTTP posts batches of 500 generated events to a real server
 // on loopback, one request at a time; events/s is the figure of merit.
-func BenchmarkIngestHTTPEdge(b *testing.B)  { benchIngestHTTP(b, "cloudflare.logs.prod", false, 1) }
-func BenchmarkIngestHTTPRelay(b *testing.B) { benchIngestHTTP(b, "deno-relay-logs", false, 1) }
+func BenchmarkIngestHTTPEdge(b *testing.B) {
+	benchIngestHTTP(b, "cloudflare.logs.prod", false, 1, false)
+}
+func BenchmarkIngestHTTPRelay(b *testing.B) { benchIngestHTTP(b, "deno-relay-logs", false, 1, false) }
 
 // The same on a data directory: every reply waits for its fsync. With
 // several clients, group commit lets one fsync serve them all.
 func BenchmarkIngestHTTPEdgeDurable(b *testing.B) {
-	benchIngestHTTP(b, "cloudflare.logs.prod", true, 1)
+	benchIngestHTTP(b, "cloudflare.logs.prod", true, 1, false)
 }
-func BenchmarkIngestHTTPRelayDurable(b *testing.B) { benchIngestHTTP(b, "deno-relay-logs", true, 1) }
+func BenchmarkIngestHTTPRelayDurable(b *testing.B) {
+	benchIngestHTTP(b, "deno-relay-logs", true, 1, false)
+}
 func BenchmarkIngestHTTPEdgeDurable8Clients(b *testing.B) {
-	benchIngestHTTP(b, "cloudflare.logs.prod", true, 8)
+	benchIngestHTTP(b, "cloudflare.logs.prod", true, 8, false)
 }
 
-func benchIngestHTTP(b *testing.B, source string, durable bool, clients int) {
+// Two connections, as issue 34's ingest figures are measured, without and
+// with one webhook drain following every event to a local receiver (the
+// drain's own figures: events/s delivered, and its worst lag while the
+// clients ingest).
+func BenchmarkIngestHTTPEdgeDurable2Clients(b *testing.B) {
+	benchIngestHTTP(b, "cloudflare.logs.prod", true, 2, false)
+}
+func BenchmarkIngestHTTPEdgeDurable2ClientsDrain(b *testing.B) {
+	benchIngestHTTP(b, "cloudflare.logs.prod", true, 2, true)
+}
+func BenchmarkIngestHTTPRelayDurable2Clients(b *testing.B) {
+	benchIngestHTTP(b, "deno-relay-logs", true, 2, false)
+}
+func BenchmarkIngestHTTPRelayDurable2ClientsDrain(b *testing.B) {
+	benchIngestHTTP(b, "deno-relay-logs", true, 2, true)
+}
+
+// benchDrain follows source with a webhook drain to a local receiver that
+// counts events; it samples the drain's lag until stop is closed and
+// returns the receiver's count, the worst lag seen and a closer.
+func benchDrain(b *testing.B, store *logstore.Store, source string) (delivered func() int64, maxLag func() float64, stop func()) {
+	// The receiver shares the machine, where a real destination would not:
+	// it reads and drops the bodies, and the drain's own count says what
+	// was delivered (what arrives is checked by the drain's tests).
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+	}))
+	m, err := drain.New(drain.Options{Store: &drain.MemoryStore{}, Feed: store, Sources: store.Names})
+	if err != nil {
+		b.Fatal(err)
+	}
+	name, typ := "bench", "webhook"
+	bk, err := m.CreateBackend(drain.BackendInput{Name: &name, Type: &typ, Config: json.RawMessage(fmt.Sprintf(`{"url":%q,"gzip":true}`, recv.URL))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lql := `~".*?"`
+	if _, err := m.CreateRule(drain.RuleInput{BackendID: json.RawMessage(fmt.Sprint(bk.ID)), Source: source, LQL: &lql}); err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan struct{})
+	var worst atomic.Uint64
+	go func() {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				for _, st := range m.Stats() {
+					if lag := math.Float64bits(st.LagSeconds); lag > worst.Load() {
+						worst.Store(lag)
+					}
+				}
+			}
+		}
+	}()
+	delivered = func() int64 {
+		var n int64
+		for _, st := range m.Stats() {
+			n += st.Delivered
+		}
+		return n
+	}
+	return delivered, func() float64 { return math.Float64frombits(worst.Load()) }, func() {
+		close(done)
+		m.Close()
+		recv.Close()
+	}
+}
+
+func benchIngestHTTP(b *testing.B, source string, durable bool, clients int, withDrain bool) {
 	const batch = 500
 	evs := fixtures.Generate(fixtures.DefaultSpec(batch*20, time.Now()), source)
 	var bodies [][]byte
@@ -44,6 +124,15 @@ func benchIngestHTTP(b *testing.B, source string, durable bool, clients int) {
 			b.Fatal(err)
 		}
 		defer store.Close()
+	}
+	var (
+		delivered func() int64
+		maxLag    func() float64
+	)
+	if withDrain {
+		var stop func()
+		delivered, maxLag, stop = benchDrain(b, store, source)
+		defer stop()
 	}
 	srv := New(Config{Keys: Keys(testKey), Backend: Local(store), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	srv.SetReady(true)
@@ -82,4 +171,17 @@ func benchIngestHTTP(b *testing.B, source string, durable bool, clients int) {
 	}
 	wg.Wait()
 	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "events/s")
+	if withDrain {
+		// The drain's own pace: until it has delivered everything.
+		b.StopTimer()
+		start := time.Now()
+		for delivered() < int64(b.N*batch) {
+			if time.Since(start) > time.Minute {
+				b.Fatalf("the drain delivered %d of %d events", delivered(), b.N*batch)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		b.ReportMetric(float64(b.N*batch)/(b.Elapsed().Seconds()+time.Since(start).Seconds()), "drained/s")
+		b.ReportMetric(maxLag(), "max-lag-s")
+	}
 }

@@ -238,13 +238,23 @@ func (s *stream) commit(pos storage.Pos) {
 
 // batch is the events being gathered for one request.
 type batch struct {
-	events []dest.Event // each Body a slice of bufs (or of an array bufs grew out of: never written again)
-	bufs   []byte
-	first  time.Time // when its first event was added
+	events  []dest.Event // each Body a slice of bufs (or of an array bufs grew out of: never written again)
+	bufs    []byte
+	first   time.Time // when its first event was added
+	arrival int64     // its first event's arrival (µs)
 }
 
 func (b *batch) reset() {
 	b.events, b.bufs = b.events[:0], b.bufs[:0]
+}
+
+// flight is a batch being sent, on its own goroutine, while the stream
+// builds the next one: at most one request is under way, and positions
+// move in order.
+type flight struct {
+	done   chan bool   // true once delivered (or refused for good); false when the stream stops first
+	upTo   storage.Pos // committed once it is done
+	oldest int64       // arrival of its first event
 }
 
 // run is the stream's loop.
@@ -253,7 +263,55 @@ func (s *stream) run(ctx context.Context) {
 	o := s.e.opts
 	feed := o.Feed
 	read := *s.committed.Load() // where reading goes on
-	var b batch
+	b, spare := &batch{}, &batch{}
+	var fl *flight
+	// finish waits for the batch in flight and commits past it; false when
+	// the stream is stopping.
+	finish := func() bool {
+		if fl == nil {
+			return true
+		}
+		ok := <-fl.done
+		if ok {
+			s.commit(fl.upTo)
+		}
+		fl = nil
+		if len(b.events) > 0 {
+			s.oldest.Store(b.arrival) // what waits now is the batch being built
+		} else {
+			s.oldest.Store(0)
+		}
+		return ok
+	}
+	// launch sends b once the batch before it is done; the events read so
+	// far are delivered once it is, up to upTo.
+	launch := func(upTo storage.Pos) bool {
+		if !finish() {
+			return false
+		}
+		f := &flight{done: make(chan bool, 1), upTo: upTo, oldest: s.oldest.Load()}
+		fl = f
+		go func(bt *batch) { f.done <- s.deliver(ctx, bt) }(b)
+		b, spare = spare, b
+		b.reset()
+		return true
+	}
+	// idle records that every event read is delivered or needs no
+	// delivery once the batch in flight is: nothing waits in b.
+	idle := func(p storage.Pos) {
+		if fl != nil {
+			fl.upTo = p
+			s.oldest.Store(fl.oldest)
+			return
+		}
+		s.commit(p)
+		s.oldest.Store(0)
+	}
+	defer func() {
+		if fl != nil {
+			<-fl.done // it ends promptly: ctx is done
+		}
+	}()
 	// doneUpTo is where the events read so far are delivered once b is:
 	// the end of the last record read whole.
 	var doneUpTo storage.Pos
@@ -278,32 +336,43 @@ func (s *stream) run(ctx context.Context) {
 		if len(recs) == 0 {
 			read = next // past files dropped meanwhile
 			if len(b.events) == 0 {
-				s.commit(read)
-				s.oldest.Store(0)
+				idle(read)
 			}
 			// Caught up: send what waits once it is BatchWait old, or wait
-			// for more.
+			// for more (or for the batch in flight, to commit past it).
 			wait := o.BatchWait
 			if len(b.events) > 0 {
 				wait = o.BatchWait - time.Since(b.first)
 				if wait <= 0 {
-					if !s.send(ctx, &b, read) {
+					if !launch(read) {
 						return
 					}
 					continue
 				}
 			}
+			var flown chan bool
+			if fl != nil {
+				flown = fl.done
+			}
 			select {
 			case <-ctx.Done():
 				return
+			case ok := <-flown:
+				fl.done <- ok // finish reads it
+				if !finish() {
+					return
+				}
+				if len(b.events) == 0 {
+					idle(read)
+				}
 			case <-changed:
 			case <-time.After(wait):
 			}
 			continue
 		}
 		for _, rec := range recs {
-			if len(b.events) == 0 {
-				s.oldest.Store(rec.Arrival)
+			if len(b.events) == 0 && fl == nil {
+				s.oldest.Store(rec.Arrival) // a batch starts: the oldest event not yet delivered
 			}
 			for i, ev := range rec.Events {
 				start := len(b.bufs)
@@ -321,6 +390,7 @@ func (s *stream) run(ctx context.Context) {
 				}
 				if len(b.events) == 0 {
 					b.first = time.Now()
+					b.arrival = rec.Arrival
 				}
 				b.events = append(b.events, dest.Event{Timestamp: ts, Message: msg})
 				b.events[len(b.events)-1].Body = b.bufs[start:len(b.bufs):len(b.bufs)]
@@ -331,7 +401,7 @@ func (s *stream) run(ctx context.Context) {
 					if i == len(rec.Events)-1 {
 						upTo = rec.Next
 					}
-					if !s.send(ctx, &b, upTo) {
+					if !launch(upTo) {
 						return
 					}
 				}
@@ -339,8 +409,7 @@ func (s *stream) run(ctx context.Context) {
 			doneUpTo = rec.Next
 			read = rec.Next
 			if len(b.events) == 0 {
-				s.commit(read)
-				s.oldest.Store(0)
+				idle(read)
 			}
 		}
 	}
@@ -359,9 +428,9 @@ func (s *stream) matches(body []byte) bool {
 	return false
 }
 
-// send delivers b, as often as it takes, then commits upTo and empties b.
-// It reports false when the stream is stopping (b is not delivered).
-func (s *stream) send(ctx context.Context, b *batch, upTo storage.Pos) bool {
+// deliver sends b, as often as it takes: true once the destination took
+// it (or refused it for good), false when the stream is stopping first.
+func (s *stream) deliver(ctx context.Context, b *batch) bool {
 	o := s.e.opts
 	backoff := time.Duration(0)
 	for {
@@ -374,7 +443,7 @@ func (s *stream) send(ctx context.Context, b *batch, upTo storage.Pos) bool {
 		if err == nil {
 			s.stats.delivered.Add(int64(len(b.events)))
 			s.stats.batches.Add(1)
-			break
+			return true
 		}
 		if ctx.Err() != nil {
 			return false
@@ -385,7 +454,7 @@ func (s *stream) send(ctx context.Context, b *batch, upTo storage.Pos) bool {
 			s.stats.refused.Add(int64(len(b.events)))
 			s.fail(err.Error())
 			s.e.log().Error("a drain's destination refused a batch for good; it is passed", "drain", s.name, "source", s.key.source, "events", len(b.events), "err", err)
-			break
+			return true
 		}
 		s.stats.failed.Add(1)
 		s.stats.retried.Add(1)
@@ -400,10 +469,6 @@ func (s *stream) send(ctx context.Context, b *batch, upTo storage.Pos) bool {
 			return false
 		}
 	}
-	b.reset()
-	s.commit(upTo)
-	s.oldest.Store(0)
-	return true
 }
 
 // fail records a stream's last error.

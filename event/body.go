@@ -1,6 +1,7 @@
 package event
 
 import (
+	"bytes"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -26,20 +27,22 @@ import (
 // keeps it as a string.) ts is the event's timestamp (µs) and msg its
 // event_message text ("" when it has none).
 func AppendBody(dst, ev []byte, o Origin) (out []byte, ts int64, msg string, err error) {
-	sc := NewScanner(ev, nil)
+	b := bodyPool.Get().(*bodyWriter)
+	defer bodyPool.Put(b)
+	b.sc = NewScanner(ev, b.sc.buf)
+	sc := &b.sc
 	if sc.Peek() != '{' {
 		return dst, 0, "", errNotObject
 	}
-	// First pass: the fixed fields, and the event's validity.
 	sc.Advance()
+	// One pass: the members other than the fixed fields are written to
+	// rest as they are read; the fixed fields are noted (the first of each
+	// wins) and written first once the object is read whole.
 	var (
-		haveTS         bool
-		id, msgRaw     []byte
-		haveID         bool
-		haveMsg        bool
-		messageRaw     []byte
-		haveMessageKey bool
+		haveTS, haveID, haveMsg, haveMessage bool
+		id, msgRaw, messageRaw               []byte
 	)
+	b.seen, b.names, b.rest = b.seen[:0], b.names[:0], b.rest[:0]
 	for first := true; ; first = false {
 		rawKey, done, err := sc.NextKey(first)
 		if err != nil {
@@ -48,38 +51,49 @@ func AppendBody(dst, ev []byte, o Origin) (out []byte, ts int64, msg string, err
 		if done {
 			break
 		}
-		name := sanitizedName(rawKey) // compared before Skip reuses the scratch a key with escapes is in
-		fixed := name == "timestamp" || name == "id" || name == "event_message" || name == "message"
-		if fixed {
-			name = string([]byte(name))
-		}
-		raw, err := sc.Skip(1)
-		if err != nil {
-			return dst, 0, "", err
-		}
-		if !fixed {
-			continue
-		}
+		name := sanitizedName(rawKey) // used before the scanner reads on (it may alias its scratch)
 		switch name {
-		case "timestamp":
-			if !haveTS {
-				haveTS = true
-				if ts, haveTS = ParseTime(raw); !haveTS {
-					ts, haveTS = o.Arrival, true
+		case "timestamp", "id", "event_message", "message":
+			which := name[0]
+			if name == "event_message" {
+				which = 'e'
+			}
+			raw, err := sc.Skip(1) // raw aliases the event, never the scratch
+			if err != nil {
+				return dst, 0, "", err
+			}
+			switch which {
+			case 't':
+				if !haveTS {
+					haveTS = true
+					if ts, haveTS = ParseTime(raw); !haveTS {
+						ts, haveTS = o.Arrival, true
+					}
+				}
+			case 'i':
+				if !haveID {
+					id, haveID = raw, true
+				}
+			case 'e':
+				if !haveMsg {
+					msgRaw, haveMsg = raw, true
+				}
+			case 'm':
+				if !haveMessage {
+					messageRaw, haveMessage = raw, true
 				}
 			}
-		case "id":
-			if !haveID {
-				id, haveID = raw, true
+			continue
+		}
+		if b.repeated(0, name) {
+			if _, err := sc.Skip(1); err != nil {
+				return dst, 0, "", err
 			}
-		case "event_message":
-			if !haveMsg {
-				msgRaw, haveMsg = raw, true
-			}
-		case "message":
-			if !haveMessageKey {
-				messageRaw, haveMessageKey = raw, true
-			}
+			continue
+		}
+		b.rest = appendKey(append(b.rest, ','), name)
+		if b.rest, err = b.value(b.rest, 1); err != nil {
+			return dst, 0, "", err
 		}
 	}
 	if sc.Peek() != 0 {
@@ -88,12 +102,10 @@ func AppendBody(dst, ev []byte, o Origin) (out []byte, ts int64, msg string, err
 	if !haveTS {
 		ts = o.Arrival
 	}
-	messageIsMember := haveMessageKey && haveMsg // a message beside an event_message is a field
-	if !haveMsg && haveMessageKey {
+	messageIsMember := haveMessage && haveMsg // a message beside an event_message is a field
+	if !haveMsg && haveMessage {
 		msgRaw, haveMsg = messageRaw, true
 	}
-
-	start := len(dst)
 	dst = append(dst, `{"id":`...)
 	if text := ScalarText(id); len(text) > 0 {
 		dst = types.AppendJSONString(dst, text)
@@ -109,39 +121,14 @@ func AppendBody(dst, ev []byte, o Origin) (out []byte, ts int64, msg string, err
 		dst = append(dst, `,"event_message":`...)
 		dst = types.AppendJSONString(dst, msg)
 	}
-	// Second pass: the other members.
-	b := bodyPool.Get().(*bodyWriter)
-	defer bodyPool.Put(b)
-	b.sc = NewScanner(ev, b.sc.buf)
-	b.sc.Advance()
-	b.seen, b.names = b.seen[:0], b.names[:0]
-	level := len(b.seen)
-	for first := true; ; first = false {
-		rawKey, done, err := b.sc.NextKey(first)
-		if err != nil || done {
-			break // checked in the first pass
-		}
-		name := sanitizedName(rawKey)
-		switch name {
-		case "timestamp", "id", "event_message":
-			_, _ = b.sc.Skip(1)
-			continue
-		case "message":
-			if !messageIsMember {
-				_, _ = b.sc.Skip(1)
-				continue
-			}
-		}
-		if b.repeated(level, name) {
-			_, _ = b.sc.Skip(1)
-			continue
-		}
-		dst = appendKey(append(dst, ','), name)
+	dst = append(dst, b.rest...)
+	if messageIsMember {
+		b.sc = NewScanner(messageRaw, b.sc.buf)
+		dst = appendKey(append(dst, ','), "message")
 		if dst, err = b.value(dst, 1); err != nil {
-			return dst[:start], 0, "", err
+			return dst, 0, "", err
 		}
 	}
-	b.seen = b.seen[:level]
 	return append(dst, '}'), ts, msg, nil
 }
 
@@ -162,8 +149,9 @@ func sanitizedName(key []byte) string {
 // bodyWriter copies members, keeping the keys seen in each open object.
 type bodyWriter struct {
 	sc    Scanner
-	seen  [][2]int // the keys written in each enclosing object, innermost last: spans of names
+	seen  []seenKey // the keys written in each enclosing object, innermost last
 	names []byte
+	rest  []byte // the top-level members but the fixed fields
 }
 
 var bodyPool = sync.Pool{New: func() any { return &bodyWriter{} }}
@@ -171,15 +159,33 @@ var bodyPool = sync.Pool{New: func() any { return &bodyWriter{} }}
 // repeated reports whether name was written already in the object whose
 // keys start at seen[level:], and records it when not.
 func (b *bodyWriter) repeated(level int, name string) bool {
+	h := keyHash(name)
 	for _, k := range b.seen[level:] {
-		if string(b.names[k[0]:k[1]]) == name {
+		if k.hash == h && string(b.names[k.start:k.end]) == name {
 			return true
 		}
 	}
 	start := len(b.names)
 	b.names = append(b.names, name...) // a copy: name may alias the scanner's scratch
-	b.seen = append(b.seen, [2]int{start, len(b.names)})
+	b.seen = append(b.seen, seenKey{start: int32(start), end: int32(len(b.names)), hash: h})
 	return false
+}
+
+// seenKey is a key written in an open object: its span in names, and a
+// hash that tells most other keys apart without comparing them.
+type seenKey struct {
+	start, end int32
+	hash       uint32
+}
+
+// keyHash is FNV-1a of a key.
+func keyHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
 }
 
 // appendKey writes a SQL-safe key and its colon (it needs no escaping).
@@ -229,7 +235,7 @@ func (b *bodyWriter) value(dst []byte, depth int) ([]byte, error) {
 			}
 		}
 		if level < len(b.seen) {
-			b.names = b.names[:b.seen[level][0]]
+			b.names = b.names[:b.seen[level].start]
 		}
 		b.seen = b.seen[:level]
 		return append(dst, '}'), nil
@@ -259,11 +265,11 @@ func (b *bodyWriter) value(dst []byte, depth int) ([]byte, error) {
 			}
 		}
 	case c == '"':
-		raw, err := sc.Skip(depth)
+		raw, clean, err := sc.rawString()
 		if err != nil {
 			return dst, err
 		}
-		if cleanString(raw) {
+		if clean {
 			return append(dst, raw...), nil
 		}
 		return types.AppendJSONString(dst, ScalarText(raw)), nil
@@ -282,11 +288,72 @@ func (b *bodyWriter) value(dst []byte, depth int) ([]byte, error) {
 	}
 }
 
-// cleanString reports whether a raw JSON string token holds no raw control
-// character (JSON forbids them; the scanner accepts them).
-func cleanString(raw []byte) bool {
-	for _, c := range raw {
-		if c < 0x20 {
+// rawString consumes a string at the scanner and returns its token as
+// written, without unescaping it: its escapes are checked as Str checks
+// them (an event Str refuses is refused), and clean reports that it holds
+// no raw control character (which JSON forbids and the scanner accepts).
+func (s *Scanner) rawString() (raw []byte, clean bool, err error) {
+	start := s.i
+	i := s.i + 1
+	for {
+		q := bytes.IndexByte(s.b[i:], '"')
+		if q < 0 {
+			s.i = len(s.b)
+			return nil, false, s.Fail("the end of a string")
+		}
+		end := i + q
+		// Escapes before the quote: checked, and the quote is escaped when
+		// an odd run of backslashes ends right before it.
+		escaped := false
+		for j := i; j < end; {
+			k := bytes.IndexByte(s.b[j:end], '\\')
+			if k < 0 {
+				break
+			}
+			j += k
+			if j+1 == end { // a backslash right before the quote escapes it
+				escaped = true
+				break
+			}
+			switch s.b[j+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				j += 2
+			case 'u':
+				if j+6 > len(s.b) || !isHex4(s.b[j+2:j+6]) {
+					s.i = j
+					return nil, false, s.Fail("four hex digits")
+				}
+				j += 6
+			default:
+				s.i = j + 2
+				return nil, false, s.Fail("a valid escape")
+			}
+			if j > end { // a \u escape ran past the quote: the quote is inside it
+				escaped = true
+				end = j
+				break
+			}
+		}
+		if escaped {
+			i = end + 1
+			continue
+		}
+		s.i = end + 1
+		raw = s.b[start:s.i]
+		clean = true
+		for _, c := range raw {
+			if c < 0x20 {
+				clean = false
+				break
+			}
+		}
+		return raw, clean, nil
+	}
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
 			return false
 		}
 	}

@@ -18,7 +18,8 @@ func compress(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add("Vary", "Accept-Encoding")
 		enc := pickEncoding(r.Header.Get("Accept-Encoding"))
-		if enc == "" || r.Method == http.MethodHead {
+		if enc == "" || r.Method == http.MethodHead || strings.HasSuffix(r.URL.Path, "/tail") {
+			// A tail streams: each event goes out as it comes (tail.go).
 			next.ServeHTTP(w, r)
 			return
 		}

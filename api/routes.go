@@ -31,6 +31,8 @@ func (s *Server) routeTable() []route {
 		{"/api/endpoints/query/{id}", rw, query},
 		{"/endpoints/query/{id}", rw, query},
 		{"/api/endpoints", get, s.authed(ScopeQuery, s.handleListEndpoints)},
+		{"/api/query", rw, s.authed(ScopeQuery, s.handleAdhocQuery)},
+		{"/api/sources/{source}/tail", get, s.authed(ScopeQuery, s.handleTail)},
 		// Logflare's management API (manage.go).
 		{"/api/sources", get, admin(s.handleListSources)},
 		{"/api/sources/{token}", get, admin(s.handleGetSource)},
@@ -46,6 +48,9 @@ func (s *Server) routeTable() []route {
 			http.MethodGet: admin(s.handleListRules), http.MethodPost: admin(s.handleCreateRule)})},
 		{"/api/rules/{token}", []string{http.MethodGet, http.MethodDelete}, byMethod(map[string]http.Handler{
 			http.MethodGet: admin(s.handleGetRule), http.MethodDelete: admin(s.handleDeleteRule)})},
+		{"/", get, http.HandlerFunc(handleRoot)},
+		{"/ui/", get, s.uiHandler()},
+		{"/ui/{file:.+}", get, s.uiHandler()},
 		{"/health", get, http.HandlerFunc(s.handleHealth)},
 		{"/ready", get, http.HandlerFunc(s.handleReady)},
 		{"/metrics", get, http.HandlerFunc(s.handleMetrics)},

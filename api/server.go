@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -54,8 +55,10 @@ type Server struct {
 	ready   atomic.Bool
 	router  http.Handler
 	drain   atomic.Bool
+	done    chan struct{} // closed by Close: tails end
 
 	overloaded func() bool
+	closeOnce  sync.Once
 }
 
 // New builds a server. It starts not ready: call SetReady once data is loaded.
@@ -79,7 +82,7 @@ func New(cfg Config) *Server {
 		cfg.Logger = slog.Default()
 	}
 	s := &Server{cfg: cfg, byID: map[string]*endpoint.Endpoint{}, byName: map[string]*endpoint.Endpoint{},
-		store: cfg.Backend, sem: make(chan struct{}, cfg.MaxConcurrent), log: cfg.Logger, overloaded: cfg.Overloaded}
+		store: cfg.Backend, sem: make(chan struct{}, cfg.MaxConcurrent), log: cfg.Logger, overloaded: cfg.Overloaded, done: make(chan struct{})}
 	for _, e := range cfg.Endpoints {
 		s.byID[strings.ToLower(e.ID)] = e
 		s.byName[e.Name] = e
@@ -119,8 +122,11 @@ func (s *Server) HTTPServer() *http.Server {
 // ready, the query and ingest APIs answer 503.
 func (s *Server) SetReady(ok bool) { s.ready.Store(ok) }
 
-// Close stops background cache refreshes.
-func (s *Server) Close() { s.cache.close() }
+// Close stops background cache refreshes and ends open tails.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() { close(s.done) })
+	s.cache.close()
+}
 
 // Handler returns the HTTP handler.
 func (s *Server) Handler() http.Handler { return s.router }
@@ -170,6 +176,10 @@ func recorderIn(w http.ResponseWriter) *recorder {
 		}
 	}
 }
+
+// Unwrap gives the writer under the recorder (http.ResponseController finds
+// Flush and SetWriteDeadline through it: the tail streams).
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func (r *recorder) WriteHeader(code int) {
 	if r.status == 0 {

@@ -83,6 +83,11 @@ func onAll(n int, task func(i int) error) error {
 	return nil
 }
 
+// Classify is classify for a caller that prepares a query itself (the
+// ad-hoc query API): a parse or bind error becomes the *Error a run would
+// give.
+func Classify(err error) *Error { return classify(err) }
+
 // classify wraps any error from planning or running into an *Error.
 func classify(err error) *Error {
 	if err == nil {

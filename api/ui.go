@@ -4,6 +4,7 @@ import (
 	"embed"
 	"io/fs"
 	"net/http"
+	"strings"
 )
 
 // The page at / (/ui/): static files embedded in the binary (ui/), no
@@ -33,6 +34,14 @@ func (s *Server) uiHandler() http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cache-Control", "no-cache")
+		name := strings.TrimPrefix(r.URL.Path, "/ui/")
+		if name == "" {
+			name = "."
+		}
+		if _, err := fs.Stat(sub, name); err != nil {
+			writeError(w, errorf(404, "notFound", "", "no such file: %s", clip(r.URL.Path, 200)))
+			return
+		}
 		files.ServeHTTP(w, r)
 	})
 }

@@ -83,8 +83,8 @@ func init() {
 	}, "is_null")
 
 	vectorised(func(ev *evaluator, c *expr.Call, b *Batch) (*Vector, bool, error) {
-		if len(c.Args) != 1 {
-			return nil, false, nil // in a time zone: the row path
+		if k := c.Args[0].Type().Kind; len(c.Args) != 1 || k != types.KindTimestamp && k != types.KindDatetime {
+			return nil, false, nil // in a time zone, or of an untyped NULL: the row path
 		}
 		x, err := ev.eval(c.Args[0], b)
 		if err != nil {

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -88,8 +90,10 @@ func TestVersionLine(t *testing.T) {
 func TestHelpListsEveryFlag(t *testing.T) {
 	for cmd, flags := range map[string][]string{
 		"serve": {"addr", "api-key", "endpoints", "demo", "demo-events", "retention", "drain-delay", "log-level", "log-format",
-			"data-dir", "in-memory", "memory-limit", "max-disk", "max-fields", "segment-rows", "query-memory", "query-timeout", "sandbox-logs-all"},
-		"query":       {"json", "url", "api-key", "endpoints", "explain", "file", "raw"},
+			"data-dir", "in-memory", "memory-limit", "max-disk", "max-fields", "segment-rows", "query-memory", "query-timeout", "sandbox-logs-all", "drain-deny-private"},
+		"query":       {"json", "url", "api-key", "endpoints", "explain", "file", "raw", "sql"},
+		"tail":        {"url", "api-key", "lql", "from", "json"},
+		"drains":      {"json", "url", "api-key"},
 		"healthcheck": {"url", "addr"},
 		"generate":    {"source", "events", "out"},
 		"test":        {"run", "v"},
@@ -214,4 +218,69 @@ func TestEndpointsAndSourcesCommands(t *testing.T) {
 	errb.Reset()
 	require.Equal(t, 1, run([]string{"endpoints", "--url", hs.URL, "--api-key", "wrong"}, &out, &errb))
 	require.True(t, strings.HasPrefix(errb.String(), "logq endpoints: a valid API key is required"), errb.String())
+}
+
+// logq query --sql runs a SELECT in-process or against a server; logq tail
+// prints a source's events as they arrive; logq drains lists the drains.
+func TestQuerySQLTailAndDrainsCommands(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "edge.ndjson")
+	require.NoError(t, os.WriteFile(f, []byte(`{"event_message":"a","n":2}`+"\n"+`{"event_message":"b","n":5}`+"\n"), 0o644))
+	var out, errb bytes.Buffer
+	require.Equal(t, 0, run([]string{"query", "--sql", "select sum(n) as s, @m as m from edge", "m=x", "--file", "edge=" + f, "--json"}, &out, &errb), errb.String())
+	require.JSONEq(t, `{"result":[{"s":7,"m":"x"}]}`, out.String())
+	errb.Reset()
+	require.Equal(t, 1, run([]string{"query", "--sql", "select (", "--file", "edge=" + f}, &out, &errb))
+	require.Contains(t, errb.String(), "1:9")
+
+	c := startChild(t, "--in-memory")
+	defer c.kill()
+	out.Reset()
+	require.Equal(t, 0, run([]string{"query", "--sql", "select 1 as one", "--url", c.base, "--api-key", "k"}, &out, &errb), errb.String())
+	require.Contains(t, out.String(), "one")
+
+	var tailOut syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"tail", "src", "--url", c.base, "--api-key", "k", "--lql", "wanted"}, &tailOut, io.Discard)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(tailOut.String(), "wanted event") {
+		require.True(t, time.Now().Before(deadline), "tail printed: %q", tailOut.String())
+		code, err := post(&http.Client{Timeout: 5 * time.Second}, c.base, "src", `[{"event_message":"wanted event"},{"event_message":"other"}]`)
+		require.NoError(t, err)
+		require.Equal(t, 200, code)
+		time.Sleep(50 * time.Millisecond)
+	}
+	require.NotContains(t, tailOut.String(), "other", "the LQL filter")
+	c.kill()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("tail did not end with the server")
+	}
+
+	c = startChild(t, "--in-memory")
+	defer c.kill()
+	out.Reset()
+	require.Equal(t, 0, run([]string{"drains", "--url", c.base, "--api-key", "k"}, &out, &errb), errb.String())
+	require.Contains(t, out.String(), "(0 drains)")
+	require.Equal(t, 2, run([]string{"drains"}, &out, &errb), "drains run in a server")
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

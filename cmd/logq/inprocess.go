@@ -5,18 +5,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 
 	"logq/api"
 	"logq/endpoint"
 	"logq/logstore"
 )
-
-// inProcess answers one query through the server's own handler, so local
-// runs and remote runs encode and fail the same way.
-func inProcess(store *logstore.Store, eps []*endpoint.Endpoint, name string, params url.Values) (int, []byte, error) {
-	return inProcessGet(store, eps, "/api/endpoints/query/"+url.PathEscape(name)+"?"+params.Encode())
-}
 
 // inProcessGet answers one GET of path through the server's own handler.
 func inProcessGet(store *logstore.Store, eps []*endpoint.Endpoint, path string) (int, []byte, error) {

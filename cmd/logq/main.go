@@ -68,6 +68,8 @@ const usage = `usage:
   logq serve [--addr :4000] [--api-key KEY]... [--endpoints DIR] [--demo]
   logq query ENDPOINT [name=value]... [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
   logq query ENDPOINT [name=value]... --explain [--file SOURCE=PATH.ndjson...]
+  logq query --sql 'SELECT …' [name=value]... [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
+  logq tail SOURCE [--lql FILTER] [--from now|start|CURSOR] [--json] --url URL --api-key KEY
   logq healthcheck [--addr :4000 | --url http://127.0.0.1:4000]
   logq endpoints [--json] [--url URL --api-key KEY | --endpoints DIR]
   logq sources [--json] [--url URL --api-key KEY | --file SOURCE=PATH.ndjson...]
@@ -87,6 +89,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return serve(args[1:], stdout, stderr)
 	case "query":
 		return query(args[1:], stdout, stderr)
+	case "tail":
+		return tail(args[1:], stdout, stderr)
 	case "healthcheck":
 		return healthcheck(args[1:], stdout, stderr)
 	case "endpoints", "sources", "drains":

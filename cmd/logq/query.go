@@ -33,6 +33,7 @@ func query(args []string, stdout, stderr io.Writer) int {
 	explain := fs.Bool("explain", false, "print the optimised plan instead of running (in-process)")
 	sandbox := fs.Bool("sandbox-logs-all", false, "in-process: the built-in logs.all takes sql= as with serve --sandbox-logs-all")
 	raw := fs.Bool("raw", false, "print TIMESTAMP columns as integer microseconds, as the API sends them")
+	sql := fs.String("sql", "", "run this SELECT over the sources by name (/api/query) instead of an endpoint; name=value arguments are its @params")
 	fs.Var(&files, "file", "SOURCE=PATH.ndjson to load for an in-process run; repeatable")
 	// Flags may follow the positional arguments.
 	var positional []string
@@ -49,12 +50,15 @@ func query(args []string, stdout, stderr io.Writer) int {
 			args = args[1:]
 		}
 	}
-	if len(positional) == 0 {
-		fmt.Fprintln(stderr, "logq query: name the endpoint, e.g. logq query logs.all project=abc project_tier=PRO")
+	if len(positional) == 0 && *sql == "" {
+		fmt.Fprintln(stderr, "logq query: name the endpoint, e.g. logq query logs.all project=abc project_tier=PRO, or give --sql 'select …'")
 		return 2
 	}
-	name, params := positional[0], url.Values{}
-	for _, kv := range positional[1:] {
+	name, params := "", url.Values{}
+	if *sql == "" {
+		name, positional = positional[0], positional[1:]
+	}
+	for _, kv := range positional {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
 			fmt.Fprintf(stderr, "logq query: parameter %q is not name=value\n", kv)
@@ -75,12 +79,15 @@ func query(args []string, stdout, stderr io.Writer) int {
 	case *base != "" && len(files) > 0:
 		fmt.Fprintln(stderr, "logq query: use either --url or --file, not both")
 		return 2
+	case *explain && *sql != "":
+		fmt.Fprintln(stderr, "logq query: --explain explains an endpoint, not --sql")
+		return 2
 	case *explain:
 		return explainQuery(stdout, stderr, files, *dir, *sandbox, name, params)
 	case *base != "":
-		status, body, err = remoteQuery(*base, *key, name, params)
+		status, body, err = remoteQuery(*base, *key, queryPath(name, *sql, params))
 	case len(files) > 0:
-		status, body, err = localQuery(files, *dir, *sandbox, name, params)
+		status, body, err = localQuery(files, *dir, *sandbox, queryPath(name, *sql, params))
 	default:
 		fmt.Fprintln(stderr, "logq query: say where to run: --url http://host:4000 (a server) or --file SOURCE=PATH.ndjson (in-process)")
 		return 2
@@ -143,8 +150,22 @@ func explainQuery(stdout, stderr io.Writer, files []string, dir string, sandbox 
 	return 1
 }
 
-func remoteQuery(base, key, name string, params url.Values) (int, []byte, error) {
-	u := strings.TrimSuffix(base, "/") + "/api/endpoints/query/" + url.PathEscape(name) + "?" + params.Encode()
+// queryPath is the request path of an endpoint's call, or of an ad-hoc
+// query when sql is set.
+func queryPath(name, sql string, params url.Values) string {
+	if sql != "" {
+		p := url.Values{}
+		for k, v := range params {
+			p[k] = v
+		}
+		p.Set("sql", sql)
+		return "/api/query?" + p.Encode()
+	}
+	return "/api/endpoints/query/" + url.PathEscape(name) + "?" + params.Encode()
+}
+
+func remoteQuery(base, key, path string) (int, []byte, error) {
+	u := strings.TrimSuffix(base, "/") + path
 	req, err := http.NewRequest(http.MethodGet, u, nil)
 	if err != nil {
 		return 0, nil, err
@@ -164,7 +185,7 @@ func remoteQuery(base, key, name string, params url.Values) (int, []byte, error)
 
 // localQuery loads NDJSON files into an in-process store and serves the one
 // request through the same handler the server uses.
-func localQuery(files []string, dir string, sandbox bool, name string, params url.Values) (int, []byte, error) {
+func localQuery(files []string, dir string, sandbox bool, path string) (int, []byte, error) {
 	store := logstore.New(logstore.Options{})
 	for _, f := range files {
 		src, path, ok := strings.Cut(f, "=")
@@ -179,7 +200,7 @@ func localQuery(files []string, dir string, sandbox bool, name string, params ur
 	if err != nil {
 		return 0, nil, err
 	}
-	return inProcess(store, eps, name, params)
+	return inProcessGet(store, eps, path)
 }
 
 func loadNDJSON(store *logstore.Store, source, path string) error {

@@ -382,6 +382,14 @@ var aggStates = map[string]func(a expr.AggCall) aggState{
 	"hll_count.init":          newHLLState,
 	"hll_count.merge":         newHLLState,
 	"hll_count.merge_partial": newHLLState,
+	// KLL quantiles sketches.
+	"kll_quantiles.init_int64":          newKLLState,
+	"kll_quantiles.init_float64":        newKLLState,
+	"kll_quantiles.merge_partial":       newKLLState,
+	"kll_quantiles.merge_int64":         newKLLState,
+	"kll_quantiles.merge_float64":       newKLLState,
+	"kll_quantiles.merge_point_int64":   newKLLState,
+	"kll_quantiles.merge_point_float64": newKLLState,
 }
 
 func newVarAgg(a expr.AggCall) aggState {

@@ -87,7 +87,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 	name, safe := funcName(e.Name), false
 	if strings.Contains(e.Name, ".") {
 		lower := strings.ToLower(e.Name)
-		// Only SAFE. and the NET., HLL_COUNT., KEYS. and AEAD. families are
+		// Only SAFE. and the NET., HLL_COUNT., KLL_QUANTILES., KEYS. and AEAD. families are
 		// prefixes; anything else named with a dot is not a function logq has.
 		if rest, ok := strings.CutPrefix(lower, "safe."); ok {
 			safe, lower = true, rest
@@ -288,6 +288,9 @@ var namedParams = map[string][]namedParam{
 	"contains_substr":  {{"expression", ""}, {"search_value", ""}, {"json_scope", ""}},
 	"json_keys":        {{"json", ""}, {"max_depth", "4611686018427387904"}, {"mode", ""}},
 	"edit_distance":    {{"value1", ""}, {"value2", ""}, {"max_distance", ""}},
+	// KLL_QUANTILES.INIT_*(input[, precision][, weight => w]).
+	"kll_quantiles.init_int64":   {{"input", ""}, {"precision", "1000"}, {"weight", ""}},
+	"kll_quantiles.init_float64": {{"input", ""}, {"precision", "1000"}, {"weight", ""}},
 }
 
 // trailingNamed are the variadic functions that take one option by name
@@ -435,7 +438,7 @@ func widerTimeFunc(name string, args []expr.Expr) string {
 // dottedFamily reports whether a dotted name is of a family of built-ins
 // whose names have a dot.
 func dottedFamily(lower string) bool {
-	for _, p := range []string{"net.", "hll_count.", "keys.", "aead."} {
+	for _, p := range []string{"net.", "hll_count.", "kll_quantiles.", "keys.", "aead."} {
 		if strings.HasPrefix(lower, p) {
 			return true
 		}

@@ -1,6 +1,7 @@
 // Package protofields walks the fields of a serialized protobuf message
-// without its generated code: the HLL++ sketches (package hll) and the Tink
-// keysets (package aead) are read field by field with it.
+// without its generated code: the HLL++ sketches (package hll), the KLL
+// quantile sketches (package kll) and the Tink keysets (package aead) are read
+// field by field with it.
 package protofields
 
 import "google.golang.org/protobuf/encoding/protowire"

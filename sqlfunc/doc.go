@@ -13,13 +13,13 @@
 // The executor imports this package (and so links it into every program
 // that runs queries); the planner does not: it binds through expr's
 // registry, and planning links none of the dependencies the functions need
-// (aead, hll, collation and golang.org/x/text, idna, go-farm, golang-lru).
+// (aead, hll, kll, collation and golang.org/x/text, idna, go-farm, golang-lru).
 // A program that plans without executing imports it for its side effect.
 //
 // exec attaches optional vectorised kernels to registered names
 // (exec/kernels.go), tested against the evaluations here; every function is
 // called by a golden case of exec (its registry test).
 //
-// This package imports types, expr, collation, aead, hll and the libraries
+// This package imports types, expr, collation, aead, hll, kll and the libraries
 // named above.
 package sqlfunc

@@ -74,6 +74,14 @@ func init() {
 		{Name: "hll_count.init", MinArgs: 1, MaxArgs: 2, Window: true, Check: hllInitType},
 		{Name: "hll_count.merge", MinArgs: 1, MaxArgs: 1, Window: true, Zero: true, Check: hllMergeType},
 		{Name: "hll_count.merge_partial", MinArgs: 1, MaxArgs: 1, Window: true, Check: hllMergeType},
+		// KLL quantiles sketches (funcs_kll.go).
+		{Name: "kll_quantiles.init_int64", MinArgs: 1, MaxArgs: 3, Window: true, Check: kllInitType},
+		{Name: "kll_quantiles.init_float64", MinArgs: 1, MaxArgs: 3, Window: true, Check: kllInitType},
+		{Name: "kll_quantiles.merge_partial", MinArgs: 1, MaxArgs: 1, Window: true, Check: kllMergeType},
+		{Name: "kll_quantiles.merge_int64", MinArgs: 2, MaxArgs: 2, Window: true, Check: kllMergeType},
+		{Name: "kll_quantiles.merge_float64", MinArgs: 2, MaxArgs: 2, Window: true, Check: kllMergeType},
+		{Name: "kll_quantiles.merge_point_int64", MinArgs: 2, MaxArgs: 2, Window: true, Check: kllMergeType},
+		{Name: "kll_quantiles.merge_point_float64", MinArgs: 2, MaxArgs: 2, Window: true, Check: kllMergeType},
 		{Name: "array_concat_agg", MinArgs: 1, MaxArgs: 1, OrderLimit: true, Window: true, Check: func(c *expr.AggCall, _ bool) (types.Type, error) {
 			t := c.Args[0].Type()
 			switch t.Kind {

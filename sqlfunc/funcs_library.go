@@ -33,6 +33,7 @@ func init() {
 	registerNetFuncs()
 	registerNetDomainFuncs()
 	registerHLLFuncs()
+	registerKLLFuncs()
 	registerAEADFuncs()
 	registerTypeParamFuncs()
 	registerCollationFuncs()

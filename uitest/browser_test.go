@@ -284,6 +284,9 @@ func TestPage(t *testing.T) {
 		faults.reset()
 
 		require.True(t, eval[bool](t, ctx, `location.pathname === '/ui/'`), "/ redirects to the page")
+		// Logged, not asserted: timings on a shared machine are noise.
+		t.Logf("first contentful paint: %.0f ms", eval[float64](t, ctx,
+			`(performance.getEntriesByName('first-contentful-paint')[0] || {startTime: -1}).startTime`))
 		label := eval[string](t, ctx, `document.querySelector('label[for=key]').textContent.trim()`)
 		require.Equal(t, "API key", label)
 

@@ -165,7 +165,9 @@ func openBrowser(t *testing.T, path string, base string) (context.Context, *prob
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
 			chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.DisableGPU,
-			chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()))...)
+			chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()),
+			// Chromium's own temporary files too stay under the test's directory.
+			chromedp.Env("TMPDIR="+t.TempDir()))...)
 	ctx, cancel := chromedp.NewContext(allocCtx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 3*time.Minute)
 	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })

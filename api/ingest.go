@@ -112,11 +112,16 @@ func (s *Server) storeEvents(w http.ResponseWriter, r *http.Request, source, for
 		return 0, nil, false
 	}
 	refused = batch.Rejects
+	tooOld := 0
 	for _, rj := range rejects {
-		refused = append(refused, event.Reject{Index: batch.Index[rj.Index], Reason: rj.Reason})
+		if rj.TooOld {
+			tooOld++
+		}
+		rj.Index = batch.Index[rj.Index] // the store numbers the events it was given
+		refused = append(refused, rj)
 	}
 	sort.SliceStable(refused, func(i, j int) bool { return refused[i].Index < refused[j].Index })
-	s.metrics.ingest(source, accepted, len(refused), bodyLen)
+	s.metrics.ingest(source, accepted, len(refused), tooOld, bodyLen)
 	attrs := []any{"source", source, "accepted", accepted, "refused", len(refused), "client", r.RemoteAddr, "form", form}
 	if len(refused) > 0 {
 		attrs = append(attrs, "first_refusal", refused[0].String())

@@ -28,6 +28,7 @@ type metrics struct {
 	cache    *prometheus.CounterVec   // endpoint, event
 	ingested *prometheus.CounterVec   // source
 	rejected *prometheus.CounterVec   // source
+	tooOld   *prometheus.CounterVec   // source: refused for the retention
 	inBytes  *prometheus.CounterVec   // source
 	sources  *sourceLabels
 }
@@ -51,6 +52,8 @@ func newMetrics(store Backend, cacheLen func() int, maxSources int, drains *drai
 			Help: "Events accepted by ingest, by source."}, []string{"source"}),
 		rejected: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_events_rejected_total",
 			Help: "Events refused by ingest, by source."}, []string{"source"}),
+		tooOld: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_events_too_old_total",
+			Help: "Events refused by ingest for being older than the retention, by source (also in logq_events_rejected_total)."}, []string{"source"}),
 		inBytes: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "logq_ingest_bytes_total",
 			Help: "Request body bytes (decompressed) received by ingest, by source."}, []string{"source"}),
 		sources: &sourceLabels{max: maxSources, known: map[string]bool{}},
@@ -63,7 +66,7 @@ func newMetrics(store Backend, cacheLen func() int, maxSources int, drains *drai
 	m.reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		info, m.requests, m.latency, m.cache, m.ingested, m.rejected, m.inBytes,
+		info, m.requests, m.latency, m.cache, m.ingested, m.rejected, m.tooOld, m.inBytes,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "logq_cache_entries", Help: "Result cache entries held."},
 			func() float64 { return float64(cacheLen()) }),
 		&heldCollector{store: store, sources: m.sources},
@@ -148,10 +151,13 @@ func (m *metrics) cacheEvent(endpoint, what string) {
 	m.cache.WithLabelValues(endpoint, what).Inc()
 }
 
-func (m *metrics) ingest(source string, accepted, rejected, bytes int) {
+func (m *metrics) ingest(source string, accepted, rejected, tooOld, bytes int) {
 	l := m.sources.label(source)
 	m.ingested.WithLabelValues(l).Add(float64(accepted))
 	m.rejected.WithLabelValues(l).Add(float64(rejected))
+	if tooOld > 0 {
+		m.tooOld.WithLabelValues(l).Add(float64(tooOld))
+	}
 	m.inBytes.WithLabelValues(l).Add(float64(bytes))
 }
 

@@ -151,7 +151,7 @@ func (s *Server) handleTail(w http.ResponseWriter, r *http.Request) {
 					}
 				}
 				var berr error
-				body, _, _, berr = event.AppendBody(body[:0], ev, event.Origin{Arrival: rec.Arrival, Seed: rec.Seed, Index: uint64(i)})
+				body, _, _, berr = event.AppendBody(body[:0], ev, rec.Origin(i))
 				if berr != nil || filter != nil && !filter.Match(body) {
 					continue
 				}

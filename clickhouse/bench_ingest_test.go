@@ -90,7 +90,7 @@ func typedRows(b *testing.B, cl *testCluster, evs [][]byte, batch int) (*Engine,
 	}
 	var out []string
 	for i := 0; i < len(evs); i += batch {
-		rows, cols, _, _, _ := src.shred(evs[i:min(i+batch, len(evs))], epNow)
+		rows, cols, _, _, _ := src.shred(evs[i:min(i+batch, len(evs))], epNow, 0)
 		var body []byte
 		for _, r := range rows {
 			obj := map[string]any{}

@@ -20,7 +20,7 @@ func (e *Engine) feed() *storage.Ring {
 	e.feedMu.Lock()
 	defer e.feedMu.Unlock()
 	if e.ring == nil {
-		e.ring = storage.NewRing(FeedBytes)
+		e.ring = storage.NewRing(FeedBytes, e.cfg.Retention)
 	}
 	return e.ring
 }

@@ -254,7 +254,7 @@ func (e *Engine) Ingest(name string, events [][]byte) (accepted int, rejects []e
 	if err != nil {
 		return 0, nil, err
 	}
-	rows, cols, accepted, rejects, origin := src.shred(events, e.cfg.Now())
+	rows, cols, accepted, rejects, origin := src.shred(events, e.cfg.Now(), e.cfg.Retention)
 	if len(rows) == 0 {
 		return 0, rejects, nil
 	}
@@ -270,10 +270,10 @@ func (e *Engine) Ingest(name string, events [][]byte) (accepted int, rejects []e
 
 // shred turns events into rows under the source's tree, and lists every
 // column those rows use.
-func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []column, accepted int, rejects []event.Reject, o event.Origin) {
+func (s *source) shred(events [][]byte, arrival time.Time, retention time.Duration) (rows []row, cols []column, accepted int, rejects []event.Reject, o event.Origin) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	o = event.Origin{Arrival: arrival.UnixMicro()}
+	o = event.Origin{Arrival: arrival.UnixMicro(), MaxAge: retention.Microseconds()}
 	_, _ = rand.Read(o.Seed[:])
 	size := 0
 	for _, ev := range events {
@@ -288,7 +288,7 @@ func (s *source) shred(events [][]byte, arrival time.Time) (rows []row, cols []c
 		ts, err := s.tree.Shred(ev, o, &s.sink)
 		if err != nil {
 			s.sink.cur = s.sink.cur[:first]
-			rejects = append(rejects, event.Reject{Index: i, Reason: err.Error()})
+			rejects = append(rejects, event.RejectOf(i, err))
 			continue
 		}
 		rows = append(rows, row{ts: ts, cells: s.sink.cur[first:len(s.sink.cur):len(s.sink.cur)]})

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"logq/api"
+	"logq/event"
 	"logq/exec"
 	"logq/exec/golden"
 	"logq/logstore"
@@ -295,7 +296,7 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 	require.NoError(t, err)
 	src, err := ch.source(context.Background(), "src", false)
 	require.NoError(t, err)
-	rows, cols, _, _, _ := src.shred(evs, goldenNow)
+	rows, cols, _, _, _ := src.shred(evs, goldenNow, 0)
 	in := newInsert()
 	in.add(rows, cols)
 	in.stamp()
@@ -361,4 +362,39 @@ func TestTableWithoutInsertColumn(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "0\t10\n1\t1\n", out, "the new rows carry a token, the old row none")
 	requireStoredOnce(t, ch, 11)
+}
+
+// An event older than the retention is refused as the local store refuses
+// it (the 406's reason, counted apart), never stored, and not delivered to
+// the feed's readers; the others of the request are stored.
+func TestOldEventsRefused(t *testing.T) {
+	cl := needCluster(t)
+	now := time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	e := cl.engine(t, Config{Retention: 90 * 24 * time.Hour, Now: func() time.Time { return now }})
+	head := e.FeedHead("s")
+	evs := [][]byte{
+		[]byte(`{"event_message":"old","timestamp":"2026-01-01T00:00:00Z"}`),
+		[]byte(`{"event_message":"new","timestamp":"2026-12-05T11:00:00Z"}`),
+	}
+	acc, rej, err := e.Ingest("s", evs)
+	require.NoError(t, err)
+	require.Equal(t, 1, acc)
+	require.Equal(t, []event.Reject{{Index: 0, TooOld: true,
+		Reason: "the event's timestamp 2026-01-01T00:00:00Z is older than the retention of 90d"}}, rej)
+
+	local := logstore.New(logstore.Options{})
+	local.Append("s", evs[1:])
+	compareEnginesOrdered(t, `select event_message, timestamp from s`, nil, now, local, e)
+
+	recs, _, _, err := e.ReadFeed("s", head, 100)
+	require.NoError(t, err)
+	var delivered []string
+	for _, rec := range recs {
+		for i, ev := range rec.Events {
+			if _, _, msg, err := event.AppendBody(nil, ev, rec.Origin(i)); err == nil {
+				delivered = append(delivered, msg)
+			}
+		}
+	}
+	require.Equal(t, []string{"new"}, delivered)
 }

@@ -379,7 +379,7 @@ func (s *stream) run(ctx context.Context) {
 				var body []byte
 				var ts int64
 				var msg string
-				body, ts, msg, err = event.AppendBody(b.bufs, ev, event.Origin{Arrival: rec.Arrival, Seed: rec.Seed, Index: uint64(i)})
+				body, ts, msg, err = event.AppendBody(b.bufs, ev, rec.Origin(i))
 				if err != nil {
 					continue // refused when it was ingested too
 				}

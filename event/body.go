@@ -102,6 +102,9 @@ func AppendBody(dst, ev []byte, o Origin) (out []byte, ts int64, msg string, err
 	if !haveTS {
 		ts = o.Arrival
 	}
+	if err := o.checkAge(ts); err != nil {
+		return dst, 0, "", err
+	}
 	messageIsMember := haveMessage && haveMsg // a message beside an event_message is a field
 	if !haveMsg && haveMessage {
 		msgRaw, haveMsg = messageRaw, true

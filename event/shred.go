@@ -47,10 +47,15 @@ type Sink interface {
 // Origin is what names and times an event that carries no id or timestamp:
 // its chunk's arrival time (µs) and random seed, and its index in the
 // chunk, the same again when a storage engine replays the chunk.
+//
+// MaxAge (µs; 0 for none) is the retention the chunk was ingested under:
+// an event whose timestamp is older than Arrival-MaxAge is refused
+// (ErrTooOld) by Shred and AppendBody alike.
 type Origin struct {
 	Arrival int64
 	Seed    [16]byte
 	Index   uint64
+	MaxAge  int64
 }
 
 // Shred writes one event into sink and the tree, and returns its timestamp.
@@ -150,10 +155,13 @@ func (s *shredder) event() (int64, error) {
 	if sc.Peek() != 0 {
 		return 0, sc.Fail("the end of the event")
 	}
-	s.flushOverflow(root)
 	if !haveTS {
 		ts = s.origin.Arrival
 	}
+	if err := s.origin.checkAge(ts); err != nil {
+		return 0, err
+	}
+	s.flushOverflow(root)
 	if !haveMsg && message != nil {
 		msg, haveMsg = message, true
 	} else if message != nil {

@@ -18,7 +18,10 @@ func TestRetentionHidesExpiredRows(t *testing.T) {
 	now := time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC)
 	day := 24 * time.Hour
 	for _, segRows := range []int{4, 1000} { // sealed segments, then all in the open one
-		st := logstore.New(logstore.Options{SegmentRows: segRows, Retention: 7 * day, Now: func() time.Time { return now }})
+		// Ingested 90 days ago, when every event was recent (one already
+		// older than the retention is refused at ingest); read now.
+		clock := now.Add(-90 * day)
+		st := logstore.New(logstore.Options{SegmentRows: segRows, Retention: 7 * day, Now: func() time.Time { return clock }})
 		var evs [][]byte
 		var want []string
 		recent := 0 // newer than two days ago
@@ -38,6 +41,7 @@ func TestRetentionHidesExpiredRows(t *testing.T) {
 		}
 		_, rej := st.Append("s", evs)
 		require.Empty(t, rej)
+		clock = now
 		got, err := runGolden(st, "select event_message from s order by event_message", nil)
 		require.NoError(t, err)
 		require.Equal(t, "event_message\n"+strings.Join(sorted(want), "\n")+"\n", got, "segment rows %d", segRows)
@@ -75,7 +79,8 @@ func sorted(s []string) []string {
 // key has two rows, which no row of the table reads (found by review).
 func TestValuePredicateFailsOnlyForRowsThatReachIt(t *testing.T) {
 	now := time.Date(2026, 6, 10, 0, 0, 0, 0, time.UTC)
-	st := logstore.New(logstore.Options{SegmentRows: 3, Retention: 7 * 24 * time.Hour, Now: func() time.Time { return now }})
+	clock := now.Add(-30 * 24 * time.Hour) // ingested when e0 was new
+	st := logstore.New(logstore.Options{SegmentRows: 3, Retention: 7 * 24 * time.Hour, Now: func() time.Time { return clock }})
 	ev := func(age time.Duration, body string) []byte {
 		return []byte(fmt.Sprintf(`{"timestamp":%q,%s}`, now.Add(-age).Format(time.RFC3339), body))
 	}
@@ -92,6 +97,7 @@ func TestValuePredicateFailsOnlyForRowsThatReachIt(t *testing.T) {
 		ev(day, `"uid":"u2","score":3`),
 	})
 	require.Empty(t, rej)
+	clock = now
 	ids := func(sql string) ([]string, error) {
 		res, err := Run(context.Background(), Local(st), mustPrepare(t, sql), Request{Now: now})
 		if err != nil {

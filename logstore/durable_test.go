@@ -741,13 +741,16 @@ func TestGroupCommit(t *testing.T) {
 
 func TestRetentionRemovesWALFiles(t *testing.T) {
 	dir := t.TempDir()
-	now := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
+	// Ingested when they were recent (an event already older than the
+	// retention is refused at ingest), then the clock moves on.
+	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	opts := Options{SegmentRows: 2, Retention: 48 * time.Hour, Now: func() time.Time { return now }}
 	st := openT(t, dir, opts)
 	for _, day := range []int{1, 2, 3, 4, 8, 9} { // May 1..9: two per segment
 		_, _, err := st.Ingest("s", [][]byte{[]byte(fmt.Sprintf(`{"timestamp":"2026-05-%02dT00:00:00Z","event_message":"d%d"}`, day, day))})
 		require.NoError(t, err)
 	}
+	now = time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
 	require.NoError(t, st.Flush())
 	require.Len(t, files(t, dir, "s", "seg-*.lqs"), 3)
 	require.Equal(t, 4, st.EnforceRetention())
@@ -971,17 +974,20 @@ func (b *syncBuffer) Reset() {
 // as it is (they stay hidden from queries).
 func TestRetentionTrimsASegmentPinnedByTheFuture(t *testing.T) {
 	dir := t.TempDir()
-	now := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
+	// Ingested when they were recent (an event already older than the
+	// retention is refused at ingest), then the clock moves on.
+	now := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	opts := Options{SegmentRows: 100, Retention: 7 * 24 * time.Hour, Now: func() time.Time { return now }, noMerge: true}
 	st := openT(t, dir, opts)
 	var batch [][]byte
-	for i := 0; i < 30; i++ { // April: expired
+	for i := 0; i < 30; i++ { // April: expired by May 10
 		batch = append(batch, []byte(fmt.Sprintf(`{"timestamp":"2026-04-%02dT00:00:00Z","event_message":"old%02d","pad":"%s"}`, 1+i%28, i, strings.Repeat("x", 200))))
 	}
 	batch = append(batch, []byte(`{"timestamp":"2026-05-09T00:00:00Z","event_message":"fresh"}`),
 		[]byte(`{"timestamp":"2027-01-01T00:00:00Z","event_message":"future"}`))
 	_, rej := st.Append("s", batch)
 	require.Empty(t, rej)
+	now = time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
 	require.NoError(t, st.Flush())
 	segFile := files(t, dir, "s", "seg-*.lqs")
 	require.Len(t, segFile, 1)
@@ -1011,8 +1017,10 @@ func TestRetentionTrimsASegmentPinnedByTheFuture(t *testing.T) {
 	for i := 0; i < 10; i++ {
 		batch = append(batch, []byte(fmt.Sprintf(`{"timestamp":"2026-05-09T00:00:%02dZ","event_message":"f%d"}`, i, i)))
 	}
+	now = time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 	_, rej = st.Append("s", batch)
 	require.Empty(t, rej)
+	now = time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
 	require.NoError(t, st.Flush())
 	require.Zero(t, st.EnforceRetention())
 	require.Len(t, column(st, "s", "event_message"), 13)
@@ -1037,8 +1045,13 @@ func TestRetentionTrimsABlockOfExpiredRows(t *testing.T) {
 		}
 		batch = append(batch, []byte(fmt.Sprintf(`{"timestamp":%q,"event_message":"m%d"}`, at.Format(time.RFC3339Nano), i)))
 	}
+	// Ingested when the oldest was recent (an event already older than the
+	// retention is refused at ingest), then the clock moves on.
+	later := now
+	now = base
 	_, rej := st.Append("s", batch)
 	require.Empty(t, rej)
+	now = later
 	require.NoError(t, st.Flush())
 	require.Len(t, st.Snapshot("s").Segments, 1)
 	require.Less(t, expired*trimShare, rows, "fewer than a quarter expired")
@@ -1537,7 +1550,9 @@ func TestFailingRebuildBacksOff(t *testing.T) {
 // (it used to read trees only from segment files, and forgot them).
 func TestRetentionKeepsFieldsAcrossARestart(t *testing.T) {
 	dir := t.TempDir()
-	now := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
+	// Ingested when they were recent (an event already older than the
+	// retention is refused at ingest), then the clock moves on.
+	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	opts := Options{SegmentRows: 2, Retention: 48 * time.Hour, Now: func() time.Time { return now }}
 	st := openT(t, dir, opts)
 	for _, ev := range []string{
@@ -1548,6 +1563,7 @@ func TestRetentionKeepsFieldsAcrossARestart(t *testing.T) {
 		_, _, err := st.Ingest("s", [][]byte{[]byte(ev)})
 		require.NoError(t, err)
 	}
+	now = time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
 	st.sealer.wait()
 	require.Equal(t, 2, st.EnforceRetention())
 	require.Equal(t, []string{"fresh"}, column(st, "s", "event_message"))

@@ -88,7 +88,7 @@ func (s *Store) memFeed() *storage.Ring {
 	s.feedMu.Lock()
 	defer s.feedMu.Unlock()
 	if s.ring == nil {
-		s.ring = storage.NewRing(s.opts.FeedBytes)
+		s.ring = storage.NewRing(s.opts.FeedBytes, s.opts.Retention)
 	}
 	return s.ring
 }
@@ -132,7 +132,7 @@ func (s *Store) ReadFeed(source string, from storage.Pos, maxEvents int) ([]stor
 		if from.Seq == cur {
 			limit = end
 		}
-		recs, next, done, err := readWALRecords(path, from, limit, maxEvents-events)
+		recs, next, done, err := readWALRecords(path, from, limit, maxEvents-events, s.opts.Retention.Microseconds())
 		if err != nil {
 			return out, from, 0, err
 		}
@@ -278,7 +278,7 @@ func (s *Store) nextWAL(source string, seq, cur uint64) (uint64, bool) {
 // up to byte limit (-1: the file's end) and about maxEvents events. done
 // says the reading reached the limit or the file's end (or a damaged tail,
 // which is where a start would cut the file).
-func readWALRecords(path string, from storage.Pos, limit int64, maxEvents int) (recs []storage.Record, next storage.Pos, done bool, err error) {
+func readWALRecords(path string, from storage.Pos, limit int64, maxEvents int, maxAge int64) (recs []storage.Record, next storage.Pos, done bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -335,7 +335,7 @@ func readWALRecords(path string, from storage.Pos, limit int64, maxEvents int) (
 			continue
 		}
 		next.Off = off
-		recs = append(recs, storage.Record{Arrival: b.arrival, Seed: b.seed, Events: b.events, Next: next})
+		recs = append(recs, storage.Record{Arrival: b.arrival, Seed: b.seed, MaxAge: maxAge, Events: b.events, Next: next})
 		events += len(b.events)
 	}
 	return recs, next, off >= limit, nil
@@ -483,7 +483,7 @@ func (s *Store) dropSpooled(f spoolFile) {
 	holders := s.opts.Holds.Holders(f.source)
 	lost := map[string]int64{}
 	if len(holders) > 0 {
-		recs, _, _, _ := readWALRecords(f.path, storage.Pos{Seq: f.seq}, -1, 1<<62)
+		recs, _, _, _ := readWALRecords(f.path, storage.Pos{Seq: f.seq}, -1, 1<<62, s.opts.Retention.Microseconds())
 		for h, p := range holders {
 			if p.Seq > f.seq {
 				continue

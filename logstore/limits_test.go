@@ -103,7 +103,9 @@ func TestOpenSegmentFilesStayWithinBudget(t *testing.T) {
 // is reopened and pinned before the unlink.
 func TestDroppedSegmentStaysReadableForItsSnapshot(t *testing.T) {
 	dir := t.TempDir()
-	now := time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
+	// Ingested when they were recent (an event already older than the
+	// retention is refused at ingest), then the clock moves on.
+	now := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	opts := Options{SegmentRows: 2, MaxOpenFiles: 1, Retention: 48 * time.Hour, Now: func() time.Time { return now }, noMerge: true}
 	st := openT(t, dir, opts)
 	defer st.Close()
@@ -111,6 +113,7 @@ func TestDroppedSegmentStaysReadableForItsSnapshot(t *testing.T) {
 		_, _, err := st.Ingest("s", [][]byte{[]byte(fmt.Sprintf(`{"timestamp":"2026-05-%02dT00:00:00Z","event_message":"d%d"}`, day, day))})
 		require.NoError(t, err)
 	}
+	now = time.Date(2026, 5, 10, 0, 0, 0, 0, time.UTC)
 	st.sealer.wait()
 	snap := st.Snapshot("s")
 	require.Len(t, snap.Segments, 3)

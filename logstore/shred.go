@@ -95,14 +95,14 @@ func (s *Source) overflowed(key []byte) {
 func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []event.Reject) {
 	seg := s.open
 	s.sink.start(seg, s.tree)
-	o := event.Origin{Arrival: b.arrival, Seed: b.seed}
+	o := event.Origin{Arrival: b.arrival, Seed: b.seed, MaxAge: s.opts.Retention.Microseconds()}
 	for i, ev := range b.events {
 		o.Index = uint64(i)
 		s.sink.row = seg.rows
 		ts, err := s.tree.Shred(ev, o, &s.sink)
 		if err != nil {
 			seg.abandonRow()
-			rejects = append(rejects, event.Reject{Index: base + i, Reason: err.Error()})
+			rejects = append(rejects, event.RejectOf(base+i, err))
 			continue
 		}
 		seg.finishRow(ts)

@@ -191,11 +191,14 @@ func TestSnapshotsDuringAppends(t *testing.T) {
 }
 
 func TestRetentionDropsWholeSegments(t *testing.T) {
-	now := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	// Ingested when they were recent (an event already older than the
+	// retention is refused at ingest), then the clock moves on.
+	now := time.Date(2024, 4, 20, 0, 0, 0, 0, time.UTC)
 	st := New(Options{SegmentRows: 2, Retention: 24 * time.Hour, Now: func() time.Time { return now }})
 	for _, ts := range []string{"2024-04-20T00:00:00Z", "2024-04-20T01:00:00Z", "2024-04-30T12:00:00Z", "2024-04-30T13:00:00Z"} {
 		st.Append("s", [][]byte{[]byte(`{"timestamp":"` + ts + `"}`)})
 	}
+	now = time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
 	require.Equal(t, 2, st.EnforceRetention())
 	require.Len(t, st.Snapshot("s").Segments, 1)
 	require.Equal(t, 2, st.Stats()[0].Events)

@@ -2,6 +2,8 @@ package storage
 
 import (
 	"sync"
+
+	"logq/event"
 )
 
 // Feed is every source's log of acknowledged events in the order they were
@@ -53,8 +55,16 @@ func (p Pos) Less(q Pos) bool { return p.Seq < q.Seq || p.Seq == q.Seq && p.Off 
 type Record struct {
 	Arrival int64 // µs since the epoch
 	Seed    [16]byte
+	MaxAge  int64 // µs: the retention the chunk was ingested under (0: none)
 	Events  [][]byte
 	Next    Pos // the position just after this chunk
+}
+
+// Origin is what event i of the chunk was ingested with: a reader that
+// turns it into a body (event.AppendBody) refuses exactly the events the
+// ingest refused.
+func (r *Record) Origin(i int) event.Origin {
+	return event.Origin{Arrival: r.Arrival, Seed: r.Seed, Index: uint64(i), MaxAge: r.MaxAge}
 }
 
 // Holds records, for each source, the oldest feed position each reader

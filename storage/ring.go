@@ -2,6 +2,7 @@ package storage
 
 import (
 	"sync"
+	"time"
 )
 
 // Ring is a Feed kept in memory: the most recent chunks of every source,
@@ -12,6 +13,7 @@ import (
 // missed, counted. A restart forgets everything.
 type Ring struct {
 	mu      sync.Mutex
+	maxAge  int64 // µs, given to every Record
 	budget  int64
 	bytes   int64
 	sources map[string]*ringSource
@@ -37,9 +39,10 @@ type ringRef struct {
 	n   uint64
 }
 
-// NewRing returns a Ring that keeps about budget bytes of events.
-func NewRing(budget int64) *Ring {
-	return &Ring{budget: budget, sources: map[string]*ringSource{}, changed: make(chan struct{})}
+// NewRing returns a Ring that keeps about budget bytes of events ingested
+// under the retention maxAge (0: none; Record.MaxAge).
+func NewRing(budget int64, maxAge time.Duration) *Ring {
+	return &Ring{budget: budget, maxAge: maxAge.Microseconds(), sources: map[string]*ringSource{}, changed: make(chan struct{})}
 }
 
 // Add appends a chunk to source's feed: events (copied) that arrived at
@@ -66,7 +69,7 @@ func (r *Ring) Add(source string, arrival int64, seed [16]byte, events [][]byte)
 		s = &ringSource{}
 		r.sources[source] = s
 	}
-	rr := ringRec{n: s.next, cum: s.cum, rec: Record{Arrival: arrival, Seed: seed, Events: evs}, bytes: size}
+	rr := ringRec{n: s.next, cum: s.cum, rec: Record{Arrival: arrival, Seed: seed, MaxAge: r.maxAge, Events: evs}, bytes: size}
 	s.next++
 	s.cum += uint64(len(events))
 	rr.rec.Next = Pos{Seq: s.cum, Off: int64(s.next)}

@@ -55,6 +55,7 @@ func init() {
 	registerCastFormat()
 	registerLikeArrayFuncs()
 	registerBucketFuncs()
+	registerTimeBucketFuncs()
 	registerJSONFuncs()
 	registerJSONTypeFuncs()
 	registerTimeString() // wraps STRING(json)

@@ -114,8 +114,9 @@ var windowFuncs = map[string]func(w *windowCalc, p partitionRun, set func(j int,
 
 // percentile is PERCENTILE_CONT (cont) or PERCENTILE_DISC over the
 // partition's non-NULL values, sorted as ORDER BY sorts them (NaN first):
-// CONT interpolates linearly at position p·(n−1); DISC is the first value
-// whose cumulative share reaches p (the ⌈p·n⌉-th, the first for p = 0).
+// CONT interpolates linearly at position p·(n−1), as lo·(1−f) + hi·f;
+// DISC is the first value whose cumulative share reaches p (the ⌈p·n⌉-th,
+// the first for p = 0).
 // NULL for a partition without values; every row gets the same.
 func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
 	return func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
@@ -137,10 +138,16 @@ func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, typ
 				pos := frac * float64(n-1)
 				lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
 				a, b := vals[lo].F, vals[hi].F
-				if lo == hi {
+				// ZetaSQL's a·(1−f) + b·f: never b−a, which is NaN between
+				// two equal infinities and overflows between −MAX and MAX.
+				// A whole position, or two equal neighbours, is exactly
+				// that neighbour (so an infinity stays one).
+				if f := pos - float64(lo); lo == hi || f == 0 || a == b {
 					v = types.FloatValue(a)
+				} else if f == 1 {
+					v = types.FloatValue(b)
 				} else {
-					v = types.FloatValue(a + (pos-float64(lo))*(b-a))
+					v = types.FloatValue(a*(1-f) + b*f)
 				}
 			} else {
 				k := max(int(math.Ceil(frac*float64(n))), 1)

@@ -10,10 +10,11 @@ import (
 )
 
 type selItem struct {
-	ast  sqlparse.Expr
-	expr expr.Expr // bound once expanded stars are known
-	name string
-	pos  int
+	ast   sqlparse.Expr
+	expr  expr.Expr // bound once expanded stars are known
+	name  string
+	pos   int
+	asKey bool // a grouping-sets key by its alias or ordinal: read as the key
 }
 
 // selectBlock binds one SELECT with the ORDER BY and LIMIT of its query.
@@ -54,7 +55,19 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	if grouped {
 		agg = &aggCollector{}
 		if hasGroupingSets(s.GroupBy) {
-			agg.grouping = b.groupingSets(s.GroupBy, func(g sqlparse.Expr) expr.Expr { return b.groupKey(g, items, sc) })
+			// An item GROUP BY names by alias or ordinal is its key, read as
+			// it stands (NULL in the sets without it), never recomputed from
+			// other keys: in GROUPING SETS ((b), (ub)) with UPPER(b) AS ub,
+			// ub is NULL in the set (b) and b in the set (ub).
+			// (GROUPING's argument is read as a key later, naming none.)
+			expanding := true
+			agg.grouping = b.groupingSets(s.GroupBy, func(g sqlparse.Expr) expr.Expr {
+				if i := b.groupByItem(g, items); i >= 0 && expanding {
+					items[i].asKey = true
+				}
+				return b.groupKey(g, items, sc)
+			})
+			expanding = false
 			keys = append(append(keys, agg.grouping.keys...), groupingSetKey())
 		} else if s.GroupAll {
 			keys = b.groupAllKeys(items, sc) // bind_group_all.go
@@ -65,7 +78,12 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		}
 		for i := range items {
 			if items[i].ast != nil {
-				items[i].expr = b.toAggOutput(b.expr(items[i].ast, &exprCtx{sc: sc, aggs: agg, wins: wins}), keys, items[i].pos)
+				e := b.expr(items[i].ast, &exprCtx{sc: sc, aggs: agg, wins: wins})
+				if k := keyIndex(e, keys); items[i].asKey && k >= 0 {
+					items[i].expr = &expr.ColRef{Idx: k, T: keys[k].Type(), Name: fmt.Sprintf("$key%d", k)}
+					continue
+				}
+				items[i].expr = b.toAggOutput(e, keys, items[i].pos)
 			} else {
 				items[i].expr = b.toAggOutput(items[i].expr, keys, items[i].pos)
 			}
@@ -393,7 +411,7 @@ func (b *binder) groupKey(g sqlparse.Expr, items []selItem, sc *scope) expr.Expr
 }
 
 func (b *binder) groupKeyExpr(g sqlparse.Expr, items []selItem, sc *scope) expr.Expr {
-	pick := func(i int) expr.Expr {
+	if i := b.groupByItem(g, items); i >= 0 {
 		it := items[i]
 		if it.ast == nil {
 			return it.expr
@@ -403,23 +421,29 @@ func (b *binder) groupKeyExpr(g sqlparse.Expr, items []selItem, sc *scope) expr.
 		}
 		return b.expr(it.ast, &exprCtx{sc: sc})
 	}
+	if hasAggregate(g) {
+		b.fail(g.Pos(), "GROUP BY cannot contain an aggregate")
+	}
+	return b.expr(g, &exprCtx{sc: sc})
+}
+
+// groupByItem returns the select item a GROUP BY ordinal or alias names
+// (an alias of an aggregate names none: GROUP BY reads FROM then), else -1.
+func (b *binder) groupByItem(g sqlparse.Expr, items []selItem) int {
 	if l, ok := g.(*sqlparse.Literal); ok && l.Kind == sqlparse.LitInt {
 		var n int
 		fmt.Sscan(l.Value, &n)
 		if n < 1 || n > len(items) {
 			b.fail(l.At, "GROUP BY ordinal %d is out of range (1 to %d)", n, len(items))
 		}
-		return pick(n - 1)
+		return n - 1
 	}
 	if id, ok := g.(*sqlparse.Ident); ok && len(id.Parts) == 1 {
 		if i := aliasIndex(items, id.Parts[0]); i >= 0 && (items[i].ast == nil || !hasAggregate(items[i].ast)) {
-			return pick(i)
+			return i
 		}
 	}
-	if hasAggregate(g) {
-		b.fail(g.Pos(), "GROUP BY cannot contain an aggregate")
-	}
-	return b.expr(g, &exprCtx{sc: sc})
+	return -1
 }
 
 // aggCollector gathers the aggregates of a grouped SELECT, sharing identical ones.
@@ -506,6 +530,16 @@ func (b *binder) toAggOutput(e expr.Expr, keys []expr.Expr, pos int) expr.Expr {
 		return &s
 	}
 	return e
+}
+
+// keyIndex returns the index of the key written as e, else -1.
+func keyIndex(e expr.Expr, keys []expr.Expr) int {
+	for i, k := range keys {
+		if k.String() == e.String() {
+			return i
+		}
+	}
+	return -1
 }
 
 // computedFromColumnKeys reports whether e, a key expression such as x+1,

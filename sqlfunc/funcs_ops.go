@@ -46,7 +46,7 @@ func registerOperators() {
 		"is_null":         def(1, 1, checkIsNull, evalIsNull, true),
 		"is_true":         def(1, 1, boolArgs, evalIsTrue, true),
 		"is_false":        def(1, 1, boolArgs, evalIsFalse, true),
-		"like":            def(2, 2, sig(types.KindString, types.KindString, types.KindBool), evalLike, false),
+		"like":            def(2, 2, constLikePattern(sig(types.KindString, types.KindString, types.KindBool)), evalLike, false),
 		"coalesce":        def(1, -1, same, evalCoalesce, true),
 		"if":              def(3, 3, checkIf, evalIf, true),
 		"nullif":          def(2, 2, checkNullif, evalNullif, true),

@@ -293,6 +293,9 @@ func parseTime(f, s string, loc *time.Location) (int64, error) {
 	if month < 1 || month > 12 || day < 1 || hour > 23 || min_ > 59 || sec > 60 {
 		return fail()
 	}
+	if sec == 60 {
+		nanos = 0 // a leap second is the next minute's first, its fraction dropped (ZetaSQL's parser)
+	}
 	z := loc
 	if hasOffset {
 		z = time.FixedZone("", offset)

@@ -28,7 +28,7 @@ var ErrBadTime = errors.New("invalid time value")
 // offset such as +05:30 or -0700 (a space before it allowed), or a zone
 // name. A value with no zone is UTC. The result is µs since the epoch.
 func ParseTimestamp(s string) (int64, error) {
-	us, _, err := parseCivil(strings.TrimSpace(s), true, false)
+	us, _, err := parseCivil(strings.TrimSpace(s), true, false, false)
 	return us, err
 }
 
@@ -36,14 +36,14 @@ func ParseTimestamp(s string) (int64, error) {
 // strictly than ingest: a time has its seconds, at most six fractional
 // digits, and no space before a numeric offset.
 func CastTimestamp(s string) (int64, error) {
-	us, _, err := parseCivil(strings.TrimSpace(s), true, true)
+	us, _, err := parseCivil(strings.TrimSpace(s), true, true, false)
 	return us, err
 }
 
 // ParseTimestampIn reads a TIMESTAMP as TIMESTAMP(string, time_zone) does:
 // a zone written in s wins, else s is a civil time in loc.
 func ParseTimestampIn(s string, loc *time.Location) (int64, error) {
-	us, zoned, err := parseCivil(strings.TrimSpace(s), true, true)
+	us, zoned, err := parseCivil(strings.TrimSpace(s), true, true, false)
 	if err != nil || zoned {
 		return us, err
 	}
@@ -65,8 +65,9 @@ func CivilIn(us int64, loc *time.Location) int64 {
 }
 
 // ParseDatetime reads a DATETIME (no zone allowed) as µs of its civil time.
+// A leap second (:60) is the next minute's first, its fraction dropped.
 func ParseDatetime(s string) (int64, error) {
-	us, zoned, err := parseCivil(strings.TrimSpace(s), true, true)
+	us, zoned, err := parseCivil(strings.TrimSpace(s), true, true, true)
 	if err == nil && zoned {
 		return 0, fmt.Errorf("%w: %q: a DATETIME has no time zone", ErrBadTime, s)
 	}
@@ -116,8 +117,11 @@ func parseCivilDate(s string) (days int64, rest string, ok bool) {
 
 // parseCivil reads YYYY-[M]M-[D]D[( |T)[H]H:[M]M[:[S]S[.F…]]][zone], the
 // zone (with allowZone) Z, UTC, an offset (+H, +HH, +HH:MM, +HHMM) or a
-// name such as America/Los_Angeles, after optional spaces.
-func parseCivil(s string, allowZone, strict bool) (us int64, zoned bool, err error) {
+// name such as America/Los_Angeles, after optional spaces. A leap second
+// (:60) is the next minute's first; with civil (a DATETIME, as ZetaSQL's
+// ConvertStringToDatetime and TIME's) its fraction is dropped, while a
+// TIMESTAMP keeps it (ConvertStringToTimestamp adds it to the next minute).
+func parseCivil(s string, allowZone, strict, civil bool) (us int64, zoned bool, err error) {
 	bad := func() (int64, bool, error) {
 		return 0, false, fmt.Errorf("%w: %q is not a timestamp (expected e.g. 2024-01-02T15:04:05Z)", ErrBadTime, s)
 	}
@@ -175,6 +179,9 @@ func parseCivil(s string, allowZone, strict bool) (us int64, zoned bool, err err
 			}
 			frac, _ = digits(f[:6]) // ingest truncates nanoseconds to µs
 			rest = rest[n:]
+		}
+		if ss == 60 && civil {
+			frac = 0
 		}
 		us += hh*Hour + mm*Minute + ss*Second + frac
 	}

@@ -32,6 +32,7 @@ type testServer struct {
 	dir       string
 	cmd       *exec.Cmd
 	external  string // a server this suite did not start (LOGQ_CLICKHOUSE_TEST_URL)
+	extra     string // more clusters for remote_servers (a test's; see setClusters)
 }
 
 func (s *testServer) url() string {
@@ -66,6 +67,10 @@ func serverBinary() string {
 }
 
 const clusterName = "logq_test"
+
+// replicaCluster is the same servers as one shard with two replicas: a
+// cluster whose inserts go through the Distributed table.
+const replicaCluster = "logq_test_replicas"
 
 func TestMain(m *testing.M) {
 	if u := os.Getenv("LOGQ_CLICKHOUSE_TEST_URL"); u != "" {
@@ -152,9 +157,10 @@ func (s *testServer) writeConfig(all []*testServer) error {
 			return err
 		}
 	}
-	var shards strings.Builder
+	var shards, replicas strings.Builder
 	for _, o := range all {
 		fmt.Fprintf(&shards, "<shard><replica><host>127.0.0.1</host><port>%d</port></replica></shard>", o.tcp)
+		fmt.Fprintf(&replicas, "<replica><host>127.0.0.1</host><port>%d</port></replica>", o.tcp)
 	}
 	config := fmt.Sprintf(`<yandex>
   <logger><level>warning</level><log>%[1]s/log/server.log</log><errorlog>%[1]s/log/server.err.log</errorlog></logger>
@@ -170,9 +176,9 @@ func (s *testServer) writeConfig(all []*testServer) error {
   <default_database>default</default_database>
   <timezone>UTC</timezone>
   <mark_cache_size>268435456</mark_cache_size>
-  <remote_servers><%[4]s>%[5]s</%[4]s></remote_servers>
+  <remote_servers><%[4]s>%[5]s</%[4]s><%[6]s><shard>%[7]s</shard></%[6]s>%[8]s</remote_servers>
 </yandex>
-`, s.dir, s.http, s.tcp, clusterName, shards.String())
+`, s.dir, s.http, s.tcp, clusterName, shards.String(), replicaCluster, replicas.String(), s.extra)
 	users := `<yandex>
   <profiles><default><max_threads>2</max_threads><max_memory_usage>4000000000</max_memory_usage></default></profiles>
   <users>
@@ -228,6 +234,19 @@ func (c *testCluster) restart(t testing.TB, i int) {
 	s.kill()
 	if err := s.start(serverBinary()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// setClusters rewrites every server's remote_servers with the suite's
+// clusters and extra (XML of more clusters); a running server reloads it
+// within seconds, as ClickHouse does with its configuration.
+func (c *testCluster) setClusters(t testing.TB, extra string) {
+	t.Helper()
+	for _, s := range c.servers {
+		s.extra = extra
+		if err := s.writeConfig(c.servers); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 

@@ -40,8 +40,17 @@ type Config struct {
 	// the server lacks (retry.go), before its requests fail; 0 means
 	// DefaultInsertRetry, negative none.
 	InsertRetry time.Duration
-	Now         func() time.Time
-	Logger      *slog.Logger
+	// InsertTimeout bounds a request's whole time in an insert: its wait
+	// behind the source's insert under way, its own insert and every retry
+	// of it. Past it the request fails (503, nothing acknowledged); 0 means
+	// DefaultInsertTimeout.
+	InsertTimeout time.Duration
+	// Refresh is how often the engine reads again what other instances and
+	// the servers' configuration may change: the cluster's shards and the
+	// loaded sources' columns (watch.go); 0 means DefaultRefresh.
+	Refresh time.Duration
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // DefaultLinger spaces a source's inserts: ClickHouse wants about one
@@ -53,6 +62,14 @@ const DefaultLinger = 200 * time.Millisecond
 // timeout is 60 s).
 const DefaultInsertRetry = 20 * time.Second
 
+// DefaultInsertTimeout answers a request well inside the minute shippers
+// wait (Vector's default request timeout is 60 s, after which it sends the
+// batch again: a later 200 for the first send would store it twice).
+const DefaultInsertTimeout = 30 * time.Second
+
+// DefaultRefresh: a change another instance makes is seen within seconds.
+const DefaultRefresh = 2 * time.Second
+
 // Engine is logq's second storage engine: sources kept in ClickHouse tables,
 // queries translated from logq's plans (view.go), ingest shredded by the
 // same event.Tree as the local store's and inserted in groups (ingest.go).
@@ -62,7 +79,13 @@ type Engine struct {
 	cfg     Config
 	servers []*client // one per shard (one without a cluster)
 	rr      uint64    // round robin over servers for queries
-	shards  *shardSet // with a cluster whose shards are the servers: where inserts go (shards.go)
+	shards  *shardSet // with a cluster whose shards are the servers: where inserts go (shards.go); under mu
+	// shardErr is why the cluster cannot be written now (a server joined
+	// that no URL is); inserts fail with it until a refresh clears it.
+	shardErr  error
+	stop      chan struct{} // ends the watch (watch.go)
+	closeOnce sync.Once
+	stopped   sync.WaitGroup
 
 	mu      sync.Mutex
 	sources map[string]*source
@@ -107,13 +130,19 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 	if cfg.Linger <= 0 {
 		cfg.Linger = DefaultLinger
 	}
+	if cfg.InsertTimeout <= 0 {
+		cfg.InsertTimeout = DefaultInsertTimeout
+	}
+	if cfg.Refresh <= 0 {
+		cfg.Refresh = DefaultRefresh
+	}
 	switch {
 	case cfg.InsertRetry == 0:
 		cfg.InsertRetry = DefaultInsertRetry
 	case cfg.InsertRetry < 0:
 		cfg.InsertRetry = 0
 	}
-	e := &Engine{cfg: cfg, sources: map[string]*source{}}
+	e := &Engine{cfg: cfg, sources: map[string]*source{}, stop: make(chan struct{})}
 	for _, raw := range cfg.URLs {
 		c, err := newClient(raw, cfg.User, cfg.Password)
 		if err != nil {
@@ -151,11 +180,17 @@ func Open(ctx context.Context, cfg Config) (*Engine, error) {
 		}
 		e.shards = shards
 	}
+	e.stopped.Add(1)
+	go e.watch()
 	return e, nil
 }
 
-// Close ends the engine; inserts under way finish.
-func (e *Engine) Close() error { return nil }
+// Close ends the engine's watch; inserts under way finish.
+func (e *Engine) Close() error {
+	e.closeOnce.Do(func() { close(e.stop) })
+	e.stopped.Wait()
+	return nil
+}
 
 // server is the server queries and inserts go to, in turn.
 func (e *Engine) server() *client {

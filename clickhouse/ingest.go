@@ -427,11 +427,17 @@ type insert struct {
 	rows  [][]cell // cells' col is an index of cols
 	times []int64
 	token uint64 // every row's insertColumn (retry.go)
-	done  chan struct{}
-	err   error
+	// deadline is its first request's (Config.InsertTimeout): the insert,
+	// its retries and the wait before it end by then, so that no request
+	// of it waits longer.
+	deadline time.Time
+	done     chan struct{}
+	err      error
 }
 
-func newInsert() *insert { return &insert{idx: map[string]int{}, done: make(chan struct{})} }
+func newInsert(deadline time.Time) *insert {
+	return &insert{idx: map[string]int{}, done: make(chan struct{}), deadline: deadline}
+}
 
 // add appends a request's rows, whose cells number the columns of cols,
 // renumbering them (in place) as the insert's.
@@ -460,7 +466,7 @@ func (in *insert) add(rows []row, cols []column) {
 func (s *source) commit(rows []row, cols []column) error {
 	s.qmu.Lock()
 	if s.pending == nil {
-		s.pending = newInsert()
+		s.pending = newInsert(time.Now().Add(s.e.cfg.InsertTimeout))
 	}
 	in := s.pending
 	in.add(rows, cols)
@@ -508,11 +514,19 @@ func (s *source) flushLoop() {
 // touches more than 100 partitions); on a cluster whose shards logq knows,
 // each part's rows go to their shards' local tables at once (shards.go).
 func (s *source) flush(in *insert) error {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	if wait := time.Until(in.deadline); wait <= 0 {
+		// Behind inserts that retried: nothing of this one was sent.
+		return fmt.Errorf("clickhouse: source %q: waited %v behind earlier inserts (--clickhouse-insert-timeout)", s.name, s.e.cfg.InsertTimeout)
+	}
+	shards, err := s.e.currentShards()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), in.deadline)
 	defer cancel()
 	in.stamp()
 	s.mu.Lock()
-	err := s.e.addColumns(ctx, s.name, s.lay, in.cols)
+	err = s.e.addColumns(ctx, s.name, s.lay, in.cols)
 	s.mu.Unlock()
 	if err != nil {
 		return err
@@ -524,14 +538,14 @@ func (s *source) flush(in *insert) error {
 	sort.SliceStable(order, func(a, b int) bool { return in.times[order[a]] < in.times[order[b]] })
 	targets := []*client{s.e.server()}
 	table, settings := s.e.table(s.name), map[string]string{}
-	if s.e.shards != nil {
-		targets, table = s.e.shards.servers, s.e.local(s.name)
+	if shards != nil {
+		targets, table = shards.servers, s.e.local(s.name)
 	} else if s.e.cfg.Cluster != "" {
 		settings["insert_distributed_sync"] = "1"
 	}
 	// Rows go straight into MergeTree tables unless through a Distributed
-	// one, whose retry could not be made exact (retry.go).
-	exact := s.e.shards != nil || s.e.cfg.Cluster == ""
+	// one, whose retry counts the rows through it (retry.go).
+	distributed := shards == nil && s.e.cfg.Cluster != ""
 	stmt := in.statement(table)
 	bodies := make([]shardBody, len(targets))
 	for start := 0; start < len(order); {
@@ -544,8 +558,8 @@ func (s *source) flush(in *insert) error {
 			days[d] = true
 			end++
 		}
-		in.fill(bodies, order[start:end], s.e.shards)
-		if err := s.insertBodies(ctx, targets, stmt, bodies, settings, in.token, exact); err != nil {
+		in.fill(bodies, order[start:end], shards)
+		if err := s.insertBodies(ctx, targets, stmt, bodies, settings, in.token, distributed); err != nil {
 			return fmt.Errorf("clickhouse: inserting into source %q: %w", s.name, err)
 		}
 		start = end

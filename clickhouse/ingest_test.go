@@ -297,7 +297,7 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 	src, err := ch.source(context.Background(), "src", false)
 	require.NoError(t, err)
 	rows, cols, _, _, _ := src.shred(evs, goldenNow, 0)
-	in := newInsert()
+	in := newInsert(time.Now().Add(time.Minute))
 	in.add(rows, cols)
 	in.stamp()
 	src.mu.Lock()
@@ -317,7 +317,7 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 	for _, d := range []dayPart{b.days[0], b.days[3]} {
 		require.NoError(t, c.insert(context.Background(), stmt, b.buf[d.start:d.end], nil))
 	}
-	missing, err := src.missingDays(context.Background(), c, "none", in.token, b)
+	missing, err := src.missingDays(context.Background(), c, "none", in.token, b, false)
 	require.NoError(t, err)
 	var got []int64
 	for _, d := range missing {
@@ -329,7 +329,7 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 		rest = append(rest, b.buf[d.start:d.end]...)
 	}
 	require.NoError(t, c.insert(context.Background(), stmt, rest, nil))
-	missing, err = src.missingDays(context.Background(), c, "none", in.token, b)
+	missing, err = src.missingDays(context.Background(), c, "none", in.token, b, false)
 	require.NoError(t, err)
 	require.Empty(t, missing)
 	// Part of a day, which one block per body rules out, is not retried:
@@ -339,7 +339,7 @@ func TestRetrySendsOnlyMissingDays(t *testing.T) {
 	d := b.days[2]
 	lines := bytes.SplitAfter(b.buf[d.start:d.end], []byte("\n"))
 	require.NoError(t, c.insert(context.Background(), stmt, b.buf[d.start:d.start+len(lines[0])+len(lines[1])], nil))
-	_, err = src.missingDays(context.Background(), c, "none", in.token, b)
+	_, err = src.missingDays(context.Background(), c, "none", in.token, b, false)
 	require.ErrorIs(t, err, errPartialDay)
 	q, err := exec.Prepare(`select count(*) as n, count(distinct id) as ids from src`)
 	require.NoError(t, err)

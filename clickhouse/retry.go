@@ -90,8 +90,9 @@ func (b *shardBody) addRow(ts int64, line [][]byte) {
 
 // insertBodies sends each target its body at once and waits for all; it
 // fails if any fails after its retries (rows another target took stay
-// there). With exact, failures are retried as above.
-func (s *source) insertBodies(ctx context.Context, targets []*client, stmt string, bodies []shardBody, settings map[string]string, token uint64, exact bool) error {
+// there). Failures are retried as above; through a Distributed table
+// (distributed) the rows are counted through it, on every shard.
+func (s *source) insertBodies(ctx context.Context, targets []*client, stmt string, bodies []shardBody, settings map[string]string, token uint64, distributed bool) error {
 	errs := make([]error, len(targets))
 	var wg sync.WaitGroup
 	for t, c := range targets {
@@ -105,13 +106,7 @@ func (s *source) insertBodies(ctx context.Context, targets []*client, stmt strin
 			for k, v := range settings {
 				set[k] = v
 			}
-			var err error
-			if exact {
-				err = s.insertExactly(ctx, c, stmt, &bodies[t], set, token)
-			} else {
-				err = c.insert(ctx, stmt, bodies[t].buf, set)
-			}
-			if err != nil {
+			if err := s.insertExactly(ctx, c, stmt, &bodies[t], set, token, distributed); err != nil {
 				errs[t] = fmt.Errorf("%s: %w", c.base.Host, err)
 			}
 		}()
@@ -131,7 +126,7 @@ const defaultInsertBlock = 1 << 20
 // failure. A refusal that would meet a retry again (not transient) fails
 // at once, unless c took part of b before it: then a 503 would have the
 // client store that part twice, so the rest is retried too.
-func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *shardBody, settings map[string]string, token uint64) error {
+func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *shardBody, settings map[string]string, token uint64, distributed bool) error {
 	body := b.buf
 	var deadline time.Time
 	wait := 50 * time.Millisecond
@@ -155,7 +150,7 @@ func (s *source) insertExactly(ctx context.Context, c *client, stmt string, b *s
 		var missing []dayPart
 		for {
 			var perr error
-			if missing, perr = s.missingDays(ctx, c, id, token, b); perr == nil {
+			if missing, perr = s.missingDays(ctx, c, id, token, b, distributed); perr == nil {
 				break
 			} else if errors.Is(perr, errPartialDay) {
 				s.e.cfg.Logger.Error("clickhouse: not retrying an insert a server holds in part; a client's retry may store that part twice", "source", s.name, "server", c.base.Host, "err", perr)
@@ -202,20 +197,32 @@ var errPartialDay = errors.New("clickhouse: a server holds part of a day of a fa
 // insert's token are there, which a day's part being one makes the only
 // other case; counting rows by the day's time range, not by partition
 // numbers, keeps logq's days and the server's apart.
-func (s *source) missingDays(ctx context.Context, c *client, id string, token uint64, b *shardBody) ([]dayPart, error) {
-	running, err := c.text(ctx, "SELECT count() FROM system.processes WHERE query_id = "+quote(id)+" FORMAT TabSeparated", nil)
-	if err != nil {
-		return nil, err
+//
+// Through a Distributed table (distributed) the attempt's parts on the
+// other shards run there under its id as their initial query: every server
+// is asked, and the rows are counted through the Distributed table. A day
+// is spread over the shards there, so a day some shard took and another
+// did not is held in part: not retried, as below.
+func (s *source) missingDays(ctx context.Context, c *client, id string, token uint64, b *shardBody, distributed bool) ([]dayPart, error) {
+	asked, table := []*client{c}, s.e.local(s.name)
+	if distributed {
+		asked, table = s.e.servers, s.e.table(s.name)
 	}
-	if strings.TrimSpace(running) != "0" {
-		return nil, fmt.Errorf("clickhouse: insert %s still runs", id)
+	for _, a := range asked {
+		running, err := a.text(ctx, "SELECT count() FROM system.processes WHERE query_id = "+quote(id)+" OR initial_query_id = "+quote(id)+" FORMAT TabSeparated", nil)
+		if err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(running) != "0" {
+			return nil, fmt.Errorf("clickhouse: insert %s still runs on %s", id, a.base.Host)
+		}
 	}
 	counts := make([]string, len(b.days))
 	for i, d := range b.days {
 		counts[i] = fmt.Sprintf("countIf(`timestamp` >= %d AND `timestamp` <= %d)", d.lo, d.hi)
 	}
 	out, err := c.text(ctx, fmt.Sprintf("SELECT %s FROM %s WHERE %s = %d AND `timestamp` >= %d AND `timestamp` <= %d FORMAT TabSeparated",
-		strings.Join(counts, ", "), s.e.local(s.name), ident(insertColumn), token, b.first, b.last), nil)
+		strings.Join(counts, ", "), table, ident(insertColumn), token, b.first, b.last), nil)
 	if err != nil {
 		return nil, err
 	}

@@ -173,7 +173,14 @@ func (l *layout) add(c column) {
 // __overflow).
 func (l *layout) tree(maxFields int) *event.Tree {
 	t := event.NewTree(maxFields)
-	for _, c := range l.order {
+	l.apply(t, l.order)
+	return t
+}
+
+// apply makes (or widens) in t the fields of cols, columns of l: at the
+// start every column, and later those another instance added (watch.go).
+func (l *layout) apply(t *event.Tree, cols []column) {
+	for _, c := range cols {
 		if k, ok := fixedColumns[c.name]; ok {
 			switch c.name {
 			case "timestamp":
@@ -203,7 +210,6 @@ func (l *layout) tree(maxFields int) *event.Tree {
 			n.Kind = event.WidenKind(n.Kind, codeKind(code))
 		}
 	}
-	return t
 }
 
 // parseType reads a type as types.Type.String writes it (INT64,

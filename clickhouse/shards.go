@@ -27,23 +27,30 @@ type shardSet struct {
 }
 
 // readShards maps the cluster's shards to the servers, or returns nil (and
-// why) when inserts must go through the Distributed table.
+// why) when inserts must go through the Distributed table. It refuses a
+// cluster with a server that none of the URLs is: logq makes each source's
+// tables on the URLs' servers only (no ON CLUSTER DDL: 18.16 has it only
+// with ZooKeeper), so a Distributed insert would fail on that server, or a
+// query would miss its rows, for as long as logq runs. Better to say so at
+// start, naming what is missing, than to report ready and answer 503.
 func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 	type shard struct {
-		weight   uint64
-		replicas int
-		server   *client
+		weight uint64
+		hosts  []string  // its replicas, as system.clusters names them
+		given  []*client // the URLs that are one of them
 	}
 	shards := map[int]*shard{}
 	for i, c := range e.servers {
-		out, err := c.text(ctx, "SELECT shard_num, shard_weight, is_local FROM system.clusters WHERE cluster = "+quote(e.cfg.Cluster)+" FORMAT TabSeparated", nil)
+		out, err := c.text(ctx, "SELECT shard_num, shard_weight, is_local, host_name, port FROM system.clusters WHERE cluster = "+quote(e.cfg.Cluster)+" FORMAT TabSeparated", nil)
 		if err != nil {
 			return nil, "", fmt.Errorf("--clickhouse-cluster: %w", err)
 		}
+		local := map[int]bool{}
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
-			var num, local int
+			var num, isLocal, port int
 			var weight uint64
-			if _, err := fmt.Sscanf(line, "%d\t%d\t%d", &num, &weight, &local); err != nil {
+			var host string
+			if _, err := fmt.Sscanf(line, "%d\t%d\t%d\t%s\t%d", &num, &weight, &isLocal, &host, &port); err != nil {
 				return nil, "", fmt.Errorf("--clickhouse-cluster: reading system.clusters of %s: %q: %w", c.base.Host, line, err)
 			}
 			sh := shards[num]
@@ -51,16 +58,33 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 				sh = &shard{weight: weight}
 				shards[num] = sh
 			}
-			if i == 0 { // every server lists the same replicas: count them once
-				sh.replicas++
+			if i == 0 { // every server lists the same replicas: once
+				sh.hosts = append(sh.hosts, fmt.Sprintf("%s:%d", host, port))
 			}
-			if local == 1 {
-				if sh.server != nil && sh.server != c {
-					return nil, fmt.Sprintf("two URLs (%s, %s) are shard %d", sh.server.base.Host, c.base.Host, num), nil
-				}
-				sh.server = c
+			// 18.16 marks every replica of a shard local when one is, so a
+			// server is known as one of its shard's replicas, not which.
+			local[num] = local[num] || isLocal == 1
+		}
+		for num, ok := range local {
+			if ok {
+				shards[num].given = append(shards[num].given, c)
 			}
 		}
+	}
+	var missing []string
+	for num, sh := range shards {
+		if len(sh.hosts) == 1 && len(sh.given) > 1 {
+			return nil, "", &clusterError{fmt.Sprintf("--clickhouse-url: %s and %s are the same server (shard %d of cluster %q): give each server once", sh.given[0].base.Host, sh.given[1].base.Host, num, e.cfg.Cluster)}
+		}
+		if len(sh.given) < len(sh.hosts) {
+			missing = append(missing, fmt.Sprintf("shard %d (%s)", num, strings.Join(sh.hosts, ", ")))
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, "", &clusterError{fmt.Sprintf("--clickhouse-url: cluster %q has servers none of the %d URL(s) given is: %s; "+
+			"logq makes each source's tables on the servers it is given, so give one --clickhouse-url per server of the cluster "+
+			"(docs/clickhouse.md)", e.cfg.Cluster, len(e.servers), strings.Join(missing, ", "))}
 	}
 	nums := make([]int, 0, len(shards))
 	for n := range shards {
@@ -72,15 +96,13 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 	for _, n := range nums {
 		sh := shards[n]
 		switch {
-		case sh.replicas > 1:
-			return nil, fmt.Sprintf("shard %d has %d replicas", n, sh.replicas), nil
-		case sh.server == nil:
-			return nil, fmt.Sprintf("no URL is shard %d", n), nil
+		case len(sh.hosts) > 1:
+			return nil, fmt.Sprintf("shard %d has %d replicas", n, len(sh.hosts)), nil
 		case sh.weight == 0:
 			continue // the Distributed table writes nothing there either
 		}
 		total += sh.weight
-		set.servers = append(set.servers, sh.server)
+		set.servers = append(set.servers, sh.given[0])
 		set.weights = append(set.weights, total)
 	}
 	if total == 0 {
@@ -88,6 +110,12 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 	}
 	return set, "", nil
 }
+
+// clusterError is a cluster logq cannot write as configured (not a server
+// out of reach): it stops a start, and fails inserts when a refresh finds it.
+type clusterError struct{ msg string }
+
+func (e *clusterError) Error() string { return e.msg }
 
 // pick returns the shard of an event of time ts.
 func (s *shardSet) pick(ts int64) int {

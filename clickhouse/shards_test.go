@@ -2,11 +2,13 @@ package clickhouse
 
 import (
 	"context"
-	"strconv"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"logq/logstore"
 )
 
 // On the test cluster (two shards, each one of the URLs) inserts go
@@ -49,30 +51,50 @@ func TestInsertsGoToTheShards(t *testing.T) {
 	}
 }
 
-// With a shard no URL is, inserts go through the Distributed table, which
-// still spreads them over both shards (whose tables an instance given
-// every shard made).
-func TestInsertsThroughDistributedWithoutEveryShard(t *testing.T) {
+// A cluster with a server none of the URLs is cannot work (logq makes
+// the tables on the URLs' servers only): the start is refused, naming
+// --clickhouse-url and the missing shard, rather than reporting ready and
+// answering 503 to every insert.
+func TestStartRefusesAClusterWithAServerNoURLIs(t *testing.T) {
 	cl := needCluster(t)
 	cl.needOwnServers(t)
-	full := cl.engine(t, Config{})
-	_, _, err := full.Ingest("src", numbered(0, 1))
+	db := cl.database(t)
+	_, err := Open(context.Background(), Config{URLs: []string{cl.servers[0].url()}, Cluster: clusterName, Database: db})
+	require.Error(t, err)
+	want := fmt.Sprintf("--clickhouse-url: cluster %q has servers none of the 1 URL(s) given is: shard 2 (127.0.0.1:%d)", clusterName, cl.servers[1].tcp)
+	require.Contains(t, err.Error(), want)
+	// One replica of two: the other would have no table.
+	_, err = Open(context.Background(), Config{URLs: []string{cl.servers[1].url()}, Cluster: replicaCluster, Database: db})
+	require.ErrorContains(t, err, fmt.Sprintf("shard 1 (127.0.0.1:%d, 127.0.0.1:%d)", cl.servers[0].tcp, cl.servers[1].tcp))
+	// The same server twice is refused too.
+	_, err = Open(context.Background(), Config{URLs: []string{cl.servers[0].url(), strings.Replace(cl.servers[0].url(), "127.0.0.1", "localhost", 1)}, Cluster: clusterName, Database: db})
+	require.ErrorContains(t, err, "are the same server (shard 1 of cluster")
+	// Every server given: it starts, and inserts go to the shards.
+	e, err := Open(context.Background(), Config{URLs: []string{cl.servers[0].url(), cl.servers[1].url()}, Cluster: clusterName, Database: db})
 	require.NoError(t, err)
-	e := cl.engine(t, Config{URLs: []string{cl.servers[0].url()}, Cluster: clusterName, Database: full.cfg.Database})
+	require.NotNil(t, e.shards)
+}
+
+// A cluster of replicas is written through its Distributed table, which
+// copies each row to every replica; every replica's table exists because
+// every replica is one of the URLs.
+func TestInsertsThroughDistributedWithReplicas(t *testing.T) {
+	cl := needCluster(t)
+	cl.needOwnServers(t)
+	e := cl.engine(t, Config{Cluster: replicaCluster, URLs: []string{cl.servers[0].url(), cl.servers[1].url()}})
 	require.Nil(t, e.shards)
-	_, _, err = e.Ingest("src", numbered(1, 201))
+	_, rej, err := e.Ingest("src", numbered(0, 201))
 	require.NoError(t, err)
-	total := 0
+	require.Empty(t, rej)
 	for _, s := range cl.servers {
 		c, _ := newClient(s.url(), "", "")
 		text, err := c.text(context.Background(), "SELECT count() FROM "+e.local("src")+" FORMAT TabSeparatedRaw", nil)
 		require.NoError(t, err)
-		n, err := strconv.Atoi(strings.TrimSpace(text))
-		require.NoError(t, err)
-		require.Positive(t, n)
-		total += n
+		require.Equal(t, "201", strings.TrimSpace(text), "every replica holds every row")
 	}
-	require.Equal(t, 201, total)
+	local := logstore.New(logstore.Options{})
+	local.Append("src", numbered(0, 201))
+	compareEnginesOrdered(t, "select count(*) as n, count(distinct id) as d from src", nil, goldenNow, local, e)
 }
 
 // pick follows the shards' weights: with weights 1 and 3, about a quarter

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"logq/api"
+	"logq/clickhouse"
 	"logq/endpoint"
 	"logq/fixtures"
 	"logq/logstore"
@@ -111,6 +112,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	var queryMemory string
 	fs.StringVar(&queryMemory, "query-memory", "", "memory budget of one query's joins, sorts and aggregates, e.g. 256MiB (env LOGQ_QUERY_MEMORY; default a quarter of --memory-limit)")
 	fs.BoolVar(&c.sandboxLogsAll, "sandbox-logs-all", false, "let callers of the built-in logs.all send their own SELECT in sql=, as Supabase Studio does (env LOGQ_SANDBOX_LOGS_ALL=true)")
+	insertTimeout := fs.String("clickhouse-insert-timeout", "", "with --storage clickhouse: the longest an ingest request waits for its insert, retries included; past it the request gets 503 and nothing of it is acknowledged. Keep it below the shippers' own timeout (Vector's is 60s) (env LOGQ_CLICKHOUSE_INSERT_TIMEOUT; default 30s)")
 	queryTimeout := fs.String("query-timeout", "", "time limit of one query; past it the query gets 504 (env LOGQ_QUERY_TIMEOUT; default 30s)")
 	drain := fs.String("drain-delay", "", "on SIGTERM, answer /ready with 503 this long before closing the listener (env LOGQ_DRAIN_DELAY; default 5s)")
 	fs.StringVar(&c.logLevel, "log-level", "", "debug, info, warn or error (env LOGQ_LOG_LEVEL; default info)")
@@ -123,6 +125,9 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	}
 	var err error
 	if c.queryTimeout, err = durationSetting(*queryTimeout, "query-timeout", env, 30*time.Second, false); err != nil {
+		return nil, err
+	}
+	if c.ch.insertTimeout, err = durationSetting(*insertTimeout, "clickhouse-insert-timeout", env, clickhouse.DefaultInsertTimeout, false); err != nil {
 		return nil, err
 	}
 	if c.drain, err = durationSetting(*drain, "drain-delay", env, 5*time.Second, true); err != nil {

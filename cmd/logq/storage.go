@@ -19,6 +19,7 @@ import (
 type clickhouseConfig struct {
 	urls                              []string
 	database, cluster, user, password string
+	insertTimeout                     time.Duration
 }
 
 // parseStorage reads --storage and the ClickHouse settings, flags first,
@@ -89,7 +90,7 @@ func openStore(ctx context.Context, cfg *serveConfig, log *slog.Logger, budget m
 		start := time.Now()
 		eng, err := clickhouse.Open(ctx, clickhouse.Config{URLs: cfg.ch.urls, Database: cfg.ch.database, Cluster: cfg.ch.cluster,
 			User: cfg.ch.user, Password: cfg.ch.password, Retention: cfg.retention, QueryTimeout: cfg.queryTimeout,
-			QueryMemory: cfg.queryMemory, MaxFields: cfg.maxFields, MaxSources: cfg.maxSources, Logger: log})
+			QueryMemory: cfg.queryMemory, MaxFields: cfg.maxFields, MaxSources: cfg.maxSources, InsertTimeout: cfg.ch.insertTimeout, Logger: log})
 		if err != nil {
 			return nil, err
 		}

@@ -84,6 +84,10 @@ func BenchmarkAPICountsHourly(b *testing.B) {
 	benchEndpoint(b, "usage.api-counts", map[string]string{"interval": "hourly"})
 }
 
+func BenchmarkAPICountsMinutely(b *testing.B) {
+	benchEndpoint(b, "usage.api-counts", map[string]string{"interval": "minutely"})
+}
+
 func BenchmarkLogsAllPro(b *testing.B) {
 	benchEndpoint(b, "logs.all", map[string]string{"project_tier": "PRO"})
 }

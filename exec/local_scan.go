@@ -32,6 +32,7 @@ type scanOp struct {
 	rows       []int32
 	ts         []int64
 	codes      []uint32
+	lazyBuf    []uint8 // lazy dictionary masks' states (local_scan_dict.go)
 	fields     []*event.Field
 	out        Batch
 	// newestFirst visits segments by descending newest timestamp, and

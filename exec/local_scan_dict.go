@@ -11,6 +11,15 @@ import (
 // @project), LIKE, a comparison) gives one answer per distinct value. On a
 // dictionary column the scan evaluates it once per dictionary entry and then
 // keeps rows by their code, instead of once per row.
+//
+// Which entries: when a sealed segment's rows in the query's time range are
+// at least half its dictionary, every entry at once (eager), which also
+// skips a segment whose dictionary matches nothing; when fewer (a short
+// window over a segment of many URLs), and in the open segment (whose rows
+// are not in time order, so their number in range is not known before they
+// are read), only the entries those rows hold, each once, as batches reach
+// the mask (lazy): never more entries than eager. So a query pays for the rows
+// it reads, not for the size of a segment's dictionary.
 
 // valuePred is such a conjunct.
 type valuePred struct {
@@ -73,9 +82,22 @@ func colsRead(e expr.Expr, used map[int]bool) {
 // dictMask is a value predicate answered per dictionary entry of a segment.
 type dictMask struct {
 	col      *logstore.Column
-	keep     []bool // by code
+	keep     []bool // by code (eager)
 	keepNull bool
+	// lazy: state by code, entries evaluated as rows bring them.
+	lazy   bool
+	pred   valuePred
+	state  []uint8
+	failed bool // an entry failed: the row filter answers the rest
 }
+
+// Lazy mask states by code.
+const (
+	codeUnknown uint8 = iota
+	codeKeep
+	codeDrop
+	codePending // asked for in the batch being answered
+)
 
 // evalOnValues evaluates pred over the given values of its field (one row
 // each, NULL when null is set) and returns which rows are TRUE.
@@ -107,6 +129,7 @@ func (s *scanOp) evalOnValues(pred valuePred, vals []string, null bool) ([]bool,
 // predicate can match no row of the segment.
 func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 	s.masks = s.masks[:0]
+	s.lazyBuf = s.lazyBuf[:0]
 	rowPreds := s.restFilter
 	for _, p := range s.valuePreds {
 		col, err := seg.Column(s.plan.Fields[p.field].Path)
@@ -136,6 +159,10 @@ func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 			}
 			continue
 		}
+		if est, known := rowsInRange(seg, s.plan.TimeLo, s.plan.TimeHi); !known || est < col.DictLen() {
+			s.masks = append(s.masks, dictMask{col: col, keepNull: nullKeep[0], lazy: true, pred: p, state: s.takeState(col.DictLen())})
+			continue
+		}
 		entries := make([]string, col.DictLen())
 		for i := range entries {
 			entries[i] = col.DictEntry(uint32(i))
@@ -158,12 +185,91 @@ func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 	return true, nil
 }
 
+// takeState gives a lazy mask n cleared states, from a buffer the scan
+// reuses segment after segment.
+func (s *scanOp) takeState(n int) []uint8 {
+	if cap(s.lazyBuf)-len(s.lazyBuf) < n {
+		s.lazyBuf = make([]uint8, 0, max(2*cap(s.lazyBuf), n)) // earlier masks keep the old one
+	}
+	st := s.lazyBuf[len(s.lazyBuf) : len(s.lazyBuf)+n]
+	s.lazyBuf = s.lazyBuf[:len(s.lazyBuf)+n]
+	clear(st)
+	return st
+}
+
+// rowsInRange bounds the rows of seg in [lo, hi] by its time blocks; known
+// is false when it keeps no block ranges (the open segment, in arrival
+// order: its newest rows, which short windows read, are there).
+func rowsInRange(seg *logstore.Segment, lo, hi int64) (n int, known bool) {
+	for b := 0; b*logstore.TimeBlock < seg.Rows(); b++ {
+		bl, bh, ok := seg.BlockTimeRange(b)
+		if !ok {
+			return 0, false
+		}
+		if bh >= lo && bl <= hi {
+			n += logstore.TimeBlock
+		}
+	}
+	return n, true
+}
+
+// resolve evaluates a lazy mask's entries that rows (codes) hold and it has
+// not answered yet. An entry that fails the predicate hands the mask to the
+// row filter (as prepareValuePreds does for an eager one): it reports false.
+func (s *scanOp) resolve(m *dictMask, codes []uint32, rows []int32) bool {
+	var pending []uint32
+	nulls := m.col.HasNulls()
+	for k, c := range codes {
+		if m.state[c] == codeUnknown && !(nulls && m.col.IsNull(int(rows[k]))) {
+			m.state[c] = codePending
+			pending = append(pending, c)
+		}
+	}
+	if len(pending) == 0 {
+		return true
+	}
+	entries := make([]string, len(pending))
+	for i, c := range pending {
+		entries[i] = m.col.DictEntry(c)
+	}
+	keep, err := s.evalOnValues(m.pred, entries, false)
+	if err != nil {
+		m.failed = true
+		s.segFilter = andAll(append(conjuncts0(s.segFilter), m.pred.expr))
+		return false
+	}
+	for i, c := range pending {
+		m.state[c] = codeDrop
+		if keep[i] {
+			m.state[c] = codeKeep
+		}
+	}
+	return true
+}
+
+// conjuncts0 is conjuncts of a filter that may be nil.
+func conjuncts0(e expr.Expr) []expr.Expr {
+	if e == nil {
+		return nil
+	}
+	return conjuncts(e)
+}
+
 // applyMasks keeps the rows whose codes pass every mask.
 func (s *scanOp) applyMasks(rows []int32) []int32 {
-	for _, m := range s.masks {
+	for i := range s.masks {
+		m := &s.masks[i]
+		if m.failed {
+			continue
+		}
 		s.codes = grow(s.codes, len(rows))
 		m.col.GatherCodes(rows, s.codes)
 		nulls := m.col.HasNulls()
+		if m.lazy {
+			if !s.resolve(m, s.codes[:len(rows)], rows) {
+				continue
+			}
+		}
 		kept := rows[:0]
 		for k, r := range rows {
 			if nulls && m.col.IsNull(int(r)) {
@@ -172,7 +278,7 @@ func (s *scanOp) applyMasks(rows []int32) []int32 {
 				}
 				continue
 			}
-			if m.keep[s.codes[k]] {
+			if m.lazy && m.state[s.codes[k]] == codeKeep || !m.lazy && m.keep[s.codes[k]] {
 				kept = append(kept, r)
 			}
 		}

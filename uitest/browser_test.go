@@ -60,12 +60,15 @@ type server struct {
 	now time.Time
 }
 
-func (s server) post(t *testing.T, path, contentType string, body []byte) []byte {
+// call makes one request with the key and wants 200; body may be nil.
+func (s server) call(t *testing.T, method, path, contentType string, body []byte) []byte {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, s.url+path, bytes.NewReader(body))
+	req, err := http.NewRequest(method, s.url+path, bytes.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("X-API-KEY", key)
-	req.Header.Set("Content-Type", contentType)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	require.NoError(t, err)
 	defer resp.Body.Close()
@@ -75,18 +78,14 @@ func (s server) post(t *testing.T, path, contentType string, body []byte) []byte
 	return b
 }
 
+func (s server) post(t *testing.T, path, contentType string, body []byte) []byte {
+	t.Helper()
+	return s.call(t, http.MethodPost, path, contentType, body)
+}
+
 func (s server) get(t *testing.T, path string) []byte {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, s.url+path, nil)
-	require.NoError(t, err)
-	req.Header.Set("X-API-KEY", key)
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
-	require.Equal(t, 200, resp.StatusCode, string(b))
-	return b
+	return s.call(t, http.MethodGet, path, "", nil)
 }
 
 func (s server) ingest(t *testing.T, source string, events []string) {

@@ -3,6 +3,7 @@ package clickhouse
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -33,6 +34,8 @@ type testServer struct {
 	cmd       *exec.Cmd
 	external  string // a server this suite did not start (LOGQ_CLICKHOUSE_TEST_URL)
 	extra     string // more clusters for remote_servers (a test's; see setClusters)
+	// configTime is the time config.xml was last dated (writeConfig).
+	configTime time.Time
 }
 
 func (s *testServer) url() string {
@@ -188,7 +191,19 @@ func (s *testServer) writeConfig(all []*testServer) error {
   <quotas><default></default></quotas>
 </yandex>
 `
-	if err := os.WriteFile(filepath.Join(s.dir, "config.xml"), []byte(config), 0o644); err != nil {
+	path := filepath.Join(s.dir, "config.xml")
+	if err := os.WriteFile(path, []byte(config), 0o644); err != nil {
+		return err
+	}
+	// The server sees a change by the file's time in whole seconds: a
+	// second write within the second of the first would go unseen, so each
+	// write is dated a second past the one before.
+	next := s.configTime.Add(time.Second)
+	if now := time.Now().Truncate(time.Second); now.After(next) {
+		next = now
+	}
+	s.configTime = next
+	if err := os.Chtimes(path, s.configTime, s.configTime); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(s.dir, "users.xml"), []byte(users), 0o644)
@@ -304,4 +319,53 @@ func (c *testCluster) engine(t testing.TB, cfg Config) *Engine {
 		t.Fatal(err)
 	}
 	return e
+}
+
+// slowProxy listens on loopback and forwards each connection to target,
+// passing what the client sends at about rate bytes a second (the answers
+// at full speed): an insert through it lasts long enough that a test can
+// act while the server is still reading it, however loaded the machine.
+// It returns the proxy's base URL.
+func slowProxy(t testing.TB, target string, rate int) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			down, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer down.Close()
+				up, err := net.Dial("tcp", target)
+				if err != nil {
+					return
+				}
+				defer up.Close()
+				go func() {
+					io.Copy(down, up)
+					down.Close()
+				}()
+				const chunk = 16 << 10
+				buf := make([]byte, chunk)
+				for {
+					n, err := down.Read(buf)
+					if n > 0 {
+						if _, werr := up.Write(buf[:n]); werr != nil {
+							return
+						}
+						time.Sleep(time.Duration(n) * time.Second / time.Duration(rate))
+					}
+					if err != nil {
+						return
+					}
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String()
 }

@@ -211,11 +211,15 @@ func joinLines(evs [][]byte, sep string) []byte {
 
 // A shard killed while its part of a large insert is under way, and
 // started again: the insert retries what that shard lacks until it is
-// back, and every event is stored once.
+// back, and every event is stored once. Shard 1 is reached through a slow
+// proxy, so that it is still reading the insert when it is killed.
 func TestShardKilledMidInsert(t *testing.T) {
 	cl := needCluster(t)
 	cl.needOwnServers(t)
-	ch := cl.engine(t, Config{})
+	ch := cl.engine(t, Config{Cluster: clusterName, URLs: []string{
+		cl.servers[0].url(),
+		slowProxy(t, fmt.Sprintf("127.0.0.1:%d", cl.servers[1].http), 2<<20),
+	}})
 	const n = 150_000
 	evs := numbered(0, n)
 	_, _, err := ch.Ingest("src", evs[:10]) // the table exists before the kill

@@ -31,7 +31,9 @@ func (e *Engine) watch() {
 			return
 		case <-t.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), e.cfg.Refresh*4)
+		// A loaded server may take seconds to answer; a slow answer keeps
+		// what is known rather than failing inserts (refreshShards).
+		ctx, cancel := context.WithTimeout(context.Background(), max(e.cfg.Refresh*4, 10*time.Second))
 		e.refreshShards(ctx)
 		e.refreshSources(ctx)
 		cancel()
@@ -44,8 +46,8 @@ func (e *Engine) refreshShards(ctx context.Context) {
 		return
 	}
 	shards, why, err := e.readShards(ctx)
-	if err != nil && ctx.Err() == nil && !errors.As(err, new(*clusterError)) {
-		return // a server out of reach: keep what is known; inserts will say
+	if err != nil && !errors.As(err, new(*clusterError)) {
+		return // a server out of reach or slow: keep what is known; inserts will say
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

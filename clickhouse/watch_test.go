@@ -76,7 +76,13 @@ func TestShardsChangeWhileRunning(t *testing.T) {
 	_, _, err = e.Ingest("src", numbered(300, 310))
 	require.ErrorContains(t, err, "has servers none of the 2 URL(s) given is: shard 3 (127.0.0.1:1)")
 	cl.setClusters(t, "<"+grow+">"+shard(cl.servers[0])+shard(cl.servers[1])+"</"+grow+">")
-	waitFor(t, "the cluster to be whole again", func() bool { _, err := e.currentShards(); return err == nil })
+	var last error
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the engine's last word on the cluster: %v", last)
+		}
+	})
+	waitFor(t, "the cluster to be whole again", func() bool { _, last = e.currentShards(); return last == nil })
 	_, _, err = e.Ingest("src", numbered(300, 310))
 	require.NoError(t, err)
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -325,14 +326,18 @@ func (c *testCluster) engine(t testing.TB, cfg Config) *Engine {
 // passing what the client sends at about rate bytes a second (the answers
 // at full speed): an insert through it lasts long enough that a test can
 // act while the server is still reading it, however loaded the machine.
-// It returns the proxy's base URL.
-func slowProxy(t testing.TB, target string, rate int) string {
+// It returns the proxy's base URL and a channel closed once one connection
+// has passed more than midway bytes: a request at least that long is then
+// under way and, throttled, not yet whole.
+func slowProxy(t testing.TB, target string, rate, midway int) (string, <-chan struct{}) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
+	mid := make(chan struct{})
+	var once sync.Once
 	go func() {
 		for {
 			down, err := ln.Accept()
@@ -352,11 +357,15 @@ func slowProxy(t testing.TB, target string, rate int) string {
 				}()
 				const chunk = 16 << 10
 				buf := make([]byte, chunk)
+				sent := 0
 				for {
 					n, err := down.Read(buf)
 					if n > 0 {
 						if _, werr := up.Write(buf[:n]); werr != nil {
 							return
+						}
+						if sent += n; sent > midway {
+							once.Do(func() { close(mid) })
 						}
 						time.Sleep(time.Duration(n) * time.Second / time.Duration(rate))
 					}
@@ -367,5 +376,5 @@ func slowProxy(t testing.TB, target string, rate int) string {
 			}()
 		}
 	}()
-	return "http://" + ln.Addr().String()
+	return "http://" + ln.Addr().String(), mid
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/base64"
 	"math"
+	"slices"
 	"strconv"
 
 	"logq/exec"
@@ -35,6 +36,15 @@ func encodeResult(res *exec.Result, maxRows int) []byte {
 			b = appendValue(b, v)
 		}
 		b = append(b, '}')
+		if r == 0 && len(res.Rows) > 1 {
+			// The rest of the rows are sized like the first (and a quarter
+			// more): wide rows then cost no series of copies as b grows.
+			n := len(res.Rows)
+			if maxRows > 0 {
+				n = min(n, maxRows)
+			}
+			b = slices.Grow(b, (len(b)+len(b)/4)*(n-1))
+		}
 	}
 	return append(b, "]}\n"...)
 }

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // BigQuery's JSON type. A JSON value is held in Value.S as its canonical
@@ -373,25 +375,81 @@ func (n JSONNode) AppendTo(b []byte) []byte {
 func AppendJSONString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b = append(b, '\\', byte(r))
-		case r == '\b':
-			b = append(b, '\\', 'b')
-		case r == '\f':
-			b = append(b, '\\', 'f')
-		case r == '\n':
-			b = append(b, '\\', 'n')
-		case r == '\r':
-			b = append(b, '\\', 'r')
-		case r == '\t':
-			b = append(b, '\\', 't')
-		case r < 0x20 || r == 0x2028 || r == 0x2029:
-			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
-		default:
-			b = utf8.AppendRune(b, r)
+	// Runs of bytes that need no escape are copied whole: results are
+	// mostly ASCII text, and a byte at a time through utf8.AppendRune ran
+	// at ~120 MB/s where a copy runs at memory speed (docs/performance.md).
+	raw := unsafe.Slice(unsafe.StringData(s), len(s)) // read only
+	run := 0
+	for i := 0; i < len(s); {
+		// Eight bytes at a time while none is a quote, a backslash, a
+		// control character or past ASCII.
+		for i+8 <= len(s) {
+			w := binary.LittleEndian.Uint64(raw[i:])
+			if (w|hasZero(w^0x2222222222222222)|hasZero(w^0x5c5c5c5c5c5c5c5c)|hasLess20(w))&0x8080808080808080 != 0 {
+				break
+			}
+			i += 8
 		}
+		if i >= len(s) {
+			break
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if jsonSafe[c] {
+				i++
+				continue
+			}
+			b = append(b, s[run:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			run = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[run:i]...)
+			b = append(b, "\ufffd"...)
+		case r == 0x2028 || r == 0x2029:
+			b = append(b, s[run:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		run = i
 	}
+	b = append(b, s[run:]...)
 	return append(b, '"')
 }
+
+// hasZero has the high bit of each byte of w that is zero set (and maybe
+// others' past the first such byte, which only stops the fast path early).
+func hasZero(w uint64) uint64 { return (w - 0x0101010101010101) &^ w }
+
+// hasLess20 has the high bit of each byte of w below 0x20 set, as hasZero.
+func hasLess20(w uint64) uint64 { return (w - 0x2020202020202020) &^ w }
+
+// jsonSafe marks the ASCII bytes AppendJSONString copies as they are.
+var jsonSafe = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()

@@ -56,10 +56,18 @@ func (ev *evaluator) eval(e expr.Expr, b *Batch) (*Vector, error) {
 	case *expr.ColRef:
 		return b.Cols[x.Idx], nil
 	case *expr.Const:
-		if v := ev.consts[x]; v != nil && v.len() >= b.N {
-			return v, nil
+		// A constant is written out for the rows asked, and again at twice
+		// the size when a longer batch comes: a query of a few rows does
+		// not fill BatchSize rows per constant (coalesce(sum(x), 0) over
+		// two groups wrote 4096).
+		n := b.N
+		if v := ev.consts[x]; v != nil {
+			if v.len() >= b.N {
+				return v, nil
+			}
+			n = max(n, 2*v.len())
 		}
-		v := constVector(x.V, max(b.N, BatchSize))
+		v := constVector(x.V, n)
 		ev.consts[x] = v
 		return v, nil
 	case *expr.Case:
@@ -71,7 +79,7 @@ func (ev *evaluator) eval(e expr.Expr, b *Batch) (*Vector, error) {
 	case *applied:
 		return ev.evalApplied(x, b)
 	case *planner.OuterParam:
-		return constVector(x.Value(), max(b.N, BatchSize)), nil
+		return constVector(x.Value(), b.N), nil
 	case *expr.Call:
 		if x.Fn == "if" {
 			return ev.ifExpr(x, b)

@@ -28,9 +28,15 @@ import (
 //	LOGQ_BENCH_EVENTS=20000000 go test ./cmd/logq/ -run XXX -bench ServeMemoryLimit -benchtime 1x -timeout 60m
 func BenchmarkServeMemoryLimit(b *testing.B) {
 	events := fixtures.BenchEvents(1_000_000)
-	limit := "1GiB"
-	if v := os.Getenv("LOGQ_BENCH_MEMORY_LIMIT"); v != "" {
-		limit = v
+	// LOGQ_BENCH_MEMORY_LIMIT=default starts the child with no
+	// --memory-limit, as an operator who sets nothing would.
+	limitArgs := []string{"--memory-limit", "1GiB"}
+	switch v := os.Getenv("LOGQ_BENCH_MEMORY_LIMIT"); v {
+	case "":
+	case "default":
+		limitArgs = nil
+	default:
+		limitArgs = []string{"--memory-limit", v}
 	}
 	// LOGQ_BENCH_RELAY=1 loads as many relay events after the edge ones, as
 	// the bench kit's 10M + 10M does.
@@ -50,7 +56,7 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
-		c := startChildB(b, "--data-dir", filepath.Join(dir, "data"), "--memory-limit", limit, "--endpoints", eps)
+		c := startChildB(b, append([]string{"--data-dir", filepath.Join(dir, "data"), "--endpoints", eps}, limitArgs...)...)
 		var maxRSS atomic.Int64
 		stop := make(chan struct{})
 		sampled := make(chan struct{})
@@ -110,7 +116,8 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 		close(bodies)
 		wg.Wait()
 		elapsed := time.Since(start)
-		b.Logf("loaded %d events per source (%d sources) in %s, max RssAnon so far %d MiB", events, len(sources), elapsed, maxRSS.Load()>>20)
+		afterLoad := childStatus(c.cmd.Process.Pid, "VmRSS:")
+		b.Logf("loaded %d events per source (%d sources) in %s, max RssAnon so far %d MiB, RSS now %d MiB", events, len(sources), elapsed, maxRSS.Load()>>20, afterLoad>>20)
 		checkCounts := func(when string) {
 			for i := range sources {
 				if n, ids := countEvents(b, c.base, i, events); n != int64(events) || ids != int64(events) {
@@ -133,11 +140,12 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 		}
 		close(stop)
 		<-sampled
+		afterQueries := childStatus(c.cmd.Process.Pid, "VmRSS:")
 		c.kill()
 		// Killed (as by the OOM killer), then started again on the same
 		// directory: how long until /ready, and every event is still there.
 		restart := time.Now()
-		c = startChildB(b, "--data-dir", filepath.Join(dir, "data"), "--memory-limit", limit, "--endpoints", eps)
+		c = startChildB(b, append([]string{"--data-dir", filepath.Join(dir, "data"), "--endpoints", eps}, limitArgs...)...)
 		ready := time.Since(restart)
 		checkCounts("after a restart")
 		firstQuery := time.Since(restart) - ready
@@ -147,6 +155,8 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 		b.ReportMetric(float64(events*len(sources))/elapsed.Seconds(), "events/s")
 		b.ReportMetric(float64(maxRSS.Load())/(1<<20), "maxRssAnonMiB")
 		b.ReportMetric(float64(retries.Load()), "retries")
+		b.ReportMetric(float64(afterLoad)/(1<<20), "rssAfterLoadMiB")
+		b.ReportMetric(float64(afterQueries)/(1<<20), "rssAfterQueriesMiB")
 	}
 }
 
@@ -197,13 +207,17 @@ func getJSON(b *testing.B, url string) []byte {
 }
 
 // childRSSAnon reads a process's anonymous resident memory in bytes.
-func childRSSAnon(pid int) int64 {
+func childRSSAnon(pid int) int64 { return childStatus(pid, "RssAnon:") }
+
+// childStatus reads one size (kB) of /proc/PID/status in bytes: VmRSS is
+// what a container's limit and `ps` see, RssAnon the part that is the heap.
+func childStatus(pid int, field string) int64 {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "RssAnon:"); ok {
+		if rest, ok := strings.CutPrefix(line, field); ok {
 			n, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 			return n << 10
 		}

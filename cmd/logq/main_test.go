@@ -367,6 +367,24 @@ func TestMachineMemory(t *testing.T) {
 	require.Equal(t, int64(4<<30), machineMemory(files(nil)))
 }
 
+// The default limit: 512 MiB beside a data directory, never more than half
+// the machine; half the machine when the events live in memory.
+func TestDefaultMemoryLimit(t *testing.T) {
+	for _, c := range []struct {
+		machine  int64
+		inMemory bool
+		want     int64
+	}{
+		{24 << 30, false, 512 << 20},
+		{24 << 30, true, 12 << 30},
+		{512 << 20, false, 256 << 20},
+		{1 << 30, false, 512 << 20},
+		{1 << 30, true, 512 << 20},
+	} {
+		require.Equal(t, c.want, defaultMemoryLimit(c.machine, c.inMemory), "%d %v", c.machine, c.inMemory)
+	}
+}
+
 // --sandbox-logs-all turns sandboxing on for the built-in logs.all only; the
 // seed's default is off, and a logs.all replaced from --endpoints keeps the
 // sandboxed: of its own YAML.

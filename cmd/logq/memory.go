@@ -71,6 +71,26 @@ func machineMemory(read func(string) ([]byte, error)) int64 {
 
 var readFile = os.ReadFile
 
+// sidecarMemory is the default --memory-limit with a data directory or
+// ClickHouse: logq runs beside the service whose logs it keeps, and the
+// events live on disk. What memory holds then is bounded by the budget
+// itself (the open segments, the column cache, one query's rows), so a
+// fixed size serves any volume; half the machine, the default before, let
+// the heap grow to a gigabyte after a 1M + 1M load where 266 MiB was used
+// (docs/performance.md, "A sidecar's memory").
+const sidecarMemory = 512 << 20
+
+// defaultMemoryLimit is --memory-limit when none is given: sidecarMemory,
+// or half the machine's (or container's) memory if that is less, and half
+// the machine when every event is kept in memory (--in-memory, --demo),
+// where the limit is what the store can hold.
+func defaultMemoryLimit(machine int64, inMemory bool) int64 {
+	if inMemory {
+		return machine / 2
+	}
+	return min(machine/2, sidecarMemory)
+}
+
 // memoryBudget splits the memory limit among what holds memory: Go's soft
 // limit (90%: the rest is headroom for what the runtime does not manage), the
 // column cache (1/8), each source's open segment (1/16, at least 8 MiB, past

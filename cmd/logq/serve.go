@@ -107,7 +107,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	fs.StringVar(&c.ch.user, "clickhouse-user", "", "with --storage clickhouse: the user (env LOGQ_CLICKHOUSE_USER; the password only from LOGQ_CLICKHOUSE_PASSWORD)")
 	fs.IntVar(&c.maxSources, "max-sources", 0, "sources the server holds; ingest into one more is refused with 400 (env LOGQ_MAX_SOURCES; default 1000, fewer when the process's open-file limit is low)")
 	maxDisk := fs.String("max-disk", "", "bytes the data directory may take, e.g. 20GiB; past it the oldest data is dropped first (env LOGQ_MAX_DISK; default no bound)")
-	memLimit := fs.String("memory-limit", "", "memory the process may use, e.g. 512MiB or 2GiB (env LOGQ_MEMORY_LIMIT; default half the machine's or the container's memory)")
+	memLimit := fs.String("memory-limit", "", "memory the process may use, e.g. 512MiB or 2GiB (env LOGQ_MEMORY_LIMIT; default 512MiB with a data directory or ClickHouse, half the machine's or the container's memory when every event is kept in memory; never above half)")
 	fs.BoolVar(&c.inMemory, "in-memory", false, "keep everything in memory and write nothing; a restart forgets every event")
 	var queryMemory string
 	fs.StringVar(&queryMemory, "query-memory", "", "memory budget of one query's joins, sorts and aggregates, e.g. 256MiB (env LOGQ_QUERY_MEMORY; default a quarter of --memory-limit)")
@@ -205,7 +205,7 @@ func parseServe(args []string, env func(string) string, stderr io.Writer) (*serv
 	if c.maxFields < 0 {
 		return nil, fmt.Errorf("invalid --max-fields %d: must be positive", c.maxFields)
 	}
-	c.memLimit = machineMemory(readFile) / 2
+	c.memLimit = defaultMemoryLimit(machineMemory(readFile), c.inMemory)
 	for _, v := range []struct{ name, val string }{{"--memory-limit", *memLimit}, {"LOGQ_MEMORY_LIMIT", env("LOGQ_MEMORY_LIMIT")}} {
 		if v.val == "" {
 			continue

@@ -15,6 +15,7 @@ import (
 func encodeResult(res *exec.Result, maxRows int) []byte {
 	b := make([]byte, 0, 256+len(res.Rows)*64)
 	b = append(b, `{"result":[`...)
+	enc := encoder{}
 	keys := make([][]byte, len(res.Columns))
 	for i, c := range res.Columns {
 		keys[i] = strconv.AppendQuote(nil, c.Name)
@@ -27,13 +28,13 @@ func encodeResult(res *exec.Result, maxRows int) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '{')
-		for i, v := range row {
+		for i := range row {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = append(b, keys[i]...)
 			b = append(b, ':')
-			b = appendValue(b, v)
+			b = enc.value(b, &row[i])
 		}
 		b = append(b, '}')
 		if r == 0 && len(res.Rows) > 1 {
@@ -49,7 +50,47 @@ func encodeResult(res *exec.Result, maxRows int) []byte {
 	return append(b, "]}\n"...)
 }
 
-func appendValue(b []byte, v types.Value) []byte {
+// encoder holds what one response reuses: each record type's member
+// names, escaped and followed by their colon once per response rather than
+// once per row (an edge record's metadata holds dozens), keyed by the
+// address of the type's first field.
+type encoder struct {
+	names map[*types.Field][][]byte
+	arena []byte // the names' bytes, in blocks that are never moved
+}
+
+// appendValue writes one value as a response does.
+func appendValue(b []byte, v types.Value) []byte { return (&encoder{}).value(b, &v) }
+
+// memberNames returns the escaped `"name":` of each field of the STRUCT t.
+func (e *encoder) memberNames(t types.Type) [][]byte {
+	key := &t.Fields[0]
+	if ns, ok := e.names[key]; ok {
+		return ns
+	}
+	ns := make([][]byte, len(t.Fields))
+	for i, f := range t.Fields {
+		name := f.Name
+		if name == "" { // an anonymous field, named as BigQuery names it
+			name = "_field_" + strconv.Itoa(i+1)
+		}
+		if cap(e.arena)-len(e.arena) < 2*len(name)+8 {
+			e.arena = make([]byte, 0, max(4096, 6*len(name)+8)) // a new block: earlier names keep theirs
+		}
+		start := len(e.arena)
+		e.arena = append(appendString(e.arena, name), ':')
+		ns[i] = e.arena[start:len(e.arena):len(e.arena)]
+	}
+	if e.names == nil {
+		e.names = map[*types.Field][][]byte{}
+	}
+	e.names[key] = ns
+	return ns
+}
+
+// value writes *v (a pointer: a Value is ~100 bytes, copied at every
+// level of a nested record otherwise).
+func (e *encoder) value(b []byte, v *types.Value) []byte {
 	if v.Null {
 		return append(b, "null"...)
 	}
@@ -79,37 +120,35 @@ func appendValue(b []byte, v types.Value) []byte {
 	case types.KindTime:
 		return appendString(b, types.FormatTime(v.I))
 	case types.KindInterval:
-		return appendString(b, types.FormatInterval(v))
+		return appendString(b, types.FormatInterval(*v))
 	case types.KindRange: // its text, as BigQuery's API sends it
-		return appendString(b, types.FormatRange(v))
+		return appendString(b, types.FormatRange(*v))
 	case types.KindJSON: // the value itself, as Logflare gives a record's fields
 		return append(b, v.S...)
 	case types.KindNumeric, types.KindBigNumeric:
 		// Exact decimal text in a string, as BigQuery's API sends it: a
 		// JSON number would be rounded to a double by most clients.
-		return appendString(b, types.FormatDecimal(v))
+		return appendString(b, types.FormatDecimal(*v))
 	case types.KindArray:
 		b = append(b, '[')
-		for i, e := range v.L {
+		for i := range v.L {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendValue(b, e)
+			b = e.value(b, &v.L[i])
 		}
 		return append(b, ']')
 	case types.KindStruct:
 		b = append(b, '{')
-		for i, e := range v.L {
-			if i > 0 {
-				b = append(b, ',')
+		if len(v.L) > 0 {
+			names := e.memberNames(v.T)
+			for i := range v.L {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, names[i]...)
+				b = e.value(b, &v.L[i])
 			}
-			name := v.T.Fields[i].Name
-			if name == "" { // an anonymous field, named as BigQuery names it
-				name = "_field_" + strconv.Itoa(i+1)
-			}
-			b = appendString(b, name)
-			b = append(b, ':')
-			b = appendValue(b, e)
 		}
 		return append(b, '}')
 	}

@@ -373,8 +373,15 @@ func (n JSONNode) AppendTo(b []byte) []byte {
 // U+2028 and U+2029 (which JavaScript reads as line ends); everything else
 // as it is. Invalid UTF-8 becomes U+FFFD.
 func AppendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	b = append(b, '"')
+	b = AppendJSONStringContent(b, s)
+	return append(b, '"')
+}
+
+// AppendJSONStringContent writes s escaped as AppendJSONString does,
+// without the quotes: for text put together inside one JSON string.
+func AppendJSONStringContent(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
 	// Runs of bytes that need no escape are copied whole: results are
 	// mostly ASCII text, and a byte at a time through utf8.AppendRune ran
 	// at ~120 MB/s where a copy runs at memory speed (docs/performance.md).
@@ -435,8 +442,7 @@ func AppendJSONString(b []byte, s string) []byte {
 		i += size
 		run = i
 	}
-	b = append(b, s[run:]...)
-	return append(b, '"')
+	return append(b, s[run:]...)
 }
 
 // hasZero has the high bit of each byte of w that is zero set (and maybe

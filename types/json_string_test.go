@@ -29,6 +29,16 @@ func TestAppendJSONString(t *testing.T) {
 	}
 }
 
+// Any text, invalid UTF-8 included, reads back as itself with U+FFFD for
+// each invalid byte.
+func TestAppendJSONStringReadsBack(t *testing.T) {
+	for _, s := range []string{"", "plain", "quote \" back \\ nl \n cr \r tab \t", "\x00\x01\x1f\x7f", "é ✓ 😀", "bad \xff byte", "<&>"} {
+		var got string
+		require.NoError(t, json.Unmarshal(AppendJSONString(nil, s), &got), s)
+		require.Equal(t, strings.ToValidUTF8(s, "\uFFFD"), got)
+	}
+}
+
 // referenceJSONString is the rule a rune at a time, the way the encoder
 // was first written: the fast path must give the same bytes.
 func referenceJSONString(s string) string {

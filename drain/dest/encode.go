@@ -2,6 +2,7 @@ package dest
 
 import (
 	"bytes"
+	"logq/types"
 	"strconv"
 	"time"
 )
@@ -52,9 +53,9 @@ func appendDatadog(dst []byte, b Batch) []byte {
 		dst = append(dst, `{"message":"`...)
 		dst = time.UnixMicro(e.Timestamp).UTC().AppendFormat(dst, ddTimeLayout)
 		dst = append(dst, ' ')
-		dst = appendStringContent(dst, msg)
+		dst = types.AppendJSONStringContent(dst, msg)
 		dst = append(dst, `","ddsource":"Supabase","service":`...)
-		dst = appendString(dst, b.Source)
+		dst = types.AppendJSONString(dst, b.Source)
 		dst = append(dst, `,"data":`...)
 		dst = appendBody(dst, e.Body)
 		dst = append(dst, '}')
@@ -70,7 +71,7 @@ func appendLoki(dst []byte, b Batch) []byte {
 		return append(dst, `{"streams":[]}`...)
 	}
 	dst = append(dst, `{"streams":[{"stream":{"source":"supabase","service":`...)
-	dst = appendString(dst, b.Source)
+	dst = types.AppendJSONString(dst, b.Source)
 	dst = append(dst, `},"values":[`...)
 	f := &flattener{}
 	for i, e := range b.Events {
@@ -80,7 +81,7 @@ func appendLoki(dst []byte, b Batch) []byte {
 		dst = append(dst, `["`...)
 		dst = strconv.AppendInt(dst, e.Timestamp*1000, 10)
 		dst = append(dst, `",`...)
-		dst = appendString(dst, e.Message)
+		dst = types.AppendJSONString(dst, e.Message)
 		dst = append(dst, ',')
 		f.event(e.Body)
 		dst = f.appendTo(dst)
@@ -222,7 +223,7 @@ func (f *flattener) appendTo(dst []byte) []byte {
 			dst = append(dst, ',')
 		}
 		first = false
-		dst = appendString(dst, k)
+		dst = types.AppendJSONString(dst, string(k)) // a key: short, converted on the stack
 		dst = append(dst, ':')
 		dst = append(dst, f.vals[e.v0:e.v1]...)
 	}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"logq/types"
 )
 
 // scanner walks one JSON document in place, without building values: the
@@ -300,7 +302,7 @@ func appendRawString(dst, raw []byte, esc bool) []byte {
 		dst = append(dst, raw...)
 		return append(dst, '"')
 	}
-	return appendString(dst, decodeString(raw, esc))
+	return types.AppendJSONString(dst, decodeString(raw, esc))
 }
 
 // topLevelString returns the string value of top-level key in a JSON
@@ -318,53 +320,4 @@ func topLevelString(body []byte, key string) (string, bool) {
 		s.skip()
 	})
 	return out, found
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string (invalid UTF-8 becomes U+FFFD).
-func appendString[T ~string | ~[]byte](dst []byte, s T) []byte {
-	dst = append(dst, '"')
-	dst = appendStringContent(dst, s)
-	return append(dst, '"')
-}
-
-// appendStringContent appends s escaped as inside a JSON string.
-func appendStringContent[T ~string | ~[]byte](dst []byte, s T) []byte {
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	return append(dst, s[start:]...)
 }

@@ -28,15 +28,6 @@ func TestDecodeString(t *testing.T) {
 	}
 }
 
-func TestAppendString(t *testing.T) {
-	for _, s := range []string{"", "plain", "quote \" back \\ nl \n cr \r tab \t", "\x00\x01\x1f\x7f", "é ✓ 😀", "bad \xff byte", "<&>"} {
-		var got string
-		require.NoError(t, json.Unmarshal(appendString(nil, s), &got), s)
-		require.Equal(t, strings.ToValidUTF8(s, "\uFFFD"), got)
-		require.Equal(t, appendString(nil, s), appendString(nil, []byte(s)))
-	}
-}
-
 func TestTopLevelString(t *testing.T) {
 	for body, want := range map[string]string{
 		`{"message":"m"}`:                          "m",

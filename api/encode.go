@@ -56,30 +56,35 @@ func encodeResult(res *exec.Result, maxRows int) []byte {
 // address of the type's first field.
 type encoder struct {
 	names map[*types.Field][][]byte
-	arena []byte // the names' bytes, in blocks that are never moved
 }
 
 // appendValue writes one value as a response does.
 func appendValue(b []byte, v types.Value) []byte { return (&encoder{}).value(b, &v) }
 
-// memberNames returns the escaped `"name":` of each field of the STRUCT t.
+// memberNames returns the escaped `"name":` of each field of the STRUCT t,
+// all in one buffer.
 func (e *encoder) memberNames(t types.Type) [][]byte {
 	key := &t.Fields[0]
 	if ns, ok := e.names[key]; ok {
 		return ns
 	}
-	ns := make([][]byte, len(t.Fields))
+	size := 0
+	for _, f := range t.Fields {
+		size += len(f.Name) + 12 // quotes, colon, room for an anonymous name or an escape
+	}
+	buf := make([]byte, 0, size)
+	offs := make([]int, len(t.Fields)+1) // name i is buf[offs[i]:offs[i+1]]
 	for i, f := range t.Fields {
 		name := f.Name
 		if name == "" { // an anonymous field, named as BigQuery names it
 			name = "_field_" + strconv.Itoa(i+1)
 		}
-		if cap(e.arena)-len(e.arena) < 2*len(name)+8 {
-			e.arena = make([]byte, 0, max(4096, 6*len(name)+8)) // a new block: earlier names keep theirs
-		}
-		start := len(e.arena)
-		e.arena = append(appendString(e.arena, name), ':')
-		ns[i] = e.arena[start:len(e.arena):len(e.arena)]
+		buf = append(appendString(buf, name), ':')
+		offs[i+1] = len(buf)
+	}
+	ns := make([][]byte, len(t.Fields))
+	for i := range ns {
+		ns[i] = buf[offs[i]:offs[i+1]]
 	}
 	if e.names == nil {
 		e.names = map[*types.Field][][]byte{}

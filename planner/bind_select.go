@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"logq/expr"
@@ -462,7 +463,7 @@ type aggRef struct {
 func (a *aggRef) Type() types.Type                   { return a.T }
 func (a *aggRef) Children() []expr.Expr              { return nil }
 func (a *aggRef) WithChildren([]expr.Expr) expr.Expr { return a }
-func (a *aggRef) String() string                     { return fmt.Sprintf("$agg%d", a.i) }
+func (a *aggRef) String() string                     { return "$agg" + strconv.Itoa(a.i) }
 
 // add returns the aggregate for call, written at pos. Calls written alike
 // are computed once, unless an argument is volatile (SUM(RAND()) twice is
@@ -473,7 +474,7 @@ func (c *aggCollector) add(call expr.AggCall, pos int) *aggRef {
 	for _, a := range call.Args {
 		key += "|" + a.String()
 		if isVolatile(a) {
-			key += fmt.Sprintf("@%d", pos)
+			key += "@" + strconv.Itoa(pos)
 		}
 	}
 	for i, k := range c.keys {
@@ -490,9 +491,27 @@ func (c *aggCollector) add(call expr.AggCall, pos int) *aggRef {
 // the Aggregate's output: group keys and aggregates become column reads; any
 // other column read is an error.
 func (b *binder) toAggOutput(e expr.Expr, keys []expr.Expr, pos int) expr.Expr {
+	return b.aggOutput(e, keys, keyStrings(keys), pos)
+}
+
+// keyStrings are the keys' strings, which aggOutput compares each
+// subexpression with: made once per expression rewritten, not per
+// subexpression and key.
+func keyStrings(keys []expr.Expr) []string {
+	ks := make([]string, len(keys))
 	for i, k := range keys {
-		if k.String() == e.String() && !computedFromColumnKeys(e, keys) {
-			return &expr.ColRef{Idx: i, T: k.Type(), Name: fmt.Sprintf("$key%d", i)}
+		ks[i] = k.String()
+	}
+	return ks
+}
+
+func (b *binder) aggOutput(e expr.Expr, keys []expr.Expr, ks []string, pos int) expr.Expr {
+	if len(keys) > 0 {
+		es := e.String()
+		for i, k := range keys {
+			if ks[i] == es && !computedFromColumnKeys(e, keys) {
+				return &expr.ColRef{Idx: i, T: k.Type(), Name: "$key" + strconv.Itoa(i)}
+			}
 		}
 	}
 	switch x := e.(type) {
@@ -504,27 +523,27 @@ func (b *binder) toAggOutput(e expr.Expr, keys []expr.Expr, pos int) expr.Expr {
 		c := *x
 		c.Args = make([]expr.Expr, len(x.Args))
 		for i, a := range x.Args {
-			c.Args[i] = b.toAggOutput(a, keys, pos)
+			c.Args[i] = b.aggOutput(a, keys, ks, pos)
 		}
 		return &c
 	case *expr.Case:
-		c := &expr.Case{T: x.T, Else: b.toAggOutput(x.Else, keys, pos)}
+		c := &expr.Case{T: x.T, Else: b.aggOutput(x.Else, keys, ks, pos)}
 		for _, w := range x.Whens {
-			c.Whens = append(c.Whens, expr.When{Cond: b.toAggOutput(w.Cond, keys, pos), Then: b.toAggOutput(w.Then, keys, pos)})
+			c.Whens = append(c.Whens, expr.When{Cond: b.aggOutput(w.Cond, keys, ks, pos), Then: b.aggOutput(w.Then, keys, ks, pos)})
 		}
 		return c
 	case *Subquery:
 		s := *x
 		if x.X != nil {
-			s.X = b.toAggOutput(x.X, keys, pos)
+			s.X = b.aggOutput(x.X, keys, ks, pos)
 		}
 		if x.Key != nil {
-			s.Key = b.toAggOutput(x.Key, keys, pos)
+			s.Key = b.aggOutput(x.Key, keys, ks, pos)
 		}
 		if x.Outer != nil {
 			s.Outer = make([]expr.Expr, len(x.Outer))
 			for i, o := range x.Outer {
-				s.Outer[i] = b.toAggOutput(o, keys, pos)
+				s.Outer[i] = b.aggOutput(o, keys, ks, pos)
 			}
 		}
 		return &s
@@ -534,8 +553,12 @@ func (b *binder) toAggOutput(e expr.Expr, keys []expr.Expr, pos int) expr.Expr {
 
 // keyIndex returns the index of the key written as e, else -1.
 func keyIndex(e expr.Expr, keys []expr.Expr) int {
+	if len(keys) == 0 {
+		return -1
+	}
+	es := e.String()
 	for i, k := range keys {
-		if k.String() == e.String() {
+		if k.String() == es {
 			return i
 		}
 	}

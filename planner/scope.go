@@ -1,7 +1,8 @@
 package planner
 
 import (
-	"fmt"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"logq/expr"
@@ -46,7 +47,16 @@ type sym struct {
 func (s *sym) Type() types.Type                   { return s.T }
 func (s *sym) Children() []expr.Expr              { return nil }
 func (s *sym) WithChildren([]expr.Expr) expr.Expr { return s }
-func (s *sym) String() string                     { return fmt.Sprintf("%s@%p.%d", s.nm, s.rv, s.idx) }
+// String names the column and its range variable uniquely: the binder
+// compares expressions by their strings (group keys, shared aggregates), so
+// it is built without fmt.
+func (s *sym) String() string {
+	b := make([]byte, 0, len(s.nm)+24)
+	b = append(append(b, s.nm...), "@0x"...)
+	b = strconv.AppendUint(b, uint64(reflect.ValueOf(s.rv).Pointer()), 16)
+	b = strconv.AppendInt(append(b, '.'), int64(s.idx), 10)
+	return string(b)
+}
 
 // scope is the set of range variables visible to expressions of a SELECT.
 type scope struct {

@@ -540,7 +540,15 @@ func timestampArray(start, end, step int64) (types.Value, error) {
 	if step == 0 {
 		return types.Value{}, expr.EvalErr("the step of a timestamp array must not be 0")
 	}
-	var out []types.Value
+	// Sized up front: the planner folds these arrays on every call of a
+	// saved query (generate_timestamp_trunc_array over the last day).
+	n := int64(0)
+	if step > 0 && end >= start {
+		n = (end-start)/step + 1
+	} else if step < 0 && end <= start {
+		n = (start-end)/-step + 1
+	}
+	out := make([]types.Value, 0, max(0, min(n, maxGeneratedArray)))
 	for t := start; step > 0 && t <= end || step < 0 && t >= end; t += step {
 		if len(out) >= maxGeneratedArray {
 			return types.Value{}, expr.EvalErr("timestamp array would have more than %d elements", maxGeneratedArray)

@@ -47,6 +47,7 @@ type sym struct {
 func (s *sym) Type() types.Type                   { return s.T }
 func (s *sym) Children() []expr.Expr              { return nil }
 func (s *sym) WithChildren([]expr.Expr) expr.Expr { return s }
+
 // String names the column and its range variable uniquely: the binder
 // compares expressions by their strings (group keys, shared aggregates), so
 // it is built without fmt.

@@ -72,8 +72,12 @@ func (t *Tree) Schema() *Schema {
 	return t.schema
 }
 
-// EmptySchema is the schema of a source that has no fields yet.
-func EmptySchema() *Schema { return &Schema{byPath: map[string]*Field{}} }
+// EmptySchema is the schema of a source that has no fields yet: one value,
+// so that two snapshots of an empty source compare equal (a query's kept
+// plan stays valid while the sources it reads keep their schemas).
+func EmptySchema() *Schema { return emptySchema }
+
+var emptySchema = &Schema{byPath: map[string]*Field{}}
 
 func buildSchema(root *Node) *Schema {
 	s := &Schema{byPath: make(map[string]*Field)}

@@ -14,6 +14,11 @@
 // column a vector's codes index, lateRows for the rows a late field's
 // references point into).
 //
+// A prepared query keeps its bound plan per parameter set (plancache.go,
+// over planner.Template): from its second call with the same values, while
+// the schemas of the sources it read are unchanged, a call copies that plan
+// with its own time instead of binding the query again.
+//
 // Each plan node becomes a pull operator: Next returns the next Batch of rows
 // (typed column vectors) or nil at the end. A batch is valid until the next
 // call; an operator that keeps rows copies them.

@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"os"
 	"regexp"
@@ -104,14 +102,12 @@ func runGolden(store *logstore.Store, sql string, params map[string]string) (str
 	if err != nil {
 		return "", err
 	}
-	res, err := Run(context.Background(), Local(store), q, Request{Params: params, Now: goldenNow})
-	if err != nil {
-		var e *Error
-		if errors.As(err, &e) && e.Kind == KindInternal {
-			return "", errors.New(e.Msg + "\n" + e.Stack)
-		}
-		return "", err
-	}
+	return runQuery(store, q, params, goldenNow)
+}
+
+// renderResult writes a result as the want sections hold it: the column
+// names, then one line per row.
+func renderResult(res *Result) string {
 	var b strings.Builder
 	var names []string
 	for _, c := range res.Columns {
@@ -125,5 +121,5 @@ func runGolden(store *logstore.Store, sql string, params map[string]string) (str
 		}
 		b.WriteString(strings.Join(vals, " | ") + "\n")
 	}
-	return b.String(), nil
+	return b.String()
 }

@@ -24,6 +24,9 @@ type Query struct {
 	// Caller, when set, is a caller's SQL that replaces the final SELECT of
 	// a sandboxed endpoint (see Sandboxed).
 	Caller *planner.Sandbox
+	// plans keeps the query's bound plans per parameter values
+	// (plancache.go); nil plans every call.
+	plans *planCache
 }
 
 // Sandboxed returns q with its final SELECT replaced by a caller's SQL,
@@ -38,6 +41,7 @@ func (q *Query) Sandboxed(sql string) (*Query, error) {
 	}
 	out := *q
 	out.Caller = &planner.Sandbox{Query: ast, Src: sql, Params: q.Params}
+	out.plans = nil // the caller's SQL differs from call to call
 	return &out, nil
 }
 
@@ -50,7 +54,7 @@ func Prepare(sql string) (*Query, error) {
 	if err := planner.Check(ast, sql); err != nil {
 		return nil, err
 	}
-	return &Query{AST: ast, Source: sql, Params: planner.Params(ast)}, nil
+	return &Query{AST: ast, Source: sql, Params: planner.Params(ast), plans: newPlanCache()}, nil
 }
 
 // Request is one call of a query.
@@ -96,6 +100,10 @@ func prepare(st Storage, q *Query, req Request) (planner.Node, View, error) {
 		now = time.Now()
 	}
 	view := st.View()
+	if q.plans != nil && q.Caller == nil {
+		plan, err := q.plans.plan(q, view, req.Params, now.UnixMicro())
+		return plan, view, err
+	}
 	plan, err := planner.Plan(q.AST, q.Source, planner.Options{Catalog: view, Params: req.Params, Now: now.UnixMicro(), Sandbox: q.Caller})
 	return plan, view, err
 }

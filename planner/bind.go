@@ -150,7 +150,10 @@ type binder struct {
 	src           string
 	opts          Options
 	symbolic      bool // Check: parameters are unknown
-	checkAll      bool // Check: bind every CTE, read or not
+	// nowLate: CURRENT_TIMESTAMP binds to a nowRef, given its value per
+	// call by Template.Plan, instead of a constant (template.go).
+	nowLate  bool
+	checkAll bool // Check: bind every CTE, read or not
 	// caller is true while binding a sandboxed caller's own SQL, where a
 	// table name that is no CTE is refused instead of read as a log source.
 	caller bool

@@ -168,19 +168,19 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 		if b.symbolic {
 			return &expr.Const{V: types.TimestampValue(0)}
 		}
-		return &expr.Const{V: types.TimestampValue(b.opts.Now)}
+		return b.now()
 	case "current_date", "current_datetime", "current_time":
 		// DATE(now [, tz]), DATETIME(now [, tz]) and TIME(now [, tz]): the query's time, in
 		// the zone given (UTC by default)
 		if len(args) > 1 {
 			b.fail(e.At, "%s takes at most a time zone", strings.ToUpper(name))
 		}
-		now := int64(0)
-		if !b.symbolic {
-			now = b.opts.Now
+		now := b.now()
+		if b.symbolic {
+			now = &expr.Const{V: types.TimestampValue(0)}
 		}
 		fn := strings.TrimPrefix(name, "current_")
-		return b.finish(e.At, &expr.Call{Fn: fn, Args: append([]expr.Expr{&expr.Const{V: types.TimestampValue(now)}}, args...)})
+		return b.finish(e.At, &expr.Call{Fn: fn, Args: append([]expr.Expr{now}, args...)})
 	case "typeof":
 		// TYPEOF(x) (ZetaSQL's) names x's type and never evaluates x.
 		if len(args) != 1 {
@@ -191,7 +191,7 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 		if len(args) != 2 {
 			b.fail(e.At, "generate_timestamp_trunc_array takes 2 arguments (count, spec), got %d", len(args))
 		}
-		args = append(args, &expr.Const{V: types.TimestampValue(b.opts.Now)})
+		args = append(args, b.now())
 	}
 	f := expr.LookupFunc(name)
 	if f == nil || (f.Internal && !(strings.EqualFold(e.Name, "extract") && name != "extract")) {

@@ -119,7 +119,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 				}
 				tz = b.expr(e.TimeZone, ctx)
 			}
-			now := &expr.Const{V: types.TimestampValue(b.opts.Now)}
+			now := b.now()
 			cast := b.finish(e.At, &expr.Call{Fn: "cast_format", Args: []expr.Expr{x, b.expr(e.Format, ctx), tz, now}, T: t, Safe: e.Safe})
 			if params != nil {
 				return b.fitTypeParams(e, cast, t, params)

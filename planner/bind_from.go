@@ -225,7 +225,7 @@ func (b *binder) join(f *sqlparse.Join, left, right *fromTree, on expr.Expr, whe
 // folding) is inlined: its columns become constants and it leaves the FROM.
 func (b *binder) planItem(plan Node, alias string, sc *scope) *fromTree {
 	rv := &rangeVar{alias: strings.ToLower(alias), cols: plan.Columns()}
-	if consts := constRow(plan); consts != nil && !b.keepConstRows {
+	if consts := constRow(plan, b.nowLate); consts != nil && !b.keepConstRows {
 		rv.kind, rv.consts = rvConst, consts
 		sc.vars = append(sc.vars, rv)
 		return nil
@@ -268,7 +268,9 @@ func valueOf(rv *rangeVar) expr.Expr {
 }
 
 // constRow returns the expressions of a plan that is one row of constants.
-func constRow(n Node) []expr.Expr {
+// In a template (nowLate) an expression of the query's time alone counts as
+// one: binding at a given time would have folded it to a constant.
+func constRow(n Node, nowLate bool) []expr.Expr {
 	p, ok := n.(*Project)
 	if !ok {
 		return nil
@@ -278,7 +280,7 @@ func constRow(n Node) []expr.Expr {
 		return nil
 	}
 	for _, e := range p.Exprs {
-		if !expr.IsConst(e) {
+		if !expr.IsConst(e) && !(nowLate && onlyNow(e)) {
 			return nil
 		}
 	}

@@ -178,7 +178,7 @@ func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row [
 	if sel, ok := q.Body.(*sqlparse.Select); ok && sel.As == "STRUCT" {
 		plan = structRow(plan)
 	}
-	return plan, constRow(plan)
+	return plan, constRow(plan, b.nowLate)
 }
 
 // structRow makes SELECT AS STRUCT's one column: a STRUCT of the select

@@ -6,8 +6,12 @@
 // wrong argument counts with line:col before the server starts. Call (Plan)
 // binds again with the caller's parameters and the current schema of each log
 // source. Log sources are schema-on-write, so a field's type is only known
-// from data; binding takes microseconds, so redoing it per call costs nothing
-// measurable and lets every parameter fold into a constant.
+// from data, and every parameter folds into a constant. Binding takes tens
+// of microseconds, which for the small queries Studio sends most was most of
+// a call; so a saved query is also bound once per parameter set as a
+// Template (template.go), with the query's time left open and given per call,
+// which the executor keeps while the sources' schemas hold
+// (exec/plancache.go).
 //
 // Name resolution follows BigQuery:
 //   - a table name is a CTE of an enclosing WITH, else a log source (an

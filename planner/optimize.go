@@ -283,37 +283,34 @@ func addScanPredicate(s *Scan, c expr.Expr) {
 	if call, ok := c.(*expr.Call); ok && len(call.Args) == 2 {
 		col, lok := call.Args[0].(*expr.ColRef)
 		k, rok := call.Args[1].(*expr.Const)
-		op := call.Fn
+		other, op := call.Args[1], call.Fn
 		if !lok || !rok {
 			col, lok = call.Args[1].(*expr.ColRef)
 			k, rok = call.Args[0].(*expr.Const)
-			op = flip(op)
+			other, op = call.Args[0], flip(op)
+			if !lok { // the column is on the left after all: k is not constant
+				col, lok = call.Args[0].(*expr.ColRef)
+				other, op = call.Args[1], call.Fn
+			}
 		}
-		if def := expr.Registered(call.Fn); lok && rok && (def == nil || !def.NullSafe) {
+		def := expr.Registered(call.Fn)
+		if lok && !rok && (def == nil || !def.NullSafe) && onlyNow(other) {
+			// A template's bound on the time made of the query's time: the
+			// scan's bounds once the time is known (template.go).
+			if f := s.Fields[col.Idx]; f.Path == "timestamp" && !f.Presence && other.Type().Kind == types.KindTimestamp && timeOp(op) {
+				s.nowBounds = append(s.nowBounds, nowBound{op: op, e: other})
+				return
+			}
+		}
+		if lok && rok && (def == nil || !def.NullSafe) {
 			f := s.Fields[col.Idx]
 			if k.V.Null && op != "!=" {
 				s.Empty = true
 				return
 			}
-			if f.Path == "timestamp" && !f.Presence && k.V.T.Kind == types.KindTimestamp {
-				v := k.V.I
-				switch op {
-				case ">=":
-					s.TimeLo = max(s.TimeLo, v)
-					return
-				case ">":
-					s.TimeLo = max(s.TimeLo, v+1)
-					return
-				case "<=":
-					s.TimeHi = min(s.TimeHi, v)
-					return
-				case "<":
-					s.TimeHi = min(s.TimeHi, v-1)
-					return
-				case "=":
-					s.TimeLo, s.TimeHi = max(s.TimeLo, v), min(s.TimeHi, v)
-					return
-				}
+			if f.Path == "timestamp" && !f.Presence && k.V.T.Kind == types.KindTimestamp && timeOp(op) {
+				narrowTime(s, op, k.V.I)
+				return
 			}
 			if op == "=" && k.V.T.Kind == types.KindString && f.T.Kind == types.KindString && !f.Presence {
 				s.Eq = append(s.Eq, EqPred{Field: col.Idx, Value: k.V.S})
@@ -519,4 +516,30 @@ func isVolatile(e expr.Expr) bool {
 		}
 	}
 	return false
+}
+
+// timeOp reports whether a comparison of the time with a constant bounds
+// a scan's time range.
+func timeOp(op string) bool {
+	switch op {
+	case ">=", ">", "<=", "<", "=":
+		return true
+	}
+	return false
+}
+
+// narrowTime applies `timestamp op v` to a scan's time range.
+func narrowTime(s *Scan, op string, v int64) {
+	switch op {
+	case ">=":
+		s.TimeLo = max(s.TimeLo, v)
+	case ">":
+		s.TimeLo = max(s.TimeLo, v+1)
+	case "<=":
+		s.TimeHi = min(s.TimeHi, v)
+	case "<":
+		s.TimeHi = min(s.TimeHi, v-1)
+	case "=":
+		s.TimeLo, s.TimeHi = max(s.TimeLo, v), min(s.TimeHi, v)
+	}
 }

@@ -72,6 +72,9 @@ type Scan struct {
 	Present []string
 	Empty   bool // a predicate is constantly false: read nothing
 	cols    []Column
+	// nowBounds, in a template only, are bounds on the time made of the
+	// query's time, applied to TimeLo/TimeHi once it is known (template.go).
+	nowBounds []nowBound
 }
 
 // EqPred is `field = constant string`, answered from dictionaries.

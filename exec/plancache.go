@@ -1,0 +1,140 @@
+package exec
+
+import (
+	"reflect"
+	"strings"
+	"sync"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"logq/planner"
+)
+
+// The plans of a prepared query, kept per set of parameter values: a saved
+// query is bound once per parameter shape instead of once per call, and
+// each call copies the bound plan with its own time (planner.Template).
+//
+// A template is made on a query's second call with the same values, when
+// the sources it reads have the schemas they had on the first (an ad-hoc
+// query, called once, pays only for noting them), and kept only if its
+// plan at that call's time is identical (Explain) to the plan bound
+// directly. It is used while every source it read has the schema it was
+// bound with: a new field, or a field's type widened, binds the query
+// directly again, and a template is made anew once the schemas stay put
+// from one call to the next. A query whose plan cannot be a template (a
+// subquery, a recursive CTE) is remembered as such and planned per call.
+
+// planCacheSize bounds the parameter sets kept per query.
+const planCacheSize = 64
+
+type planCache struct {
+	lru *lru.Cache[string, *cachedPlan]
+}
+
+func newPlanCache() *planCache {
+	c, _ := lru.New[string, *cachedPlan](planCacheSize)
+	return &planCache{lru: c}
+}
+
+// cachedPlan is what is known of one parameter set.
+type cachedPlan struct {
+	mu     sync.Mutex
+	tmpl   *planner.Template
+	tables map[string]planner.TableSchema // the schemas tmpl was bound with, or those of the last call
+	never  bool                           // the plan is not kept as a template
+}
+
+// paramKey identifies the values of the parameters the query uses (a
+// parameter it does not use changes nothing).
+func paramKey(used []string, params map[string]string) string {
+	var b strings.Builder
+	for _, p := range used {
+		v, ok := params[p]
+		if !ok {
+			b.WriteByte(0) // absent (NULL), unlike any value
+			continue
+		}
+		b.WriteByte(1)
+		b.WriteString(v)
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// plan returns the plan of q for one call at now (µs) over view.
+func (c *planCache) plan(q *Query, view View, params map[string]string, now int64) (planner.Node, error) {
+	key := paramKey(q.Params, params)
+	e, _ := c.lru.Get(key)
+	if e == nil {
+		e = &cachedPlan{}
+		c.lru.Add(key, e)
+	}
+	e.mu.Lock()
+	tmpl := e.tmpl
+	if tmpl != nil && !sameTables(e.tables, view) {
+		tmpl, e.tmpl = nil, nil
+	}
+	e.mu.Unlock()
+	if tmpl != nil {
+		if plan, err := tmpl.Plan(now); err == nil {
+			return plan, nil
+		}
+		// A constant the time made failed to fold: the direct plan
+		// reports it as binding at that time does.
+	}
+	rec := &recordingCatalog{Catalog: view, tables: map[string]planner.TableSchema{}}
+	opts := planner.Options{Catalog: rec, Params: params, Now: now}
+	plan, err := planner.Plan(q.AST, q.Source, opts)
+	if err != nil || rec.incomparable {
+		return plan, err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.never || e.tmpl != nil {
+		return plan, nil
+	}
+	if e.tables == nil || !sameTables(e.tables, view) {
+		e.tables = rec.tables // the schemas must hold until the next call
+		return plan, nil
+	}
+	tmpl, err = planner.NewTemplate(q.AST, q.Source, opts)
+	if err != nil {
+		e.never = true
+		return plan, nil
+	}
+	if got, err := tmpl.Plan(now); err != nil || planner.Explain(got) != planner.Explain(plan) {
+		e.never = true
+		return plan, nil
+	}
+	e.tmpl = tmpl
+	return plan, nil
+}
+
+// recordingCatalog notes the schema of every source the binder reads.
+type recordingCatalog struct {
+	planner.Catalog
+	tables map[string]planner.TableSchema
+	// incomparable: a schema whose type cannot be compared, so that it is
+	// never known unchanged; the query is planned per call.
+	incomparable bool
+}
+
+func (r *recordingCatalog) Table(name string) planner.TableSchema {
+	t := r.Catalog.Table(name)
+	if t == nil || !reflect.TypeOf(t).Comparable() {
+		r.incomparable = true
+	}
+	r.tables[name] = t
+	return t
+}
+
+// sameTables reports whether every source in tables has that schema in
+// view.
+func sameTables(tables map[string]planner.TableSchema, view View) bool {
+	for name, t := range tables {
+		if view.Table(name) != t {
+			return false
+		}
+	}
+	return true
+}

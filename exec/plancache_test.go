@@ -1,0 +1,173 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"logq/exec/golden"
+	"logq/logstore"
+)
+
+// runQuery runs a prepared query at now and renders its rows as the golden
+// files do (or returns its error).
+func runQuery(store *logstore.Store, q *Query, params map[string]string, now time.Time) (string, error) {
+	res, err := Run(context.Background(), Local(store), q, Request{Params: params, Now: now})
+	if err != nil {
+		var e *Error
+		if errors.As(err, &e) && e.Kind == KindInternal {
+			return "", errors.New(e.Msg + "\n" + e.Stack)
+		}
+		return "", err
+	}
+	return renderResult(res), nil
+}
+
+// kept reports whether q holds a template for params.
+func kept(q *Query, params map[string]string) bool {
+	e, ok := q.plans.lru.Peek(paramKey(q.Params, params))
+	if !ok {
+		return false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.tmpl != nil
+}
+
+// TestKeptPlansAnswerAsBound runs every golden case through a query whose
+// plan is kept (from its second call on), at the golden time and at other
+// times, and compares each answer with the query bound afresh at that time:
+// the written answer at the golden time, a new Prepare's at the others.
+func TestKeptPlansAnswerAsBound(t *testing.T) {
+	cases, err := golden.All()
+	require.NoError(t, err)
+	times := []time.Time{
+		goldenNow,
+		goldenNow.Add(97*time.Minute + 13*time.Second + 5*time.Microsecond),
+		goldenNow.Add(-36 * time.Hour),
+		goldenNow.AddDate(1, 2, 3),
+	}
+	templated := 0
+	for _, c := range cases {
+		store := goldenStore(t, "memory", c.Sources, c.Inputs)
+		q, err := Prepare(c.Query)
+		if err != nil {
+			continue // a parse or check error: nothing is planned
+		}
+		// The first call notes the schemas, the second makes the template.
+		for i := 0; i < 2; i++ {
+			_, _ = runQuery(store, q, c.Params, goldenNow)
+		}
+		if kept(q, c.Params) {
+			templated++
+		}
+		for _, now := range times {
+			got, gotErr := runQuery(store, q, c.Params, now)
+			fresh, err := Prepare(c.Query)
+			require.NoError(t, err)
+			want, wantErr := runQuery(store, fresh, c.Params, now)
+			if wantErr != nil {
+				require.Error(t, gotErr, "%s at %s: want %v, got rows:\n%s", c.Name, now, wantErr, got)
+				require.Equal(t, wantErr.Error(), gotErr.Error(), "%s at %s", c.Name, now)
+				continue
+			}
+			require.NoError(t, gotErr, "%s at %s", c.Name, now)
+			require.Equal(t, want, got, "%s at %s", c.Name, now)
+			if now.Equal(goldenNow) && !c.Has["error"] {
+				require.Equal(t, c.Want, got, "%s: the written answer", c.Name)
+			}
+		}
+	}
+	// Most cases' plans are kept (those with subqueries or recursive CTEs
+	// are not), so the comparison above ran through templates.
+	t.Logf("%d of %d golden cases planned from a kept template", templated, len(cases))
+	require.Greater(t, templated, len(cases)/2)
+}
+
+// TestKeptPlanFollowsSchema: a field that appears after the plan was kept
+// is seen by the next call, as a query bound then would see it.
+func TestKeptPlanFollowsSchema(t *testing.T) {
+	store := logstore.New(logstore.Options{})
+	_, rej := store.Append("s", [][]byte{[]byte(`{"event_message":"a","timestamp":1714566600000000}`)})
+	require.Empty(t, rej)
+	q, err := Prepare("select * from s where timestamp > timestamp_sub(current_timestamp(), interval 1 day)")
+	require.NoError(t, err)
+	for i := 0; i < 3; i++ {
+		got, err := runQuery(store, q, nil, goldenNow)
+		require.NoError(t, err)
+		require.Equal(t, "timestamp | id | event_message\n", firstLine(got)+"\n")
+	}
+	require.True(t, kept(q, nil), "the plan is kept from the second call")
+	_, rej = store.Append("s", [][]byte{[]byte(`{"event_message":"b","timestamp":1714566600000001,"level":"info"}`)})
+	require.Empty(t, rej)
+	got, err := runQuery(store, q, nil, goldenNow)
+	require.NoError(t, err)
+	require.Equal(t, "timestamp | id | event_message | level", firstLine(got))
+	require.Equal(t, 3, strings.Count(got, "\n"), "both events:\n%s", got)
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+
+// TestKeptPlanConcurrentCalls: calls sharing a kept plan at different
+// times, at once (run under -race: a template is never written).
+func TestKeptPlanConcurrentCalls(t *testing.T) {
+	var evs [][]byte
+	base := goldenNow.Add(-3 * time.Hour).UnixMicro()
+	for i := 0; i < 300; i++ {
+		evs = append(evs, []byte(`{"event_message":"m","timestamp":`+itoa(base+int64(i)*int64(time.Minute/time.Microsecond))+`}`))
+	}
+	store := logstore.New(logstore.Options{SegmentRows: 50})
+	_, rej := store.Append("s", evs)
+	require.Empty(t, rej)
+	sql := "select count(*) as n from s where timestamp >= timestamp_sub(current_timestamp(), interval 1 hour) and timestamp < current_timestamp()"
+	q, err := Prepare(sql)
+	require.NoError(t, err)
+	for i := 0; i < 2; i++ {
+		_, err := runQuery(store, q, nil, goldenNow)
+		require.NoError(t, err)
+	}
+	require.True(t, kept(q, nil))
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				// Events are a minute apart from base: in the hour before
+				// now there are 60 of them, fewer near the ends.
+				k := int64((w*50 + i) % 330)
+				now := time.UnixMicro(base + k*int64(time.Minute/time.Microsecond) + 30e6)
+				lo, hi := max(0, k-59), min(299, k)
+				want := int64(0)
+				if hi >= lo {
+					want = hi - lo + 1
+				}
+				got, err := runQuery(store, q, nil, now)
+				if !assertNoError(t, err) {
+					return
+				}
+				if got != "n\n"+itoa(want)+"\n" {
+					t.Errorf("at minute %d: got %q, want %d", k, got, want)
+					return
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+}
+
+func assertNoError(t *testing.T, err error) bool {
+	if err != nil {
+		t.Error(err)
+		return false
+	}
+	return true
+}
+
+func itoa(i int64) string { return strconv.FormatInt(i, 10) }

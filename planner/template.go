@@ -1,0 +1,353 @@
+package planner
+
+import (
+	"errors"
+
+	"logq/expr"
+	"logq/sqlparse"
+	"logq/types"
+)
+
+// A saved query is called many times with the same parameters; only the
+// query's time (CURRENT_TIMESTAMP) differs from call to call. A Template is
+// the query bound and optimised once with that time left open, as a nowRef
+// wherever the binder would have put the time as a constant; Plan(now)
+// copies it with the time given, folding what the time makes constant
+// (timestamp_sub(now, …), the bucket arrays of generate_timestamp_trunc_array)
+// and deriving again the scans' time bounds from their filters. That is the
+// plan binding at now would give: the binder never sees the time's value, so
+// nothing it decides can depend on it, and folding is the same function
+// either way. The executor still checks the first plan of each template
+// against one bound directly (exec/plancache.go).
+//
+// A plan holding subqueries or a recursive CTE is not made a template: the
+// executor writes the subqueries' results into the plan it runs, and a
+// recursive CTE's work table is shared by identity.
+
+// nowRef is the query's time in a template.
+type nowRef struct{}
+
+func (nowRef) Type() types.Type                     { return types.Timestamp }
+func (nowRef) Children() []expr.Expr                { return nil }
+func (n nowRef) WithChildren([]expr.Expr) expr.Expr { return n }
+func (nowRef) String() string                       { return "CURRENT_TIMESTAMP()" }
+
+// nowBound is `timestamp op e` where e reads the query's time and nothing
+// else of the row.
+type nowBound struct {
+	op string
+	e  expr.Expr
+}
+
+// onlyNow reports whether e reads the query's time and no column: it is
+// constant in each call.
+func onlyNow(e expr.Expr) bool {
+	now := false
+	var walk func(e expr.Expr) bool
+	walk = func(e expr.Expr) bool {
+		switch x := e.(type) {
+		case nowRef:
+			now = true
+			return true
+		case *expr.Const:
+			return true
+		case *expr.Call:
+			if d := x.Resolve(); d == nil || d.Volatile || d.NoFold {
+				return false
+			}
+		case *expr.Case:
+		default:
+			return false
+		}
+		for _, c := range e.Children() {
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(e) && now
+}
+
+// now is the query's time as the binder writes it into an expression.
+func (b *binder) now() expr.Expr {
+	if b.nowLate {
+		return nowRef{}
+	}
+	return &expr.Const{V: types.TimestampValue(b.opts.Now)}
+}
+
+// Template is a query bound for every call with one set of parameters.
+// It is never changed after NewTemplate: calls share it.
+type Template struct {
+	plan Node
+}
+
+// ErrNoTemplate: the query's plan cannot be made a template; plan each
+// call with Plan.
+var ErrNoTemplate = errors.New("planner: this plan is not kept as a template")
+
+// NewTemplate binds and optimises q as Plan does, with opts.Now left open.
+// Errors are those of Plan, or ErrNoTemplate.
+func NewTemplate(q *sqlparse.Query, src string, opts Options) (t *Template, err error) {
+	if !expr.Linked() {
+		return nil, errNoLibrary
+	}
+	if opts.Sandbox != nil || opts.Bound != nil {
+		return nil, ErrNoTemplate
+	}
+	b := &binder{src: src, opts: opts, nowLate: true}
+	defer b.recover(&err)
+	plan := optimize(b.query(q, nil))
+	if !templatable(plan) {
+		return nil, ErrNoTemplate
+	}
+	if err := checkConstants(plan); err != nil {
+		return nil, err
+	}
+	resolveCalls(plan)
+	return &Template{plan: plan}, nil
+}
+
+// templatable reports whether every node of n is one Plan copies and no
+// expression holds a subquery.
+func templatable(n Node) bool {
+	switch n.(type) {
+	case *Scan, *Values, *Filter, *Project, *Unnest, *Aggregate, *Sort, *Limit, *Join, *Union, *SetOp, *Window:
+	default:
+		return false
+	}
+	for _, e := range n.Expressions() {
+		if hasSubquery(e) {
+			return false
+		}
+	}
+	for _, in := range n.Children() {
+		if !templatable(in) {
+			return false
+		}
+	}
+	return true
+}
+
+func hasSubquery(e expr.Expr) bool {
+	if _, ok := e.(*Subquery); ok {
+		return true
+	}
+	for _, c := range e.Children() {
+		if hasSubquery(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// Plan returns the plan of one call at now (µs): a copy of the template
+// that the caller may change. An error means a constant the time made
+// failed to fold; plan that call with Plan, which reports it as it does.
+func (t *Template) Plan(now int64) (Node, error) {
+	in := &instance{now: &expr.Const{V: types.TimestampValue(now)}, memo: map[expr.Expr]expr.Expr{}}
+	n := in.node(t.plan)
+	if in.err != nil {
+		return nil, in.err
+	}
+	return n, nil
+}
+
+// instance copies a template's nodes, giving nowRef its value.
+type instance struct {
+	now *expr.Const
+	err error
+	// memo holds what each expression reading the time became: a constant
+	// of the time inlined where its column is read (a CTE's bucket array)
+	// is one expression in many places, folded once.
+	memo map[expr.Expr]expr.Expr
+}
+
+// expr returns e with the time in place of nowRef, folded; e itself when
+// it does not read the time (expressions are never changed in place, so
+// the template and its copies share those).
+func (in *instance) expr(e expr.Expr) expr.Expr {
+	if e == nil {
+		return nil
+	}
+	if _, ok := e.(nowRef); ok {
+		return in.now
+	}
+	ch := e.Children()
+	if len(ch) == 0 {
+		return e
+	}
+	if x, ok := in.memo[e]; ok {
+		return x
+	}
+	x := in.rebuild(e, ch)
+	in.memo[e] = x
+	return x
+}
+
+// rebuild is expr for an expression with children.
+func (in *instance) rebuild(e expr.Expr, ch []expr.Expr) expr.Expr {
+	var out []expr.Expr
+	for i, c := range ch {
+		x := in.expr(c)
+		if x != c && out == nil {
+			out = append(make([]expr.Expr, 0, len(ch)), ch[:i]...)
+		}
+		if out != nil {
+			out = append(out, x)
+		}
+	}
+	if out == nil {
+		return e
+	}
+	e = e.WithChildren(out)
+	f, err := expr.Fold(e)
+	if err != nil {
+		if in.err == nil {
+			in.err = err
+		}
+		return e
+	}
+	resolveExpr(f)
+	return f
+}
+
+func (in *instance) exprs(es []expr.Expr) []expr.Expr {
+	var out []expr.Expr
+	for i, e := range es {
+		x := in.expr(e)
+		if x != e && out == nil {
+			out = append(make([]expr.Expr, 0, len(es)), es[:i]...)
+		}
+		if out != nil {
+			out = append(out, x)
+		}
+	}
+	if out == nil {
+		return es
+	}
+	return out
+}
+
+// node copies n and its inputs. Slices of expressions are copied only
+// when one of them changes; the executor does not write into plans
+// without subqueries, and the optimiser has already run.
+func (in *instance) node(n Node) Node {
+	switch x := n.(type) {
+	case *Scan:
+		c := *x
+		c.nowBounds = nil
+		for _, b := range x.nowBounds {
+			k, ok := in.expr(b.e).(*expr.Const)
+			switch {
+			case !ok:
+				if in.err == nil {
+					in.err = ErrNoTemplate
+				}
+			case k.V.Null:
+				c.Empty = true
+			default:
+				narrowTime(&c, b.op, k.V.I)
+			}
+		}
+		if f := in.expr(x.Filter); f != x.Filter {
+			// The time made some conjuncts constant: they become the
+			// scan's time bounds (or empty it) as when bound at that time.
+			c.Filter, c.Eq, c.Present = nil, x.Eq[:len(x.Eq):len(x.Eq)], x.Present[:len(x.Present):len(x.Present)]
+			for _, conj := range expr.SplitAnd(f) {
+				addScanPredicate(&c, conj)
+			}
+		}
+		return &c
+	case *Values:
+		c := *x
+		rows := make([][]expr.Expr, len(x.Rows))
+		for i, r := range x.Rows {
+			rows[i] = in.exprs(r)
+		}
+		c.Rows = rows
+		return &c
+	case *Filter:
+		c := *x
+		c.In, c.Cond = in.node(x.In), in.expr(x.Cond)
+		return &c
+	case *Project:
+		c := *x
+		c.In, c.Exprs = in.node(x.In), in.exprs(x.Exprs)
+		return &c
+	case *Unnest:
+		c := *x
+		c.In, c.Expr, c.Cond = in.node(x.In), in.expr(x.Expr), in.expr(x.Cond)
+		return &c
+	case *Aggregate:
+		c := *x
+		c.In, c.Keys = in.node(x.In), in.exprs(x.Keys)
+		c.Aggs = in.aggs(x.Aggs)
+		return &c
+	case *Sort:
+		c := *x
+		c.In, c.Keys = in.node(x.In), in.sortKeys(x.Keys)
+		return &c
+	case *Limit:
+		c := *x
+		c.In = in.node(x.In)
+		return &c
+	case *Join:
+		c := *x
+		c.Left, c.Right = in.node(x.Left), in.node(x.Right)
+		c.LeftKeys, c.RightKeys, c.Cond = in.exprs(x.LeftKeys), in.exprs(x.RightKeys), in.expr(x.Cond)
+		return &c
+	case *Union:
+		c := *x
+		c.Inputs = make([]Node, len(x.Inputs))
+		for i, u := range x.Inputs {
+			c.Inputs[i] = in.node(u)
+		}
+		return &c
+	case *SetOp:
+		c := *x
+		c.Left, c.Right = in.node(x.Left), in.node(x.Right)
+		return &c
+	case *Window:
+		c := *x
+		c.In = in.node(x.In)
+		c.Calls = make([]WindowCall, len(x.Calls))
+		for i, w := range x.Calls {
+			w.Args, w.Partition, w.Order = in.exprs(w.Args), in.exprs(w.Partition), in.sortKeys(w.Order)
+			w.Agg.Args = in.exprs(w.Agg.Args)
+			c.Calls[i] = w
+		}
+		return &c
+	}
+	// templatable admitted only the nodes above.
+	in.err = ErrNoTemplate
+	return n
+}
+
+func (in *instance) aggs(as []expr.AggCall) []expr.AggCall {
+	out := make([]expr.AggCall, len(as))
+	for i, a := range as {
+		a.Args = in.exprs(a.Args)
+		out[i] = a
+	}
+	return out
+}
+
+func (in *instance) sortKeys(ks []SortKey) []SortKey {
+	var out []SortKey
+	for i, k := range ks {
+		x := in.expr(k.Expr)
+		if x != k.Expr && out == nil {
+			out = append(make([]SortKey, 0, len(ks)), ks[:i]...)
+		}
+		if out != nil {
+			k.Expr = x
+			out = append(out, k)
+		}
+	}
+	if out == nil {
+		return ks
+	}
+	return out
+}

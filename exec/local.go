@@ -16,6 +16,10 @@ func Local(store *logstore.Store) Storage { return localStorage{store} }
 
 type localStorage struct{ store *logstore.Store }
 
+// plansKept: a source's schema is one event.Schema value until it changes
+// (plancache.go).
+func (localStorage) plansKept() {}
+
 func (l localStorage) View() View {
 	return &localView{store: l.store, snaps: map[string]snapshot{}}
 }

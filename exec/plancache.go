@@ -1,8 +1,9 @@
 package exec
 
 import (
+	"fmt"
 	"reflect"
-	"strings"
+	"strconv"
 	"sync"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -22,7 +23,9 @@ import (
 // bound with: a new field, or a field's type widened, binds the query
 // directly again, and a template is made anew once the schemas stay put
 // from one call to the next. A query whose plan cannot be a template (a
-// subquery, a recursive CTE) is remembered as such and planned per call.
+// subquery, a recursive CTE) is remembered as such and planned per call,
+// as is every query over a storage that does not keep its schemas as
+// values (keepsPlans: the ClickHouse engine builds them per view).
 
 // planCacheSize bounds the parameter sets kept per query.
 const planCacheSize = 64
@@ -45,21 +48,27 @@ type cachedPlan struct {
 }
 
 // paramKey identifies the values of the parameters the query uses (a
-// parameter it does not use changes nothing).
+// parameter it does not use changes nothing): each as its length and bytes,
+// "-" when absent (NULL), so that no two sets of values share a key.
 func paramKey(used []string, params map[string]string) string {
-	var b strings.Builder
+	var b []byte
 	for _, p := range used {
 		v, ok := params[p]
 		if !ok {
-			b.WriteByte(0) // absent (NULL), unlike any value
+			b = append(b, '-')
 			continue
 		}
-		b.WriteByte(1)
-		b.WriteString(v)
-		b.WriteByte(0)
+		b = strconv.AppendInt(b, int64(len(v)), 10)
+		b = append(append(b, ':'), v...)
 	}
-	return b.String()
+	return string(b)
 }
+
+// keepsPlans is implemented by a Storage whose sources' schemas are
+// immutable values kept while unchanged, so that a kept plan can tell it
+// is still valid (the local store's event.Schema). Over any other storage
+// every call is planned.
+type keepsPlans interface{ plansKept() }
 
 // plan returns the plan of q for one call at now (µs) over view.
 func (c *planCache) plan(q *Query, view View, params map[string]string, now int64) (planner.Node, error) {
@@ -76,7 +85,7 @@ func (c *planCache) plan(q *Query, view View, params map[string]string, now int6
 	}
 	e.mu.Unlock()
 	if tmpl != nil {
-		if plan, err := tmpl.Plan(now); err == nil {
+		if plan, err := guarded(func() (planner.Node, error) { return tmpl.Plan(now) }); err == nil {
 			return plan, nil
 		}
 		// A constant the time made failed to fold: the direct plan
@@ -97,17 +106,29 @@ func (c *planCache) plan(q *Query, view View, params map[string]string, now int6
 		e.tables = rec.tables // the schemas must hold until the next call
 		return plan, nil
 	}
-	tmpl, err = planner.NewTemplate(q.AST, q.Source, opts)
+	e.never = true // unless the template is made and checked below
+	tmpl, err = guarded(func() (*planner.Template, error) { return planner.NewTemplate(q.AST, q.Source, opts) })
 	if err != nil {
-		e.never = true
 		return plan, nil
 	}
-	if got, err := tmpl.Plan(now); err != nil || planner.Explain(got) != planner.Explain(plan) {
-		e.never = true
+	got, err := guarded(func() (planner.Node, error) { return tmpl.Plan(now) })
+	if err != nil || planner.Explain(got) != planner.Explain(plan) {
 		return plan, nil
 	}
-	e.tmpl = tmpl
+	e.tmpl, e.never = tmpl, false
 	return plan, nil
+}
+
+// guarded runs f, turning a panic into an error: a template is only a
+// faster way to the plan a call binds directly, so a bug in making or
+// copying one must cost that call its speed, not its answer.
+func guarded[T any](f func() (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("planner template: %v", r)
+		}
+	}()
+	return f()
 }
 
 // recordingCatalog notes the schema of every source the binder reads.

@@ -171,3 +171,61 @@ func assertNoError(t *testing.T, err error) bool {
 }
 
 func itoa(i int64) string { return strconv.FormatInt(i, 10) }
+
+// TestKeptPlanTimeSubqueries: a subquery whose one row is made of the
+// query's time, called again and again (the third call is the first that
+// may use a kept plan), answers as the first did, shifted with the time.
+func TestKeptPlanTimeSubqueries(t *testing.T) {
+	store := logstore.New(logstore.Options{})
+	for _, tc := range []struct{ sql, want, wantLater string }{
+		{"select array(select current_timestamp()) as a",
+			"a\n[2024-05-01 12:30:00 UTC]\n", "a\n[2024-05-01 13:30:00 UTC]\n"},
+		{"with b as (select timestamp_sub(current_timestamp(), interval 1 hour) as s) select array(select s from b) as a",
+			"a\n[2024-05-01 11:30:00 UTC]\n", "a\n[2024-05-01 12:30:00 UTC]\n"},
+		{"select (select as struct current_timestamp() as t).t as t",
+			"t\n2024-05-01 12:30:00 UTC\n", "t\n2024-05-01 13:30:00 UTC\n"},
+	} {
+		q, err := Prepare(tc.sql)
+		require.NoError(t, err)
+		for i := 0; i < 4; i++ {
+			got, err := runQuery(store, q, nil, goldenNow)
+			require.NoError(t, err, "%s, call %d", tc.sql, i+1)
+			require.Equal(t, tc.want, got, "%s, call %d", tc.sql, i+1)
+		}
+		later, err := runQuery(store, q, nil, goldenNow.Add(time.Hour))
+		require.NoError(t, err)
+		require.Equal(t, tc.wantLater, later, tc.sql)
+	}
+}
+
+// TestParamKeysAreDistinct: parameter values holding any bytes never give
+// two different sets of values one key.
+func TestParamKeysAreDistinct(t *testing.T) {
+	used := []string{"a", "b"}
+	sets := []map[string]string{
+		{},
+		{"a": ""},
+		{"b": ""},
+		{"a": "", "b": ""},
+		{"a": "\x00\x01"},
+		{"a": "", "b": "\x00"},
+		{"a": "1:x"},
+		{"a": "1", "b": "x"},
+		{"a": "-"},
+		{"a": "-", "b": "-"},
+		{"a": "x", "c": "ignored"},
+		{"a": "x"},
+	}
+	seen := map[string]int{}
+	for i, s := range sets {
+		k := paramKey(used, s)
+		if j, ok := seen[k]; ok {
+			// Only a parameter the query does not use may be told apart by nothing.
+			require.Equal(t, "x", s["a"], "sets %d and %d share key %q", j, i, k)
+			require.Equal(t, "x", sets[j]["a"])
+			continue
+		}
+		seen[k] = i
+	}
+	require.Len(t, seen, len(sets)-1)
+}

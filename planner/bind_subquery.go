@@ -178,7 +178,11 @@ func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row [
 	if sel, ok := q.Body.(*sqlparse.Select); ok && sel.As == "STRUCT" {
 		plan = structRow(plan)
 	}
-	return plan, constRow(plan, b.nowLate)
+	// Only true constants: what the binder does with a subquery's constant
+	// row depends on its value (a NULL array element), so in a template a
+	// subquery of the query's time stays a subquery (and the plan is
+	// planned per call).
+	return plan, constRow(plan, false)
 }
 
 // structRow makes SELECT AS STRUCT's one column: a STRUCT of the select

@@ -36,11 +36,17 @@ func (b *binder) bound(name string) {
 
 // Plan binds a parsed query for one call and optimises it. src is the query
 // text, for error positions.
-func Plan(q *sqlparse.Query, src string, opts Options) (plan Node, err error) {
+func Plan(q *sqlparse.Query, src string, opts Options) (Node, error) {
+	return bindPlan(&binder{src: src, opts: opts}, q)
+}
+
+// bindPlan binds q with b, optimises the plan and resolves its calls: Plan
+// and NewTemplate (template.go), whose binders differ only in nowLate.
+func bindPlan(b *binder, q *sqlparse.Query) (plan Node, err error) {
 	if !expr.Linked() {
 		return nil, errNoLibrary
 	}
-	b := &binder{src: src, opts: opts}
+	opts := b.opts
 	defer b.recover(&err)
 	if opts.Sandbox != nil {
 		plan = b.sandboxed(q, opts.Sandbox)

@@ -165,9 +165,6 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 		if len(args) > 0 {
 			b.fail(e.At, "CURRENT_TIMESTAMP takes no arguments")
 		}
-		if b.symbolic {
-			return &expr.Const{V: types.TimestampValue(0)}
-		}
 		return b.now()
 	case "current_date", "current_datetime", "current_time":
 		// DATE(now [, tz]), DATETIME(now [, tz]) and TIME(now [, tz]): the query's time, in
@@ -175,12 +172,8 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 		if len(args) > 1 {
 			b.fail(e.At, "%s takes at most a time zone", strings.ToUpper(name))
 		}
-		now := b.now()
-		if b.symbolic {
-			now = &expr.Const{V: types.TimestampValue(0)}
-		}
 		fn := strings.TrimPrefix(name, "current_")
-		return b.finish(e.At, &expr.Call{Fn: fn, Args: append([]expr.Expr{now}, args...)})
+		return b.finish(e.At, &expr.Call{Fn: fn, Args: append([]expr.Expr{b.now()}, args...)})
 	case "typeof":
 		// TYPEOF(x) (ZetaSQL's) names x's type and never evaluates x.
 		if len(args) != 1 {

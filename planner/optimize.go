@@ -281,38 +281,32 @@ func addScanPredicate(s *Scan, c expr.Expr) {
 		}
 	}
 	if call, ok := c.(*expr.Call); ok && len(call.Args) == 2 {
+		// `col op other`, or `other op col` read as `col flip(op) other`.
 		col, lok := call.Args[0].(*expr.ColRef)
-		k, rok := call.Args[1].(*expr.Const)
 		other, op := call.Args[1], call.Fn
-		if !lok || !rok {
+		if !lok {
 			col, lok = call.Args[1].(*expr.ColRef)
-			k, rok = call.Args[0].(*expr.Const)
 			other, op = call.Args[0], flip(op)
-			if !lok { // the column is on the left after all: k is not constant
-				col, lok = call.Args[0].(*expr.ColRef)
-				other, op = call.Args[1], call.Fn
-			}
 		}
-		def := expr.Registered(call.Fn)
-		if lok && !rok && (def == nil || !def.NullSafe) && onlyNow(other) {
-			// A template's bound on the time made of the query's time: the
-			// scan's bounds once the time is known (template.go).
-			if f := s.Fields[col.Idx]; f.Path == "timestamp" && !f.Presence && other.Type().Kind == types.KindTimestamp && timeOp(op) {
-				s.nowBounds = append(s.nowBounds, nowBound{op: op, e: other})
-				return
-			}
-		}
-		if lok && rok && (def == nil || !def.NullSafe) {
+		k, rok := other.(*expr.Const)
+		if def := expr.Registered(call.Fn); lok && (def == nil || !def.NullSafe) {
 			f := s.Fields[col.Idx]
-			if k.V.Null && op != "!=" {
+			timeBound := f.Path == "timestamp" && !f.Presence && other.Type().Kind == types.KindTimestamp && timeOp(op)
+			switch {
+			case !rok:
+				if timeBound && onlyNow(other) {
+					// A template's bound made of the query's time: the
+					// scan's bounds once the time is known (template.go).
+					s.nowBounds = append(s.nowBounds, nowBound{op: op, e: other})
+					return
+				}
+			case k.V.Null && op != "!=":
 				s.Empty = true
 				return
-			}
-			if f.Path == "timestamp" && !f.Presence && k.V.T.Kind == types.KindTimestamp && timeOp(op) {
+			case timeBound:
 				narrowTime(s, op, k.V.I)
 				return
-			}
-			if op == "=" && k.V.T.Kind == types.KindString && f.T.Kind == types.KindString && !f.Presence {
+			case op == "=" && k.V.T.Kind == types.KindString && f.T.Kind == types.KindString && !f.Presence:
 				s.Eq = append(s.Eq, EqPred{Field: col.Idx, Value: k.V.S})
 				return
 			}

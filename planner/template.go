@@ -81,6 +81,9 @@ func (b *binder) now() expr.Expr {
 // It is never changed after NewTemplate: calls share it.
 type Template struct {
 	plan Node
+	// timed holds the expressions of the plan that read the query's time
+	// (nowRef among them): a copy rebuilds those and shares the rest.
+	timed map[expr.Expr]bool
 }
 
 // ErrNoTemplate: the query's plan cannot be made a template; plan each
@@ -89,64 +92,68 @@ var ErrNoTemplate = errors.New("planner: this plan is not kept as a template")
 
 // NewTemplate binds and optimises q as Plan does, with opts.Now left open.
 // Errors are those of Plan, or ErrNoTemplate.
-func NewTemplate(q *sqlparse.Query, src string, opts Options) (t *Template, err error) {
-	if !expr.Linked() {
-		return nil, errNoLibrary
-	}
+func NewTemplate(q *sqlparse.Query, src string, opts Options) (*Template, error) {
 	if opts.Sandbox != nil || opts.Bound != nil {
 		return nil, ErrNoTemplate
 	}
-	b := &binder{src: src, opts: opts, nowLate: true}
-	defer b.recover(&err)
-	plan := optimize(b.query(q, nil))
-	if !templatable(plan) {
-		return nil, ErrNoTemplate
-	}
-	if err := checkConstants(plan); err != nil {
+	plan, err := bindPlan(&binder{src: src, opts: opts, nowLate: true}, q)
+	if err != nil {
 		return nil, err
 	}
-	resolveCalls(plan)
-	return &Template{plan: plan}, nil
+	t := &Template{plan: plan, timed: map[expr.Expr]bool{}}
+	if !t.note(plan) {
+		return nil, ErrNoTemplate
+	}
+	return t, nil
 }
 
-// templatable reports whether every node of n is one Plan copies and no
-// expression holds a subquery.
-func templatable(n Node) bool {
+// note records the expressions of n and its inputs that read the time, and
+// reports whether every node is one Plan copies and none holds a subquery.
+func (t *Template) note(n Node) bool {
 	switch n.(type) {
 	case *Scan, *Values, *Filter, *Project, *Unnest, *Aggregate, *Sort, *Limit, *Join, *Union, *SetOp, *Window:
 	default:
 		return false
 	}
+	if len(Subqueries(n)) > 0 {
+		return false
+	}
 	for _, e := range n.Expressions() {
-		if hasSubquery(e) {
-			return false
+		t.noteExpr(e)
+	}
+	if s, ok := n.(*Scan); ok {
+		for _, b := range s.nowBounds {
+			t.noteExpr(b.e)
 		}
 	}
 	for _, in := range n.Children() {
-		if !templatable(in) {
+		if !t.note(in) {
 			return false
 		}
 	}
 	return true
 }
 
-func hasSubquery(e expr.Expr) bool {
-	if _, ok := e.(*Subquery); ok {
+func (t *Template) noteExpr(e expr.Expr) bool {
+	if _, ok := e.(nowRef); ok {
+		t.timed[e] = true
 		return true
 	}
+	timed := false
 	for _, c := range e.Children() {
-		if hasSubquery(c) {
-			return true
-		}
+		timed = t.noteExpr(c) || timed
 	}
-	return false
+	if timed {
+		t.timed[e] = true
+	}
+	return timed
 }
 
 // Plan returns the plan of one call at now (µs): a copy of the template
 // that the caller may change. An error means a constant the time made
 // failed to fold; plan that call with Plan, which reports it as it does.
 func (t *Template) Plan(now int64) (Node, error) {
-	in := &instance{now: &expr.Const{V: types.TimestampValue(now)}, memo: map[expr.Expr]expr.Expr{}}
+	in := &instance{t: t, now: &expr.Const{V: types.TimestampValue(now)}}
 	n := in.node(t.plan)
 	if in.err != nil {
 		return nil, in.err
@@ -156,6 +163,7 @@ func (t *Template) Plan(now int64) (Node, error) {
 
 // instance copies a template's nodes, giving nowRef its value.
 type instance struct {
+	t   *Template
 	now *expr.Const
 	err error
 	// memo holds what each expression reading the time became: a constant
@@ -168,66 +176,52 @@ type instance struct {
 // it does not read the time (expressions are never changed in place, so
 // the template and its copies share those).
 func (in *instance) expr(e expr.Expr) expr.Expr {
-	if e == nil {
-		return nil
+	if e == nil || !in.t.timed[e] {
+		return e
 	}
 	if _, ok := e.(nowRef); ok {
 		return in.now
 	}
-	ch := e.Children()
-	if len(ch) == 0 {
-		return e
-	}
 	if x, ok := in.memo[e]; ok {
 		return x
 	}
-	x := in.rebuild(e, ch)
-	in.memo[e] = x
-	return x
-}
-
-// rebuild is expr for an expression with children.
-func (in *instance) rebuild(e expr.Expr, ch []expr.Expr) expr.Expr {
-	var out []expr.Expr
-	for i, c := range ch {
-		x := in.expr(c)
-		if x != c && out == nil {
-			out = append(make([]expr.Expr, 0, len(ch)), ch[:i]...)
-		}
-		if out != nil {
-			out = append(out, x)
-		}
-	}
-	if out == nil {
-		return e
-	}
-	e = e.WithChildren(out)
-	f, err := expr.Fold(e)
+	x0 := e.WithChildren(shared(e.Children(), in.expr))
+	f, err := expr.Fold(x0)
 	if err != nil {
 		if in.err == nil {
 			in.err = err
 		}
-		return e
+		f = x0
 	}
 	resolveExpr(f)
+	if in.memo == nil {
+		in.memo = map[expr.Expr]expr.Expr{}
+	}
+	in.memo[e] = f
 	return f
 }
 
-func (in *instance) exprs(es []expr.Expr) []expr.Expr {
-	var out []expr.Expr
-	for i, e := range es {
-		x := in.expr(e)
-		if x != e && out == nil {
-			out = append(make([]expr.Expr, 0, len(es)), es[:i]...)
+// shared returns xs with f applied to each element: xs itself when f
+// changed none (a copy of the plan shares what the time does not touch).
+func shared[T comparable](xs []T, f func(T) T) []T {
+	var out []T
+	for i, x := range xs {
+		y := f(x)
+		if y != x && out == nil {
+			out = append(make([]T, 0, len(xs)), xs[:i]...)
 		}
 		if out != nil {
-			out = append(out, x)
+			out = append(out, y)
 		}
 	}
 	if out == nil {
-		return es
+		return xs
 	}
 	return out
+}
+
+func (in *instance) exprs(es []expr.Expr) []expr.Expr {
+	return shared(es, in.expr)
 }
 
 // node copies n and its inputs. Slices of expressions are copied only
@@ -251,7 +245,7 @@ func (in *instance) node(n Node) Node {
 				narrowTime(&c, b.op, k.V.I)
 			}
 		}
-		if f := in.expr(x.Filter); f != x.Filter {
+		if f := in.expr(x.Filter); f != x.Filter { // it read the time
 			// The time made some conjuncts constant: they become the
 			// scan's time bounds (or empty it) as when bound at that time.
 			c.Filter, c.Eq, c.Present = nil, x.Eq[:len(x.Eq):len(x.Eq)], x.Present[:len(x.Present):len(x.Present)]
@@ -320,7 +314,7 @@ func (in *instance) node(n Node) Node {
 		}
 		return &c
 	}
-	// templatable admitted only the nodes above.
+	// note admitted only the nodes above.
 	in.err = ErrNoTemplate
 	return n
 }
@@ -335,19 +329,8 @@ func (in *instance) aggs(as []expr.AggCall) []expr.AggCall {
 }
 
 func (in *instance) sortKeys(ks []SortKey) []SortKey {
-	var out []SortKey
-	for i, k := range ks {
-		x := in.expr(k.Expr)
-		if x != k.Expr && out == nil {
-			out = append(make([]SortKey, 0, len(ks)), ks[:i]...)
-		}
-		if out != nil {
-			k.Expr = x
-			out = append(out, k)
-		}
-	}
-	if out == nil {
-		return ks
-	}
-	return out
+	return shared(ks, func(k SortKey) SortKey {
+		k.Expr = in.expr(k.Expr)
+		return k
+	})
 }

@@ -16,13 +16,13 @@ func Local(store *logstore.Store) Storage { return localStorage{store} }
 
 type localStorage struct{ store *logstore.Store }
 
-// plansKept: a source's schema is one event.Schema value until it changes
-// (plancache.go).
-func (localStorage) plansKept() {}
-
 func (l localStorage) View() View {
 	return &localView{store: l.store, snaps: map[string]snapshot{}}
 }
+
+// plansKept: a source's schema is one event.Schema value until it changes
+// (plancache.go).
+func (*localView) plansKept() {}
 
 // localView serves one query from one snapshot per source, taken on first
 // use, so the query sees one consistent state of each source.

@@ -24,7 +24,7 @@ import (
 // directly again, and a template is made anew once the schemas stay put
 // from one call to the next. A query whose plan cannot be a template (a
 // subquery, a recursive CTE) is remembered as such and planned per call,
-// as is every query over a storage that does not keep its schemas as
+// as is every query over a storage whose views do not keep its schemas as
 // values (keepsPlans: the ClickHouse engine builds them per view).
 
 // planCacheSize bounds the parameter sets kept per query.
@@ -64,10 +64,12 @@ func paramKey(used []string, params map[string]string) string {
 	return string(b)
 }
 
-// keepsPlans is implemented by a Storage whose sources' schemas are
-// immutable values kept while unchanged, so that a kept plan can tell it
-// is still valid (the local store's event.Schema). Over any other storage
-// every call is planned.
+// keepsPlans is implemented by the View of a storage whose sources'
+// schemas are immutable values kept while unchanged, so that a kept plan
+// can tell it is still valid (the local store's event.Schema). Over any
+// other storage every call is planned. It is asked of the View, not the
+// Storage: a Storage wrapped in another type (api's Backend embeds it)
+// hides the methods it does not export, and the View it returns does not.
 type keepsPlans interface{ plansKept() }
 
 // plan returns the plan of q for one call at now (µs) over view.

@@ -112,6 +112,26 @@ func TestKeptPlanFollowsSchema(t *testing.T) {
 	require.Equal(t, 3, strings.Count(got, "\n"), "both events:\n%s", got)
 }
 
+// TestKeptPlanThroughAWrapper: a Storage embedded in another type (as
+// api's Backend embeds the local one) still keeps plans.
+func TestKeptPlanThroughAWrapper(t *testing.T) {
+	store := logstore.New(logstore.Options{})
+	_, rej := store.Append("s", [][]byte{[]byte(`{"event_message":"a","timestamp":1714566600000000}`)})
+	require.Empty(t, rej)
+	wrapped := struct {
+		Storage
+		name string
+	}{Local(store), "backend"}
+	q, err := Prepare("select count(*) as n from s where timestamp > timestamp_sub(current_timestamp(), interval 1 day)")
+	require.NoError(t, err)
+	for i := 0; i < 2; i++ {
+		res, err := Run(context.Background(), wrapped, q, Request{Now: goldenNow})
+		require.NoError(t, err)
+		require.Equal(t, "1", res.Rows[0][0].String())
+	}
+	require.True(t, kept(q, nil), "the plan is kept from the second call")
+}
+
 func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
 
 // TestKeptPlanConcurrentCalls: calls sharing a kept plan at different

@@ -100,7 +100,7 @@ func prepare(st Storage, q *Query, req Request) (planner.Node, View, error) {
 		now = time.Now()
 	}
 	view := st.View()
-	if _, ok := st.(keepsPlans); ok && q.plans != nil && q.Caller == nil {
+	if _, ok := view.(keepsPlans); ok && q.plans != nil && q.Caller == nil {
 		plan, err := q.plans.plan(q, view, req.Params, now.UnixMicro())
 		return plan, view, err
 	}

@@ -303,8 +303,8 @@ func dense(v *Vector, n int) *Vector {
 		return v
 	}
 	out := newVector(v.T, n)
-	for i := 0; i < n; i++ {
-		out.set(i, v.Value(i), n)
+	for i, x := range v.lateValues(n) {
+		out.set(i, x, n)
 	}
 	return out
 }

@@ -476,6 +476,10 @@ func (r localRows) Value(seg int, f *event.Field, row int) (types.Value, error) 
 	return r[seg].Value(f, row)
 }
 
+func (r localRows) Values(seg int, f *event.Field, rows []int32, dst []types.Value) error {
+	return r[seg].Values(f, rows, dst)
+}
+
 func (r localRows) GatherStrings(seg int, path string, rows []int32, dst []string) error {
 	col, err := r[seg].Column(path)
 	if col != nil {

@@ -156,14 +156,30 @@ func execute(ctx context.Context, plan planner.Node, view View, maxRows int, mem
 		if b == nil {
 			return done()
 		}
+		n := b.N
+		if maxRows > 0 {
+			n = min(n, maxRows-len(res.Rows))
+		}
+		// Late fields are read for the whole batch at once (a column
+		// looked up once per segment, not per row).
+		late := make([][]types.Value, len(b.Cols))
+		for c, v := range b.Cols {
+			if v.Lazy != nil {
+				late[c] = v.lateValues(n)
+			}
+		}
 		for r := 0; r < b.N; r++ {
 			if maxRows > 0 && len(res.Rows) >= maxRows {
 				return done()
 			}
 			row := make([]types.Value, len(b.Cols))
 			for c, v := range b.Cols {
-				row[c] = v.Value(r)
-				if arrays[c] && nullInResult(row[c]) {
+				if late[c] != nil {
+					row[c] = late[c][r]
+				} else {
+					row[c] = v.Value(r)
+				}
+				if arrays[c] && nullInResult(&row[c]) {
 					return nil, &Error{Kind: KindEvaluation, Msg: "Array cannot have a null element; error in writing field " + res.Columns[c].Name}
 				}
 			}
@@ -256,20 +272,21 @@ func holdsArray(t types.Type) bool {
 }
 
 // nullInResult reports whether v holds an ARRAY with a NULL element.
-func nullInResult(v types.Value) bool {
+// It walks by pointer: a wide record is thousands of values.
+func nullInResult(v *types.Value) bool {
 	if v.Null {
 		return false
 	}
 	switch v.T.Kind {
 	case types.KindArray:
-		for _, e := range v.L {
-			if e.Null || nullInResult(e) {
+		for i := range v.L {
+			if v.L[i].Null || nullInResult(&v.L[i]) {
 				return true
 			}
 		}
 	case types.KindStruct:
-		for _, f := range v.L {
-			if nullInResult(f) {
+		for i := range v.L {
+			if nullInResult(&v.L[i]) {
 				return true
 			}
 		}

@@ -1,9 +1,12 @@
 package exec
 
 import (
+	"cmp"
+	"slices"
+	"sync"
+
 	"logq/event"
 	"logq/types"
-	"sync"
 )
 
 // BatchSize is the number of rows operators move at a time.
@@ -48,6 +51,9 @@ type Dict interface {
 type lateRows interface {
 	// Value reads field f of one row, nested records assembled.
 	Value(seg int, f *event.Field, row int) (types.Value, error)
+	// Values reads field f of rows of one segment into dst, as Value
+	// would one at a time.
+	Values(seg int, f *event.Field, rows []int32, dst []types.Value) error
 	// GatherStrings reads the STRING or BYTES field at path of the rows of
 	// one segment into dst (NULL as ""); a field the segment lacks reads "".
 	GatherStrings(seg int, path string, rows []int32, dst []string) error
@@ -92,6 +98,64 @@ func (f *readFailure) get() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.err
+}
+
+// values reads the field in the rows refs name into dst (len(dst) >=
+// len(refs)); NULL where it cannot be read. The references are read in
+// order of segment and row, a run of one segment at a time, so that each
+// column is looked up once per run and its blocks are read in order.
+func (l *lazyField) values(refs []int64, dst []types.Value) {
+	order := make([]int32, len(refs))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	if !slices.IsSortedFunc(order, func(a, b int32) int { return cmp.Compare(refs[a], refs[b]) }) {
+		slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(refs[a], refs[b]) })
+	}
+	rows := make([]int32, 0, len(refs))
+	vals := make([]types.Value, len(refs))
+	for i := 0; i < len(order); {
+		seg := refs[order[i]] >> 32
+		rows = rows[:0]
+		j := i
+		for ; j < len(order) && refs[order[j]]>>32 == seg; j++ {
+			rows = append(rows, int32(refs[order[j]]))
+		}
+		if err := l.rows.Values(int(seg), l.field, rows, vals[i:j]); err != nil {
+			l.failed.set(err)
+			for k := i; k < j; k++ {
+				vals[k] = types.NullOf(l.field.Type)
+			}
+		}
+		i = j
+	}
+	for k, o := range order {
+		dst[o] = vals[k]
+	}
+}
+
+// lateValues reads a lazy vector's first n rows (NULL rows stay NULL).
+func (v *Vector) lateValues(n int) []types.Value {
+	out := make([]types.Value, n)
+	if v.Null == nil {
+		v.Lazy.values(v.I[:n], out)
+		return out
+	}
+	var refs []int64
+	var at []int
+	for i := 0; i < n; i++ {
+		if v.Null[i] {
+			out[i] = types.NullOf(v.T)
+			continue
+		}
+		refs, at = append(refs, v.I[i]), append(at, i)
+	}
+	vals := make([]types.Value, len(refs))
+	v.Lazy.values(refs, vals)
+	for k, i := range at {
+		out[i] = vals[k]
+	}
+	return out
 }
 
 func lazyRef(seg, row int) int64 { return int64(seg)<<32 | int64(row) }
@@ -291,10 +355,7 @@ func (v *Vector) materialize(n int) {
 	if v.Lazy == nil {
 		return
 	}
-	vals := make([]types.Value, n)
-	for i := range vals {
-		vals[i] = v.Value(i)
-	}
+	vals := v.lateValues(n)
 	v.Lazy, v.I = nil, nil
 	v.resize(n)
 	for i, x := range vals {

@@ -27,9 +27,13 @@ var (
 // one buffer (one exactly sized allocation, not one per block).
 type zstrings struct {
 	data   []byte
-	starts []uint32                // block b is data[starts[b]:starts[b+1]]
-	n      int                     // rows
-	last   atomic.Pointer[decoded] // the last block decoded, for point reads
+	starts []uint32 // block b is data[starts[b]:starts[b+1]]
+	n      int      // rows
+	// recent are the last two blocks decoded, for point reads. Two, not
+	// one: the newest rows of a segment often straddle a block boundary,
+	// and a query reading them (logs.all's newest 100, every call) would
+	// otherwise decode both blocks again on each call.
+	recent [2]atomic.Pointer[decoded]
 }
 
 type decoded struct {
@@ -106,14 +110,18 @@ func (z *zstrings) validate(int, *nullMask) error {
 	return nil
 }
 
-// block returns decoded block b, from the one-entry cache when it holds it.
-// Concurrent readers may decode the same block twice; neither is wrong.
+// block returns decoded block b, from the two-entry cache when it holds it.
+// Concurrent readers may decode the same block twice, or keep another's
+// block out of the cache; none of that is wrong.
 func (z *zstrings) block(b int) *decoded {
-	if d := z.last.Load(); d != nil && d.block == b {
-		return d
+	for i := range z.recent {
+		if d := z.recent[i].Load(); d != nil && d.block == b {
+			return d
+		}
 	}
 	d := z.decode(b)
-	z.last.Store(d)
+	z.recent[1].Store(z.recent[0].Load())
+	z.recent[0].Store(d)
 	return d
 }
 

@@ -139,24 +139,57 @@ func (s *Segment) view() *Segment {
 // becomes an ARRAY of one STRUCT (or NULL when absent), a scalar is converted
 // to the field's current type.
 func (s *Segment) Value(f *event.Field, row int) (types.Value, error) {
+	var v [1]types.Value
+	err := s.fill(f, []int32{int32(row)}, v[:], 1)
+	return v[0], err
+}
+
+// Values assembles field f, as Value does, for each of rows into dst
+// (len(dst) >= len(rows)). It reads each column of the field once for all
+// the rows, and a nested record's values share a few allocations, rather
+// than a column lookup and a few allocations per row and leaf.
+func (s *Segment) Values(f *event.Field, rows []int32, dst []types.Value) error {
+	return s.fill(f, rows, dst, 1)
+}
+
+// fill writes field f of rows[k] into dst[k*stride].
+func (s *Segment) fill(f *event.Field, rows []int32, dst []types.Value, stride int) error {
 	c, err := s.Column(f.Path)
 	if err != nil {
-		return types.Value{}, err
+		return err
 	}
-	if c == nil || c.IsNull(row) {
-		return types.NullOf(f.Type), nil
+	if c == nil {
+		for k := range rows {
+			dst[k*stride] = types.NullOf(f.Type)
+		}
+		return nil
 	}
 	if !f.Object {
-		return c.Value(row, f.Type), nil
+		for k, r := range rows {
+			dst[k*stride] = c.Value(int(r), f.Type)
+		}
+		return nil
 	}
-	st := *f.Type.Elem
-	fields := make([]types.Value, len(f.Children))
+	// Row k's STRUCT fields are fields[k*n : (k+1)*n], each child written
+	// in place; its one-element ARRAY is elems[k].
+	n := len(f.Children)
+	fields := make([]types.Value, len(rows)*n)
 	for i, child := range f.Children {
-		if fields[i], err = s.Value(child, row); err != nil {
-			return types.Value{}, err
+		if err := s.fill(child, rows, fields[i:], n); err != nil {
+			return err
 		}
 	}
-	return types.ArrayValue(st, []types.Value{types.StructValue(st, fields)}), nil
+	st := *f.Type.Elem
+	elems := make([]types.Value, len(rows))
+	for k, r := range rows {
+		if c.IsNull(int(r)) {
+			dst[k*stride] = types.NullOf(f.Type)
+			continue
+		}
+		elems[k] = types.StructValue(st, fields[k*n:(k+1)*n:(k+1)*n])
+		dst[k*stride] = types.Value{T: f.Type, L: elems[k : k+1 : k+1]}
+	}
+	return nil
 }
 
 // openBytes estimates the memory of a segment not yet sealed.

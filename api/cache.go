@@ -26,10 +26,17 @@ type resultCache struct {
 	closed    bool
 }
 
-type runFunc func(ctx context.Context) ([]byte, error)
+type runFunc func(ctx context.Context) (encoded, error)
+
+// encoded is a response body and the number of rows it holds (for the log
+// line; counting them again in the body cost as much as writing it).
+type encoded struct {
+	body []byte
+	rows int
+}
 
 type cacheEntry struct {
-	body     []byte
+	body     encoded
 	created  time.Time
 	ttl      time.Duration
 	warm     time.Duration
@@ -40,7 +47,7 @@ type cacheEntry struct {
 
 type flight struct {
 	done chan struct{}
-	body []byte
+	body encoded
 	err  error
 }
 
@@ -56,7 +63,7 @@ func newResultCache(size int, clock Clock, refreshed func(string, bool)) *result
 
 // get returns the body for key: from a live entry (hit), from a run already
 // under way for the same key, or from a new run (miss).
-func (c *resultCache) get(ctx context.Context, key, endpoint string, ttl, warm time.Duration, run runFunc) (body []byte, hit bool, err error) {
+func (c *resultCache) get(ctx context.Context, key, endpoint string, ttl, warm time.Duration, run runFunc) (body encoded, hit bool, err error) {
 	c.mu.Lock()
 	if e, ok := c.entries.Get(key); ok {
 		if c.clock.Now().Sub(e.created) < e.ttl {
@@ -71,7 +78,7 @@ func (c *resultCache) get(ctx context.Context, key, endpoint string, ttl, warm t
 		case <-f.done:
 			return f.body, false, f.err
 		case <-ctx.Done():
-			return nil, false, ctx.Err()
+			return encoded{}, false, ctx.Err()
 		}
 	}
 	f := &flight{done: make(chan struct{})}

@@ -431,12 +431,12 @@ func testCacheSharedMiss(t *testing.T) {
 	var mu sync.Mutex
 	runs := 0
 	release := make(chan struct{})
-	run := func(ctx ctxT) ([]byte, error) {
+	run := func(ctx ctxT) (encoded, error) {
 		mu.Lock()
 		runs++
 		mu.Unlock()
 		<-release
-		return []byte("rows"), nil
+		return encoded{body: []byte("rows")}, nil
 	}
 	var wg sync.WaitGroup
 	results := make([]string, 8)
@@ -446,7 +446,7 @@ func testCacheSharedMiss(t *testing.T) {
 			defer wg.Done()
 			b, _, err := c.get(bgCtx(), "k", "e", time.Minute, 0, run)
 			require.NoError(t, err)
-			results[i] = string(b)
+			results[i] = string(b.body)
 		}(i)
 	}
 	synctest.Wait() // every caller has reached the cache, and waits
@@ -462,7 +462,7 @@ func testCacheSharedMiss(t *testing.T) {
 	b, hit, err := c.get(bgCtx(), "k", "e", time.Minute, 0, run)
 	require.NoError(t, err)
 	require.True(t, hit)
-	require.Equal(t, "rows", string(b))
+	require.Equal(t, "rows", string(b.body))
 }
 
 func TestConcurrentIngestWhileQuerying(t *testing.T) {
@@ -528,13 +528,13 @@ func testSharedMissSurvivesFirstCallerLeaving(t *testing.T) {
 	c := newResultCache(10, NewFakeClock(testNow), nil)
 	started := make(chan struct{}, 2)
 	release := make(chan struct{})
-	run := func(ctx ctxT) ([]byte, error) {
+	run := func(ctx ctxT) (encoded, error) {
 		started <- struct{}{}
 		<-release
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return encoded{}, err
 		}
-		return []byte("rows"), nil
+		return encoded{body: []byte("rows")}, nil
 	}
 	shared := detached(run)
 	first, cancel := cancelCtx()
@@ -547,7 +547,7 @@ func testSharedMissSurvivesFirstCallerLeaving(t *testing.T) {
 	second := make(chan string, 1)
 	go func() {
 		b, _, _ := c.get(bgCtx(), "k", "e", time.Minute, 0, shared)
-		second <- string(b)
+		second <- string(b.body)
 	}()
 	synctest.Wait() // the second caller waits on the same run
 	require.Len(t, started, 1, "one run for both callers")

@@ -44,14 +44,23 @@ func TestLogLines(t *testing.T) {
 	q := "/api/endpoints/query/logs.all?project=" + fixtures.ProjectRef(0) + "&project_tier=ENTERPRISE"
 	want := len(rows(t, h.get(q)))
 	require.Positive(t, want)
+	// A cached endpoint's hit logs the rows of the stored body too.
+	cached := "/api/endpoints/query/usage.api-counts?interval=daily&project=" + fixtures.ProjectRef(0)
+	wantCached := len(rows(t, h.get(cached)))
+	require.Positive(t, wantCached)
+	h.get(cached)
 	h.ingest("log.src", []byte(`[{"event_message":"ok"}, 7, "x"]`), nil)
 
 	var query, ingest map[string]any
+	var counts []map[string]any
 	for _, l := range buf.lines(t) {
 		switch l["msg"] {
 		case "request":
 			if l["endpoint"] == "logs.all" {
 				query = l
+			}
+			if l["endpoint"] == "usage.api-counts" {
+				counts = append(counts, l)
 			}
 		case "ingest":
 			ingest = l
@@ -62,6 +71,11 @@ func TestLogLines(t *testing.T) {
 	require.Equal(t, "bypass", query["cache"])
 	require.Equal(t, float64(want), query["rows"])
 	require.Contains(t, query, "duration_ms")
+	require.Len(t, counts, 2)
+	for i, c := range []string{"miss", "hit"} {
+		require.Equal(t, c, counts[i]["cache"])
+		require.Equal(t, float64(wantCached), counts[i]["rows"])
+	}
 	require.NotNil(t, ingest)
 	require.Equal(t, "log.src", ingest["source"])
 	require.Equal(t, float64(1), ingest["accepted"])
@@ -91,14 +105,4 @@ func TestLogLinesOfFailures(t *testing.T) {
 	require.Equal(t, float64(400), lines[1]["status"])
 	require.Contains(t, lines[1]["error"], "project")
 	require.Equal(t, "logs.all", lines[1]["endpoint"])
-}
-
-func TestResultRows(t *testing.T) {
-	for body, n := range map[string]int{
-		`{"result":[]}`:        0,
-		`{"result":[{"a":1}]}`: 1,
-		`{"result":[{"a":"}{[","b":[{"c":1}]},{"d":"\"{"}]}`: 2,
-	} {
-		require.Equal(t, n, resultRows([]byte(body)), body)
-	}
 }

@@ -59,8 +59,8 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		writeError(w, fromExec(err))
 		return
 	}
-	run := func(ctx context.Context) ([]byte, error) { return s.run(ctx, e, q, used) }
-	var body []byte
+	run := func(ctx context.Context) (encoded, error) { return s.run(ctx, e, q, used) }
+	var body encoded
 	if e.CacheSeconds > 0 && !sandboxed {
 		var hit bool
 		body, hit, err = s.cache.get(r.Context(), cacheKey(e, used), e.Name,
@@ -84,56 +84,34 @@ func (s *Server) handleQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	rec.rows = resultRows(body)
-	_, _ = w.Write(body)
-}
-
-// resultRows counts the rows of an encoded {"result": [...]} for the log
-// line: cached bodies carry no row count, and a scan is cheaper than a
-// decode. Each row is an object directly inside the result array.
-func resultRows(body []byte) int {
-	n, depth, inStr, esc := 0, 0, false, false
-	for _, c := range body {
-		switch {
-		case esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
-		case c == '"':
-			inStr = !inStr
-		case inStr:
-		case c == '{' || c == '[':
-			if depth == 2 && c == '{' {
-				n++
-			}
-			depth++
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return n
+	rec.rows = body.rows
+	_, _ = w.Write(body.body)
 }
 
 // detached makes a run ignore its caller's cancellation: a cached run is
 // shared by every caller waiting on it and must not end because the first of
 // them hung up (the query time limit still holds).
 func detached(run runFunc) runFunc {
-	return func(ctx context.Context) ([]byte, error) { return run(context.WithoutCancel(ctx)) }
+	return func(ctx context.Context) (encoded, error) { return run(context.WithoutCancel(ctx)) }
 }
 
 // run executes an endpoint's query (its own, or a caller's in its place) under the concurrency limit and its time limit.
-func (s *Server) run(ctx context.Context, e *endpoint.Endpoint, q *exec.Query, params map[string]string) ([]byte, error) {
+func (s *Server) run(ctx context.Context, e *endpoint.Endpoint, q *exec.Query, params map[string]string) (encoded, error) {
 	select {
 	case s.sem <- struct{}{}:
 		defer func() { <-s.sem }()
 	default:
-		return nil, errorf(429, "rateLimitExceeded", "", "too many queries are running; try again shortly")
+		return encoded{}, errorf(429, "rateLimitExceeded", "", "too many queries are running; try again shortly")
 	}
 	res, err := exec.Run(ctx, s.store, q, exec.Request{Params: params, Now: s.cfg.Clock.Now(), Timeout: s.cfg.QueryTimeout, MaxRows: e.MaxRows, MemoryBudget: s.cfg.QueryMemory})
 	if err != nil {
-		return nil, err
+		return encoded{}, err
 	}
-	return encodeResult(res, e.MaxRows), nil
+	rows := len(res.Rows)
+	if e.MaxRows > 0 {
+		rows = min(rows, e.MaxRows)
+	}
+	return encoded{encodeResult(res, e.MaxRows), rows}, nil
 }
 
 func firstVar(r *http.Request) string {

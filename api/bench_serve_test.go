@@ -1,0 +1,86 @@
+package api
+
+import (
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"net/url"
+	"testing"
+	"time"
+
+	"logq/fixtures"
+	"logq/logstore"
+)
+
+// BenchmarkServeDataDir is the measure of the endpoints over HTTP:
+// LOGQ_BENCH_EVENTS events per source (edge and relay, default 1M) are
+// ingested into a data directory, the store is closed and opened again (a
+// restart: the newest events come back from the WAL), and each shape is
+// called once to warm up and then b.N times through the server's handler,
+// with the built-in SQL under caching off, so that every call runs. The
+// time per call is the server's own (what logq_request_duration_seconds
+// observes), without a network. The store has the sidecar's default
+// budgets (a 64 MiB column cache, 32 MiB per open segment).
+//
+//	LOGQ_BENCH_EVENTS=10000000 go test ./api/ -run XXX -bench ServeDataDir -timeout 60m
+func BenchmarkServeDataDir(b *testing.B) {
+	dir := b.TempDir()
+	now := time.Now().UTC()
+	opts := logstore.Options{CacheBytes: 64 << 20, MaxOpenBytes: 32 << 20}
+	st, err := logstore.Open(dir, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec := fixtures.DefaultSpec(fixtures.BenchEvents(1_000_000), now)
+	for _, src := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
+		fixtures.GenerateBatches(spec, src, 500, func(evs [][]byte) {
+			if _, _, err := st.Ingest(src, evs); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+	if err := st.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if st, err = logstore.Open(dir, opts); err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	eps := builtins(b)
+	for _, e := range eps {
+		e.CacheSeconds, e.WarmSeconds = 0, 0
+	}
+	srv := New(Config{Keys: Keys("k"), Endpoints: eps, Backend: Local(st), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	defer srv.Close()
+	srv.SetReady(true)
+	h := srv.Handler()
+	project := fixtures.ProjectRef(0)
+	for _, s := range []struct{ name, endpoint, param, value string }{
+		{"invocation-stats-1hr", "functions.invocation-stats", "interval", "1hr"},
+		{"api-counts-hourly", "usage.api-counts", "interval", "hourly"},
+		{"api-counts-minutely", "usage.api-counts", "interval", "minutely"},
+		{"logs-all-pro", "logs.all", "project_tier", "PRO"},
+		{"logs-all-free", "logs.all", "project_tier", "FREE"},
+		{"invocation-stats-1day", "functions.invocation-stats", "interval", "1day"},
+		{"invocation-stats-7day", "functions.invocation-stats", "interval", "7day"},
+		{"api-counts-daily", "usage.api-counts", "interval", "daily"},
+	} {
+		target := "/api/endpoints/query/" + s.endpoint + "?" + url.Values{"project": {project}, s.param: {s.value}}.Encode()
+		call := func(b *testing.B) int {
+			r := httptest.NewRequest("GET", target, nil)
+			r.Header.Set("X-API-KEY", "k")
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			if w.Code != 200 {
+				b.Fatalf("%s: %d %s", target, w.Code, w.Body.String())
+			}
+			return w.Body.Len()
+		}
+		b.Run(s.name, func(b *testing.B) {
+			b.SetBytes(int64(call(b))) // the warm-up call
+			for b.Loop() {
+				call(b)
+			}
+		})
+	}
+}

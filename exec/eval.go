@@ -22,13 +22,16 @@ type evaluator struct {
 	// storage can be recycled instead of allocated per batch.
 	outs   map[expr.Expr]*Vector
 	consts map[*expr.Const]*Vector
+	// memos keeps a string predicate's answers per dictionary code
+	// (matchRows), per call node.
+	memos map[*expr.Call]*codeMemo
 	// mem is the query's memory budget, shared by every evaluator of the
 	// query (nil: unbounded); operators that keep rows charge it.
 	mem *memBudget
 }
 
 func newEvaluator() *evaluator {
-	return &evaluator{regexps: map[string]*regexp.Regexp{}, likes: map[string]func(string) bool{}, outs: map[expr.Expr]*Vector{}, consts: map[*expr.Const]*Vector{}}
+	return &evaluator{regexps: map[string]*regexp.Regexp{}, likes: map[string]func(string) bool{}, outs: map[expr.Expr]*Vector{}, consts: map[*expr.Const]*Vector{}, memos: map[*expr.Call]*codeMemo{}}
 }
 
 // out returns e's result vector, resized to n rows of type t.

@@ -128,13 +128,7 @@ func init() {
 			return nil, true, err
 		}
 		out := ev.out(c, types.Bool, b.N)
-		for i, s := range x.S[:b.N] {
-			if match(s) {
-				out.I[i] = 1
-			} else {
-				out.I[i] = 0
-			}
-		}
+		ev.matchRows(c, x, b.N, match, out.I)
 		out.copyNulls(x.Null, b.N)
 		return out, true, nil
 	}, "regexp_contains")
@@ -160,13 +154,7 @@ func init() {
 		}
 		x = dense(x, b.N)
 		out := ev.out(c, types.Bool, b.N)
-		for i, s := range x.S[:b.N] {
-			if match(s) {
-				out.I[i] = 1
-			} else {
-				out.I[i] = 0
-			}
-		}
+		ev.matchRows(c, x, b.N, match, out.I)
 		out.copyNulls(x.Null, b.N)
 		return out, true, nil
 	}, "like")

@@ -63,3 +63,45 @@ func TestValuePredicatesEagerAndLazy(t *testing.T) {
 	_, err := runGolden(st, "select count(*) as c from s where cast(substr(url, 11) as int64) > 5 and timestamp >= timestamp('2026-03-01T02:13:10Z')", nil) // from row 7990: holds 7999
 	require.ErrorContains(t, err, "cannot cast")
 }
+
+// A string predicate in a select list (COUNTIF's argument) over a
+// dictionary column is answered once per entry of a segment
+// (kernel_match.go): the counts are those counted here from the events,
+// with rows whose path is absent (NULL, read as "" with some entry's
+// code) first in each segment, so that an answer for "" kept under that
+// code would show.
+func TestPredicatesPerDictionaryEntry(t *testing.T) {
+	base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	paths := []string{"/rest/v1/a", "/auth/v1/b", "/storage/v1/c", "/rest/v1/d", "/realtime/e"}
+	const segRows = 1000
+	st := logstore.New(logstore.Options{SegmentRows: segRows})
+	var evs [][]byte
+	wantRest, wantAuthLike, wantEmpty, wantNonNull := 0, 0, 0, 0
+	for i := 0; i < 3*segRows; i++ {
+		ts := base.Add(time.Duration(i) * time.Second).Format(time.RFC3339)
+		if i%segRows < 10 {
+			evs = append(evs, fmt.Appendf(nil, `{"timestamp":%q}`, ts))
+			continue
+		}
+		p := paths[i*7%len(paths)]
+		evs = append(evs, fmt.Appendf(nil, `{"timestamp":%q,"path":%q}`, ts, p))
+		wantNonNull++
+		if strings.Contains(p, "/rest") {
+			wantRest++
+		}
+		if strings.HasPrefix(p, "/auth") {
+			wantAuthLike++
+		}
+		if p == "" {
+			wantEmpty++
+		}
+	}
+	_, rej := st.Append("s", evs)
+	require.Empty(t, rej)
+	require.NoError(t, st.Flush())
+	require.Len(t, st.Snapshot("s").Segments, 3)
+	got, err := runGolden(st, `select countif(regexp_contains(path, '/rest')) as rest, countif(path like '/auth%') as auth,
+		countif(regexp_contains(path, '^$')) as empty, countif(path like '%') as nonnull from s`, nil)
+	require.NoError(t, err)
+	require.Equal(t, fmt.Sprintf("rest | auth | empty | nonnull\n%d | %d | %d | %d\n", wantRest, wantAuthLike, wantEmpty, wantNonNull), got)
+}

@@ -43,6 +43,7 @@ type Vector struct {
 // store's column implements it (local_scan.go).
 type Dict interface {
 	DictEntry(code uint32) string
+	DictLen() int
 }
 
 // lateRows is the storage a late field's row references point into: the

@@ -2,6 +2,8 @@ package api
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -14,6 +16,17 @@ import (
 // full edge records, nested metadata included) as the response body:
 // the encoder alone, in bytes of JSON written per second.
 func BenchmarkEncodeLogsAll(b *testing.B) {
+	res := logsAllResult(b)
+	b.SetBytes(int64(len(encodeResult(res, 0))))
+	b.ReportAllocs()
+	for b.Loop() {
+		encodeResult(res, 0)
+	}
+}
+
+// logsAllResult is the built-in logs.all's answer over 20k generated edge
+// events: 100 full records.
+func logsAllResult(b *testing.B) *exec.Result {
 	now := time.Now().UTC()
 	st := logstore.New(logstore.Options{})
 	spec := fixtures.DefaultSpec(20_000, now)
@@ -33,9 +46,28 @@ func BenchmarkEncodeLogsAll(b *testing.B) {
 	if len(res.Rows) != 100 {
 		b.Fatalf("%d rows, want 100", len(res.Rows))
 	}
-	b.SetBytes(int64(len(encodeResult(res, 0))))
-	b.ReportAllocs()
-	for b.Loop() {
-		encodeResult(res, 0)
+	return res
+}
+
+// BenchmarkCompressLogsAll sends logs.all's body (100 edge records)
+// through the response compression as a client asking for each encoding
+// gets it: bytes of JSON in per second, and the size sent (ratio %).
+func BenchmarkCompressLogsAll(b *testing.B) {
+	body := encodeResult(logsAllResult(b), 0)
+	h := compress(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write(body) }))
+	for _, enc := range []string{"gzip", "zstd"} {
+		b.Run(enc, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			var sent int
+			for b.Loop() {
+				r := httptest.NewRequest("GET", "/", nil)
+				r.Header.Set("Accept-Encoding", enc)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				sent = w.Body.Len()
+			}
+			b.ReportMetric(100*float64(sent)/float64(len(body)), "ratio%")
+		})
 	}
 }

@@ -27,9 +27,17 @@ import (
 // keeps it as a string.) ts is the event's timestamp (µs) and msg its
 // event_message text ("" when it has none).
 func AppendBody(dst, ev []byte, o Origin) (out []byte, ts int64, msg string, err error) {
+	return appendBody(dst, ev, o, -1)
+}
+
+// appendBody is AppendBody; values that start at or before noCheck are
+// written token by token without the fast check (math.MaxInt: none is
+// checked, as the tests compare).
+func appendBody(dst, ev []byte, o Origin, noCheck int) (out []byte, ts int64, msg string, err error) {
 	b := bodyPool.Get().(*bodyWriter)
 	defer bodyPool.Put(b)
 	b.sc = NewScanner(ev, b.sc.buf)
+	b.dirty = noCheck
 	sc := &b.sc
 	if sc.Peek() != '{' {
 		return dst, 0, "", errNotObject
@@ -110,8 +118,8 @@ func AppendBody(dst, ev []byte, o Origin) (out []byte, ts int64, msg string, err
 		msgRaw, haveMsg = messageRaw, true
 	}
 	dst = append(dst, `{"id":`...)
-	if text := ScalarText(id); len(text) > 0 {
-		dst = types.AppendJSONString(dst, text)
+	if text := b.scalarText(id); len(text) > 0 {
+		dst = types.AppendJSONString(dst, unsafe.String(unsafe.SliceData(text), len(text)))
 	} else {
 		dst = append(dst, '"')
 		dst = AppendUUID(dst, o.Seed, o.Index)
@@ -120,13 +128,14 @@ func AppendBody(dst, ev []byte, o Origin) (out []byte, ts int64, msg string, err
 	dst = append(dst, `,"timestamp":`...)
 	dst = strconv.AppendInt(dst, ts, 10)
 	if haveMsg && !IsNull(msgRaw) {
-		msg = ScalarText(msgRaw)
+		msg = string(b.scalarText(msgRaw))
 		dst = append(dst, `,"event_message":`...)
 		dst = types.AppendJSONString(dst, msg)
 	}
 	dst = append(dst, b.rest...)
 	if messageIsMember {
 		b.sc = NewScanner(messageRaw, b.sc.buf)
+		b.dirty = noCheck
 		dst = appendKey(append(dst, ','), "message")
 		if dst, err = b.value(dst, 1); err != nil {
 			return dst, 0, "", err
@@ -149,12 +158,32 @@ func sanitizedName(key []byte) string {
 	return SanitizeKey(key)
 }
 
+// scalarText is ScalarText's text, unescaped into the writer's scratch
+// (valid until the next call) rather than a string of its own.
+func (b *bodyWriter) scalarText(raw []byte) []byte {
+	if len(raw) > 0 && raw[0] == '"' {
+		sc := Scanner{b: raw, buf: b.text[:0]}
+		s, err := sc.Str()
+		b.text = sc.buf
+		if err == nil {
+			return s
+		}
+	}
+	return raw
+}
+
 // bodyWriter copies members, keeping the keys seen in each open object.
 type bodyWriter struct {
 	sc    Scanner
 	seen  []seenKey // the keys written in each enclosing object, innermost last
 	names []byte
 	rest  []byte // the top-level members but the fixed fields
+	keys  []keySpan
+	text  []byte // scratch for scalarText
+	// dirty is where the last fast check of a value (cleanEnd) failed: a
+	// value that starts before it is not checked again, so that no byte is
+	// checked twice however deep the value that failed.
+	dirty int
 }
 
 var bodyPool = sync.Pool{New: func() any { return &bodyWriter{} }}
@@ -204,7 +233,17 @@ func (b *bodyWriter) value(dst []byte, depth int) ([]byte, error) {
 	if depth > MaxDepth {
 		return dst, errorString("invalid JSON: nested too deeply")
 	}
-	switch c := sc.Peek(); {
+	c := sc.Peek()
+	if (c == '{' || c == '[') && sc.i > b.dirty {
+		end, ok := cleanEnd(sc.b, sc.i, depth, &b.keys)
+		if ok {
+			dst = append(dst, sc.b[sc.i:end]...)
+			sc.i = end
+			return dst, nil
+		}
+		b.dirty = end
+	}
+	switch {
 	case c == '{':
 		sc.Advance()
 		dst = append(dst, '{')

@@ -13,6 +13,11 @@
 //     unit (seconds, ms, µs, ns).
 //   - id.go: generated ids (random per chunk, the same when replayed).
 //   - array.go: JSON arrays as boxed ARRAY values.
+//   - body.go, body_clean.go: AppendBody, one event as drains send it and
+//     the tail shows it (fixed fields first, keys made safe). A nested value
+//     that is already as the body writes it (compact, safe unique keys) is
+//     checked in one pass and copied whole; any other is written token by
+//     token.
 //   - reject.go: Reject, one refused event, as api reports it (406).
 //   - tree.go, shred.go, fieldcap.go, schema.go: shredding. A source's Tree
 //     holds its field paths and their types; Tree.Shred walks one event,

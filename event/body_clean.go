@@ -1,0 +1,148 @@
+package event
+
+import "bytes"
+
+// cleanEnd is AppendBody's fast path for a nested value. It reads the
+// value that starts at b[i] and returns where it ends when the body would
+// hold it byte for byte as received: compact JSON (no whitespace between
+// tokens), every key already SQL-safe, written without escapes and not
+// repeated in its object, strings without raw control characters and with
+// valid escapes, numbers as JSON writes them, nesting within MaxDepth. It
+// returns ok false at the first byte where that does not hold (at): the
+// writer (bodyWriter.value) then takes the value token by token and decides
+// what it becomes or refuses it, as before.
+//
+// Drains build a body for every event they send, and events from real
+// shippers are nearly always clean, so checking a value in one pass and
+// copying it is ~3× cheaper than writing it token by token (issue 32).
+//
+// keys is scratch: the spans of the keys of the open objects.
+func cleanEnd(b []byte, i, depth int, keys *[]keySpan) (end int, ok bool) {
+	if depth >= MaxDepth || i >= len(b) {
+		return i, false
+	}
+	switch c := b[i]; {
+	case c == '{':
+		level := len(*keys)
+		end, ok = cleanObjectEnd(b, i+1, depth, keys)
+		*keys = (*keys)[:level]
+		return end, ok
+	case c == '[':
+		i++
+		if i < len(b) && b[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			if i, ok = cleanEnd(b, i, depth+1, keys); !ok || i >= len(b) {
+				return i, false
+			}
+			switch b[i] {
+			case ',':
+				i++
+			case ']':
+				return i + 1, true
+			default:
+				return i, false
+			}
+		}
+	case c == '"':
+		for i++; i < len(b); {
+			switch c := b[i]; {
+			case c == '"':
+				return i + 1, true
+			case c < 0x20:
+				return i, false // the writer escapes it
+			case c == '\\':
+				if i+1 >= len(b) {
+					return i, false
+				}
+				switch b[i+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					i += 2
+				case 'u':
+					if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+						return i, false
+					}
+					i += 6
+				default:
+					return i, false
+				}
+			default:
+				i++
+			}
+		}
+		return i, false
+	case c == 't':
+		return literalEnd(b, i, "true")
+	case c == 'f':
+		return literalEnd(b, i, "false")
+	case c == 'n':
+		return literalEnd(b, i, "null")
+	case c == '-' || c >= '0' && c <= '9':
+		// The token Scanner.Number reads, kept as it is when it is a number
+		// as JSON writes one.
+		j := i + 1
+		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		if !validNumber(b[i:j]) {
+			return i, false
+		}
+		return j, true
+	}
+	return i, false
+}
+
+// keySpan is a key's bytes in the event.
+type keySpan struct{ start, end int32 }
+
+func isKeyByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func literalEnd(b []byte, i int, word string) (int, bool) {
+	if len(b)-i >= len(word) && string(b[i:i+len(word)]) == word {
+		return i + len(word), true
+	}
+	return i, false
+}
+
+// cleanObjectEnd is cleanEnd past an object's '{'.
+func cleanObjectEnd(b []byte, i, depth int, keys *[]keySpan) (end int, ok bool) {
+	if i < len(b) && b[i] == '}' {
+		return i + 1, true
+	}
+	level := len(*keys)
+	for {
+		// A key: '"', SQL-safe bytes not starting with a digit, '"', ':'.
+		if i >= len(b) || b[i] != '"' {
+			return i, false
+		}
+		start := i + 1
+		j := start
+		for j < len(b) && isKeyByte(b[j]) {
+			j++
+		}
+		if j == start || b[start] >= '0' && b[start] <= '9' || j+1 >= len(b) || b[j] != '"' || b[j+1] != ':' {
+			return start, false // empty, unsafe, escaped or starting with a digit; or no ':'
+		}
+		key := b[start:j]
+		for _, k := range (*keys)[level:] {
+			if int(k.end-k.start) == len(key) && bytes.Equal(b[k.start:k.end], key) {
+				return start, false // repeated: the writer keeps the first
+			}
+		}
+		*keys = append(*keys, keySpan{start: int32(start), end: int32(j)})
+		if i, ok = cleanEnd(b, j+2, depth+1, keys); !ok || i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case ',':
+			i++
+		case '}':
+			return i + 1, true
+		default:
+			return i, false
+		}
+	}
+}

@@ -120,18 +120,33 @@ func (m *Manager) reloadLoop() {
 				continue
 			}
 			m.mu.Lock()
-			if cfg.Version != m.cfg.Version {
-				m.cfg = cfg
-				m.engine.sync(cfg)
-			}
+			m.adopt(cfg)
 			m.mu.Unlock()
 		}
 	}
 }
 
-// change applies f to a copy of the config, saves it and applies it.
+// adopt takes a config read from the store when it is newer than the one
+// held: a read that began before a change of this instance was saved
+// returns the older version, which must not undo it. Called with mu held.
+func (m *Manager) adopt(cfg *Config) {
+	if cfg.Version > m.cfg.Version {
+		m.cfg = cfg
+		m.engine.sync(cfg)
+	}
+}
+
+// change applies f to a copy of the newest config, saves it and applies
+// it. The store is read first so that a change another instance saved
+// since the last reload is built on, not overwritten (two changes at the
+// same moment on two instances still race: the last saved wins).
 // Called with mu held.
 func (m *Manager) change(f func(c *Config) error) error {
+	latest, err := m.opts.Store.Load()
+	if err != nil {
+		return &Error{Status: 503, Msg: "the drains' config could not be read: " + err.Error()}
+	}
+	m.adopt(latest)
 	c := m.cfg.clone()
 	if err := f(c); err != nil {
 		return err

@@ -40,10 +40,22 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 		given  []*client // the URLs that are one of them
 	}
 	shards := map[int]*shard{}
+	var first string // the cluster as the first server lists it
 	for i, c := range e.servers {
 		out, err := c.text(ctx, "SELECT shard_num, shard_weight, is_local, host_name, port FROM system.clusters WHERE cluster = "+quote(e.cfg.Cluster)+" FORMAT TabSeparated", nil)
 		if err != nil {
 			return nil, "", fmt.Errorf("--clickhouse-cluster: %w", err)
+		}
+		// Each server reloads its configuration on its own: while a change
+		// reaches them, two can list different clusters. That is not a
+		// cluster to refuse, only one to read again (the watch keeps what it
+		// knows until they agree).
+		listed := listing(out)
+		if i == 0 {
+			first = listed
+		} else if listed != first {
+			return nil, "", fmt.Errorf("--clickhouse-cluster: %s and %s list cluster %q differently (a configuration change on its way?)",
+				e.servers[0].base.Host, c.base.Host, e.cfg.Cluster)
 		}
 		local := map[int]bool{}
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
@@ -109,6 +121,19 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 		return nil, "no shard has a weight", nil
 	}
 	return set, "", nil
+}
+
+// listing is a server's system.clusters rows without is_local (which
+// differs from server to server), sorted: equal for servers that agree.
+func listing(out string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for i, l := range lines {
+		if f := strings.Split(l, "\t"); len(f) == 5 {
+			lines[i] = strings.Join([]string{f[0], f[1], f[3], f[4]}, "\t")
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
 }
 
 // clusterError is a cluster logq cannot write as configured (not a server

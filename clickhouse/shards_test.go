@@ -2,7 +2,10 @@ package clickhouse
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -107,4 +110,52 @@ func TestPickFollowsWeights(t *testing.T) {
 	}
 	require.InDelta(t, 10_000, counts[0], 500)
 	require.InDelta(t, 30_000, counts[1], 500)
+}
+
+// fakeClusters is a server that answers every query with rows of
+// system.clusters (shard_num, shard_weight, is_local, host_name, port).
+func fakeClusters(t *testing.T, rows string) *client {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, rows)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := newClient(srv.URL, "", "")
+	require.NoError(t, err)
+	return c
+}
+
+// Servers reload their configuration one by one: while a shard added to
+// the cluster is listed by one server and not yet by another, the map is
+// not made (an error to retry, not a cluster to refuse), and when they
+// agree it is.
+func TestShardsWhileServersDisagree(t *testing.T) {
+	oldA := "1\t1\t1\th\t9001\n"
+	newA := "1\t1\t1\th\t9001\n2\t1\t0\th\t9002\n"
+	newB := "1\t1\t0\th\t9001\n2\t1\t1\th\t9002\n"
+	// B already has a third shard, on a server no URL is.
+	newerB := newB + "3\t1\t0\th\t1\n"
+	for _, tc := range []struct {
+		name     string
+		a, b     string
+		disagree bool
+	}{
+		{"A still old", oldA, newB, true},
+		{"B already newer", newA, newerB, true},
+		{"agreed", newA, newB, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := &Engine{cfg: Config{Cluster: "c"}, servers: []*client{fakeClusters(t, tc.a), fakeClusters(t, tc.b)}}
+			set, why, err := e.readShards(context.Background())
+			if tc.disagree {
+				require.ErrorContains(t, err, `list cluster "c" differently`)
+				require.False(t, errors.As(err, new(*clusterError)), "a passing state, not a refusal")
+				return
+			}
+			require.NoError(t, err)
+			require.Empty(t, why)
+			require.Equal(t, e.servers, set.servers)
+			require.Equal(t, []uint64{1, 2}, set.weights)
+		})
+	}
 }

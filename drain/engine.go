@@ -308,8 +308,10 @@ func (s *stream) run(ctx context.Context) {
 		s.oldest.Store(0)
 	}
 	defer func() {
-		if fl != nil {
-			<-fl.done // it ends promptly: ctx is done
+		// The batch under way ends within stopGrace (deliver); delivered,
+		// it is committed, so a clean stop repeats nothing received.
+		if fl != nil && <-fl.done {
+			s.commit(fl.upTo)
 		}
 	}()
 	// doneUpTo is where the events read so far are delivered once b is:
@@ -437,8 +439,13 @@ func (s *stream) deliver(ctx context.Context, b *batch) bool {
 		s.mu.Lock()
 		dst := s.dst
 		s.mu.Unlock()
-		sctx, cancel := context.WithTimeout(ctx, o.SendTimeout)
+		// A stop (ctx) leaves the request under way stopGrace to finish:
+		// cut short, a batch the destination had received would be sent
+		// again after a restart.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.SendTimeout)
+		stopping := context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, cancel) })
 		err := dst.Send(sctx, dest.Batch{Source: s.key.source, Events: b.events})
+		stopping()
 		cancel()
 		if err == nil {
 			s.stats.delivered.Add(int64(len(b.events)))
@@ -470,6 +477,10 @@ func (s *stream) deliver(ctx context.Context, b *batch) bool {
 		}
 	}
 }
+
+// stopGrace bounds how long a stopping stream waits for the request under
+// way (a drain deleted, a shutdown).
+const stopGrace = 2 * time.Second
 
 // fail records a stream's last error.
 func (s *stream) fail(msg string) {

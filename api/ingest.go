@@ -219,7 +219,8 @@ var zstdPool = sync.Pool{New: func() any {
 // MaxBody bytes either way (so a small bomb cannot expand past the limit).
 func readBody(r *http.Request) ([]byte, *apiError) {
 	var rd io.Reader = http.MaxBytesReader(nil, r.Body, MaxBody)
-	switch enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); enc {
+	enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding")))
+	switch enc {
 	case "", "identity":
 	case "gzip", "x-gzip":
 		gz, err := gzip.NewReader(rd)
@@ -238,7 +239,7 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 	default:
 		return nil, errorf(400, "invalidBody", "", "Content-Encoding %q is not supported (use gzip or zstd)", enc)
 	}
-	body, err := io.ReadAll(io.LimitReader(rd, MaxBody+1))
+	body, err := readAll(rd, r.ContentLength, enc == "" || enc == "identity")
 	if err != nil {
 		return nil, bodyError(err)
 	}
@@ -246,6 +247,33 @@ func readBody(r *http.Request) ([]byte, *apiError) {
 		return nil, errorf(413, "payloadTooLarge", "", "the request body is larger than %d bytes", MaxBody)
 	}
 	return body, nil
+}
+
+// readAll reads at most MaxBody+1 bytes of rd. An uncompressed body of a
+// known length is read into one buffer of that length (plus one byte, to
+// see the end), where io.ReadAll would grow its buffer from 512 bytes,
+// copying and clearing the ~1 MB of a shipper's batch ~12 times: that was
+// ~15% of an ingest's CPU. A length is only a hint: a body that differs
+// from it is read all the same.
+func readAll(rd io.Reader, length int64, identity bool) ([]byte, error) {
+	lr := io.LimitReader(rd, MaxBody+1)
+	if !identity || length <= 0 || length > MaxBody {
+		return io.ReadAll(lr)
+	}
+	buf := make([]byte, 0, length+1)
+	for {
+		n, err := lr.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // longer than said: grow as ReadAll does
+		}
+	}
 }
 
 func bodyError(err error) *apiError {

@@ -281,6 +281,41 @@ func TestDrainResumesAfterARestart(t *testing.T) {
 	})
 }
 
+// A stop while a batch is under way waits for its answer and saves the
+// position past it: the destination, slow to answer but answering, is not
+// sent the batch again after the restart.
+func TestStopWaitsForTheBatchUnderWay(t *testing.T) {
+	dir := t.TempDir()
+	drains := filepath.Join(dir, "drains")
+	positions, err := LoadPositions(drains)
+	require.NoError(t, err)
+	st, err := logstore.Open(dir, logstore.Options{Holds: positions.Holds()})
+	require.NoError(t, err)
+	rc := newReceiver(t)
+	arrived := make(chan struct{})
+	var once sync.Once
+	rc.setFail(func() int {
+		once.Do(func() { close(arrived); time.Sleep(300 * time.Millisecond) })
+		return 0
+	})
+	m, _ := newDrain(t, st, drains, rc.srv.URL, `~".*?"`, Options{Positions: positions})
+	ingest(t, st, "s", 0, 10, 10)
+	<-arrived
+	m.Close() // while the receiver holds the request
+	require.NoError(t, st.Close())
+
+	positions, err = LoadPositions(drains)
+	require.NoError(t, err)
+	st, err = logstore.Open(dir, logstore.Options{Holds: positions.Holds()})
+	require.NoError(t, err)
+	defer st.Close()
+	m = startManager(t, st, drains, Options{Positions: positions})
+	defer m.Close()
+	ingest(t, st, "s", 10, 11, 1)
+	waitFor(t, 10*time.Second, "the event after the restart", func() bool { return rc.ids()["ev10"] > 0 })
+	require.Equal(t, wantIDs(0, 11, 1), rc.ids(), "each once")
+}
+
 func spoolFiles(t *testing.T, dir string) []string {
 	files, err := filepath.Glob(filepath.Join(dir, "spool", "*", "*.log"))
 	require.NoError(t, err)

@@ -46,18 +46,8 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 		if err != nil {
 			return nil, "", fmt.Errorf("--clickhouse-cluster: %w", err)
 		}
-		// Each server reloads its configuration on its own: while a change
-		// reaches them, two can list different clusters. That is not a
-		// cluster to refuse, only one to read again (the watch keeps what it
-		// knows until they agree).
-		listed := listing(out)
-		if i == 0 {
-			first = listed
-		} else if listed != first {
-			return nil, "", fmt.Errorf("--clickhouse-cluster: %s and %s list cluster %q differently (a configuration change on its way?)",
-				e.servers[0].base.Host, c.base.Host, e.cfg.Cluster)
-		}
 		local := map[int]bool{}
+		var rows []string // the server's listing without is_local, which differs between servers
 		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 			var num, isLocal, port int
 			var weight uint64
@@ -65,6 +55,7 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 			if _, err := fmt.Sscanf(line, "%d\t%d\t%d\t%s\t%d", &num, &weight, &isLocal, &host, &port); err != nil {
 				return nil, "", fmt.Errorf("--clickhouse-cluster: reading system.clusters of %s: %q: %w", c.base.Host, line, err)
 			}
+			rows = append(rows, fmt.Sprintf("%d\t%d\t%s\t%d", num, weight, host, port))
 			sh := shards[num]
 			if sh == nil {
 				sh = &shard{weight: weight}
@@ -76,6 +67,17 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 			// 18.16 marks every replica of a shard local when one is, so a
 			// server is known as one of its shard's replicas, not which.
 			local[num] = local[num] || isLocal == 1
+		}
+		// Each server reloads its configuration on its own: while a change
+		// reaches them, two can list different clusters. That is not a
+		// cluster to refuse, only one to read again (the watch keeps what it
+		// knows until they agree).
+		sort.Strings(rows)
+		if listed := strings.Join(rows, "\n"); i == 0 {
+			first = listed
+		} else if listed != first {
+			return nil, "", fmt.Errorf("--clickhouse-cluster: %s and %s list cluster %q differently (a configuration change on its way?)",
+				e.servers[0].base.Host, c.base.Host, e.cfg.Cluster)
 		}
 		for num, ok := range local {
 			if ok {
@@ -121,19 +123,6 @@ func (e *Engine) readShards(ctx context.Context) (*shardSet, string, error) {
 		return nil, "no shard has a weight", nil
 	}
 	return set, "", nil
-}
-
-// listing is a server's system.clusters rows without is_local (which
-// differs from server to server), sorted: equal for servers that agree.
-func listing(out string) string {
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	for i, l := range lines {
-		if f := strings.Split(l, "\t"); len(f) == 5 {
-			lines[i] = strings.Join([]string{f[0], f[1], f[3], f[4]}, "\t")
-		}
-	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
 }
 
 // clusterError is a cluster logq cannot write as configured (not a server

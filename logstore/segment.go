@@ -200,3 +200,7 @@ func (s *Segment) openBytes() int64 {
 	}
 	return b
 }
+
+// Sealed reports whether the segment is sealed: its rows and columns,
+// dictionaries included, never change again.
+func (s *Segment) Sealed() bool { return s.sealed }

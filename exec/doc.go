@@ -8,11 +8,11 @@
 // make faster (parallel aggregates and first-rows windows, newest-first
 // top-k and windows); a remote engine (package clickhouse) answers what it
 // can translate. The local store is known only in the files named local_*
-// (local.go, local_scan.go, local_scan_dict.go, local_window_newest.go;
-// layout_test.go checks it): everything else sees storage through the
-// interfaces this package defines (Storage, View, Dict for a dictionary
-// column a vector's codes index, lateRows for the rows a late field's
-// references point into).
+// (local.go, local_scan.go, local_scan_dict.go, local_maskcache.go,
+// local_window_newest.go; layout_test.go checks it): everything else sees
+// storage through the interfaces this package defines (Storage, View, Dict
+// for a dictionary column a vector's codes index, lateRows for the rows a
+// late field's references point into).
 //
 // A prepared query keeps its bound plan per parameter set (plancache.go,
 // over planner.Template): from its second call with the same values, while
@@ -31,7 +31,11 @@
 // Scans prune whole segments by time range and by dictionary (an equality on
 // a string that a segment's dictionary lacks skips it), check the remaining
 // pushed predicates on compact storage (integer timestamps, dictionary codes),
-// and only then read the other fields, for the surviving rows only. A nested
+// and only then read the other fields, for the surviving rows only. A
+// predicate on one string field of a dictionary column is answered per
+// entry; over a sealed segment that answer is kept across queries
+// (local_maskcache.go), since neither the segment nor the predicate with
+// its constants changes. A nested
 // record used as a value is not assembled by the scan: its vector holds row
 // references, assembled when a value is finally needed (for the 100 rows a
 // top-k keeps, not the million it looked at).

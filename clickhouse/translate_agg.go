@@ -206,10 +206,13 @@ func quantileElement(cols []rcol, e expr.Expr) (string, bool) {
 	if !ok || k.V.Null || k.V.T.Kind != types.KindInt64 {
 		return "", false
 	}
-	q, rank := cols[ref.Idx].quant, int(k.V.I)-base
-	if !slices.Contains(q.ranks, rank) {
+	// The array holds the ranks read alone: the planner renumbered the
+	// reads to index it (expr.AggCall.Ranks).
+	q, i := cols[ref.Idx].quant, int(k.V.I)-base
+	if i < 0 || i >= len(q.ranks) {
 		return "", false
 	}
+	rank := q.ranks[i]
 	if q.at != nil {
 		return q.at[rank], true
 	}

@@ -11,16 +11,18 @@ import (
 )
 
 // quantAgg is APPROX_QUANTILES(x, n): per group, a quantileState
-// (quantile.go); only the ranks the plan reads are computed.
+// (quantile.go). When the plan reads only some ranks (AggCall.Ranks), only
+// they are computed and the array holds only them.
 type quantAgg struct {
-	n     int
-	ranks []int
-	elem  types.Type
-	q     []quantileState
-	strs  [][]string // the values of STRING and BYTES, per group
-	mem   *memBudget // the strings kept are charged here
-	err   error
-	done  []types.Value // results, when computed ahead by prepare
+	n       int
+	ranks   []int
+	compact bool // the array holds ranks alone
+	elem    types.Type
+	q       []quantileState
+	strs    [][]string // the values of STRING and BYTES, per group
+	mem     *memBudget // the strings kept are charged here
+	err     error
+	done    []types.Value // results, when computed ahead by prepare
 }
 
 func newQuantAgg(a expr.AggCall) aggState {
@@ -31,7 +33,7 @@ func newQuantAgg(a expr.AggCall) aggState {
 			ranks = append(ranks, i)
 		}
 	}
-	return &quantAgg{n: n, ranks: ranks, elem: *a.T.Elem}
+	return &quantAgg{n: n, ranks: ranks, compact: a.Ranks != nil, elem: *a.T.Elem}
 }
 
 func (s *quantAgg) setBudget(m *memBudget) { s.mem = m }
@@ -112,24 +114,27 @@ func (s *quantAgg) compute(g int) types.Value {
 	if vals == nil {
 		return types.NullOf(types.ArrayOf(s.elem))
 	}
-	// Positions not requested (when only some ranks are read) stay NULL; the
-	// planner guarantees nothing reads them.
-	out := make([]types.Value, s.n+1)
-	for i := range out {
-		out[i] = types.NullOf(s.elem)
-	}
-	for k, r := range s.ranks {
-		if r < 0 || r > s.n {
-			continue
+	out := s.array()
+	for k, x := range vals {
+		at := k
+		if !s.compact {
+			at = s.ranks[k]
 		}
-		x := vals[k]
 		if s.elem.Kind == types.KindFloat64 {
-			out[r] = types.FloatValue(x)
+			out[at] = types.FloatValue(x)
 		} else {
-			out[r] = types.Value{T: s.elem, I: int64(math.Round(x))}
+			out[at] = types.Value{T: s.elem, I: int64(math.Round(x))}
 		}
 	}
 	return types.ArrayValue(s.elem, out)
+}
+
+// array is a group's result array to fill: the ranks read, or all n+1.
+func (s *quantAgg) array() []types.Value {
+	if s.compact {
+		return make([]types.Value, len(s.ranks))
+	}
+	return make([]types.Value, s.n+1)
 }
 
 // computeStrings is compute over strings: exact, at exactRank, by bytes.
@@ -139,16 +144,14 @@ func (s *quantAgg) computeStrings(g int) types.Value {
 		return types.NullOf(types.ArrayOf(s.elem))
 	}
 	slices.Sort(vals)
-	out := make([]types.Value, s.n+1)
-	for i := range out {
-		out[i] = types.NullOf(s.elem)
-	}
+	out := s.array()
 	N := len(vals)
-	for _, i := range s.ranks {
-		if i < 0 || i > s.n {
-			continue
+	for k, i := range s.ranks {
+		at := k
+		if !s.compact {
+			at = i
 		}
-		out[i] = types.Value{T: s.elem, S: vals[exactRank(i, s.n, N)]}
+		out[at] = types.Value{T: s.elem, S: vals[exactRank(i, s.n, N)]}
 	}
 	return types.ArrayValue(s.elem, out)
 }

@@ -85,7 +85,9 @@ type AggCall struct {
 	Distinct bool
 	T        types.Type
 	// Ranks, for approx_quantiles whose result is only read at constant
-	// offsets, lists those offsets; the others are left NULL.
+	// offsets within it, lists those ranks, ascending: the result array
+	// then holds only them, in this order, and the reads were renumbered
+	// to index it (planner's quantileRanks).
 	Ranks []int
 	// ARRAY_AGG and STRING_AGG modifiers (bind_aggmods.go): the ORDER BY
 	// keys are the last len(Order) Args; HasLimit keeps the first Limit

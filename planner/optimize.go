@@ -440,7 +440,12 @@ func lateFields(n Node) Node {
 }
 
 // quantileRanks marks approx_quantiles aggregates whose array is only read at
-// constant offsets, so the executor computes just those ranks.
+// constant offsets within it, so the executor computes just those ranks: the
+// array then holds only them, in the order of Ranks, and the reads are
+// renumbered to match (OFFSET(q, 95) of ranks [95 99] reads element 0). Its
+// 101 elements per group were most of what invocation-stats allocated. An
+// offset past the array is left to read the whole array and fail as it
+// would.
 func quantileRanks(n Node) Node {
 	for _, in := range Inputs(n) {
 		quantileRanks(in)
@@ -460,21 +465,34 @@ func quantileRanks(n Node) Node {
 			continue
 		}
 		col := nk + ai
+		last := int(call.Args[1].(*expr.Const).V.I)
+		// read returns the rank an expression reads of the array and the
+		// base of its index (1 for ORDINAL), if it is such a read.
+		read := func(e expr.Expr) (rank, base int, ok bool) {
+			c, ok := e.(*expr.Call)
+			if !ok || c.Fn != "offset" && c.Fn != "safe_offset" && c.Fn != "ordinal" && c.Fn != "safe_ordinal" {
+				return 0, 0, false
+			}
+			if r, ok := c.Args[0].(*expr.ColRef); !ok || r.Idx != col {
+				return 0, 0, false
+			}
+			k, ok := c.Args[1].(*expr.Const)
+			if !ok || k.V.Null {
+				return 0, 0, false
+			}
+			if c.Fn == "ordinal" || c.Fn == "safe_ordinal" {
+				base = 1
+			}
+			return int(k.V.I) - base, base, true
+		}
 		ranks := map[int]bool{}
 		onlyOffsets := true
 		var visit func(e expr.Expr)
 		visit = func(e expr.Expr) {
-			if c, ok := e.(*expr.Call); ok && (c.Fn == "offset" || c.Fn == "safe_offset" || c.Fn == "ordinal" || c.Fn == "safe_ordinal") {
-				if r, ok := c.Args[0].(*expr.ColRef); ok && r.Idx == col {
-					if k, ok := c.Args[1].(*expr.Const); ok && !k.V.Null {
-						i := int(k.V.I)
-						if c.Fn == "ordinal" || c.Fn == "safe_ordinal" {
-							i--
-						}
-						ranks[i] = true
-						return
-					}
-				}
+			if r, _, ok := read(e); ok {
+				ranks[r] = true
+				onlyOffsets = onlyOffsets && r >= 0 && r <= last
+				return
 			}
 			if r, ok := e.(*expr.ColRef); ok && r.Idx == col {
 				onlyOffsets = false
@@ -486,12 +504,24 @@ func quantileRanks(n Node) Node {
 		for _, e := range p.Exprs {
 			visit(e)
 		}
-		if onlyOffsets && len(ranks) > 0 {
-			call.Ranks = call.Ranks[:0]
-			for r := range ranks {
-				call.Ranks = append(call.Ranks, r)
-			}
-			sort.Ints(call.Ranks)
+		if !onlyOffsets || len(ranks) == 0 {
+			continue
+		}
+		call.Ranks = call.Ranks[:0]
+		for r := range ranks {
+			call.Ranks = append(call.Ranks, r)
+		}
+		sort.Ints(call.Ranks)
+		for i, e := range p.Exprs {
+			p.Exprs[i] = expr.MapExpr(e, func(e expr.Expr) expr.Expr {
+				r, base, ok := read(e)
+				if !ok {
+					return e
+				}
+				c := *e.(*expr.Call)
+				c.Args = []expr.Expr{c.Args[0], &expr.Const{V: types.IntValue(int64(sort.SearchInts(call.Ranks, r) + base))}}
+				return &c
+			})
 		}
 	}
 	return n

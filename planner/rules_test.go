@@ -90,7 +90,7 @@ Project [(#0:u || #0:u) AS uu]
 			// quantileRanks: only the 95th of the 101 quantiles is read.
 			rule: "quantileRanks", sql: `select approx_quantiles(m.execution_time_ms, 100)[offset(95)] as p95 from logs cross join unnest(metadata) as m`,
 			want: `
-Project [offset(#0:$agg0, 95) AS p95]
+Project [offset(#0:$agg0, 0) AS p95]
   Aggregate keys=[] aggs=[approx_quantiles(#0:execution_time_ms, 100)ranks[95]]
     Scan logs [metadata.execution_time_ms] present(metadata)`,
 		},

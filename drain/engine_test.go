@@ -193,6 +193,9 @@ func TestDrainDeliversEveryEventInOrder(t *testing.T) {
 	require.Equal(t, "message 10", first["event_message"])
 	require.Equal(t, map[string]any{"level": "info", "n": float64(10)}, first["metadata"])
 	require.IsType(t, float64(0), first["timestamp"])
+	// The receiver holds the last batch before its answer reaches the
+	// drain, which counts the batch only then.
+	waitFor(t, 5*time.Second, "the last batch counted", func() bool { return m.Stats()[0].Delivered == 1000 })
 	st2 := m.Stats()
 	require.Len(t, st2, 1)
 	require.Equal(t, int64(1000), st2[0].Delivered)

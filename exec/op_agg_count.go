@@ -11,24 +11,35 @@ type countState struct {
 func (s *countState) grow(n int) { s.c = growZero(s.c, n) }
 
 func (s *countState) update(g []int32, args []*Vector, n int) {
+	// Counted run by run of one group, in a register: rows read in time
+	// order and grouped by a time bucket come in long runs, and adding to
+	// the group's counter row by row waits on the store before it.
 	switch {
 	case s.star:
-		for _, gi := range g {
-			s.c[gi]++
+		for i := 0; i < len(g); {
+			gi, start := g[i], i
+			for i < len(g) && g[i] == gi {
+				i++
+			}
+			s.c[gi] += int64(i - start)
 		}
 	case s.cond:
 		v := args[0]
-		for r, gi := range g {
-			if v.I[r] != 0 && !v.isNull(r) {
-				s.c[gi]++
+		for i := 0; i < len(g); {
+			gi, c := g[i], int64(0)
+			for ; i < len(g) && g[i] == gi; i++ {
+				c += b2i(v.I[i] != 0 && !v.isNull(i))
 			}
+			s.c[gi] += c
 		}
 	default:
 		v := args[0]
-		for r, gi := range g {
-			if !v.isNull(r) {
-				s.c[gi]++
+		for i := 0; i < len(g); {
+			gi, c := g[i], int64(0)
+			for ; i < len(g) && g[i] == gi; i++ {
+				c += b2i(!v.isNull(i))
 			}
+			s.c[gi] += c
 		}
 	}
 }

@@ -111,43 +111,61 @@ func exactRank(i, n, N int) int {
 	return max(int(math.Ceil(float64(i)*float64(N)/float64(n))), 1) - 1
 }
 
-// selectKth partially orders v so that v[k] is the k-th smallest, and returns it.
+// selectKth partially orders v so that v[k] is the k-th smallest (from 0),
+// none before it larger and none after it smaller, and returns it.
+//
+// Floyd and Rivest's selection: over a long range, the k-th is first
+// selected within a sample's narrow band around where it should fall,
+// which makes it a pivot that leaves little on k's side, so the range
+// shrinks to about what lies between k and the band in one pass (~n plus
+// min(k, n-k) comparisons against quickselect's ~2–3n). invocation-stats'
+// p95 and p99 of thousands of values per bucket spent most of
+// APPROX_QUANTILES' time here.
 func selectKth(v []float64, k int) float64 {
 	lo, hi := 0, len(v)-1
-	for lo < hi {
-		// median of three pivot
-		mid := lo + (hi-lo)/2
-		if v[mid] < v[lo] {
-			v[mid], v[lo] = v[lo], v[mid]
+	for hi > lo {
+		if hi-lo > 600 {
+			n := float64(hi - lo + 1)
+			i := float64(k - lo + 1)
+			z := math.Log(n)
+			s := 0.5 * math.Exp(2*z/3)
+			sd := 0.5 * math.Sqrt(z*s*(n-s)/n)
+			if i < n/2 {
+				sd = -sd
+			}
+			newLo := max(lo, int(math.Floor(float64(k)-i*s/n+sd)))
+			newHi := min(hi, int(math.Floor(float64(k)+(n-i)*s/n+sd)))
+			selectKth(v[newLo:newHi+1], k-newLo)
 		}
-		if v[hi] < v[lo] {
+		// Partition [lo, hi] around t = v[k].
+		t := v[k]
+		i, j := lo, hi
+		v[lo], v[k] = v[k], v[lo]
+		if v[hi] > t {
 			v[hi], v[lo] = v[lo], v[hi]
 		}
-		if v[hi] < v[mid] {
-			v[hi], v[mid] = v[mid], v[hi]
-		}
-		pivot := v[mid]
-		i, j := lo, hi
-		for i <= j {
-			for v[i] < pivot {
+		for i < j {
+			v[i], v[j] = v[j], v[i]
+			i++
+			j--
+			for v[i] < t {
 				i++
 			}
-			for v[j] > pivot {
-				j--
-			}
-			if i <= j {
-				v[i], v[j] = v[j], v[i]
-				i++
+			for v[j] > t {
 				j--
 			}
 		}
-		switch {
-		case k <= j:
-			hi = j
-		case k >= i:
-			lo = i
-		default:
-			return v[k]
+		if v[lo] == t {
+			v[lo], v[j] = v[j], v[lo]
+		} else {
+			j++
+			v[j], v[hi] = v[hi], v[j]
+		}
+		if j <= k {
+			lo = j + 1
+		}
+		if k <= j {
+			hi = j - 1
 		}
 	}
 	return v[k]

@@ -70,6 +70,39 @@ func TestTDigestRankErrorWithinHalfPercent(t *testing.T) {
 	}
 }
 
+// selectKth finds the k-th smallest and leaves nothing larger before it
+// and nothing smaller after it, over sizes on both sides of the sampling
+// threshold (600), with distinct values, many repeats and sorted input.
+func TestSelectKth(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 2, 3, 10, 601, 602, 2000, 50000} {
+		for _, shape := range []string{"distinct", "repeats", "ascending", "descending"} {
+			vals := make([]float64, n)
+			for i := range vals {
+				switch shape {
+				case "distinct":
+					vals[i] = r.Float64()
+				case "repeats":
+					vals[i] = float64(r.IntN(7))
+				case "ascending":
+					vals[i] = float64(i)
+				case "descending":
+					vals[i] = float64(n - i)
+				}
+			}
+			sorted := append([]float64(nil), vals...)
+			sort.Float64s(sorted)
+			for _, k := range []int{0, n / 2, n * 95 / 100, n * 99 / 100, n - 1, r.IntN(n)} {
+				v := append([]float64(nil), vals...)
+				require.Equal(t, sorted[k], selectKth(v, k), "n=%d %s k=%d", n, shape, k)
+				for i := range v {
+					require.True(t, i <= k && v[i] <= v[k] || i >= k && v[i] >= v[k], "n=%d %s k=%d: v[%d]=%v around v[k]=%v", n, shape, k, i, v[i], v[k])
+				}
+			}
+		}
+	}
+}
+
 func TestExactQuantilesNearestRank(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, n := range []int{1, 2, 3, 7, 100, 1001} {

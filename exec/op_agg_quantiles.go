@@ -110,7 +110,7 @@ func (s *quantAgg) compute(g int) types.Value {
 	if s.byBytes() {
 		return s.computeStrings(g)
 	}
-	vals := s.q[g].quantiles(s.n, s.ranks)
+	vals := s.q[g].quantiles(s.n, s.ranks, s.elem.Kind == types.KindFloat64)
 	if vals == nil {
 		return types.NullOf(types.ArrayOf(s.elem))
 	}

@@ -60,7 +60,10 @@ func (q *quantileState) count() int {
 
 // quantiles returns element i of APPROX_QUANTILES(x, n) for each i in ranks:
 // the ⌈i·N/n⌉-th smallest of the N values (the minimum for i = 0).
-func (q *quantileState) quantiles(n int, ranks []int) []float64 {
+//
+// NaN orders first, as BigQuery orders FLOAT64 values (and slices.Sort
+// does); floats says the values may hold one.
+func (q *quantileState) quantiles(n int, ranks []int, floats bool) []float64 {
 	out := make([]float64, len(ranks))
 	N := q.count()
 	if N == 0 {
@@ -86,16 +89,26 @@ func (q *quantileState) quantiles(n int, ranks []int) []float64 {
 	}
 	// Few ranks: selection in linear time, smallest rank first; each later
 	// rank lies right of the previous one, so p99 after p95 only searches
-	// the top 5%.
+	// the top 5%. Selection compares values and cannot place a NaN: the
+	// NaNs are moved to the front first.
+	nan := 0
+	if floats {
+		for i, x := range q.vals {
+			if x != x {
+				q.vals[i], q.vals[nan] = q.vals[nan], x
+				nan++
+			}
+		}
+	}
 	order := make([]int, len(pos))
 	for i := range order {
 		order[i] = i
 	}
 	sort.Slice(order, func(a, b int) bool { return pos[order[a]] < pos[order[b]] })
-	lo := 0
+	lo := nan
 	for _, k := range order {
 		p := pos[k]
-		if p < lo { // a repeated rank
+		if p < lo { // a NaN, or a repeated rank
 			out[k] = q.vals[p]
 			continue
 		}

@@ -115,7 +115,7 @@ func TestExactQuantilesNearestRank(t *testing.T) {
 		}
 		sort.Float64s(vals)
 		ranks := []int{0, 1, 50, 95, 99, 100}
-		got := q.quantiles(100, ranks)
+		got := q.quantiles(100, ranks, false)
 		for k, i := range ranks {
 			want := vals[max(int(math.Ceil(float64(i)*float64(n)/100)), 1)-1]
 			require.Equal(t, want, got[k], "n=%d i=%d", n, i)

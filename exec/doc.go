@@ -33,9 +33,9 @@
 // pushed predicates on compact storage (integer timestamps, dictionary codes),
 // and only then read the other fields, for the surviving rows only. A
 // predicate on one string field of a dictionary column is answered per
-// entry; over a sealed segment that answer is kept across queries
-// (local_maskcache.go), since neither the segment nor the predicate with
-// its constants changes. A nested
+// entry, and that answer is kept across queries (local_maskcache.go): a
+// sealed segment never changes, an open one's dictionaries only grow. A
+// nested
 // record used as a value is not assembled by the scan: its vector holds row
 // references, assembled when a value is finally needed (for the 100 rows a
 // top-k keeps, not the million it looked at).

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -26,6 +27,13 @@ import (
 // constants, in a process-wide LRU bounded by bytes. ClickHouse's query
 // condition cache keeps the same kind of answer per granule.
 //
+// A lazy mask (the open segment, or a short window over a sealed one) asks
+// only for the entries its rows hold; those answers are kept the same way,
+// by code, and a later query asks the kept answers first. An open
+// segment's dictionaries only grow while it is open, so its views share
+// one set of answers, keyed by the live segment (logstore's Live); sealed,
+// it is another key, so that nothing relies on sealing keeping its codes.
+//
 // Only predicates whose answer depends on the entry alone are kept
 // (predKey): columns, scalar constants, CASE, and calls of functions that
 // take arguments and are not volatile. An evaluation that failed is never
@@ -37,57 +45,144 @@ import (
 // 30k-entry dictionary, beside a sidecar's 64 MiB column cache.
 const maskCacheBytes = 4 << 20
 
+// Kinds of kept answers.
+const (
+	maskEager      uint8 = iota // every entry of a sealed segment's dictionary
+	maskLazySealed              // entries asked for, of a sealed segment
+	maskLazyOpen                // entries asked for, of an open segment's views
+)
+
 type maskKey struct {
 	seg  weak.Pointer[logstore.Segment]
 	path string
 	pred string
+	kind uint8
 }
+
+// maskEntry is what is kept under a key: bits (eager, never changed once
+// kept), or answers by code (codeKeep, codeDrop; codeUnknown not asked
+// yet), which grow under mu as queries ask for more entries.
+type maskEntry struct {
+	bits    []uint64
+	mu      sync.Mutex
+	answers []uint8
+	charged int64 // bytes counted for it (under the cache's mu)
+}
+
+func (e *maskEntry) bytes() int64 { return int64(len(e.bits))*8 + int64(cap(e.answers)) + 96 }
 
 type maskCache struct {
 	mu     sync.Mutex
-	lru    *simplelru.LRU[maskKey, []uint64]
+	lru    *simplelru.LRU[maskKey, *maskEntry]
 	bytes  int64
 	budget int64
-	hits   int64 // masks answered from the cache (tests)
+	hits   int64 // eager masks answered from the cache (tests)
+	// recalled counts the lazy answers read from the cache (tests).
+	recalled atomic.Int64
 }
 
 var dictMasks = newMaskCache(maskCacheBytes)
 
 func newMaskCache(budget int64) *maskCache {
 	c := &maskCache{budget: budget}
-	c.lru, _ = simplelru.NewLRU[maskKey, []uint64](math.MaxInt32, func(_ maskKey, bits []uint64) {
-		c.bytes -= maskBytes(bits)
+	c.lru, _ = simplelru.NewLRU[maskKey, *maskEntry](math.MaxInt32, func(_ maskKey, e *maskEntry) {
+		c.bytes -= e.charged
 	})
 	return c
 }
 
-func maskBytes(bits []uint64) int64 { return int64(len(bits))*8 + 64 }
-
+// get returns the eager mask kept under k.
 func (c *maskCache) get(k maskKey) ([]uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	bits, ok := c.lru.Get(k)
-	if ok {
-		c.hits++
+	e, ok := c.lru.Get(k)
+	if !ok || e.bits == nil {
+		return nil, false
 	}
-	return bits, ok
+	c.hits++
+	return e.bits, true
 }
 
 // put keeps bits (which no one changes afterwards) under k.
 func (c *maskCache) put(k maskKey, bits []uint64) {
-	if maskBytes(bits) > c.budget/4 {
+	c.add(k, &maskEntry{bits: bits})
+}
+
+// answers returns the lazy answers kept under k, made empty if there are
+// none.
+func (c *maskCache) answers(k maskKey) *maskEntry {
+	c.mu.Lock()
+	e, ok := c.lru.Get(k)
+	c.mu.Unlock()
+	if ok {
+		return e
+	}
+	e = &maskEntry{}
+	c.add(k, e)
+	return e
+}
+
+func (c *maskCache) add(k maskKey, e *maskEntry) {
+	e.charged = e.bytes()
+	if e.charged > c.budget/4 {
 		return // one mask would push out most of the others
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old, ok := c.lru.Peek(k); ok { // two queries answered it at once
-		c.bytes -= maskBytes(old)
+		c.bytes -= old.charged
 	}
-	c.lru.Add(k, bits)
-	c.bytes += maskBytes(bits)
+	c.lru.Add(k, e)
+	c.bytes += e.charged
+	c.evict()
+}
+
+// recharge counts e's bytes again after its answers grew.
+func (c *maskCache) recharge(k maskKey, e *maskEntry, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cur, ok := c.lru.Peek(k); !ok || cur != e {
+		return // evicted meanwhile: nothing is counted for it
+	}
+	c.bytes += bytes - e.charged
+	e.charged = bytes
+	c.evict()
+}
+
+func (c *maskCache) evict() {
 	for c.bytes > c.budget {
 		c.lru.RemoveOldest()
 	}
+}
+
+// recall copies into state the kept answers of pending codes and returns
+// the codes still to answer (pending's own memory).
+func (e *maskEntry) recall(pending []uint32, state []uint8) []uint32 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	still := pending[:0]
+	for _, c := range pending {
+		if int(c) < len(e.answers) && e.answers[c] != codeUnknown {
+			state[c] = e.answers[c]
+			continue
+		}
+		still = append(still, c)
+	}
+	return still
+}
+
+// record keeps the answers state holds for codes; it returns the entry's
+// bytes.
+func (e *maskEntry) record(codes []uint32, state []uint8) int64 {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, c := range codes {
+		if int(c) >= len(e.answers) {
+			e.answers = append(e.answers, make([]uint8, int(c)+1-len(e.answers))...)
+		}
+		e.answers[c] = state[c]
+	}
+	return e.bytes()
 }
 
 // predKey writes e as a key that two predicates share only when they

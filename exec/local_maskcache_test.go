@@ -128,7 +128,8 @@ func TestPredKey(t *testing.T) {
 // The cache holds at most its budget of bytes, the least recently used
 // mask going first.
 func TestMaskCacheBudget(t *testing.T) {
-	c := newMaskCache(10 * maskBytes(make([]uint64, 16)))
+	size := (&maskEntry{bits: make([]uint64, 16)}).bytes()
+	c := newMaskCache(10 * size)
 	k := func(i int) maskKey { return maskKey{path: "u", pred: fmt.Sprint(i)} }
 	for i := 0; i < 20; i++ {
 		c.put(k(i), make([]uint64, 16))
@@ -144,5 +145,70 @@ func TestMaskCacheBudget(t *testing.T) {
 	_, ok = c.get(k(1))
 	require.False(t, ok, "the least recently used went first")
 	c.put(k(19), make([]uint64, 16)) // the same key again counts once
-	require.Equal(t, int64(10)*maskBytes(make([]uint64, 16)), c.bytes)
+	require.Equal(t, 10*size, c.bytes)
+}
+
+// A lazy mask's answers are kept too: the open segment's views share them
+// (its dictionary only grows), new entries are answered as they come, and
+// once the segment is sealed in place (a store in memory) its answers,
+// eager and lazy, are its own. 1,500 URLs, each held by two neighbouring
+// rows (so that the column stays a dictionary), named in descending order
+// (so that a dictionary sealed in sorted order would number them
+// otherwise). Every count is made here from the events.
+func TestLazyAnswersKeptAcrossQueries(t *testing.T) {
+	base := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	st := logstore.New(logstore.Options{SegmentRows: 1 << 20})
+	var urls []string
+	add := func(count int) {
+		var evs [][]byte
+		for k := 0; k < count; k++ {
+			i := len(urls)
+			url := fmt.Sprintf("%04d.example/p%d", 9999-i/2%1500, i/2%3)
+			urls = append(urls, url)
+			evs = append(evs, fmt.Appendf(nil, `{"timestamp":%q,"url":%q}`, base.Add(time.Duration(i)*time.Second).Format(time.RFC3339), url))
+		}
+		_, rej := st.Append("s", evs)
+		require.Empty(t, rej)
+	}
+	// count runs the query over the rows from index from on.
+	count := func(sub string, from int) (string, string, int64) {
+		t.Helper()
+		c := 0
+		for _, u := range urls[from:] {
+			if strings.Contains(u, sub) {
+				c++
+			}
+		}
+		before := dictMasks.recalled.Load()
+		got, err := runGolden(st, "select count(*) as c from s where regexp_contains(url, @p) and timestamp >= timestamp(@from)",
+			map[string]string{"p": sub, "from": base.Add(time.Duration(from) * time.Second).Format(time.RFC3339)})
+		require.NoError(t, err)
+		return fmt.Sprintf("c\n%d\n", c), got, dictMasks.recalled.Load() - before
+	}
+
+	add(1000)
+	want, got, _ := count("p1", 0)
+	require.Equal(t, want, got)
+	want, got, recalled := count("p1", 0)
+	require.Equal(t, want, got)
+	require.Positive(t, recalled, "the open segment's answers are kept")
+	want, got, _ = count("p2", 0)
+	require.Equal(t, want, got, "another constant")
+
+	add(2000) // new entries, and rows holding old ones
+	want, got, _ = count("p1", 0)
+	require.Equal(t, want, got)
+
+	require.NoError(t, st.Flush()) // sealed in place
+	require.Len(t, st.Snapshot("s").Segments, 1)
+	for _, sub := range []string{"p1", "p2", "99"} {
+		for _, from := range []int{0, 2900} { // eager, then lazy (one block against 1,500 entries)
+			want, got, _ = count(sub, from)
+			require.Equal(t, want, got, "%s from %d", sub, from)
+			want, got, _ = count(sub, from)
+			require.Equal(t, want, got, "%s from %d, again", sub, from)
+		}
+	}
+	_, _, recalled = count("p1", 2900)
+	require.Positive(t, recalled, "a sealed segment's lazy answers are kept")
 }

@@ -97,6 +97,10 @@ type dictMask struct {
 	pred   valuePred
 	state  []uint8
 	failed bool // an entry failed: the row filter answers the rest
+	// kept: the answers kept across queries (local_maskcache.go) under key,
+	// asked before evaluating; nil when the predicate's are not kept.
+	kept *maskEntry
+	key  maskKey
 }
 
 // Lazy mask states by code.
@@ -168,7 +172,11 @@ func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 			continue
 		}
 		if est, known := rowsInRange(seg, s.plan.TimeLo, s.plan.TimeHi); !known || est < col.DictLen() {
-			s.masks = append(s.masks, dictMask{col: col, keepNull: nullKeep[0], lazy: true, pred: p, state: s.takeState(col.DictLen())})
+			m := dictMask{col: col, keepNull: nullKeep[0], lazy: true, pred: p, state: s.takeState(col.DictLen())}
+			if key, ok := lazyKey(seg, s.plan.Fields[p.field].Path, p); ok {
+				m.kept, m.key = dictMasks.answers(key), key
+			}
+			s.masks = append(s.masks, m)
 			continue
 		}
 		keep, err := s.eagerMask(seg, p, col)
@@ -196,7 +204,7 @@ func (s *scanOp) eagerMask(seg *logstore.Segment, p valuePred, col *logstore.Col
 	cacheable := seg.Sealed() && p.key != ""
 	var key maskKey
 	if cacheable {
-		key = maskKey{seg: weak.Make(seg), path: s.plan.Fields[p.field].Path, pred: p.key}
+		key = maskKey{seg: weak.Make(seg), path: s.plan.Fields[p.field].Path, pred: p.key, kind: maskEager}
 		if bits, ok := dictMasks.get(key); ok && len(bits) == (col.DictLen()+63)/64 {
 			return bits, nil
 		}
@@ -214,6 +222,21 @@ func (s *scanOp) eagerMask(seg *logstore.Segment, p valuePred, col *logstore.Col
 		dictMasks.put(key, bits)
 	}
 	return bits, nil
+}
+
+// lazyKey is the key of a lazy mask's kept answers: a sealed segment's
+// own, or the live segment's for a view of an open one (whose codes name
+// the same entries in every view); false when they are not kept.
+func lazyKey(seg *logstore.Segment, path string, p valuePred) (maskKey, bool) {
+	switch {
+	case p.key == "":
+		return maskKey{}, false
+	case seg.Sealed():
+		return maskKey{seg: weak.Make(seg), path: path, pred: p.key, kind: maskLazySealed}, true
+	case seg.Live() != seg:
+		return maskKey{seg: weak.Make(seg.Live()), path: path, pred: p.key, kind: maskLazyOpen}, true
+	}
+	return maskKey{}, false
 }
 
 // takeState gives a lazy mask n cleared states, from a buffer the scan
@@ -256,6 +279,11 @@ func (s *scanOp) resolve(m *dictMask, codes []uint32, rows []int32) bool {
 			pending = append(pending, c)
 		}
 	}
+	if m.kept != nil && len(pending) > 0 {
+		asked := len(pending)
+		pending = m.kept.recall(pending, m.state)
+		dictMasks.recalled.Add(int64(asked - len(pending)))
+	}
 	if len(pending) == 0 {
 		return true
 	}
@@ -274,6 +302,9 @@ func (s *scanOp) resolve(m *dictMask, codes []uint32, rows []int32) bool {
 		if keep[i] {
 			m.state[c] = codeKeep
 		}
+	}
+	if m.kept != nil {
+		dictMasks.recharge(m.key, m.kept, m.kept.record(pending, m.state))
 	}
 	return true
 }

@@ -204,3 +204,15 @@ func (s *Segment) openBytes() int64 {
 // Sealed reports whether the segment is sealed: its rows and columns,
 // dictionaries included, never change again.
 func (s *Segment) Sealed() bool { return s.sealed }
+
+// Live is the segment this one is a snapshot's view of (an open segment,
+// or one being sealed), else the segment itself. While a segment is open
+// its dictionaries only grow, so a code names the same entry in every view
+// of it. Sealing (in memory, the same segment, Sealed afterwards) chooses
+// each column's encoding anew.
+func (s *Segment) Live() *Segment {
+	if s.retiredFrom != nil {
+		return s.retiredFrom
+	}
+	return s
+}

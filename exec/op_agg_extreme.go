@@ -8,7 +8,9 @@ import (
 )
 
 func newExtremeState(a expr.AggCall) aggState {
-	return &extremeState{fn: a.Fn, t: a.T, byKey: len(a.Args) == 2 && a.Having == 0}
+	s := &extremeState{fn: a.Fn, t: a.T, byKey: len(a.Args) == 2 && a.Having == 0}
+	s.isInt = s.intLike()
+	return s
 }
 
 // extremeState is MIN, MAX or ANY_VALUE. Integer-like inputs (the common
@@ -20,6 +22,7 @@ func newExtremeState(a expr.AggCall) aggState {
 type extremeState struct {
 	fn    string
 	t     types.Type
+	isInt bool // intLike: the values are kept in ints, else in v
 	ints  []int64
 	v     []types.Value
 	set   []bool
@@ -28,10 +31,13 @@ type extremeState struct {
 }
 
 func (s *extremeState) grow(n int) {
-	for len(s.v) < n {
-		s.v = append(s.v, types.Value{})
-		s.ints = append(s.ints, 0)
+	for len(s.set) < n {
 		s.set = append(s.set, false)
+		if s.isInt {
+			s.ints = append(s.ints, 0)
+			continue
+		}
+		s.v = append(s.v, types.Value{})
 		if s.byKey {
 			s.keys = append(s.keys, types.Value{})
 		}
@@ -51,7 +57,19 @@ func (s *extremeState) intLike() bool {
 
 func (s *extremeState) update(g []int32, args []*Vector, n int) {
 	v := args[0]
-	if s.intLike() && v.storage() == inInts && v.Lazy == nil {
+	if s.isInt && (v.storage() != inInts || v.Lazy != nil) {
+		// Not read into ints (no such vector is made today): by value.
+		for r, gi := range g {
+			if v.isNull(r) {
+				continue
+			}
+			if x := v.Value(r).I; !s.set[gi] || (s.fn == "min" && x < s.ints[gi]) || (s.fn == "max" && x > s.ints[gi]) {
+				s.ints[gi], s.set[gi] = x, true
+			}
+		}
+		return
+	}
+	if s.isInt {
 		ints, set, x := s.ints, s.set, v.I
 		switch {
 		case s.fn == "min" && v.Null == nil:
@@ -131,7 +149,7 @@ func (s *extremeState) result(g int) types.Value {
 	if !s.set[g] {
 		return types.NullOf(s.t)
 	}
-	if s.intLike() {
+	if s.isInt {
 		return types.Value{T: s.t, I: s.ints[g]}
 	}
 	return s.v[g]
@@ -139,7 +157,7 @@ func (s *extremeState) result(g int) types.Value {
 
 func (s *extremeState) merge(target []int32, other aggState) {
 	o := other.(*extremeState)
-	if s.intLike() {
+	if s.isInt {
 		for g, t := range target {
 			if o.set[g] && (!s.set[t] || (s.fn == "min" && o.ints[g] < s.ints[t]) || (s.fn == "max" && o.ints[g] > s.ints[t])) {
 				s.ints[t], s.set[t] = o.ints[g], true

@@ -168,11 +168,14 @@ func execute(ctx context.Context, plan planner.Node, view View, maxRows int, mem
 				late[c] = v.lateValues(n)
 			}
 		}
+		// The batch's rows share one allocation, not one each.
+		nc := len(b.Cols)
+		slab := make([]types.Value, n*nc)
 		for r := 0; r < b.N; r++ {
 			if maxRows > 0 && len(res.Rows) >= maxRows {
 				return done()
 			}
-			row := make([]types.Value, len(b.Cols))
+			row := slab[r*nc : (r+1)*nc : (r+1)*nc]
 			for c, v := range b.Cols {
 				if late[c] != nil {
 					row[c] = late[c][r]

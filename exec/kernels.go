@@ -92,12 +92,20 @@ func init() {
 		}
 		out := ev.out(c, c.T, b.N)
 		if w := c.Unit.FixedMicros(); w > 0 {
+			// Rows come mostly in time order, so most fall in the bucket of
+			// the row before: compared, not divided (a 64-bit division is
+			// ~30 cycles).
+			lo, hi := int64(1), int64(0) // no bucket yet
 			for i, us := range x.I[:b.N] {
-				q := us / w
-				if us%w != 0 && us < 0 {
-					q--
+				if us < lo || us > hi {
+					q := us / w
+					if us%w != 0 && us < 0 {
+						q--
+					}
+					lo = q * w
+					hi = lo + (w - 1)
 				}
-				out.I[i] = q * w
+				out.I[i] = lo
 			}
 		} else {
 			for i, us := range x.I[:b.N] {

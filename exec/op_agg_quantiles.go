@@ -73,10 +73,22 @@ func (s *quantAgg) update(g []int32, args []*Vector, n int) {
 			}
 		}
 	case inInts:
-		for r, gi := range g {
-			if !v.isNull(r) {
-				s.q[gi].add(float64(v.I[r]))
+		// Run by run of one group (rows grouped by a time bucket come in
+		// long runs): appended together while the group keeps exact values.
+		for i := 0; i < len(g); {
+			gi, j := g[i], i+1
+			for j < len(g) && g[j] == gi {
+				j++
 			}
+			q := &s.q[gi]
+			if !q.appendInts(v.I[i:j], v.Null, i) {
+				for r := i; r < j; r++ {
+					if !v.isNull(r) {
+						q.add(float64(v.I[r]))
+					}
+				}
+			}
+			i = j
 		}
 	}
 }

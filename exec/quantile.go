@@ -42,6 +42,34 @@ func (q *quantileState) add(v float64) {
 	}
 }
 
+// appendInts adds the values of x whose NULL flags (null[at:], nil: none)
+// are unset, as add does one by one; false (nothing added) when they would
+// not all stay exact values.
+func (q *quantileState) appendInts(x []int64, null []bool, at int) bool {
+	if q.digest != nil || len(q.vals)+len(x) > ExactQuantileLimit {
+		return false
+	}
+	if q.vals == nil {
+		if p, ok := valueLists.Get().(*[]float64); ok {
+			q.vals = (*p)[:0]
+		}
+	}
+	vals := slices.Grow(q.vals, len(x))
+	if null == nil {
+		for _, v := range x {
+			vals = append(vals, float64(v))
+		}
+	} else {
+		for k, v := range x {
+			if !null[at+k] {
+				vals = append(vals, float64(v))
+			}
+		}
+	}
+	q.vals = vals
+	return true
+}
+
 // release returns the value list for reuse; the state is empty afterwards.
 func (q *quantileState) release() {
 	if cap(q.vals) >= 1024 {
@@ -337,6 +365,10 @@ func (q *quantileState) merge(o *quantileState) {
 		return
 	}
 	if o.digest == nil {
+		if q.digest == nil && len(q.vals)+len(o.vals) <= ExactQuantileLimit {
+			q.vals = append(q.vals, o.vals...) // what adding each would do
+			return
+		}
 		for _, v := range o.vals {
 			q.add(v)
 		}

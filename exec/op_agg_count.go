@@ -23,6 +23,15 @@ func (s *countState) update(g []int32, args []*Vector, n int) {
 			}
 			s.c[gi] += int64(i - start)
 		}
+	case s.cond && args[0].Null == nil:
+		x := args[0].I
+		for i := 0; i < len(g); {
+			gi, c := g[i], int64(0)
+			for ; i < len(g) && g[i] == gi; i++ {
+				c += b2i(x[i] != 0)
+			}
+			s.c[gi] += c
+		}
 	case s.cond:
 		v := args[0]
 		for i := 0; i < len(g); {
@@ -31,6 +40,15 @@ func (s *countState) update(g []int32, args []*Vector, n int) {
 				c += b2i(v.I[i] != 0 && !v.isNull(i))
 			}
 			s.c[gi] += c
+		}
+	case args[0].Null == nil && args[0].Lazy == nil:
+		// COUNT(x) of a vector without NULLs: COUNT(*).
+		for i := 0; i < len(g); {
+			gi, start := g[i], i
+			for i < len(g) && g[i] == gi {
+				i++
+			}
+			s.c[gi] += int64(i - start)
 		}
 	default:
 		v := args[0]

@@ -72,16 +72,26 @@ func (s *extremeState) update(g []int32, args []*Vector, n int) {
 	if s.isInt {
 		ints, set, x := s.ints, s.set, v.I
 		switch {
+		// Without NULLs, run by run of one group: its extreme in a
+		// register, then against the group's.
 		case s.fn == "min" && v.Null == nil:
-			for r, gi := range g {
-				if !set[gi] || x[r] < ints[gi] {
-					ints[gi], set[gi] = x[r], true
+			for i := 0; i < len(g); {
+				gi, m := g[i], x[i]
+				for i++; i < len(g) && g[i] == gi; i++ {
+					m = min(m, x[i])
+				}
+				if !set[gi] || m < ints[gi] {
+					ints[gi], set[gi] = m, true
 				}
 			}
 		case s.fn == "max" && v.Null == nil:
-			for r, gi := range g {
-				if !set[gi] || x[r] > ints[gi] {
-					ints[gi], set[gi] = x[r], true
+			for i := 0; i < len(g); {
+				gi, m := g[i], x[i]
+				for i++; i < len(g) && g[i] == gi; i++ {
+					m = max(m, x[i])
+				}
+				if !set[gi] || m > ints[gi] {
+					ints[gi], set[gi] = m, true
 				}
 			}
 		default:

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"math"
+	"slices"
 
 	"logq/expr"
 	"logq/types"
@@ -57,42 +58,28 @@ func (s *extremeState) intLike() bool {
 
 func (s *extremeState) update(g []int32, args []*Vector, n int) {
 	v := args[0]
-	if s.isInt && (v.storage() != inInts || v.Lazy != nil) {
-		// Not read into ints (no such vector is made today): by value.
-		for r, gi := range g {
-			if v.isNull(r) {
-				continue
-			}
-			if x := v.Value(r).I; !s.set[gi] || (s.fn == "min" && x < s.ints[gi]) || (s.fn == "max" && x > s.ints[gi]) {
-				s.ints[gi], s.set[gi] = x, true
-			}
-		}
-		return
-	}
 	if s.isInt {
+		v = dense(v, len(g)) // its values in ints
 		ints, set, x := s.ints, s.set, v.I
 		switch {
-		// Without NULLs, run by run of one group: its extreme in a
-		// register, then against the group's.
+		// Without NULLs, run by run (runEnd): its extreme, then the group's.
 		case s.fn == "min" && v.Null == nil:
 			for i := 0; i < len(g); {
-				gi, m := g[i], x[i]
-				for i++; i < len(g) && g[i] == gi; i++ {
-					m = min(m, x[i])
-				}
+				j := runEnd(g, i)
+				gi, m := g[i], slices.Min(x[i:j])
 				if !set[gi] || m < ints[gi] {
 					ints[gi], set[gi] = m, true
 				}
+				i = j
 			}
 		case s.fn == "max" && v.Null == nil:
 			for i := 0; i < len(g); {
-				gi, m := g[i], x[i]
-				for i++; i < len(g) && g[i] == gi; i++ {
-					m = max(m, x[i])
-				}
+				j := runEnd(g, i)
+				gi, m := g[i], slices.Max(x[i:j])
 				if !set[gi] || m > ints[gi] {
 					ints[gi], set[gi] = m, true
 				}
+				i = j
 			}
 		default:
 			for r, gi := range g {

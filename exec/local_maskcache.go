@@ -29,7 +29,8 @@ import (
 //
 // A lazy mask (the open segment, or a short window over a sealed one) asks
 // only for the entries its rows hold; those answers are kept the same way,
-// by code, and a later query asks the kept answers first. An open
+// by code, and a later query asks the kept answers first. A short window
+// over a sealed segment whose every entry was answered takes that mask. An open
 // segment's dictionaries only grow while it is open, so its views share
 // one set of answers, keyed by the live segment (logstore's Live); sealed,
 // it is another key, so that nothing relies on sealing keeping its codes.
@@ -76,9 +77,8 @@ type maskCache struct {
 	lru    *simplelru.LRU[maskKey, *maskEntry]
 	bytes  int64
 	budget int64
-	hits   int64 // eager masks answered from the cache (tests)
-	// recalled counts the lazy answers read from the cache (tests).
-	recalled atomic.Int64
+	// What the cache answered (tests): eager masks, and lazy answers.
+	hits, recalled atomic.Int64
 }
 
 var dictMasks = newMaskCache(maskCacheBytes)
@@ -91,16 +91,17 @@ func newMaskCache(budget int64) *maskCache {
 	return c
 }
 
-// get returns the eager mask kept under k.
-func (c *maskCache) get(k maskKey) ([]uint64, bool) {
+// get returns the eager mask kept under k for a dictionary of n entries,
+// or nil.
+func (c *maskCache) get(k maskKey, n int) []uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.lru.Get(k)
-	if !ok || e.bits == nil {
-		return nil, false
+	if !ok || len(e.bits) != (n+63)/64 {
+		return nil
 	}
-	c.hits++
-	return e.bits, true
+	c.hits.Add(1)
+	return e.bits
 }
 
 // put keeps bits (which no one changes afterwards) under k.

@@ -13,12 +13,6 @@ import (
 	"logq/types"
 )
 
-func (c *maskCache) hitCount() int64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.hits
-}
-
 // A value predicate's mask over a sealed segment is kept across queries
 // (local_maskcache.go): a repeated predicate is answered from it, another
 // constant or another field is not, and every answer is the count made
@@ -52,10 +46,10 @@ func TestMasksKeptAcrossQueries(t *testing.T) {
 	}
 	count := func(field, sub string) (string, int64) {
 		t.Helper()
-		before := dictMasks.hitCount()
+		before := dictMasks.hits.Load()
 		got, err := runGolden(st, "select count(*) as c from s where regexp_contains("+field+", @p)", map[string]string{"p": sub})
 		require.NoError(t, err)
-		return got, dictMasks.hitCount() - before
+		return got, dictMasks.hits.Load() - before
 	}
 
 	add(2 * n)
@@ -134,16 +128,14 @@ func TestMaskCacheBudget(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		c.put(k(i), make([]uint64, 16))
 		if i == 5 {
-			_, ok := c.get(k(0)) // 0 is now the most recently used
-			require.True(t, ok)
+			require.NotNil(t, c.get(k(0), 16*64)) // 0 is now the most recently used
 		}
 	}
 	require.LessOrEqual(t, c.bytes, c.budget)
 	require.Equal(t, 10, c.lru.Len())
-	_, ok := c.get(k(19))
-	require.True(t, ok)
-	_, ok = c.get(k(1))
-	require.False(t, ok, "the least recently used went first")
+	require.NotNil(t, c.get(k(19), 16*64))
+	require.Nil(t, c.get(k(1), 16*64), "the least recently used went first")
+	require.Nil(t, c.get(k(19), 17*64), "a mask of another dictionary's size")
 	c.put(k(19), make([]uint64, 16)) // the same key again counts once
 	require.Equal(t, 10*size, c.bytes)
 }
@@ -202,13 +194,20 @@ func TestLazyAnswersKeptAcrossQueries(t *testing.T) {
 	require.NoError(t, st.Flush()) // sealed in place
 	require.Len(t, st.Snapshot("s").Segments, 1)
 	for _, sub := range []string{"p1", "p2", "99"} {
-		for _, from := range []int{0, 2900} { // eager, then lazy (one block against 1,500 entries)
+		for _, from := range []int{2900, 0} { // lazy (one block against 1,500 entries), then eager
 			want, got, _ = count(sub, from)
 			require.Equal(t, want, got, "%s from %d", sub, from)
-			want, got, _ = count(sub, from)
+			want, got, recalled = count(sub, from)
 			require.Equal(t, want, got, "%s from %d, again", sub, from)
+			if from == 2900 {
+				require.Positive(t, recalled, "a sealed segment's lazy answers are kept")
+			}
 		}
+		// Answered for every entry, the predicate answers a short window
+		// from those bits.
+		hits := dictMasks.hits.Load()
+		want, got, _ = count(sub, 2900)
+		require.Equal(t, want, got, "%s from 2900, after every entry", sub)
+		require.Greater(t, dictMasks.hits.Load(), hits, "the kept mask of every entry serves a short window")
 	}
-	_, _, recalled = count("p1", 2900)
-	require.Positive(t, recalled, "a sealed segment's lazy answers are kept")
 }

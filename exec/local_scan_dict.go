@@ -171,18 +171,38 @@ func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 			}
 			continue
 		}
-		if est, known := rowsInRange(seg, s.plan.TimeLo, s.plan.TimeHi); !known || est < col.DictLen() {
+		path := s.plan.Fields[p.field].Path
+		eagerKey, keptEager := keptKey(seg, path, p, maskEager)
+		var keep []uint64
+		if keptEager {
+			// Answered for every entry before: whatever the window.
+			keep = dictMasks.get(eagerKey, col.DictLen())
+		}
+		if est, known := rowsInRange(seg, s.plan.TimeLo, s.plan.TimeHi); keep == nil && (!known || est < col.DictLen()) {
 			m := dictMask{col: col, keepNull: nullKeep[0], lazy: true, pred: p, state: s.takeState(col.DictLen())}
-			if key, ok := lazyKey(seg, s.plan.Fields[p.field].Path, p); ok {
+			kind := maskLazyOpen
+			if seg.Sealed() {
+				kind = maskLazySealed
+			}
+			if key, ok := keptKey(seg, path, p, kind); ok {
 				m.kept, m.key = dictMasks.answers(key), key
 			}
 			s.masks = append(s.masks, m)
 			continue
 		}
-		keep, err := s.eagerMask(seg, p, col)
-		if err != nil {
-			rowWise()
-			continue
+		if keep == nil {
+			entries := make([]string, col.DictLen())
+			for i := range entries {
+				entries[i] = col.DictEntry(uint32(i))
+			}
+			all, err := s.evalOnValues(p, entries, false)
+			if err != nil {
+				rowWise()
+				continue
+			}
+			if keep = boolsToBits(all); keptEager {
+				dictMasks.put(eagerKey, keep)
+			}
 		}
 		any := nullKeep[0]
 		for _, w := range keep {
@@ -197,44 +217,20 @@ func (s *scanOp) prepareValuePreds(seg *logstore.Segment) (bool, error) {
 	return true, nil
 }
 
-// eagerMask answers p for every entry of col's dictionary, a sealed
-// segment's: from the masks kept across queries (local_maskcache.go) when it
-// was answered before, else evaluated and kept.
-func (s *scanOp) eagerMask(seg *logstore.Segment, p valuePred, col *logstore.Column) ([]uint64, error) {
-	cacheable := seg.Sealed() && p.key != ""
-	var key maskKey
-	if cacheable {
-		key = maskKey{seg: weak.Make(seg), path: s.plan.Fields[p.field].Path, pred: p.key, kind: maskEager}
-		if bits, ok := dictMasks.get(key); ok && len(bits) == (col.DictLen()+63)/64 {
-			return bits, nil
-		}
-	}
-	entries := make([]string, col.DictLen())
-	for i := range entries {
-		entries[i] = col.DictEntry(uint32(i))
-	}
-	keep, err := s.evalOnValues(p, entries, false)
-	if err != nil {
-		return nil, err
-	}
-	bits := boolsToBits(keep)
-	if cacheable {
-		dictMasks.put(key, bits)
-	}
-	return bits, nil
-}
-
-// lazyKey is the key of a lazy mask's kept answers: a sealed segment's
-// own, or the live segment's for a view of an open one (whose codes name
-// the same entries in every view); false when they are not kept.
-func lazyKey(seg *logstore.Segment, path string, p valuePred) (maskKey, bool) {
+// keptKey is the key of p's answers over seg kept across queries
+// (local_maskcache.go): a sealed segment's own, for every entry (maskEager)
+// or those asked for (maskLazySealed); for a view of an open segment, its
+// live segment's (maskLazyOpen: its codes name the same entries in every
+// view). False when they are not kept: p's answer may depend on more than
+// the value, or seg is neither.
+func keptKey(seg *logstore.Segment, path string, p valuePred, kind uint8) (maskKey, bool) {
 	switch {
 	case p.key == "":
 		return maskKey{}, false
-	case seg.Sealed():
-		return maskKey{seg: weak.Make(seg), path: path, pred: p.key, kind: maskLazySealed}, true
-	case seg.Live() != seg:
-		return maskKey{seg: weak.Make(seg.Live()), path: path, pred: p.key, kind: maskLazyOpen}, true
+	case kind != maskLazyOpen && seg.Sealed():
+		return maskKey{seg: weak.Make(seg), path: path, pred: p.key, kind: kind}, true
+	case kind == maskLazyOpen && !seg.Sealed() && seg.Live() != seg:
+		return maskKey{seg: weak.Make(seg.Live()), path: path, pred: p.key, kind: kind}, true
 	}
 	return maskKey{}, false
 }

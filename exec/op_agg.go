@@ -399,18 +399,6 @@ func newVarAgg(a expr.AggCall) aggState {
 	return newVarState(a)
 }
 
-// runEnd is the end of the run of rows from i that are in group g[i]. Rows
-// read in time order and grouped by a time bucket come in long runs: an
-// aggregate that adds a run up in registers and then to its group's state
-// once does not wait, row after row, on the store of the row before.
-func runEnd(g []int32, i int) int {
-	j := i + 1
-	for j < len(g) && g[j] == g[i] {
-		j++
-	}
-	return j
-}
-
 func growZero[T any](s []T, n int) []T {
 	for len(s) < n {
 		var z T

@@ -2,7 +2,6 @@ package exec
 
 import (
 	"math"
-	"slices"
 
 	"logq/expr"
 	"logq/types"
@@ -62,24 +61,27 @@ func (s *extremeState) update(g []int32, args []*Vector, n int) {
 		v = dense(v, len(g)) // its values in ints
 		ints, set, x := s.ints, s.set, v.I
 		switch {
-		// Without NULLs, run by run (runEnd): its extreme, then the group's.
+		// Without NULLs, run by run of one group: its extreme in a
+		// register, then against the group's.
 		case s.fn == "min" && v.Null == nil:
 			for i := 0; i < len(g); {
-				j := runEnd(g, i)
-				gi, m := g[i], slices.Min(x[i:j])
+				gi, m := g[i], x[i]
+				for i++; i < len(g) && g[i] == gi; i++ {
+					m = min(m, x[i])
+				}
 				if !set[gi] || m < ints[gi] {
 					ints[gi], set[gi] = m, true
 				}
-				i = j
 			}
 		case s.fn == "max" && v.Null == nil:
 			for i := 0; i < len(g); {
-				j := runEnd(g, i)
-				gi, m := g[i], slices.Max(x[i:j])
+				gi, m := g[i], x[i]
+				for i++; i < len(g) && g[i] == gi; i++ {
+					m = max(m, x[i])
+				}
 				if !set[gi] || m > ints[gi] {
 					ints[gi], set[gi] = m, true
 				}
-				i = j
 			}
 		default:
 			for r, gi := range g {

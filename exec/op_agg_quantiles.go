@@ -73,15 +73,15 @@ func (s *quantAgg) update(g []int32, args []*Vector, n int) {
 			}
 		}
 	case inInts:
-		// Run by run (runEnd): appended together while the group keeps
-		// exact values.
+		// Run by run of one group (rows grouped by a time bucket come in
+		// long runs): appended together while the group keeps exact values.
 		for i := 0; i < len(g); {
-			j := runEnd(g, i)
-			var nulls []bool
-			if v.Null != nil {
-				nulls = v.Null[i:j]
+			gi, j := g[i], i+1
+			for j < len(g) && g[j] == gi {
+				j++
 			}
-			if q := &s.q[g[i]]; !q.appendInts(v.I[i:j], nulls) {
+			q := &s.q[gi]
+			if !q.appendInts(v.I[i:j], v.Null, i) {
 				for r := i; r < j; r++ {
 					if !v.isNull(r) {
 						q.add(float64(v.I[r]))

@@ -104,22 +104,21 @@ func (s *sumState) update(g []int32, args []*Vector, n int) {
 		}
 		return
 	}
-	// Summed run by run (runEnd), exactly: 128-bit sums add in any order.
+	// Summed run by run of one group in registers (exact: 128-bit sums
+	// add in any order), then into the group's.
 	for i := 0; i < len(g); {
-		j := runEnd(g, i)
+		gi := g[i]
 		hi, lo, c := int64(0), uint64(0), int64(0)
-		for r := i; r < j; r++ {
-			if v.isNull(r) {
+		for ; i < len(g) && g[i] == gi; i++ {
+			if v.isNull(i) {
 				continue
 			}
-			x := v.I[r]
+			x := v.I[i]
 			hi, lo = add128(hi, lo, x>>63, uint64(x))
 			c++
 		}
-		gi := g[i]
 		s.hi[gi], s.lo[gi] = add128(s.hi[gi], s.lo[gi], hi, lo)
 		s.c[gi] += c
-		i = j
 	}
 }
 

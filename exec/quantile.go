@@ -27,7 +27,11 @@ func (q *quantileState) add(v float64) {
 		q.digest.add(v)
 		return
 	}
-	q.takeList()
+	if q.vals == nil {
+		if p, ok := valueLists.Get().(*[]float64); ok {
+			q.vals = (*p)[:0]
+		}
+	}
 	q.vals = append(q.vals, v)
 	if len(q.vals) > ExactQuantileLimit {
 		q.digest = newTDigest(200)
@@ -38,31 +42,32 @@ func (q *quantileState) add(v float64) {
 	}
 }
 
-// appendInts adds the values of x whose NULL flags (nil: none) are unset,
-// as add does one by one; false (nothing added) when they would not all
-// stay exact values.
-func (q *quantileState) appendInts(x []int64, null []bool) bool {
+// appendInts adds the values of x whose NULL flags (null[at:], nil: none)
+// are unset, as add does one by one; false (nothing added) when they would
+// not all stay exact values.
+func (q *quantileState) appendInts(x []int64, null []bool, at int) bool {
 	if q.digest != nil || len(q.vals)+len(x) > ExactQuantileLimit {
 		return false
 	}
-	q.takeList()
-	vals := slices.Grow(q.vals, len(x))
-	for k, v := range x {
-		if null == nil || !null[k] {
-			vals = append(vals, float64(v))
-		}
-	}
-	q.vals = vals
-	return true
-}
-
-// takeList gives an empty state a recycled value list.
-func (q *quantileState) takeList() {
 	if q.vals == nil {
 		if p, ok := valueLists.Get().(*[]float64); ok {
 			q.vals = (*p)[:0]
 		}
 	}
+	vals := slices.Grow(q.vals, len(x))
+	if null == nil {
+		for _, v := range x {
+			vals = append(vals, float64(v))
+		}
+	} else {
+		for k, v := range x {
+			if !null[at+k] {
+				vals = append(vals, float64(v))
+			}
+		}
+	}
+	q.vals = vals
+	return true
 }
 
 // release returns the value list for reuse; the state is empty afterwards.

@@ -86,7 +86,8 @@ func (n *Aggregate) explain() string {
 		}
 		s += strings.Join(args, ", ") + ")"
 		if a.Ranks != nil {
-			s += fmt.Sprintf("ranks%v", a.Ranks)
+			// The array holds these ranks alone; the reads index it.
+			s += fmt.Sprintf("ranks%v at [0..%d]", a.Ranks, len(a.Ranks)-1)
 		}
 		aggs = append(aggs, s)
 	}

@@ -91,7 +91,7 @@ Project [(#0:u || #0:u) AS uu]
 			rule: "quantileRanks", sql: `select approx_quantiles(m.execution_time_ms, 100)[offset(95)] as p95 from logs cross join unnest(metadata) as m`,
 			want: `
 Project [offset(#0:$agg0, 0) AS p95]
-  Aggregate keys=[] aggs=[approx_quantiles(#0:execution_time_ms, 100)ranks[95]]
+  Aggregate keys=[] aggs=[approx_quantiles(#0:execution_time_ms, 100)ranks[95] at [0..0]]
     Scan logs [metadata.execution_time_ms] present(metadata)`,
 		},
 	}

@@ -489,3 +489,26 @@ func (r localRows) GatherStrings(seg int, path string, rows []int32, dst []strin
 	}
 	return err
 }
+
+// rowsInRange bounds the rows of seg in [lo, hi] by its time range and its
+// blocks'; known is false when it keeps no block ranges (the open segment,
+// in arrival order: its newest rows, which short windows read, are there).
+func rowsInRange(seg *logstore.Segment, lo, hi int64) (n int, known bool) {
+	slo, shi := seg.TimeRange()
+	if seg.Rows() == 0 || shi < lo || slo > hi {
+		return 0, true
+	}
+	if _, _, ok := seg.BlockTimeRange(0); !ok {
+		return 0, false
+	}
+	if slo >= lo && shi <= hi {
+		return seg.Rows(), true
+	}
+	for b := 0; b*logstore.TimeBlock < seg.Rows(); b++ {
+		bl, bh, _ := seg.BlockTimeRange(b)
+		if bh >= lo && bl <= hi {
+			n += logstore.TimeBlock
+		}
+	}
+	return n, true
+}

@@ -247,22 +247,6 @@ func (s *scanOp) takeState(n int) []uint8 {
 	return st
 }
 
-// rowsInRange bounds the rows of seg in [lo, hi] by its time blocks; known
-// is false when it keeps no block ranges (the open segment, in arrival
-// order: its newest rows, which short windows read, are there).
-func rowsInRange(seg *logstore.Segment, lo, hi int64) (n int, known bool) {
-	for b := 0; b*logstore.TimeBlock < seg.Rows(); b++ {
-		bl, bh, ok := seg.BlockTimeRange(b)
-		if !ok {
-			return 0, false
-		}
-		if bh >= lo && bl <= hi {
-			n += logstore.TimeBlock
-		}
-	}
-	return n, true
-}
-
 // resolve evaluates a lazy mask's entries that rows (codes) hold and it has
 // not answered yet. An entry that fails the predicate hands the mask to the
 // row filter (as prepareValuePreds does for an eager one): it reports false.

@@ -58,17 +58,17 @@ type parallelAgg struct {
 }
 
 func newParallelAgg(p *planner.Aggregate, snap snapshot, ev *evaluator) Operator {
-	workers := runtime.GOMAXPROCS(0)
-	if workers < 2 || len(snap.Segments) < minParallelSegments {
+	scanPlan, _ := linearScan(p.In)
+	parts := shares(scanPlan, snap, runtime.GOMAXPROCS(0))
+	if parts == nil {
 		return nil
 	}
-	pa := &parallelAgg{plan: p, workers: workers}
-	scanPlan, _ := linearScan(p.In)
-	for w := 0; w < workers; w++ {
+	pa := &parallelAgg{plan: p, workers: len(parts)}
+	for _, part := range parts {
 		wev := newEvaluator()
 		wev.mem = ev.mem
 		scan := newScan(scanPlan, snap, wev)
-		scan.visit = share(len(snap.Segments), w, workers)
+		scan.visit = part
 		chain := buildChain(p.In, scan, wev)
 		pa.parts = append(pa.parts, newAggOp(chain, p, wev))
 	}

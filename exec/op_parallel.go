@@ -26,24 +26,22 @@ type scanResult struct {
 	err error
 }
 
-// minParallelSegments is the least number of segments worth a second worker.
-const minParallelSegments = 4
-
 func newParallelScan(p *planner.Scan, snap snapshot, workers int) Operator {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if workers < 2 || len(snap.Segments) < minParallelSegments {
+	parts := shares(p, snap, workers)
+	if parts == nil {
 		return newScan(p, snap, newEvaluator())
 	}
-	ps := &parallelScan{ch: make(chan scanResult, 2*workers)}
+	ps := &parallelScan{ch: make(chan scanResult, 2*len(parts))}
 	_, lazy := scanFields(p, snap)
 	ps.start = func(ctx context.Context) {
 		ctx, ps.cancel = context.WithCancel(ctx)
-		for w := 0; w < workers; w++ {
+		for _, part := range parts {
 			s := newScan(p, snap, newEvaluator())
 			s.lazy = lazy
-			s.visit = share(len(snap.Segments), w, workers)
+			s.visit = part
 			s.fresh = true
 			ps.wg.Add(1)
 			go func() {
@@ -77,16 +75,6 @@ func newParallelScan(p *planner.Scan, snap snapshot, workers int) Operator {
 		go func() { ps.wg.Wait(); close(ps.ch) }()
 	}
 	return ps
-}
-
-// share lists the segments worker w of n reads: every n-th, interleaved so
-// that each gets old and new ones alike.
-func share(segments, w, n int) []int {
-	var out []int
-	for i := w; i < segments; i += n {
-		out = append(out, i)
-	}
-	return out
 }
 
 func (ps *parallelScan) Next(ctx context.Context) (*Batch, error) {

@@ -19,18 +19,21 @@ import (
 // newParallelTopN returns the workers' union as the Window's input, or nil
 // when one worker would do.
 func newParallelTopN(p *planner.Window, snap snapshot, ev *evaluator) Operator {
-	workers := runtime.GOMAXPROCS(0)
 	scanPlan, ok := linearScan(p.In)
-	if !ok || p.TopN <= 0 || workers < 2 || len(snap.Segments) < minParallelSegments {
+	if !ok || p.TopN <= 0 {
+		return nil
+	}
+	parts := shares(scanPlan, snap, runtime.GOMAXPROCS(0))
+	if parts == nil {
 		return nil
 	}
 	u := &gatherOp{}
 	_, lazy := scanFields(scanPlan, snap)
-	for w := 0; w < workers; w++ {
+	for _, part := range parts {
 		wev := newEvaluator()
 		wev.mem = ev.mem
 		scan := newScan(scanPlan, snap, wev)
-		scan.visit = share(len(snap.Segments), w, workers)
+		scan.visit = part
 		scan.lazy = lazy
 		part := newWindowOp(buildChain(p.In, scan, wev), p, wev)
 		part.partial = true

@@ -60,7 +60,7 @@ func (s *Server) handleAdhocQuery(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := exec.Run(r.Context(), s.store, q, exec.Request{Params: params, Now: s.cfg.Clock.Now(), Timeout: s.cfg.QueryTimeout,
-		MaxRows: AdhocMaxRows, MemoryBudget: s.cfg.QueryMemory})
+		MaxRows: AdhocMaxRows, MemoryBudget: s.cfg.QueryMemory, RecordsAsJSON: true})
 	if err != nil {
 		ae := fromExec(err)
 		if ae.Code == 500 {

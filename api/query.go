@@ -103,7 +103,7 @@ func (s *Server) run(ctx context.Context, e *endpoint.Endpoint, q *exec.Query, p
 	default:
 		return encoded{}, errorf(429, "rateLimitExceeded", "", "too many queries are running; try again shortly")
 	}
-	res, err := exec.Run(ctx, s.store, q, exec.Request{Params: params, Now: s.cfg.Clock.Now(), Timeout: s.cfg.QueryTimeout, MaxRows: e.MaxRows, MemoryBudget: s.cfg.QueryMemory})
+	res, err := exec.Run(ctx, s.store, q, exec.Request{Params: params, Now: s.cfg.Clock.Now(), Timeout: s.cfg.QueryTimeout, MaxRows: e.MaxRows, MemoryBudget: s.cfg.QueryMemory, RecordsAsJSON: true})
 	if err != nil {
 		return encoded{}, err
 	}

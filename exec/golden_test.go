@@ -1,7 +1,9 @@
 package exec
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -13,6 +15,7 @@ import (
 
 	"logq/exec/golden"
 	"logq/logstore"
+	"logq/types"
 
 	_ "logq/publicsuffixlist" // for NET.PUBLIC_SUFFIX and NET.REG_DOMAIN
 )
@@ -41,6 +44,7 @@ func TestGolden(t *testing.T) {
 					require.Equal(t, strings.TrimSpace(c.Plan), strings.TrimSpace(plan), "%s: the optimised plan", mode)
 				}
 				got, runErr := runGolden(store, c.Query, c.Params)
+				requireRecordsAsJSONAgree(t, store, c.Query, c.Params, mode)
 				if c.Has["error"] {
 					require.Error(t, runErr, "%s: want an error matching %q, got rows:\n%s", mode, c.Error, got)
 					require.Regexp(t, regexp.MustCompile(strings.TrimSpace(c.Error)), runErr.Error(), mode)
@@ -61,6 +65,44 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// requireRecordsAsJSONAgree runs sql with nested records assembled and
+// with them written from their columns (Request.RecordsAsJSON), and
+// requires the same error, or the same rows in the API's encoding.
+func requireRecordsAsJSONAgree(t *testing.T, store *logstore.Store, sql string, params map[string]string, mode string) {
+	t.Helper()
+	q, err := Prepare(sql)
+	if err != nil {
+		return
+	}
+	var body [2]string
+	var errs [2]error
+	for i, asJSON := range []bool{false, true} {
+		res, err := Run(context.Background(), Local(store), q, Request{Params: params, Now: goldenNow, RecordsAsJSON: asJSON})
+		errs[i] = err
+		if err == nil {
+			body[i] = encodeRows(res)
+		}
+	}
+	require.Equal(t, fmt.Sprint(errs[0]), fmt.Sprint(errs[1]), "%s: the error with records written as JSON", mode)
+	require.Equal(t, body[0], body[1], "%s: the rows with records written as JSON", mode)
+}
+
+// encodeRows writes a result's rows in the API's encoding, a line each.
+func encodeRows(res *Result) string {
+	var enc types.ResponseEncoder
+	var b []byte
+	for _, row := range res.Rows {
+		for i := range row {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = enc.Append(b, &row[i])
+		}
+		b = append(b, '\n')
+	}
+	return string(b)
 }
 
 // goldenStore loads a case's inputs with tiny segments (so pruning and

@@ -66,6 +66,12 @@ type Request struct {
 	// MemoryBudget bounds, in bytes, the rows the query's joins, sorts and
 	// aggregates keep (an estimate; see memBudget); 0: no bound.
 	MemoryBudget int64
+	// RecordsAsJSON, for a caller that only writes the rows in the API's
+	// response encoding (types.ResponseEncoder): a nested record read late
+	// (a source's object field selected whole) comes back as a JSON value
+	// holding that encoding, written from its columns without assembling
+	// it (late_json.go). The column's type stays the record's.
+	RecordsAsJSON bool
 }
 
 // Run plans q against the storage's current contents and executes it.
@@ -89,7 +95,7 @@ func Run(ctx context.Context, st Storage, q *Query, req Request) (res *Result, e
 	if err != nil {
 		return nil, err
 	}
-	return execute(ctx, plan, view, req.MaxRows, &memBudget{limit: req.MemoryBudget})
+	return execute(ctx, plan, view, req, &memBudget{limit: req.MemoryBudget})
 }
 
 // prepare binds and optimises q for one call, over a view that reads each
@@ -117,7 +123,8 @@ func Explain(st Storage, q *Query, req Request) (string, error) {
 	return planner.Explain(plan), nil
 }
 
-func execute(ctx context.Context, plan planner.Node, view View, maxRows int, mem *memBudget) (*Result, error) {
+func execute(ctx context.Context, plan planner.Node, view View, req Request, mem *memBudget) (*Result, error) {
+	maxRows := req.MaxRows
 	if err := resolveSubqueries(ctx, plan, view, mem); err != nil { // op_subquery.go
 		return nil, err
 	}
@@ -129,7 +136,8 @@ func execute(ctx context.Context, plan planner.Node, view View, maxRows int, mem
 	}
 	defer op.Close()
 	res := &Result{Columns: plan.Columns()}
-	arrays := map[int]bool{} // the result columns whose type holds an ARRAY
+	var records *recordWriter // RecordsAsJSON's buffers, made at the first record
+	arrays := map[int]bool{}  // the result columns whose type holds an ARRAY
 	for c, col := range res.Columns {
 		if holdsArray(col.T) {
 			arrays[c] = true
@@ -164,7 +172,14 @@ func execute(ctx context.Context, plan planner.Node, view View, maxRows int, mem
 		// looked up once per segment, not per row).
 		late := make([][]types.Value, len(b.Cols))
 		for c, v := range b.Cols {
-			if v.Lazy != nil {
+			switch {
+			case v.Lazy != nil && req.RecordsAsJSON && v.Lazy.field.Object:
+				if records == nil {
+					records = getRecordWriter()
+					defer records.release()
+				}
+				late[c] = v.lateJSON(n, records)
+			case v.Lazy != nil:
 				late[c] = v.lateValues(n)
 			}
 		}

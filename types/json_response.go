@@ -77,7 +77,7 @@ func (e *ResponseEncoder) Append(b []byte, v *Value) []byte {
 		}
 		return strconv.AppendFloat(b, v.F, 'g', -1, 64)
 	case KindString:
-		return AppendJSONString(b, v.S)
+		return e.AppendString(b, v.S)
 	case KindBytes:
 		return AppendJSONString(b, base64.StdEncoding.EncodeToString([]byte(v.S)))
 	case KindDatetime:
@@ -121,3 +121,7 @@ func (e *ResponseEncoder) Append(b []byte, v *Value) []byte {
 	}
 	return append(b, "null"...)
 }
+
+// AppendString writes a STRING as Append writes one, for a writer that
+// holds the string without a Value.
+func (e *ResponseEncoder) AppendString(b []byte, s string) []byte { return AppendJSONString(b, s) }

@@ -23,13 +23,13 @@ import (
 // with the built-in SQL under caching off, so that every call runs. The
 // time per call is the server's own (what logq_request_duration_seconds
 // observes), without a network. The store has the sidecar's default
-// budgets (a 64 MiB column cache, 32 MiB per open segment).
+// budgets (a 128 MiB column cache, 32 MiB per open segment).
 //
 //	LOGQ_BENCH_EVENTS=10000000 go test ./api/ -run XXX -bench ServeDataDir -timeout 60m
 func BenchmarkServeDataDir(b *testing.B) {
 	dir := b.TempDir()
 	now := time.Now().UTC()
-	opts := logstore.Options{CacheBytes: 64 << 20, MaxOpenBytes: 32 << 20}
+	opts := logstore.Options{CacheBytes: 128 << 20, MaxOpenBytes: 32 << 20}
 	st, err := logstore.Open(dir, opts)
 	if err != nil {
 		b.Fatal(err)

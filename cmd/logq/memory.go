@@ -93,14 +93,17 @@ func defaultMemoryLimit(machine int64, inMemory bool) int64 {
 
 // memoryBudget splits the memory limit among what holds memory: Go's soft
 // limit (90%: the rest is headroom for what the runtime does not manage), the
-// column cache (1/8), each source's open segment (1/16, at least 8 MiB, past
-// which it is sealed early) and one query's rows (1/4, at least 16 MiB).
+// column cache (1/4: under the default limit, 128 MiB holds the columns
+// invocation-stats reads over 7 days of 10M relay events, which 64 MiB
+// re-read from their files on every call, at twice the time), each source's
+// open segment (1/16, at least 8 MiB, past which it is sealed early) and one
+// query's rows (1/4, at least 16 MiB).
 type memoryBudget struct {
 	limit, goLimit, cache, openPerSource, query int64
 }
 
 func budgetFor(limit int64) memoryBudget {
-	return memoryBudget{limit: limit, goLimit: limit / 10 * 9, cache: limit / 8, openPerSource: max(limit/16, 8<<20), query: max(limit/4, 16<<20)}
+	return memoryBudget{limit: limit, goLimit: limit / 10 * 9, cache: limit / 4, openPerSource: max(limit/16, 8<<20), query: max(limit/4, 16<<20)}
 }
 
 // watchMemory samples the runtime's memory four times a second and reports,

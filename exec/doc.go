@@ -9,10 +9,19 @@
 // top-k and windows); a remote engine (package clickhouse) answers what it
 // can translate. The local store is known only in the files named local_*
 // (local.go, local_scan.go, local_scan_dict.go, local_maskcache.go,
-// local_window_newest.go; layout_test.go checks it): everything else sees
+// local_shares.go, local_late_json.go, local_window_newest.go;
+// layout_test.go checks it): everything else sees
 // storage through the interfaces this package defines (Storage, View, Dict
 // for a dictionary column a vector's codes index, lateRows for the rows a
 // late field's references point into).
+//
+// Parallel workers read the segments that meet a scan's time range, dealt
+// out in turn; a scan over fewer than two such segments, or few rows, runs
+// on one (local_shares.go).
+//
+// A caller that only writes rows in the API's encoding (Request.RecordsAsJSON)
+// gets nested records read late as JSON text written straight from their
+// columns, without assembling them as values (late_json.go).
 //
 // A prepared query keeps its bound plan per parameter set (plancache.go,
 // over planner.Template): from its second call with the same values, while

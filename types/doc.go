@@ -15,5 +15,11 @@
 //     TIMESTAMP_ADD and TIMESTAMP_SUB accept (MICROSECOND to DAY), all fixed-length
 //     in UTC, so months are not represented.
 //
+// JSON has three encodings here, each defined once: the JSON type's values
+// (json.go), TO_JSON and TO_JSON_STRING (json_encode.go), and a value in an
+// API response (json_response.go, ResponseEncoder), which the api package
+// writes rows with and exec writes nested records straight from storage
+// with.
+//
 // This package imports only the standard library.
 package types

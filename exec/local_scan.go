@@ -515,14 +515,15 @@ func (r localRows) GatherStrings(seg int, path string, rows []int32, dst []strin
 }
 
 // rowsInRange bounds the rows of seg in [lo, hi] by its time range and its
-// blocks'; known is false when it keeps no block ranges (the open segment,
-// in arrival order: its newest rows, which short windows read, are there).
+// blocks'; known is false for a segment not sealed (the open segment, in
+// arrival order: its newest rows, which short windows read, are there) or
+// without block ranges.
 func rowsInRange(seg *logstore.Segment, lo, hi int64) (n int, known bool) {
 	slo, shi := seg.TimeRange()
 	if seg.Rows() == 0 || shi < lo || slo > hi {
 		return 0, true
 	}
-	if _, _, ok := seg.BlockTimeRange(0); !ok {
+	if _, _, ok := seg.BlockTimeRange(0); !ok || !seg.Sealed() {
 		return 0, false
 	}
 	if slo >= lo && shi <= hi {

@@ -2,6 +2,7 @@ package logstore
 
 import (
 	"math"
+	"slices"
 
 	"logq/event"
 	"logq/types"
@@ -16,9 +17,12 @@ type Segment struct {
 	order        []*Column // creation order, for filling NULLs
 	bytes        int64
 	sealed       bool
-	// blockMin/blockMax are the time range of each run of TimeBlock rows
-	// (sealed segments only): a query's window usually cuts one segment,
-	// and these let it skip or wholly accept most of that segment's rows.
+	// blockMin/blockMax are the time range of each run of TimeBlock rows:
+	// a query's window usually cuts one segment, and these let it skip or
+	// wholly accept most of that segment's rows. An open segment keeps
+	// them for its rows in arrival order (finishRow), which is nearly time
+	// order, so that the last hour's scan skips its older blocks too;
+	// sealing orders the rows by time and computes them again.
 	blockMin, blockMax []int64
 	retiredFrom        *Segment     // for a view standing in while its segment is sealed
 	seq                uint64       // number within its source; names its files
@@ -76,6 +80,11 @@ func (s *Segment) finishRow(ts int64) {
 	}
 	s.minTS = min(s.minTS, ts)
 	s.maxTS = max(s.maxTS, ts)
+	if b := (s.rows - 1) / TimeBlock; b == len(s.blockMin) {
+		s.blockMin, s.blockMax = append(s.blockMin, ts), append(s.blockMax, ts)
+	} else {
+		s.blockMin[b], s.blockMax[b] = min(s.blockMin[b], ts), max(s.blockMax[b], ts)
+	}
 }
 
 // abandonRow rolls back a partly written event.
@@ -104,6 +113,7 @@ func (s *Segment) BlockTimeRange(b int) (lo, hi int64, ok bool) {
 // left (every row NULL) is dropped.
 func (s *Segment) seal() {
 	perm, times := s.timeOrder()
+	s.blockMin, s.blockMax = s.blockMin[:0], s.blockMax[:0] // the rows' order changes
 	for start := 0; start < len(times); start += TimeBlock {
 		lo, hi := times[start], times[start]
 		for _, v := range times[start:min(start+TimeBlock, len(times))] {
@@ -125,8 +135,11 @@ func (s *Segment) seal() {
 }
 
 // view returns a read-only view of an open segment's first s.rows rows.
+// Its block time ranges are a copy: the open segment's last one changes as
+// rows arrive.
 func (s *Segment) view() *Segment {
-	v := &Segment{rows: s.rows, minTS: s.minTS, maxTS: s.maxTS, cols: make(map[string]*Column, len(s.cols)), retiredFrom: s, seq: s.seq}
+	v := &Segment{rows: s.rows, minTS: s.minTS, maxTS: s.maxTS, cols: make(map[string]*Column, len(s.cols)), retiredFrom: s, seq: s.seq,
+		blockMin: slices.Clone(s.blockMin), blockMax: slices.Clone(s.blockMax)}
 	for p, c := range s.cols {
 		if cv := c.view(s.rows); cv != nil {
 			v.cols[p] = cv

@@ -12,8 +12,8 @@ import (
 	"logq/planner"
 )
 
-// shares splits the segments that meet a scan's time range among workers,
-// balanced by rows, and leaves small or single-segment scans to one worker.
+// shares deals the segments that meet a scan's time range out to workers in
+// turn, and leaves small or single-segment scans to one worker.
 func TestShares(t *testing.T) {
 	st := logstore.New(logstore.Options{SegmentRows: 1000})
 	// 8 sealed segments of 1000 rows, one second apart, then 400 rows in

@@ -109,7 +109,8 @@ func (s *Store) scrub() {
 					s.log().Warn("scrub: could not read a segment file", "file", seg.disk.path, "err", err)
 				}
 			}
-			time.Sleep(time.Since(t0))
+			// A tenth of a second at most, so that a close waits little.
+			time.Sleep(min(time.Since(t0), 100*time.Millisecond))
 		}
 	}
 	s.log().Info("scrub: checked every segment file", "files", files, "seconds", time.Since(start).Seconds())

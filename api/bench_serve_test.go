@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -26,30 +28,50 @@ import (
 // budgets (a 128 MiB column cache, 32 MiB per open segment).
 //
 //	LOGQ_BENCH_EVENTS=10000000 go test ./api/ -run XXX -bench ServeDataDir -timeout 60m
+//
+// LOGQ_BENCH_DIR names a directory to keep the data in: generated there the
+// first time (with the time it was generated, in bench-now), and opened as
+// it is afterwards, by this build or another, so that an A/B reads the
+// same files and a 10M run does not load for minutes each time. The
+// queries' time is then the generation's.
 func BenchmarkServeDataDir(b *testing.B) {
-	dir := b.TempDir()
+	dir := os.Getenv("LOGQ_BENCH_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
+	nowFile := filepath.Join(dir, "bench-now")
 	now := time.Now().UTC()
-	opts := logstore.Options{CacheBytes: 128 << 20, MaxOpenBytes: 32 << 20}
-	st, err := logstore.Open(dir, opts)
-	if err != nil {
-		b.Fatal(err)
-	}
-	spec := fixtures.DefaultSpec(fixtures.BenchEvents(1_000_000), now)
-	for _, src := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
-		fixtures.GenerateBatches(spec, src, 500, func(evs [][]byte) {
-			if _, _, err := st.Ingest(src, evs); err != nil {
-				b.Fatal(err)
-			}
-		})
-	}
-	if err := st.Close(); err != nil {
-		b.Fatal(err)
+	opts := logstore.Options{CacheBytes: 128 << 20, MaxOpenBytes: 32 << 20, Now: func() time.Time { return now }}
+	if data, err := os.ReadFile(nowFile); err == nil {
+		if now, err = time.Parse(time.RFC3339Nano, string(data)); err != nil {
+			b.Fatalf("%s: %v", nowFile, err)
+		}
+	} else {
+		st, err := logstore.Open(dir, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		spec := fixtures.DefaultSpec(fixtures.BenchEvents(1_000_000), now)
+		for _, src := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
+			fixtures.GenerateBatches(spec, src, 500, func(evs [][]byte) {
+				if _, _, err := st.Ingest(src, evs); err != nil {
+					b.Fatal(err)
+				}
+			})
+		}
+		if err := st.Close(); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(nowFile, []byte(now.Format(time.RFC3339Nano)), 0o644); err != nil {
+			b.Fatal(err)
+		}
 	}
 	// The start-up scrub reads every file once in the background; the
 	// calls are timed after it, as on a server that has been up a while.
 	scrubbed := make(chan struct{})
 	opts.Logger = slog.New(&onMessage{prefix: "scrub: checked", c: scrubbed})
-	if st, err = logstore.Open(dir, opts); err != nil {
+	st, err := logstore.Open(dir, opts)
+	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
@@ -58,7 +80,7 @@ func BenchmarkServeDataDir(b *testing.B) {
 	for _, e := range eps {
 		e.CacheSeconds, e.WarmSeconds = 0, 0
 	}
-	srv := New(Config{Keys: Keys("k"), Endpoints: eps, Backend: Local(st), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := New(Config{Keys: Keys("k"), Endpoints: eps, Backend: Local(st), Clock: NewFakeClock(now), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	defer srv.Close()
 	srv.SetReady(true)
 	h := srv.Handler()

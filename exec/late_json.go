@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"cmp"
-	"slices"
 	"sync"
 
 	"logq/types"
@@ -58,52 +56,18 @@ func (w *recordWriter) release() {
 // lateJSON reads a lazy record vector's first n rows as JSON values (NULL
 // rows stay NULL).
 func (v *Vector) lateJSON(n int, w *recordWriter) []types.Value {
-	out := make([]types.Value, n)
-	refs, at := v.I[:n], []int(nil)
-	if v.Null != nil {
-		refs = nil
-		for i := 0; i < n; i++ {
-			if v.Null[i] {
-				out[i] = types.NullOf(v.T)
-				continue
-			}
-			refs, at = append(refs, v.I[i]), append(at, i)
-		}
-	}
-	vals := out
-	if at != nil {
-		vals = make([]types.Value, len(refs))
-	}
-	v.Lazy.json(refs, w, vals)
-	for k, i := range at {
-		out[i] = vals[k]
-	}
-	return out
+	return v.late(n, func(refs []int64, dst []types.Value) { v.Lazy.json(refs, w, dst) })
 }
 
 // json writes the records refs point to into dst as JSON values, a run of
 // one segment's rows at a time. A record that cannot be read reads as NULL,
 // and the failure goes to the query's readFailure.
 func (l *lazyField) json(refs []int64, w *recordWriter, dst []types.Value) {
-	order := make([]int32, len(refs))
-	for k := range order {
-		order[k] = int32(k)
-	}
-	if !slices.IsSortedFunc(order, func(a, b int32) int { return cmp.Compare(refs[a], refs[b]) }) {
-		slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(refs[a], refs[b]) })
-	}
 	w.buf, w.ends = w.buf[:0], w.ends[:0]
-	rows := make([]int32, 0, len(refs))
 	failed := make([]bool, len(refs)) // by position in order
-	for i := 0; i < len(order); {
-		seg := refs[order[i]] >> 32
-		rows = rows[:0]
-		j := i
-		for ; j < len(order) && refs[order[j]]>>32 == seg; j++ {
-			rows = append(rows, int32(refs[order[j]]))
-		}
+	order := bySegment(refs, func(seg int, rows []int32, i, j int) {
 		mark := len(w.buf)
-		if err := l.rows.AppendRecords(int(seg), l.field, rows, w); err != nil {
+		if err := l.rows.AppendRecords(seg, l.field, rows, w); err != nil {
 			l.failed.set(err)
 			w.buf, w.ends = w.buf[:mark], w.ends[:i]
 			for k := i; k < j; k++ {
@@ -111,8 +75,7 @@ func (l *lazyField) json(refs []int64, w *recordWriter, dst []types.Value) {
 				failed[k] = true
 			}
 		}
-		i = j
-	}
+	})
 	text := string(w.buf) // one copy: the rows' strings share it
 	start := 0
 	for k, o := range order {

@@ -15,7 +15,8 @@ func (s *countState) update(g []int32, args []*Vector, n int) {
 	// order and grouped by a time bucket come in long runs, and adding to
 	// the group's counter row by row waits on the store before it.
 	switch {
-	case s.star:
+	case s.star || !s.cond && args[0].Null == nil && args[0].Lazy == nil:
+		// COUNT(*), or COUNT(x) of a vector without NULLs.
 		for i := 0; i < len(g); {
 			gi, start := g[i], i
 			for i < len(g) && g[i] == gi {
@@ -40,15 +41,6 @@ func (s *countState) update(g []int32, args []*Vector, n int) {
 				c += b2i(v.I[i] != 0 && !v.isNull(i))
 			}
 			s.c[gi] += c
-		}
-	case args[0].Null == nil && args[0].Lazy == nil:
-		// COUNT(x) of a vector without NULLs: COUNT(*).
-		for i := 0; i < len(g); {
-			gi, start := g[i], i
-			for i < len(g) && g[i] == gi {
-				i++
-			}
-			s.c[gi] += int64(i - start)
 		}
 	default:
 		v := args[0]

@@ -27,11 +27,7 @@ func (q *quantileState) add(v float64) {
 		q.digest.add(v)
 		return
 	}
-	if q.vals == nil {
-		if p, ok := valueLists.Get().(*[]float64); ok {
-			q.vals = (*p)[:0]
-		}
-	}
+	q.takeList()
 	q.vals = append(q.vals, v)
 	if len(q.vals) > ExactQuantileLimit {
 		q.digest = newTDigest(200)
@@ -49,11 +45,7 @@ func (q *quantileState) appendInts(x []int64, null []bool, at int) bool {
 	if q.digest != nil || len(q.vals)+len(x) > ExactQuantileLimit {
 		return false
 	}
-	if q.vals == nil {
-		if p, ok := valueLists.Get().(*[]float64); ok {
-			q.vals = (*p)[:0]
-		}
-	}
+	q.takeList()
 	vals := slices.Grow(q.vals, len(x))
 	if null == nil {
 		for _, v := range x {
@@ -68,6 +60,15 @@ func (q *quantileState) appendInts(x []int64, null []bool, at int) bool {
 	}
 	q.vals = vals
 	return true
+}
+
+// takeList gives a state without a value list one from valueLists.
+func (q *quantileState) takeList() {
+	if q.vals == nil {
+		if p, ok := valueLists.Get().(*[]float64); ok {
+			q.vals = (*p)[:0]
+		}
+	}
 }
 
 // release returns the value list for reuse; the state is empty afterwards.

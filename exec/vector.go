@@ -105,11 +105,12 @@ func (f *readFailure) get() error {
 	return f.err
 }
 
-// values reads the field in the rows refs name into dst (len(dst) >=
-// len(refs)); NULL where it cannot be read. The references are read in
-// order of segment and row, a run of one segment at a time, so that each
-// column is looked up once per run and its blocks are read in order.
-func (l *lazyField) values(refs []int64, dst []types.Value) {
+// bySegment visits refs in order of segment and row, a run of one
+// segment's rows at a time, so that each column is looked up once per run
+// and its blocks are read in order: fn gets the run's segment, its rows and
+// its positions [i, j) in that order. It returns the order (position → index
+// into refs).
+func bySegment(refs []int64, fn func(seg int, rows []int32, i, j int)) []int32 {
 	order := make([]int32, len(refs))
 	for k := range order {
 		order[k] = int32(k)
@@ -118,7 +119,6 @@ func (l *lazyField) values(refs []int64, dst []types.Value) {
 		slices.SortFunc(order, func(a, b int32) int { return cmp.Compare(refs[a], refs[b]) })
 	}
 	rows := make([]int32, 0, len(refs))
-	vals := make([]types.Value, len(refs))
 	for i := 0; i < len(order); {
 		seg := refs[order[i]] >> 32
 		rows = rows[:0]
@@ -126,24 +126,38 @@ func (l *lazyField) values(refs []int64, dst []types.Value) {
 		for ; j < len(order) && refs[order[j]]>>32 == seg; j++ {
 			rows = append(rows, int32(refs[order[j]]))
 		}
-		if err := l.rows.Values(int(seg), l.field, rows, vals[i:j]); err != nil {
+		fn(int(seg), rows, i, j)
+		i = j
+	}
+	return order
+}
+
+// values reads the field in the rows refs name into dst (len(dst) >=
+// len(refs)); NULL where it cannot be read.
+func (l *lazyField) values(refs []int64, dst []types.Value) {
+	vals := make([]types.Value, len(refs))
+	order := bySegment(refs, func(seg int, rows []int32, i, j int) {
+		if err := l.rows.Values(seg, l.field, rows, vals[i:j]); err != nil {
 			l.failed.set(err)
 			for k := i; k < j; k++ {
 				vals[k] = types.NullOf(l.field.Type)
 			}
 		}
-		i = j
-	}
+	})
 	for k, o := range order {
 		dst[o] = vals[k]
 	}
 }
 
 // lateValues reads a lazy vector's first n rows (NULL rows stay NULL).
-func (v *Vector) lateValues(n int) []types.Value {
+func (v *Vector) lateValues(n int) []types.Value { return v.late(n, v.Lazy.values) }
+
+// late reads a lazy vector's first n rows through read, which fills dst
+// from the references of the rows that are not NULL; NULL rows stay NULL.
+func (v *Vector) late(n int, read func(refs []int64, dst []types.Value)) []types.Value {
 	out := make([]types.Value, n)
 	if v.Null == nil {
-		v.Lazy.values(v.I[:n], out)
+		read(v.I[:n], out)
 		return out
 	}
 	var refs []int64
@@ -156,7 +170,7 @@ func (v *Vector) lateValues(n int) []types.Value {
 		refs, at = append(refs, v.I[i]), append(at, i)
 	}
 	vals := make([]types.Value, len(refs))
-	v.Lazy.values(refs, vals)
+	read(refs, vals)
 	for k, i := range at {
 		out[i] = vals[k]
 	}

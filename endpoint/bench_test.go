@@ -193,3 +193,38 @@ func BenchmarkStudioTopPaths(b *testing.B) {
 cross join unnest(t.metadata) as m cross join unnest(m.request) as request
 group by path order by c desc, path limit 10`)
 }
+
+// A saved query with subqueries, called as an endpoint is: the last hour's
+// invocations of the busiest project's functions that failed in that hour
+// (an IN subquery), and how far each bucket's count is from the hour's
+// mean (a scalar one). Its plan is kept between calls as the built-ins'
+// are (planner/template.go).
+func BenchmarkSavedSubqueries1hr(b *testing.B) {
+	st := benchData(b)
+	q, err := exec.Prepare(`with calls as (
+    select timestamp_trunc(f.timestamp, minute) as minute, m.function_id, r.status_code
+    from ` + "`deno-relay-logs`" + ` as f
+      cross join unnest(f.metadata) as m cross join unnest(m.response) as r
+    where f.timestamp >= timestamp_sub(current_timestamp(), interval 1 hour)
+      and m.project_ref = @project)
+  select minute, count(*) as n,
+    count(*) - (select count(*) / 60 from calls) as from_mean
+  from calls
+  where function_id in (select function_id from calls where status_code >= 500)
+  group by minute order by minute`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	params := map[string]string{"project": fixtures.ProjectRef(0)}
+	b.ReportAllocs()
+	b.ResetTimer()
+	rows := 0
+	for i := 0; i < b.N; i++ {
+		res, err := exec.Run(context.Background(), exec.Local(st), q, exec.Request{Params: params, Now: benchNow})
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = len(res.Rows)
+	}
+	b.ReportMetric(float64(rows), "rows")
+}

@@ -66,7 +66,7 @@ func (r *subqueries) resolve(n planner.Node) error {
 		return nil
 	}
 	var err error
-	planner.MapExprs(n, func(e expr.Expr) expr.Expr {
+	planner.MapSubqueryExprs(n, func(e expr.Expr) expr.Expr {
 		s, ok := e.(*planner.Subquery)
 		if !ok || err != nil {
 			return e

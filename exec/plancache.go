@@ -22,9 +22,9 @@ import (
 // directly. It is used while every source it read has the schema it was
 // bound with: a new field, or a field's type widened, binds the query
 // directly again, and a template is made anew once the schemas stay put
-// from one call to the next. A query whose plan cannot be a template (a
-// subquery, a recursive CTE) is remembered as such and planned per call,
-// as is every query over a storage whose views do not keep its schemas as
+// from one call to the next. A query whose template is refused or differs
+// from its direct plan is remembered as such and planned per call, as is
+// every query over a storage whose views do not keep its schemas as
 // values (keepsPlans: the ClickHouse engine builds them per view).
 
 // planCacheSize bounds the parameter sets kept per query.

@@ -151,6 +151,36 @@ func MapExprs(n Node, f func(expr.Expr) expr.Expr) {
 	n.WithExpressions(es)
 }
 
+// MapSubqueryExprs is MapExprs for the executor, which puts the values of
+// subqueries into a plan before it runs: only the slots whose expression
+// holds a subquery are rewritten and written. A kept plan's copies
+// (template.go) share their other expressions, and the slices holding
+// them, between calls running at once.
+func MapSubqueryExprs(n Node, f func(expr.Expr) expr.Expr) {
+	s, ok := n.(interface{ slots() []*expr.Expr })
+	if !ok {
+		MapExprs(n, f) // a node that holds no expressions, or none kept
+		return
+	}
+	for _, slot := range s.slots() {
+		if holdsSubquery(*slot) {
+			*slot = expr.MapExpr(*slot, f)
+		}
+	}
+}
+
+func holdsSubquery(e expr.Expr) bool {
+	if _, ok := e.(*Subquery); ok {
+		return true
+	}
+	for _, c := range e.Children() {
+		if holdsSubquery(c) {
+			return true
+		}
+	}
+	return false
+}
+
 // Subqueries returns the subqueries in the expressions that n holds itself
 // (not those of its inputs, nor those inside the subqueries' plans).
 func Subqueries(n Node) []*Subquery {

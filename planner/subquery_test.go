@@ -112,3 +112,47 @@ func TestMapExprsReachesEveryExpression(t *testing.T) {
 	require.Len(t, got, 2)
 	require.True(t, strings.HasPrefix(got[0].String(), "in("))
 }
+
+// MapSubqueryExprs rewrites the slots that hold a subquery and leaves the
+// others unwritten (a kept plan's copies share them between calls), in
+// every kind of node that holds expressions.
+func TestMapSubqueryExprsWritesOnlySubquerySlots(t *testing.T) {
+	x := func() expr.Expr { return &expr.ColRef{Name: "x", T: types.Int64} }
+	in := &Values{Rows: [][]expr.Expr{{x()}}}
+	sub := func() expr.Expr {
+		return &expr.Call{Fn: "$add", Args: []expr.Expr{x(), &Subquery{Kind: SubScalar, Plan: in, T: types.Int64}}, T: types.Int64}
+	}
+	nodes := []Node{
+		&Values{Rows: [][]expr.Expr{{x(), sub()}, {x()}}},
+		&Project{In: in, Exprs: []expr.Expr{x(), sub()}},
+		&Aggregate{In: in, Keys: []expr.Expr{x()}, Aggs: []expr.AggCall{{Args: []expr.Expr{sub(), x()}}}},
+		&Sort{In: in, Keys: []SortKey{{Expr: x()}, {Expr: sub()}}},
+		&Join{Left: in, Right: in, LeftKeys: []expr.Expr{x()}, RightKeys: []expr.Expr{x()}, Cond: sub()},
+		&Window{In: in, Calls: []WindowCall{{Args: []expr.Expr{x()}, Partition: []expr.Expr{sub()}}}},
+	}
+	for _, n := range nodes {
+		before := n.Expressions()
+		MapSubqueryExprs(n, func(e expr.Expr) expr.Expr {
+			switch e := e.(type) {
+			case *Subquery:
+				return &expr.Const{V: types.IntValue(7)}
+			case *expr.ColRef:
+				return &expr.ColRef{Name: "y", T: e.T} // x inside the slot holding the subquery
+			}
+			return e
+		})
+		after := n.Expressions()
+		require.Len(t, Subqueries(n), 0, "%T", n)
+		changed := 0
+		for i := range before {
+			if holdsSubquery(before[i]) {
+				changed++
+				require.NotSame(t, before[i], after[i], "%T slot %d", n, i)
+				require.Equal(t, "$add(#0:y, 7)", after[i].String(), "%T slot %d", n, i)
+				continue
+			}
+			require.Same(t, before[i], after[i], "%T slot %d is left as it was", n, i)
+		}
+		require.Equal(t, 1, changed, "%T", n)
+	}
+}

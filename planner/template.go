@@ -20,9 +20,15 @@ import (
 // either way. The executor still checks the first plan of each template
 // against one bound directly (exec/plancache.go).
 //
-// A plan holding subqueries or a recursive CTE is not made a template: the
-// executor writes the subqueries' results into the plan it runs, and a
-// recursive CTE's work table is shared by identity.
+// Subqueries are kept in a template: the executor writes each one's result
+// into the node that holds it (exec/op_subquery.go, through
+// MapSubqueryExprs, which writes only the slots holding one), so a copy
+// rebuilds every subquery, its plan and the expressions and slices around
+// it, and shares the rest. A subquery run per outer row (bind_apply.go)
+// gets, in each copy, its own parameter slice, which the OuterParams of its
+// copied plan read. A recursive CTE's WorkTable is shared by the copies:
+// the executor never writes it, and keeps the rows it stands for per call
+// (by the node's identity, in the call's Env).
 
 // nowRef is the query's time in a template.
 type nowRef struct{}
@@ -82,7 +88,8 @@ func (b *binder) now() expr.Expr {
 type Template struct {
 	plan Node
 	// timed holds the expressions of the plan that read the query's time
-	// (nowRef among them): a copy rebuilds those and shares the rest.
+	// (nowRef among them) or hold a subquery or an OuterParam: a copy
+	// rebuilds those and shares the rest.
 	timed map[expr.Expr]bool
 }
 
@@ -107,16 +114,20 @@ func NewTemplate(q *sqlparse.Query, src string, opts Options) (*Template, error)
 	return t, nil
 }
 
-// note records the expressions of n and its inputs that read the time, and
-// reports whether every node is one Plan copies and none holds a subquery.
+// note records the expressions of n and its inputs (and of its subqueries'
+// plans) that read the time or hold a subquery, and reports whether every
+// node is one Plan copies.
 func (t *Template) note(n Node) bool {
 	switch n.(type) {
-	case *Scan, *Values, *Filter, *Project, *Unnest, *Aggregate, *Sort, *Limit, *Join, *Union, *SetOp, *Window:
+	case *Scan, *Values, *Filter, *Project, *Unnest, *Aggregate, *Sort, *Limit, *Join, *Union, *SetOp, *Window,
+		*RecursiveUnion, *WorkTable:
 	default:
 		return false
 	}
-	if len(Subqueries(n)) > 0 {
-		return false
+	for _, s := range Subqueries(n) {
+		if !t.note(s.Plan) {
+			return false
+		}
 	}
 	for _, e := range n.Expressions() {
 		t.noteExpr(e)
@@ -142,6 +153,12 @@ func (t *Template) noteExpr(e expr.Expr) bool {
 	timed := false
 	for _, c := range e.Children() {
 		timed = t.noteExpr(c) || timed
+	}
+	switch e.(type) {
+	case *Subquery: // each call gets its own, for the executor to replace
+		timed = true
+	case *OuterParam: // each call's reads its own parameters
+		timed = true
 	}
 	if timed {
 		t.timed[e] = true
@@ -170,10 +187,32 @@ type instance struct {
 	// of the time inlined where its column is read (a CTE's bucket array)
 	// is one expression in many places, folded once.
 	memo map[expr.Expr]expr.Expr
+	// plans holds the copy of each subquery's plan: the executor runs a
+	// plan read by two subqueries once (it knows them by identity).
+	plans map[Node]Node
+	// params holds the copy of each per-row subquery's parameters.
+	params map[*[]types.Value]*[]types.Value
 }
 
-// expr returns e with the time in place of nowRef, folded; e itself when
-// it does not read the time (expressions are never changed in place, so
+// paramsOf returns the copy's parameter slice for the template's p.
+func (in *instance) paramsOf(p *[]types.Value) *[]types.Value {
+	if p == nil {
+		return nil
+	}
+	if c, ok := in.params[p]; ok {
+		return c
+	}
+	if in.params == nil {
+		in.params = map[*[]types.Value]*[]types.Value{}
+	}
+	c := new([]types.Value)
+	*c = make([]types.Value, len(*p))
+	in.params[p] = c
+	return c
+}
+
+// expr returns e with the time in place of nowRef, folded, and its
+// subqueries copied; e itself when it is not timed (expressions are never changed in place, so
 // the template and its copies share those).
 func (in *instance) expr(e expr.Expr) expr.Expr {
 	if e == nil || !in.t.timed[e] {
@@ -185,6 +224,30 @@ func (in *instance) expr(e expr.Expr) expr.Expr {
 	if x, ok := in.memo[e]; ok {
 		return x
 	}
+	if in.memo == nil {
+		in.memo = map[expr.Expr]expr.Expr{}
+	}
+	switch x := e.(type) {
+	case *OuterParam:
+		c := *x
+		c.Vals = in.paramsOf(x.Vals)
+		in.memo[e] = &c
+		return &c
+	case *Subquery:
+		c := *x
+		c.X, c.Key, c.Outer = in.expr(x.X), in.expr(x.Key), in.exprs(x.Outer)
+		c.Params = in.paramsOf(x.Params)
+		c.Plan = in.plans[x.Plan]
+		if c.Plan == nil {
+			c.Plan = in.node(x.Plan)
+			if in.plans == nil {
+				in.plans = map[Node]Node{}
+			}
+			in.plans[x.Plan] = c.Plan
+		}
+		in.memo[e] = &c
+		return &c
+	}
 	x0 := e.WithChildren(shared(e.Children(), in.expr))
 	f, err := expr.Fold(x0)
 	if err != nil {
@@ -194,9 +257,6 @@ func (in *instance) expr(e expr.Expr) expr.Expr {
 		f = x0
 	}
 	resolveExpr(f)
-	if in.memo == nil {
-		in.memo = map[expr.Expr]expr.Expr{}
-	}
 	in.memo[e] = f
 	return f
 }
@@ -225,8 +285,8 @@ func (in *instance) exprs(es []expr.Expr) []expr.Expr {
 }
 
 // node copies n and its inputs. Slices of expressions are copied only
-// when one of them changes; the executor does not write into plans
-// without subqueries, and the optimiser has already run.
+// when one of them changes (a subquery always does); the executor writes
+// only the slots that hold a subquery, and the optimiser has already run.
 func (in *instance) node(n Node) Node {
 	switch x := n.(type) {
 	case *Scan:
@@ -303,6 +363,12 @@ func (in *instance) node(n Node) Node {
 		c := *x
 		c.Left, c.Right = in.node(x.Left), in.node(x.Right)
 		return &c
+	case *RecursiveUnion:
+		c := *x
+		c.Base, c.Step = in.node(x.Base), in.node(x.Step)
+		return &c
+	case *WorkTable:
+		return x
 	case *Window:
 		c := *x
 		c.In = in.node(x.In)

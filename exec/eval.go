@@ -30,6 +30,19 @@ type evaluator struct {
 	mem *memBudget
 }
 
+// release gives the evaluator's vectors back to the pool (vector_pool.go)
+// once its query has ended.
+func (ev *evaluator) release() {
+	for e, v := range ev.outs {
+		releaseVector(v)
+		delete(ev.outs, e)
+	}
+	for c, v := range ev.consts {
+		releaseVector(v)
+		delete(ev.consts, c)
+	}
+}
+
 func newEvaluator() *evaluator {
 	return &evaluator{regexps: map[string]*regexp.Regexp{}, likes: map[string]func(string) bool{}, outs: map[expr.Expr]*Vector{}, consts: map[*expr.Const]*Vector{}, memos: map[*expr.Call]*codeMemo{}}
 }
@@ -38,7 +51,7 @@ func newEvaluator() *evaluator {
 func (ev *evaluator) out(e expr.Expr, t types.Type, n int) *Vector {
 	v := ev.outs[e]
 	if v == nil {
-		v = &Vector{}
+		v = takeVector()
 		ev.outs[e] = v
 	}
 	v.T, v.Lazy = t, nil
@@ -64,14 +77,17 @@ func (ev *evaluator) eval(e expr.Expr, b *Batch) (*Vector, error) {
 		// not fill BatchSize rows per constant (coalesce(sum(x), 0) over
 		// two groups wrote 4096).
 		n := b.N
-		if v := ev.consts[x]; v != nil {
+		v := ev.consts[x]
+		if v != nil {
 			if v.len() >= b.N {
 				return v, nil
 			}
 			n = max(n, 2*v.len())
+		} else {
+			v = takeVector()
+			ev.consts[x] = v
 		}
-		v := constVector(x.V, n)
-		ev.consts[x] = v
+		fillConst(v, x.V, n)
 		return v, nil
 	case *expr.Case:
 		return ev.caseExpr(x, b)

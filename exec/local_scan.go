@@ -93,16 +93,22 @@ func newScan(p *planner.Scan, snap snapshot, ev *evaluator) *scanOp {
 	}
 	s := &scanOp{plan: p, snap: snap, ev: ev, seg: -1, pos: -1}
 	s.fields, s.lazy = scanFields(p, snap)
-	s.out.Cols = make([]*Vector, len(p.Fields))
-	for i := range s.out.Cols {
-		s.out.Cols[i] = &Vector{}
-	}
+	s.out.Cols = make([]*Vector, len(p.Fields)) // taken at the first batch, unless fresh
 	s.valuePreds, s.restFilter = splitValuePreds(p)
 	s.segFilter = p.Filter
 	return s
 }
 
-func (s *scanOp) Close() {}
+// Close gives the scan's vectors back (vector_pool.go): its last batch
+// has been read, or the query has ended.
+func (s *scanOp) Close() {
+	for i, v := range s.out.Cols {
+		if v != nil {
+			releaseVector(v)
+			s.out.Cols[i] = nil
+		}
+	}
+}
 
 // nextSegment advances to the next segment that may hold matching rows.
 func (s *scanOp) nextSegment() bool {
@@ -356,6 +362,10 @@ func (s *scanOp) read(seg *logstore.Segment, rows []int32) (*Batch, error) {
 		b = &Batch{Cols: make([]*Vector, len(s.plan.Fields))}
 		for i := range b.Cols {
 			b.Cols[i] = &Vector{}
+		}
+	} else if len(b.Cols) > 0 && b.Cols[0] == nil {
+		for i := range b.Cols {
+			b.Cols[i] = takeVector()
 		}
 	}
 	b.N = n

@@ -130,6 +130,7 @@ func execute(ctx context.Context, plan planner.Node, view View, req Request, mem
 	}
 	ev := newEvaluator()
 	ev.mem = mem
+	defer ev.release() // after the operators are closed
 	op, err := build(plan, &Env{view: view, ev: ev})
 	if err != nil {
 		return nil, err

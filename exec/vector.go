@@ -384,16 +384,38 @@ func (v *Vector) materialize(n int) {
 
 // constVector fills n rows with one value.
 func constVector(x types.Value, n int) *Vector {
-	v := newVector(x.T, n)
+	v := &Vector{}
+	fillConst(v, x, n)
+	return v
+}
+
+// fillConst makes v n rows of x, reusing its storage.
+func fillConst(v *Vector, x types.Value, n int) {
+	v.T, v.Lazy = x.T, nil
+	v.resize(n)
 	if x.Null {
-		v.Null = make([]bool, n)
-		for i := range v.Null {
+		for i := range v.freshNulls(n) {
 			v.Null[i] = true
 		}
-		return v
+		return
 	}
-	for i := 0; i < n; i++ {
-		v.set(i, x, n)
+	switch v.storage() {
+	case inInts:
+		for i := range v.I[:n] {
+			v.I[i] = x.I
+		}
+	case inFloats:
+		f := x.Float()
+		for i := range v.F[:n] {
+			v.F[i] = f
+		}
+	case inStrings:
+		for i := range v.S[:n] {
+			v.S[i] = x.S
+		}
+	default:
+		for i := range v.V[:n] {
+			v.V[i] = x
+		}
 	}
-	return v
 }

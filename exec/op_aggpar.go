@@ -52,6 +52,7 @@ func (g givenScan) Build(n planner.Node, _ *Env) (Operator, error) {
 type parallelAgg struct {
 	plan    *planner.Aggregate
 	parts   []*aggOp
+	evs     []*evaluator // the workers', given back on Close
 	final   *aggOp
 	done    bool
 	workers int
@@ -71,6 +72,7 @@ func newParallelAgg(p *planner.Aggregate, snap snapshot, ev *evaluator) Operator
 		scan.visit = part
 		chain := buildChain(p.In, scan, wev)
 		pa.parts = append(pa.parts, newAggOp(chain, p, wev))
+		pa.evs = append(pa.evs, wev)
 	}
 	pa.final = newAggOp(nil, p, ev)
 	return pa
@@ -80,6 +82,12 @@ func (pa *parallelAgg) Close() {
 	for _, p := range pa.parts {
 		p.Close()
 	}
+	// The workers' partials are merged into final, which holds values,
+	// not their vectors.
+	for _, wev := range pa.evs {
+		wev.release()
+	}
+	pa.evs = nil
 }
 
 func (pa *parallelAgg) Next(ctx context.Context) (*Batch, error) {

@@ -30,7 +30,10 @@
 //
 // Each plan node becomes a pull operator: Next returns the next Batch of rows
 // (typed column vectors) or nil at the end. A batch is valid until the next
-// call; an operator that keeps rows copies them.
+// call; an operator that keeps rows copies them. So the vectors an
+// evaluator and a scan write batches into are taken from a pool and given
+// back when the query ends (vector_pool.go): a small query reuses storage
+// a previous one cleared instead of allocating it.
 //
 // Batches are dense: a filter compacts the columns it keeps instead of
 // carrying a selection vector. The kernels then stay simple loops over plain

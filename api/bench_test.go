@@ -22,20 +22,22 @@ import (
 // BenchmarkIngestHTTP posts batches of 500 generated events to a real server
 // on loopback, one request at a time; events/s is the figure of merit.
 func BenchmarkIngestHTTPEdge(b *testing.B) {
-	benchIngestHTTP(b, "cloudflare.logs.prod", false, 1, false)
+	benchIngestHTTP(b, "cloudflare.logs.prod", false, 1, drainNone)
 }
-func BenchmarkIngestHTTPRelay(b *testing.B) { benchIngestHTTP(b, "deno-relay-logs", false, 1, false) }
+func BenchmarkIngestHTTPRelay(b *testing.B) {
+	benchIngestHTTP(b, "deno-relay-logs", false, 1, drainNone)
+}
 
 // The same on a data directory: every reply waits for its fsync. With
 // several clients, group commit lets one fsync serve them all.
 func BenchmarkIngestHTTPEdgeDurable(b *testing.B) {
-	benchIngestHTTP(b, "cloudflare.logs.prod", true, 1, false)
+	benchIngestHTTP(b, "cloudflare.logs.prod", true, 1, drainNone)
 }
 func BenchmarkIngestHTTPRelayDurable(b *testing.B) {
-	benchIngestHTTP(b, "deno-relay-logs", true, 1, false)
+	benchIngestHTTP(b, "deno-relay-logs", true, 1, drainNone)
 }
 func BenchmarkIngestHTTPEdgeDurable8Clients(b *testing.B) {
-	benchIngestHTTP(b, "cloudflare.logs.prod", true, 8, false)
+	benchIngestHTTP(b, "cloudflare.logs.prod", true, 8, drainNone)
 }
 
 // Two connections, as issue 34's ingest figures are measured, without and
@@ -43,22 +45,31 @@ func BenchmarkIngestHTTPEdgeDurable8Clients(b *testing.B) {
 // drain's own figures: events/s delivered, and its worst lag while the
 // clients ingest).
 func BenchmarkIngestHTTPEdgeDurable2Clients(b *testing.B) {
-	benchIngestHTTP(b, "cloudflare.logs.prod", true, 2, false)
+	benchIngestHTTP(b, "cloudflare.logs.prod", true, 2, drainNone)
 }
 func BenchmarkIngestHTTPEdgeDurable2ClientsDrain(b *testing.B) {
-	benchIngestHTTP(b, "cloudflare.logs.prod", true, 2, true)
+	benchIngestHTTP(b, "cloudflare.logs.prod", true, 2, drainGzip)
 }
 func BenchmarkIngestHTTPRelayDurable2Clients(b *testing.B) {
-	benchIngestHTTP(b, "deno-relay-logs", true, 2, false)
+	benchIngestHTTP(b, "deno-relay-logs", true, 2, drainNone)
 }
 func BenchmarkIngestHTTPRelayDurable2ClientsDrain(b *testing.B) {
-	benchIngestHTTP(b, "deno-relay-logs", true, 2, true)
+	benchIngestHTTP(b, "deno-relay-logs", true, 2, drainGzip)
+}
+
+// The same with the drain's bodies sent without gzip: what compressing
+// them costs the ingest beside it.
+func BenchmarkIngestHTTPEdgeDurable2ClientsDrainPlain(b *testing.B) {
+	benchIngestHTTP(b, "cloudflare.logs.prod", true, 2, drainPlain)
+}
+func BenchmarkIngestHTTPRelayDurable2ClientsDrainPlain(b *testing.B) {
+	benchIngestHTTP(b, "deno-relay-logs", true, 2, drainPlain)
 }
 
 // benchDrain follows source with a webhook drain to a local receiver that
 // counts events; it samples the drain's lag until stop is closed and
 // returns the receiver's count, the worst lag seen and a closer.
-func benchDrain(b *testing.B, store *logstore.Store, source string) (delivered func() int64, maxLag func() float64, stop func()) {
+func benchDrain(b *testing.B, store *logstore.Store, source string, gzip bool) (delivered func() int64, maxLag func() float64, stop func()) {
 	// The receiver shares the machine, where a real destination would not:
 	// it reads and drops the bodies, and the drain's own count says what
 	// was delivered (what arrives is checked by the drain's tests).
@@ -70,7 +81,7 @@ func benchDrain(b *testing.B, store *logstore.Store, source string) (delivered f
 		b.Fatal(err)
 	}
 	name, typ := "bench", "webhook"
-	bk, err := m.CreateBackend(drain.BackendInput{Name: &name, Type: &typ, Config: json.RawMessage(fmt.Sprintf(`{"url":%q,"gzip":true}`, recv.URL))})
+	bk, err := m.CreateBackend(drain.BackendInput{Name: &name, Type: &typ, Config: json.RawMessage(fmt.Sprintf(`{"url":%q,"gzip":%t}`, recv.URL, gzip))})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -110,7 +121,16 @@ func benchDrain(b *testing.B, store *logstore.Store, source string) (delivered f
 	}
 }
 
-func benchIngestHTTP(b *testing.B, source string, durable bool, clients int, withDrain bool) {
+// drainNone, drainGzip, drainPlain: no drain, or a webhook drain whose
+// bodies are gzipped (as the issue's figure is taken) or sent plain.
+const (
+	drainNone = iota
+	drainGzip
+	drainPlain
+)
+
+func benchIngestHTTP(b *testing.B, source string, durable bool, clients int, drainMode int) {
+	withDrain := drainMode != drainNone
 	const batch = 500
 	evs := fixtures.Generate(fixtures.DefaultSpec(batch*20, time.Now()), source)
 	var bodies [][]byte
@@ -131,7 +151,7 @@ func benchIngestHTTP(b *testing.B, source string, durable bool, clients int, wit
 	)
 	if withDrain {
 		var stop func()
-		delivered, maxLag, stop = benchDrain(b, store, source)
+		delivered, maxLag, stop = benchDrain(b, store, source, drainMode == drainGzip)
 		defer stop()
 	}
 	srv := New(Config{Keys: Keys(testKey), Backend: Local(store), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})

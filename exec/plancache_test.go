@@ -141,8 +141,8 @@ func firstLine(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
 // times, at once (run under -race: a template is never written). Beside a
 // plain scan, the same count through each kind of plan part a copy must
 // rebuild: an IN subquery (the executor writes its set into the plan), a
-// subquery run per outer row (its parameters are per call) and a
-// recursive CTE.
+// subquery run per outer row (its parameters are per call), a subquery
+// inside a comparison, and a recursive CTE.
 func TestKeptPlanConcurrentCalls(t *testing.T) {
 	var evs [][]byte
 	base := goldenNow.Add(-3 * time.Hour).UnixMicro()
@@ -158,6 +158,11 @@ func TestKeptPlanConcurrentCalls(t *testing.T) {
 		"select count(*) as n from s where timestamp in (select timestamp from s where " + hour + ")",
 		"select count(*) as n from s as a where a.timestamp < current_timestamp() and" +
 			" (select count(*) from s as b where b.timestamp <= a.timestamp and b.timestamp >= timestamp_sub(current_timestamp(), interval 1 hour)) > 0",
+		// A subquery inside a larger expression, holding a call with no
+		// function of its own ($grouping_set, of ROLLUP): the rebuilt
+		// comparison is resolved without writing the shared call.
+		"select count(*) as n from s where " + hour +
+			" and 1 < (select count(*) from (select event_message, count(*) from s group by rollup(event_message)))",
 		"with recursive r as (select 0 as j union all select j + 1 from r where j < 59)" +
 			" select count(*) as n from s join r on timestamp_trunc(s.timestamp, minute) =" +
 			" timestamp_trunc(timestamp_sub(current_timestamp(), interval r.j minute), minute)",

@@ -394,6 +394,12 @@ func fillConst(v *Vector, x types.Value, n int) {
 	v.T, v.Lazy = x.T, nil
 	v.resize(n)
 	if x.Null {
+		// Zero values under the NULLs, as a new vector has: storage from
+		// the pool holds another query's.
+		clear(v.I)
+		clear(v.F)
+		clear(v.S)
+		clear(v.V)
 		for i := range v.freshNulls(n) {
 			v.Null[i] = true
 		}

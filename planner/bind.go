@@ -76,8 +76,13 @@ func resolveCalls(n Node) {
 func resolveExpr(e expr.Expr) {
 	switch x := e.(type) {
 	case *expr.Call:
+		// A name with no function ($grouping_set, which the aggregate
+		// reads itself) stays nil and is not written again: a kept plan's
+		// copies (template.go) resolve what they share only by reading.
 		if x.Def == nil {
-			x.Def = expr.Registered(x.Fn)
+			if d := expr.Registered(x.Fn); d != nil {
+				x.Def = d
+			}
 		}
 	case *Subquery:
 		resolveCalls(x.Plan)

@@ -256,9 +256,27 @@ func (in *instance) expr(e expr.Expr) expr.Expr {
 		}
 		f = x0
 	}
-	resolveExpr(f)
+	resolveCopy(f)
 	in.memo[e] = f
 	return f
+}
+
+// resolveCopy resolves the calls of an expression a copy made (the
+// rebuilt call, what folding made of it). It does not enter a subquery's
+// plan: the copy's subqueries are made by instance.expr, and every call
+// inside their plans is the template's, resolved when it was bound.
+func resolveCopy(e expr.Expr) {
+	if _, ok := e.(*Subquery); ok {
+		return
+	}
+	if c, ok := e.(*expr.Call); ok && c.Def == nil {
+		if d := expr.Registered(c.Fn); d != nil {
+			c.Def = d
+		}
+	}
+	for _, c := range e.Children() {
+		resolveCopy(c)
+	}
 }
 
 // shared returns xs with f applied to each element: xs itself when f

@@ -7,6 +7,7 @@ import (
 	"logq/logstore"
 	"logq/planner"
 	"logq/types"
+	"sync"
 )
 
 // Local is the local log store as a Storage: plans run over snapshots of its
@@ -27,7 +28,10 @@ func (*localView) plansKept() {}
 // localView serves one query from one snapshot per source, taken on first
 // use, so the query sees one consistent state of each source.
 type localView struct {
-	store  *logstore.Store
+	store *logstore.Store
+	// mu guards snaps: the plans of two per-row subqueries can be built at
+	// once, by parallel workers evaluating their outer rows (op_apply.go).
+	mu     sync.Mutex
 	snaps  map[string]snapshot
 	failed readFailure // late reads of every snapshot (lazyField)
 }
@@ -40,6 +44,8 @@ type snapshot struct {
 }
 
 func (v *localView) snapshot(name string) snapshot {
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	s, ok := v.snaps[name]
 	if !ok {
 		s = snapshot{v.store.Snapshot(name), &v.failed}

@@ -116,6 +116,7 @@ func (r *subqueries) run(s *planner.Subquery) (*subResult, error) {
 func (r *subqueries) execute(s *planner.Subquery) (*subResult, error) {
 	ev := newEvaluator()
 	ev.mem = r.mem
+	defer ev.release() // after the operators close; what it keeps are values copied out
 	op, err := build(s.Plan, &Env{view: r.view, ev: ev})
 	if err != nil {
 		return nil, err

@@ -21,22 +21,19 @@ type scanOp struct {
 	pos   int // position of seg in order
 	row   int // next row in it
 	eqCol []eqCheck
-	idx   []int32
 	// value predicates answered per dictionary entry (local_scan_dict.go)
-	valuePreds []valuePred
-	restFilter []expr.Expr
-	masks      []dictMask
-	segFilter  expr.Expr // the row filter for the current segment
-	err        error
-	present    []*logstore.Column
-	cols       []*logstore.Column // the fields' columns in colsOf (columns)
-	colsOf     *logstore.Segment
-	rows       []int32
-	ts         []int64
-	codes      []uint32
-	lazyBuf    []uint8 // lazy dictionary masks' states (local_scan_dict.go)
-	fields     []*event.Field
-	out        Batch
+	valuePreds   []valuePred
+	restFilter   []expr.Expr
+	masks        []dictMask
+	segFilter    expr.Expr // the row filter for the current segment
+	err          error
+	present      []*logstore.Column
+	cols         []*logstore.Column // the fields' columns in colsOf (columns)
+	colsOf       *logstore.Segment
+	*scanBuffers         // from the pool (vector_pool.go), given back on Close
+	lazyBuf      []uint8 // lazy dictionary masks' states (local_scan_dict.go)
+	fields       []*event.Field
+	out          Batch
 	// newestFirst visits segments by descending newest timestamp, and
 	// floor, when set, reports a timestamp below which no row is wanted any
 	// more (a top-k on timestamp DESC that is full); see sortOp.
@@ -91,7 +88,7 @@ func newScan(p *planner.Scan, snap snapshot, ev *evaluator) *scanOp {
 		clamped.TimeLo = snap.NotBefore
 		p = &clamped
 	}
-	s := &scanOp{plan: p, snap: snap, ev: ev, seg: -1, pos: -1}
+	s := &scanOp{plan: p, snap: snap, ev: ev, seg: -1, pos: -1, scanBuffers: takeScanBuffers()}
 	s.fields, s.lazy = scanFields(p, snap)
 	s.out.Cols = make([]*Vector, len(p.Fields)) // taken at the first batch, unless fresh
 	s.valuePreds, s.restFilter = splitValuePreds(p)
@@ -107,6 +104,10 @@ func (s *scanOp) Close() {
 			releaseVector(v)
 			s.out.Cols[i] = nil
 		}
+	}
+	if s.scanBuffers != nil {
+		scanBufferPool.Put(s.scanBuffers)
+		s.scanBuffers = nil
 	}
 }
 

@@ -25,3 +25,16 @@ func releaseVector(v *Vector) {
 	*v = Vector{I: v.I[:0], F: v.F[:0], S: v.S[:0], V: v.V[:0], nullBuf: v.nullBuf[:0], codes: v.codes[:0]}
 	vectorPool.Put(v)
 }
+
+// scanBuffers are a scan's row lists and scratch, kept in the pool the same
+// way: a scan fills them per batch, and nothing reads them once it closes.
+type scanBuffers struct {
+	rows  []int32 // the rows a batch reads (candidates)
+	idx   []int32 // scratchRows
+	ts    []int64 // timestamps of a block the window cuts
+	codes []uint32
+}
+
+var scanBufferPool = sync.Pool{New: func() any { return new(scanBuffers) }}
+
+func takeScanBuffers() *scanBuffers { return scanBufferPool.Get().(*scanBuffers) }

@@ -120,10 +120,13 @@ func (s *quantAgg) prepare() {
 			workers = 1
 		}
 	}
-	if workers == 1 {
-		for g := range s.q {
+	share := func(w int) { // worker w's groups
+		for g := w; g < len(s.q); g += workers {
 			s.done[g] = s.compute(g)
 		}
+	}
+	if workers == 1 {
+		share(0)
 		return
 	}
 	var wg sync.WaitGroup
@@ -131,9 +134,7 @@ func (s *quantAgg) prepare() {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			for g := w; g < len(s.q); g += workers {
-				s.done[g] = s.compute(g)
-			}
+			share(w)
 		}(w)
 	}
 	wg.Wait()

@@ -73,22 +73,29 @@ func resolveCalls(n Node) {
 	}
 }
 
-func resolveExpr(e expr.Expr) {
+func resolveExpr(e expr.Expr) { resolveIn(e, true) }
+
+// resolveIn gives every call of e its function, and those of its
+// subqueries' plans when plans is set. A name with no function
+// ($grouping_set, which the aggregate reads itself) stays nil and is not
+// written again: a kept plan's copies (template.go) resolve what they
+// share only by reading.
+func resolveIn(e expr.Expr, plans bool) {
 	switch x := e.(type) {
 	case *expr.Call:
-		// A name with no function ($grouping_set, which the aggregate
-		// reads itself) stays nil and is not written again: a kept plan's
-		// copies (template.go) resolve what they share only by reading.
 		if x.Def == nil {
 			if d := expr.Registered(x.Fn); d != nil {
 				x.Def = d
 			}
 		}
 	case *Subquery:
+		if !plans {
+			return
+		}
 		resolveCalls(x.Plan)
 	}
 	for _, c := range e.Children() {
-		resolveExpr(c)
+		resolveIn(c, plans)
 	}
 }
 

@@ -155,9 +155,9 @@ func (t *Template) noteExpr(e expr.Expr) bool {
 		timed = t.noteExpr(c) || timed
 	}
 	switch e.(type) {
-	case *Subquery: // each call gets its own, for the executor to replace
-		timed = true
-	case *OuterParam: // each call's reads its own parameters
+	case *Subquery, *OuterParam:
+		// Each call gets its own: the executor replaces a subquery by its
+		// value, and an OuterParam reads the call's own parameters.
 		timed = true
 	}
 	if timed {
@@ -212,8 +212,8 @@ func (in *instance) paramsOf(p *[]types.Value) *[]types.Value {
 }
 
 // expr returns e with the time in place of nowRef, folded, and its
-// subqueries copied; e itself when it is not timed (expressions are never changed in place, so
-// the template and its copies share those).
+// subqueries copied; e itself when it is not timed (expressions are never
+// changed in place, so the template and its copies share those).
 func (in *instance) expr(e expr.Expr) expr.Expr {
 	if e == nil || !in.t.timed[e] {
 		return e
@@ -256,27 +256,11 @@ func (in *instance) expr(e expr.Expr) expr.Expr {
 		}
 		f = x0
 	}
-	resolveCopy(f)
+	// Only what the copy made needs resolving: a subquery's plan holds the
+	// template's calls, resolved when it was bound.
+	resolveIn(f, false)
 	in.memo[e] = f
 	return f
-}
-
-// resolveCopy resolves the calls of an expression a copy made (the
-// rebuilt call, what folding made of it). It does not enter a subquery's
-// plan: the copy's subqueries are made by instance.expr, and every call
-// inside their plans is the template's, resolved when it was bound.
-func resolveCopy(e expr.Expr) {
-	if _, ok := e.(*Subquery); ok {
-		return
-	}
-	if c, ok := e.(*expr.Call); ok && c.Def == nil {
-		if d := expr.Registered(c.Fn); d != nil {
-			c.Def = d
-		}
-	}
-	for _, c := range e.Children() {
-		resolveCopy(c)
-	}
 }
 
 // shared returns xs with f applied to each element: xs itself when f

@@ -10,33 +10,14 @@ import (
 	"logq/types"
 )
 
-// outerParams lists, for each subquery run per outer row in n (and in its
-// inputs and subqueries' plans), its Params and the Vals of every
-// OuterParam its plan reads.
-func outerParams(n Node, out map[*Subquery][]*[]types.Value) {
+// walkExprs calls fn on every expression of n, of its inputs and of its
+// subqueries' plans.
+func walkExprs(n Node, fn func(expr.Expr)) {
 	var visit func(e expr.Expr)
 	visit = func(e expr.Expr) {
+		fn(e)
 		if s, ok := e.(*Subquery); ok {
-			if s.Params != nil {
-				var reads []*[]types.Value
-				var inPlan func(n Node)
-				inPlan = func(n Node) {
-					for _, e := range n.Expressions() {
-						expr.MapExpr(e, func(x expr.Expr) expr.Expr {
-							if o, ok := x.(*OuterParam); ok {
-								reads = append(reads, o.Vals)
-							}
-							return x
-						})
-					}
-					for _, c := range n.Children() {
-						inPlan(c)
-					}
-				}
-				inPlan(s.Plan)
-				out[s] = append([]*[]types.Value{s.Params}, reads...)
-			}
-			outerParams(s.Plan, out)
+			walkExprs(s.Plan, fn)
 		}
 		for _, c := range e.Children() {
 			visit(c)
@@ -46,8 +27,27 @@ func outerParams(n Node, out map[*Subquery][]*[]types.Value) {
 		visit(e)
 	}
 	for _, c := range n.Children() {
-		outerParams(c, out)
+		walkExprs(c, fn)
 	}
+}
+
+// perRow returns the parameters of the one subquery of n run per outer
+// row, and the slices its OuterParams read.
+func perRow(t *testing.T, n Node) (params *[]types.Value, reads []*[]types.Value) {
+	walkExprs(n, func(e expr.Expr) {
+		switch x := e.(type) {
+		case *Subquery:
+			if x.Params != nil {
+				require.Nil(t, params, "one per-row subquery")
+				params = x.Params
+			}
+		case *OuterParam:
+			reads = append(reads, x.Vals)
+		}
+	})
+	require.NotNil(t, params, "a per-row subquery")
+	require.NotEmpty(t, reads, "its plan reads an outer parameter")
+	return params, reads
 }
 
 // Each copy of a template gives a subquery run per outer row its own
@@ -60,29 +60,17 @@ func TestTemplateCopiesPerRowParameters(t *testing.T) {
 	require.NoError(t, err)
 	tmpl, err := NewTemplate(q, sql, Options{Catalog: testCatalog{}})
 	require.NoError(t, err)
-	held := map[*Subquery][]*[]types.Value{}
-	outerParams(tmpl.plan, held)
-	require.Len(t, held, 1, "the query has one per-row subquery")
-	var templateParams *[]types.Value
-	for _, ps := range held {
-		templateParams = ps[0]
-		require.Greater(t, len(ps), 1, "its plan reads an outer parameter")
-	}
+	templateParams, _ := perRow(t, tmpl.plan)
 	seen := map[*[]types.Value]bool{templateParams: true}
 	for _, now := range []int64{planNow.UnixMicro(), planNow.UnixMicro() + 3600e6} {
 		p, err := tmpl.Plan(now)
 		require.NoError(t, err)
-		got := map[*Subquery][]*[]types.Value{}
-		outerParams(p, got)
-		require.Len(t, got, 1)
-		for s, ps := range got {
-			require.NotNil(t, s.Params)
-			require.False(t, seen[s.Params], "a copy's parameters are its own")
-			seen[s.Params] = true
-			require.Len(t, *s.Params, len(*templateParams))
-			for _, r := range ps[1:] {
-				require.Same(t, s.Params, r, "an OuterParam of the copy reads the copy's parameters")
-			}
+		params, reads := perRow(t, p)
+		require.False(t, seen[params], "a copy's parameters are its own")
+		seen[params] = true
+		require.Len(t, *params, len(*templateParams))
+		for _, r := range reads {
+			require.Same(t, params, r, "an OuterParam of the copy reads the copy's parameters")
 		}
 	}
 }

@@ -302,9 +302,7 @@ func readWALRecords(path string, from storage.Pos, limit int64, maxEvents int, m
 		}
 	}
 	next = storage.Pos{Seq: from.Seq, Off: off}
-	const chunk = 1 << 20
 	events := 0
-	var buf []byte
 	for off < limit && events < maxEvents {
 		var hdr [8]byte
 		if off+8 > limit {
@@ -317,10 +315,9 @@ func readWALRecords(path string, from storage.Pos, limit int64, maxEvents int, m
 		if n > maxWALRecord || n < 24 || off+8+n > limit {
 			return recs, next, true, nil // a torn or damaged tail
 		}
-		if int64(cap(buf)) < n {
-			buf = make([]byte, n, max(n, chunk))
-		}
-		payload := buf[:n]
+		// Each record is read into its own slice, which its events alias:
+		// the caller owns them, and nothing is copied twice.
+		payload := make([]byte, n)
 		if _, err := f.ReadAt(payload, off+8); err != nil && err != io.EOF {
 			return recs, next, false, err
 		}
@@ -329,7 +326,7 @@ func readWALRecords(path string, from storage.Pos, limit int64, maxEvents int, m
 			next.Off = off // a damaged record: its events were never replayed either
 			continue
 		}
-		b, err := decodeWALBatch(append([]byte(nil), payload...))
+		b, err := decodeWALBatch(payload)
 		if err != nil {
 			next.Off = off
 			continue

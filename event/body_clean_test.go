@@ -1,6 +1,7 @@
 package event
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -42,6 +43,11 @@ func TestBodyFastPath(t *testing.T) {
 		{"a literal run on is refused", `{"m":[truex]}`, ``},
 		{"a cut object is refused", `{"m":{"a":1`, ``},
 		{"a missing colon is refused", `{"m":{"a" 1}}`, ``},
+		{"long strings: escapes and UTF-8 across eight-byte words", `{"m":["abcdefg\"hijklmno\\pqrstu\u00e9vwxyz é€ 0123456789abcdef","12345678"]}`,
+			`"m":["abcdefg\"hijklmno\\pqrstu\u00e9vwxyz é€ 0123456789abcdef","12345678"]`},
+		{"a control character deep in a long string", "{\"m\":[\"abcdefghijklmnopq\x1fr\"]}", `"m":["abcdefghijklmnopq\u001fr"]`},
+		{"a quote as the eighth byte", `{"m":["abcdefg","abcdefgh"]}`, `"m":["abcdefg","abcdefgh"]`},
+		{"a repeat among more keys than the seen bits", `{"m":{` + manyKeys + `,"k37":"again"}}`, `"m":{` + manyKeys + `}`},
 		{"nesting to the limit", `{"d":` + deep + `}`, `"d":` + deep},
 		{"nesting past the limit", `{"d":{"x":` + deep + `}}`, ``},
 	} {
@@ -60,6 +66,16 @@ func TestBodyFastPath(t *testing.T) {
 		})
 	}
 }
+
+// manyKeys is 100 distinct members: more than cleanObjectEnd's 64 bits of
+// seen keys, so that some share a bit.
+var manyKeys = func() string {
+	var parts []string
+	for i := range 100 {
+		parts = append(parts, fmt.Sprintf(`"k%d":%d`, i, i))
+	}
+	return strings.Join(parts, ",")
+}()
 
 // Generated records of every source are clean, so their nested values are
 // copied whole, and the body is the same either way.

@@ -393,6 +393,15 @@ func TestPage(t *testing.T) {
 		nd := strings.Split(strings.TrimSpace(download(t, ctx, downloads, `[aria-label=Export] button[data-export=ndjson]`)), "\n")
 		require.Len(t, nd, 2)
 		require.JSONEq(t, `{"n":3,"event_message":"row-3"}`, nd[1])
+
+		// Strings a spreadsheet would run as formulas are written as text;
+		// numbers, and every other string, as they are.
+		runQuery(t, ctx, "select '=1+2' as f, '@x' as a, '-y' as m, 'x=1' as plain, -3 as n",
+			[][]string{{"=1+2", "@x", "-y", "x=1", "-3"}})
+		recs, err = csv.NewReader(strings.NewReader(download(t, ctx, downloads, `[aria-label=Export] button[data-export=csv]`))).ReadAll()
+		require.NoError(t, err)
+		require.Equal(t, [][]string{{"f", "a", "m", "plain", "n"}, {"'=1+2", "'@x", "'-y", "x=1", "-3"}}, recs)
+		runQuery(t, ctx, good, [][]string{{"1", "row-1"}, {"3", "row-3"}}) // the tail below shows these columns
 		faults.check(t)
 	})
 

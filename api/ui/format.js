@@ -151,15 +151,24 @@ function csvField(s) {
   return /[",\r\n]/.test(s) || /^\s|\s$/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 
+// formulaStart: what a spreadsheet takes for the start of a formula. Log
+// fields are written by whoever sent the request (a user agent, a path), so
+// a string cell starting so gets a leading ' (OWASP's "CSV injection"
+// advice): opened in a spreadsheet it shows as text and runs nothing.
+const formulaStart = /^[=+\-@\t\r]/;
+
 // toCSV: RFC 4180, CRLF lines, a header row; timestamps as ISO 8601, nested
-// values as JSON, NULL as an empty field.
+// values as JSON, NULL as an empty field, strings that a spreadsheet would
+// run guarded with a leading '.
 export function toCSV(cols, rows) {
   const lines = [cols.map(csvField).join(',')];
   for (const r of rows) {
     lines.push(cols.map((c) => {
       const v = r[c];
       if (v === null || v === undefined) return '';
-      return csvField(cellText(c, v));
+      let text = cellText(c, v);
+      if (typeof v === 'string' && formulaStart.test(text)) text = "'" + text;
+      return csvField(text);
     }).join(','));
   }
   return lines.join('\r\n') + '\r\n';

@@ -111,6 +111,7 @@ func (s *Store) ReadFeed(source string, from storage.Pos, maxEvents int) ([]stor
 	}
 	var out []storage.Record
 	events := 0
+	looked := false // the file at from was looked for again after it vanished
 	for events < maxEvents {
 		w := src.wal
 		w.mu.Lock()
@@ -133,6 +134,18 @@ func (s *Store) ReadFeed(source string, from storage.Pos, maxEvents int) ([]stor
 			limit = end
 		}
 		recs, next, done, err := readWALRecords(path, from, limit, maxEvents-events, s.opts.Retention.Microseconds())
+		if errors.Is(err, os.ErrNotExist) {
+			// Gone between walFile and the open: a seal moves a file that
+			// a reader still needs from the source's directory to the
+			// spool, so look for it once more before taking it as dropped
+			// (whose events, if a reader needed them, were counted lost).
+			if !looked {
+				looked = true
+				continue
+			}
+			recs, next, done, err = nil, from, true, nil
+		}
+		looked = false
 		if err != nil {
 			return out, from, 0, err
 		}
@@ -274,17 +287,19 @@ func (s *Store) nextWAL(source string, seq, cur uint64) (uint64, bool) {
 	return best, true
 }
 
+// testHookWALOpen is called with each WAL file path a feed reader is
+// about to open (tests move the file there, as a seal can).
+var testHookWALOpen = func(string) {}
+
 // readWALRecords reads the intact records of a WAL file from position from,
 // up to byte limit (-1: the file's end) and about maxEvents events. done
 // says the reading reached the limit or the file's end (or a damaged tail,
 // which is where a start would cut the file).
 func readWALRecords(path string, from storage.Pos, limit int64, maxEvents int, maxAge int64) (recs []storage.Record, next storage.Pos, done bool, err error) {
+	testHookWALOpen(path)
 	f, err := os.Open(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, from, true, nil // dropped meanwhile: the caller moves on
-		}
-		return nil, from, false, err
+		return nil, from, false, err // os.ErrNotExist: moved or dropped meanwhile
 	}
 	defer f.Close()
 	fi, err := f.Stat()

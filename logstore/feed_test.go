@@ -131,6 +131,37 @@ func TestHeldWALFilesAreSpooled(t *testing.T) {
 	require.Zero(t, st.spoolBytes.Load())
 }
 
+// A seal moves a held WAL file to the spool while a reader may be about to
+// open it in the source's directory: the reader finds it in the spool and
+// reads it, rather than taking it as dropped and skipping its events.
+func TestFeedFollowsAFileMovedToTheSpool(t *testing.T) {
+	dir := t.TempDir()
+	holds := storage.NewHolds()
+	holds.Set("s", "drain-1", storage.Pos{Seq: 1})
+	st, err := Open(dir, Options{SegmentRows: 10, noMerge: true, Holds: holds})
+	require.NoError(t, err)
+	defer st.Close()
+	ingestN(t, st, "s", 0, 15, 5)
+	st.sealer.wait()
+	// File 1 is sealed and spooled. Put it back where it was before the
+	// seal moved it, and have the move happen right before the reader's
+	// open, as it can.
+	live, spooled := walPath(filepath.Join(dir, "sources", "s"), 1), walPath(st.spoolDir("s"), 1)
+	require.NoError(t, os.Rename(spooled, live))
+	moved := 0
+	testHookWALOpen = func(path string) {
+		if path == live && moved == 0 {
+			moved++
+			require.NoError(t, os.Rename(live, spooled))
+		}
+	}
+	defer func() { testHookWALOpen = func(string) {} }()
+	ids, _, lost := readFeedIDs(t, st, "s", storage.Pos{Seq: 1})
+	require.Equal(t, 1, moved, "the file moved between the reader's look and its open")
+	require.Equal(t, wantIDs(0, 15), ids)
+	require.Zero(t, lost)
+}
+
 // The disk budget drops spooled files like segments, oldest first, and
 // counts their events as lost to the readers that still needed them.
 func TestDiskBudgetDropsSpooledFilesCountingTheLoss(t *testing.T) {

@@ -36,6 +36,7 @@ func BenchmarkIngestHTTPEdgeDurable(b *testing.B) {
 func BenchmarkIngestHTTPRelayDurable(b *testing.B) {
 	benchIngestHTTP(b, "deno-relay-logs", true, 1, drainNone)
 }
+
 // One connection waits for each fsync, so the ingest leaves a core mostly
 // idle: the drain's figures where it does not compete for the CPU.
 func BenchmarkIngestHTTPEdgeDurableDrain(b *testing.B) {

@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"weak"
 
-	"github.com/hashicorp/golang-lru/v2/simplelru"
-
 	"logq/expr"
 	"logq/logstore"
 	"logq/types"
@@ -67,16 +65,12 @@ type maskEntry struct {
 	bits    []uint64
 	mu      sync.Mutex
 	answers []uint8
-	charged int64 // bytes counted for it (under the cache's mu)
 }
 
 func (e *maskEntry) bytes() int64 { return int64(len(e.bits))*8 + int64(cap(e.answers)) + 96 }
 
 type maskCache struct {
-	mu     sync.Mutex
-	lru    *simplelru.LRU[maskKey, *maskEntry]
-	bytes  int64
-	budget int64
+	*byteLRU[maskKey, *maskEntry]
 	// What the cache answered (tests): eager masks, and lazy answers.
 	hits, recalled atomic.Int64
 }
@@ -84,19 +78,13 @@ type maskCache struct {
 var dictMasks = newMaskCache(maskCacheBytes)
 
 func newMaskCache(budget int64) *maskCache {
-	c := &maskCache{budget: budget}
-	c.lru, _ = simplelru.NewLRU[maskKey, *maskEntry](math.MaxInt32, func(_ maskKey, e *maskEntry) {
-		c.bytes -= e.charged
-	})
-	return c
+	return &maskCache{byteLRU: newByteLRU[maskKey, *maskEntry](budget)}
 }
 
 // get returns the eager mask kept under k for a dictionary of n entries,
 // or nil.
 func (c *maskCache) get(k maskKey, n int) []uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.lru.Get(k)
+	e, ok := c.byteLRU.get(k)
 	if !ok || len(e.bits) != (n+63)/64 {
 		return nil
 	}
@@ -106,54 +94,19 @@ func (c *maskCache) get(k maskKey, n int) []uint64 {
 
 // put keeps bits (which no one changes afterwards) under k.
 func (c *maskCache) put(k maskKey, bits []uint64) {
-	c.add(k, &maskEntry{bits: bits})
+	e := &maskEntry{bits: bits}
+	c.add(k, e, e.bytes())
 }
 
 // answers returns the lazy answers kept under k, made empty if there are
 // none.
 func (c *maskCache) answers(k maskKey) *maskEntry {
-	c.mu.Lock()
-	e, ok := c.lru.Get(k)
-	c.mu.Unlock()
-	if ok {
+	if e, ok := c.byteLRU.get(k); ok {
 		return e
 	}
-	e = &maskEntry{}
-	c.add(k, e)
+	e := &maskEntry{}
+	c.add(k, e, e.bytes())
 	return e
-}
-
-func (c *maskCache) add(k maskKey, e *maskEntry) {
-	e.charged = e.bytes()
-	if e.charged > c.budget/4 {
-		return // one mask would push out most of the others
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old, ok := c.lru.Peek(k); ok { // two queries answered it at once
-		c.bytes -= old.charged
-	}
-	c.lru.Add(k, e)
-	c.bytes += e.charged
-	c.evict()
-}
-
-// recharge counts e's bytes again after its answers grew.
-func (c *maskCache) recharge(k maskKey, e *maskEntry, bytes int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cur, ok := c.lru.Peek(k); !ok || cur != e {
-		return // evicted meanwhile: nothing is counted for it
-	}
-	c.bytes += bytes - e.charged
-	e.charged = bytes
-	c.evict()
-}
-
-func (c *maskCache) evict() {
-	for c.bytes > c.budget {
-		c.lru.RemoveOldest()
-	}
 }
 
 // recall copies into state the kept answers of pending codes and returns

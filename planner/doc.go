@@ -11,7 +11,9 @@
 // a call; so a saved query is also bound once per parameter set as a
 // Template (template.go), with the query's time left open and given per call,
 // which the executor keeps while the sources' schemas hold
-// (exec/plancache.go).
+// (exec/plancache.go). A copy marks each aggregate whose only change from
+// call to call is its scan's time bounds (Aggregate.Kept), so that the
+// executor may keep its partial results per sealed segment.
 //
 // Name resolution follows BigQuery:
 //   - a table name is a CTE of an enclosing WITH, else a log source (an

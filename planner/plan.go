@@ -154,6 +154,12 @@ type Aggregate struct {
 	Aggs []expr.AggCall
 	Cols []Column
 	Sets [][]bool
+	// Kept is, in a plan copied from a Template, the template's node this
+	// one was copied from, when the time bounds of the scan under it are
+	// all that can differ from one call to the next (Template.steady): the
+	// same node then stands for the same computation over any rows those
+	// bounds cover. Nil otherwise, and in a plan bound directly.
+	Kept *Aggregate
 }
 
 // SortKey orders rows.

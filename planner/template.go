@@ -91,6 +91,8 @@ type Template struct {
 	// (nowRef among them) or hold a subquery or an OuterParam: a copy
 	// rebuilds those and shares the rest.
 	timed map[expr.Expr]bool
+	// steady holds the Aggregates whose copies are marked Kept.
+	steady map[*Aggregate]bool
 }
 
 // ErrNoTemplate: the query's plan cannot be made a template; plan each
@@ -107,11 +109,64 @@ func NewTemplate(q *sqlparse.Query, src string, opts Options) (*Template, error)
 	if err != nil {
 		return nil, err
 	}
-	t := &Template{plan: plan, timed: map[expr.Expr]bool{}}
+	t := &Template{plan: plan, timed: map[expr.Expr]bool{}, steady: map[*Aggregate]bool{}}
 	if !t.note(plan) {
 		return nil, ErrNoTemplate
 	}
 	return t, nil
+}
+
+// isSteady reports whether a's result over given rows is the same in every
+// call: it reads a scan through filters and projections only, and neither
+// they, the scan's filter, a's keys nor its arguments read the query's
+// time, hold a subquery or call a volatile function. Only the scan's time
+// bounds, derived again each call, differ. (The executor keeps such an
+// aggregate's partial result over each sealed segment the bounds cover
+// whole: exec/local_partials.go.)
+func (t *Template) isSteady(a *Aggregate) bool {
+	exprs := append([]expr.Expr(nil), a.Keys...)
+	for _, c := range a.Aggs {
+		exprs = append(exprs, c.Args...)
+	}
+	for n := a.In; ; {
+		switch x := n.(type) {
+		case *Filter:
+			exprs, n = append(exprs, x.Cond), x.In
+			continue
+		case *Project:
+			exprs, n = append(exprs, x.Exprs...), x.In
+			continue
+		case *Scan:
+			if x.Filter != nil {
+				exprs = append(exprs, x.Filter)
+			}
+		default:
+			return false
+		}
+		break
+	}
+	for _, e := range exprs {
+		if t.timed[e] || !stable(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// stable reports whether e calls no function that may answer differently
+// for the same arguments (Volatile, or NoFold: what depends on the call).
+func stable(e expr.Expr) bool {
+	if c, ok := e.(*expr.Call); ok {
+		if d := c.Resolve(); d == nil || d.Volatile || d.NoFold {
+			return false
+		}
+	}
+	for _, c := range e.Children() {
+		if !stable(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // note records the expressions of n and its inputs (and of its subqueries'
@@ -141,6 +196,10 @@ func (t *Template) note(n Node) bool {
 		if !t.note(in) {
 			return false
 		}
+	}
+	// After its inputs: their expressions are noted.
+	if a, ok := n.(*Aggregate); ok && t.isSteady(a) {
+		t.steady[a] = true
 	}
 	return true
 }
@@ -340,6 +399,10 @@ func (in *instance) node(n Node) Node {
 		c := *x
 		c.In, c.Keys = in.node(x.In), in.exprs(x.Keys)
 		c.Aggs = in.aggs(x.Aggs)
+		c.Kept = nil
+		if in.t.steady[x] {
+			c.Kept = x
+		}
 		return &c
 	case *Sort:
 		c := *x

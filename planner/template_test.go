@@ -74,3 +74,55 @@ func TestTemplateCopiesPerRowParameters(t *testing.T) {
 		}
 	}
 }
+
+// A copy marks an aggregate Kept only when nothing under it but its scan's
+// time bounds changes from call to call; a plan bound directly marks none.
+func TestTemplateMarksSteadyAggregates(t *testing.T) {
+	for _, c := range []struct {
+		sql    string
+		steady bool
+	}{
+		{"select project, count(*) as n from s where timestamp >= timestamp_sub(current_timestamp(), interval 1 hour) group by project", true},
+		{"select timestamp_trunc(timestamp, hour) as h, max(event_message) as m from s where project = 'p' group by h", true},
+		{"select countif(timestamp >= timestamp_sub(current_timestamp(), interval 1 hour)) as n from s", false},
+		{"select count(*) as n from s where rand() < 0.5", false},
+		{"select count(*) as n from s where project in (select event_message from s where timestamp > timestamp_sub(current_timestamp(), interval 1 hour))", false},
+	} {
+		q, err := sqlparse.Parse(c.sql)
+		require.NoError(t, err)
+		tmpl, err := NewTemplate(q, c.sql, Options{Catalog: testCatalog{}})
+		require.NoError(t, err, c.sql)
+		var aggs []*Aggregate
+		for _, now := range []int64{planNow.UnixMicro(), planNow.UnixMicro() + 3600e6} {
+			p, err := tmpl.Plan(now)
+			require.NoError(t, err)
+			a := outerAggregate(t, p)
+			if !c.steady {
+				require.Nil(t, a.Kept, c.sql)
+				continue
+			}
+			require.NotNil(t, a.Kept, c.sql)
+			require.NotSame(t, a, a.Kept, "the copy is not the template's node")
+			aggs = append(aggs, a.Kept)
+		}
+		if c.steady {
+			require.Same(t, aggs[0], aggs[1], "every copy names the same node: %s", c.sql)
+		}
+		bound, err := Plan(q, c.sql, Options{Catalog: testCatalog{}, Now: planNow.UnixMicro()})
+		require.NoError(t, err)
+		require.Nil(t, outerAggregate(t, bound).Kept, "a plan bound directly: %s", c.sql)
+	}
+}
+
+// outerAggregate returns the first Aggregate of n, top down.
+func outerAggregate(t *testing.T, n Node) *Aggregate {
+	if a, ok := n.(*Aggregate); ok {
+		return a
+	}
+	for _, c := range n.Children() {
+		if a := outerAggregate(t, c); a != nil {
+			return a
+		}
+	}
+	return nil
+}

@@ -9,7 +9,8 @@
 // top-k and windows); a remote engine (package clickhouse) answers what it
 // can translate. The local store is known only in the files named local_*
 // (local.go, local_scan.go, local_scan_dict.go, local_maskcache.go,
-// local_shares.go, local_late_json.go, local_window_newest.go;
+// local_partials.go, local_shares.go, local_late_json.go,
+// local_window_newest.go;
 // layout_test.go checks it): everything else sees
 // storage through the interfaces this package defines (Storage, View, Dict
 // for a dictionary column a vector's codes index, lateRows for the rows a
@@ -26,7 +27,12 @@
 // A prepared query keeps its bound plan per parameter set (plancache.go,
 // over planner.Template): from its second call with the same values, while
 // the schemas of the sources it read are unchanged, a call copies that plan
-// with its own time instead of binding the query again.
+// with its own time instead of binding the query again. An aggregate of
+// such a plan whose only change from call to call is its scan's time range
+// keeps its partial result over each sealed segment that range covers
+// whole, and merges them with what it reads of the others
+// (local_partials.go). Both kept-things caches are bounded by bytes
+// (byte_lru.go).
 //
 // Each plan node becomes a pull operator: Next returns the next Batch of rows
 // (typed column vectors) or nil at the end. A batch is valid until the next

@@ -59,8 +59,10 @@ func (v *localView) lateErr() error { return v.failed.get() }
 
 // Build answers scans, and the shapes over a scan that the store's segments
 // make faster: a top-k on the event time read newest segment first, an
-// aggregate or a first-rows window over a scan chain computed by parallel
-// workers, a first-rows window read newest first.
+// aggregate over a scan chain from the sealed segments' kept partials
+// (local_partials.go) or computed by parallel workers, a first-rows window
+// over a scan chain by parallel workers, a first-rows window read newest
+// first.
 func (v *localView) Build(n planner.Node, env *Env) (Operator, error) {
 	ev := env.ev
 	switch x := n.(type) {
@@ -77,7 +79,11 @@ func (v *localView) Build(n planner.Node, env *Env) (Operator, error) {
 		}
 	case *planner.Aggregate:
 		if sp, ok := linearScan(x.In); ok {
-			if op := newParallelAgg(x, v.snapshot(sp.Source), ev); op != nil {
+			snap := v.snapshot(sp.Source)
+			if op := newPartialsAgg(x, sp, snap, ev); op != nil {
+				return op, nil
+			}
+			if op := newParallelAgg(x, snap, ev); op != nil {
 				return op, nil
 			}
 		}

@@ -28,9 +28,22 @@ func shares(p *planner.Scan, snap snapshot, workers int) [][]int {
 	if workers < 2 || p.Empty {
 		return nil
 	}
+	in, total := inRange(p, snap)
+	if len(in) < 2 || total < minParallelRows {
+		return nil
+	}
+	workers = min(workers, len(in))
+	parts := make([][]int, workers)
+	for k, i := range in {
+		parts[k%workers] = append(parts[k%workers], i)
+	}
+	return parts
+}
+
+// inRange returns the segments that may hold rows in the scan's time range
+// (in order), and about how many rows of theirs are in it.
+func inRange(p *planner.Scan, snap snapshot) (in []int, total int) {
 	lo, hi := max(p.TimeLo, snap.NotBefore), p.TimeHi
-	var in []int
-	total := 0
 	for i, sg := range snap.Segments {
 		n, known := rowsInRange(sg, lo, hi)
 		if !known {
@@ -41,13 +54,5 @@ func shares(p *planner.Scan, snap snapshot, workers int) [][]int {
 			total += n
 		}
 	}
-	if len(in) < 2 || total < minParallelRows {
-		return nil
-	}
-	workers = min(workers, len(in))
-	parts := make([][]int, workers)
-	for k, i := range in {
-		parts[k%workers] = append(parts[k%workers], i)
-	}
-	return parts
+	return in, total
 }

@@ -23,6 +23,9 @@ type quantAgg struct {
 	mem     *memBudget // the strings kept are charged here
 	err     error
 	done    []types.Value // results, when computed ahead by prepare
+	// shared: a kept partial (local_partials.go), which a merge copies
+	// from and never takes lists out of.
+	shared bool
 }
 
 func newQuantAgg(a expr.AggCall) aggState {
@@ -197,10 +200,20 @@ func (s *quantAgg) computeStrings(g int) types.Value {
 	return types.ArrayValue(s.elem, out)
 }
 
+// reserve makes room in each group's exact list for sizes[g] more values.
+func (s *quantAgg) reserve(sizes []int) {
+	for g, n := range sizes {
+		if q := &s.q[g]; q.digest == nil && n > 0 && len(q.vals)+n <= ExactQuantileLimit {
+			q.takeList()
+			q.vals = slices.Grow(q.vals, n)
+		}
+	}
+}
+
 func (s *quantAgg) merge(target []int32, other aggState) {
 	o := other.(*quantAgg)
 	for g, t := range target {
-		s.q[t].merge(&o.q[g])
+		s.q[t].merge(&o.q[g], o.shared)
 		s.strs[t] = append(s.strs[t], o.strs[g]...)
 	}
 }

@@ -113,8 +113,14 @@ func (pa *parallelAgg) Next(ctx context.Context) (*Batch, error) {
 
 // merge adds the groups and states of another partial aggregate.
 func (o *aggOp) merge(src *aggOp) {
+	o.mergeStates(src, o.mergeKeys(src))
+}
+
+// mergeKeys adds src's groups that o lacks and returns, for each group of
+// src, its group in o (nil when src has none).
+func (o *aggOp) mergeKeys(src *aggOp) []int32 {
 	if src.n == 0 {
-		return
+		return nil
 	}
 	idx := make([]int32, src.n)
 	for i := range idx {
@@ -134,6 +140,14 @@ func (o *aggOp) merge(src *aggOp) {
 	}
 	if len(newRows) > 0 {
 		o.keys.appendRows(keys, newRows)
+	}
+	return target
+}
+
+// mergeStates folds src's states into o's groups target (mergeKeys').
+func (o *aggOp) mergeStates(src *aggOp, target []int32) {
+	if src.n == 0 {
+		return
 	}
 	for ai, s := range o.states {
 		s.grow(o.n)

@@ -1,0 +1,225 @@
+package exec
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"logq/logstore"
+)
+
+// partialsStore holds 600 events, one a minute over ten hours from t0, in
+// sealed segments of 50 (and an open one of 25 when open is set): three
+// projects, an execution time, a status and a FLOAT64.
+func partialsStore(t *testing.T, t0 time.Time, opts logstore.Options, open bool) *logstore.Store {
+	opts.SegmentRows = 50
+	st := logstore.New(opts)
+	ev := func(i int) []byte {
+		ts := t0.Add(time.Duration(i) * time.Minute).UnixMicro()
+		status := 200
+		if i%7 == 0 {
+			status = 500
+		}
+		return []byte(fmt.Sprintf(`{"timestamp":%d,"event_message":"e%d","project":"p%d","ms":%d,"status":%d,"f":%g}`,
+			ts, i, i%3, (i*37)%500, status, float64(i)/3))
+	}
+	for i := 0; i < 600; i += 50 {
+		var evs [][]byte
+		for j := i; j < i+50; j++ {
+			evs = append(evs, ev(j))
+		}
+		_, rej := st.Append("s", evs)
+		require.Empty(t, rej)
+	}
+	require.NoError(t, st.Flush())
+	if open {
+		var evs [][]byte
+		for j := 600; j < 625; j++ {
+			evs = append(evs, ev(j))
+		}
+		_, rej := st.Append("s", evs)
+		require.Empty(t, rej)
+	}
+	return st
+}
+
+// The queries whose partials are kept: an invocation-stats shape over the
+// last six hours, and a GROUP BY without ORDER BY (whose groups come out
+// in the order the uncached path finds them).
+var partialQueries = []string{
+	`select timestamp_trunc(timestamp, hour) as h, count(*) as n, countif(status >= 400) as errors,
+	   min(ms) as lo, max(ms) as hi, avg(ms) as mean, sum(ms) as total,
+	   approx_quantiles(ms, 100)[offset(50)] as p50, approx_quantiles(ms, 100)[offset(99)] as p99
+	 from s where project = @project and timestamp >= timestamp_sub(current_timestamp(), interval 6 hour)
+	 group by h order by h`,
+	`select project, count(*) as n, min(timestamp) as first, max(ms) as hi
+	 from s where timestamp >= timestamp_sub(current_timestamp(), interval 6 hour) group by project`,
+}
+
+// Kept partials answer as the plan bound directly at every time, whichever
+// segments the window covers whole, with other queries' quantile lists
+// taken from and given back to the pool between calls.
+func TestKeptPartialsAnswerAsBound(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := partialsStore(t, t0, logstore.Options{}, true)
+	params := map[string]string{"project": "p1"}
+	churn, err := Prepare(`select project, approx_quantiles(ms + 1000, 4) as q from s group by project`)
+	require.NoError(t, err)
+	nows := []time.Time{
+		t0.Add(10 * time.Hour), t0.Add(10*time.Hour + 17*time.Minute), t0.Add(10*time.Hour + 17*time.Minute),
+		t0.Add(11*time.Hour + 3*time.Minute), t0.Add(10 * time.Hour), t0.Add(15*time.Hour + 59*time.Minute),
+	}
+	for _, sql := range partialQueries {
+		q, err := Prepare(sql)
+		require.NoError(t, err)
+		hits := segPartials.hits.Load()
+		for round := 0; round < 2; round++ {
+			for _, now := range nows {
+				got, err := runQuery(st, q, params, now)
+				require.NoError(t, err)
+				fresh, err := Prepare(sql)
+				require.NoError(t, err)
+				want, err := runQuery(st, fresh, params, now)
+				require.NoError(t, err)
+				require.Equal(t, want, got, "at %s", now)
+				_, err = runQuery(st, churn, nil, now)
+				require.NoError(t, err)
+			}
+		}
+		require.True(t, kept(q, params))
+		require.Greater(t, segPartials.hits.Load(), hits, "the later calls read kept partials")
+	}
+}
+
+// Retention moving past the start of a segment whose partial is kept: the
+// segment is no longer covered whole, and its rows still in retention are
+// read again.
+func TestKeptPartialsFollowRetention(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := t0.Add(7 * time.Hour) // when the events arrive, all within retention
+	var mu sync.Mutex
+	st := partialsStore(t, t0, logstore.Options{Retention: 8 * time.Hour, Now: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return clock
+	}}, false)
+	mu.Lock()
+	clock = t0.Add(10 * time.Hour) // retention now starts inside the third segment
+	mu.Unlock()
+	sql := `select count(*) as n, sum(ms) as total from s where timestamp >= timestamp_sub(current_timestamp(), interval 20 hour)`
+	q, err := Prepare(sql)
+	require.NoError(t, err)
+	hits := segPartials.hits.Load()
+	for _, step := range []time.Duration{0, 0, 25 * time.Minute, 25 * time.Minute, 3 * time.Hour} {
+		mu.Lock()
+		clock = clock.Add(step)
+		now := clock
+		mu.Unlock()
+		got, err := runQuery(st, q, nil, now)
+		require.NoError(t, err)
+		fresh, err := Prepare(sql)
+		require.NoError(t, err)
+		want, err := runQuery(st, fresh, nil, now)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "at %s", now)
+	}
+	require.Greater(t, segPartials.hits.Load(), hits)
+}
+
+// Partials are kept only where a merge of them answers as one pass does:
+// not for a FLOAT64 sum (rounded by how the rows are split), a string MIN
+// (which would keep its segment's column), or a volatile call.
+func TestPartialsNotKept(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := partialsStore(t, t0, logstore.Options{}, false)
+	for _, sql := range []string{
+		`select sum(f) as s from s where timestamp >= timestamp_sub(current_timestamp(), interval 6 hour)`,
+		`select min(event_message) as m from s where timestamp >= timestamp_sub(current_timestamp(), interval 6 hour)`,
+		`select countif(rand() < 2) as n from s where timestamp >= timestamp_sub(current_timestamp(), interval 6 hour)`,
+	} {
+		q, err := Prepare(sql)
+		require.NoError(t, err)
+		hits := segPartials.hits.Load()
+		for i := 0; i < 4; i++ {
+			_, err := runQuery(st, q, nil, t0.Add(10*time.Hour))
+			require.NoError(t, err)
+		}
+		require.True(t, kept(q, nil), sql)
+		require.Equal(t, hits, segPartials.hits.Load(), sql)
+	}
+}
+
+// Calls at once read the same kept partials (run under -race).
+func TestKeptPartialsConcurrentCalls(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := partialsStore(t, t0, logstore.Options{}, true)
+	params := map[string]string{"project": "p2"}
+	now := t0.Add(10*time.Hour + 5*time.Minute)
+	q, err := Prepare(partialQueries[0])
+	require.NoError(t, err)
+	want, err := runQuery(st, q, params, now)
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 20; i++ {
+				got, err := runQuery(st, q, params, now)
+				if err == nil && got != want {
+					err = fmt.Errorf("call %d answered\n%s\nwant\n%s", i, got, want)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// Partials pushed out before the next call (a budget too small for them)
+// are given up after two such calls; the answers stay those of the plan
+// bound directly throughout.
+func TestPartialsGivenUpWhenPushedOut(t *testing.T) {
+	saved := segPartials.byteLRU
+	segPartials.byteLRU = newByteLRU[partialKey, *aggOp](2400) // about 4 of the 12 segments' partials
+	defer func() { segPartials.byteLRU = saved }()
+	gaveUp := func() int {
+		thrashing.mu.Lock()
+		defer thrashing.mu.Unlock()
+		n := 0
+		for _, st := range thrashing.seen {
+			if st.gaveUp {
+				n++
+			}
+		}
+		return n
+	}
+	before := gaveUp()
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := partialsStore(t, t0, logstore.Options{}, false)
+	sql := `select project, count(*) as n, max(ms) as hi from s where timestamp >= timestamp_sub(current_timestamp(), interval 20 hour) group by project`
+	q, err := Prepare(sql)
+	require.NoError(t, err)
+	now := t0.Add(10 * time.Hour)
+	fresh, err := Prepare(sql)
+	require.NoError(t, err)
+	want, err := runQuery(st, fresh, nil, now)
+	require.NoError(t, err)
+	for i := 0; i < 6; i++ {
+		got, err := runQuery(st, q, nil, now)
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	}
+	require.Equal(t, before+1, gaveUp())
+}

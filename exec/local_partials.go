@@ -102,6 +102,7 @@ func wholeIn(sg *logstore.Segment, lo, hi int64) bool {
 // partialsAgg is an Aggregate computed from one partial per segment.
 type partialsAgg struct {
 	plan   *planner.Aggregate
+	kept   weak.Pointer[planner.Aggregate] // plan.Kept, the keys' half
 	scan   *planner.Scan
 	snap   snapshot
 	lo, hi int64
@@ -139,7 +140,7 @@ func newPartialsAgg(p *planner.Aggregate, sp *planner.Scan, snap snapshot, ev *e
 			order = append(order, part...)
 		}
 	}
-	return &partialsAgg{plan: p, scan: sp, snap: snap, lo: lo, hi: hi, order: order, final: newAggOp(nil, p, ev), mem: ev.mem}
+	return &partialsAgg{plan: p, kept: weak.Make(p.Kept), scan: sp, snap: snap, lo: lo, hi: hi, order: order, final: newAggOp(nil, p, ev), mem: ev.mem}
 }
 
 func (pa *partialsAgg) Close() {}
@@ -230,7 +231,7 @@ func (pa *partialsAgg) run(ctx context.Context) error {
 }
 
 func (pa *partialsAgg) key(sg *logstore.Segment) partialKey {
-	return partialKey{agg: weak.Make(pa.plan.Kept), seg: weak.Make(sg)}
+	return partialKey{agg: pa.kept, seg: weak.Make(sg)}
 }
 
 // partial computes segment seg's partial aggregate, and keeps it when the

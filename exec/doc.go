@@ -84,7 +84,7 @@
 // (FLOAT64 moments), op_agg_moments_decimal.go (NUMERIC moments, exact),
 // op_agg_hll.go (HLL_COUNT), op_agg_kll.go (KLL_QUANTILES), op_agg_having.go (HAVING MAX|MIN),
 // op_agg_distinct.go (DISTINCT of the others) and op_agg_quantiles.go. APPROX_QUANTILES is exact (nearest
-// rank) while a group has at most ExactQuantileLimit values, then switches
+// rank) while a group has at most exactQuantileLimit values, then switches
 // to a merging t-digest (quantile.go).
 //
 // Window functions (op_window.go: the operator and its sort;

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"slices"
 	"strings"
@@ -40,6 +41,12 @@ import (
 // (quantAgg.shared) and its key strings are its own. A segment merged away
 // or dropped, or a plan no longer kept, is never asked for again (the key
 // holds both weakly) and its partials age out of the byte-bounded LRU.
+//
+// Where merging partials would not answer as one pass does, the call runs
+// the uncached path instead (run): a group past the exact quantiles' limit
+// (a t-digest's answer depends on how its values were split), or partials
+// past the query's memory budget (computed under a budget of their own;
+// the query's is charged the merged groups, as a pass charges its final).
 
 // partialCacheBytes bounds the partials kept. Quantiles keep every value:
 // invocation-stats over 7 days for the demo's busiest project keeps 2.2 MB
@@ -99,7 +106,8 @@ func wholeIn(sg *logstore.Segment, lo, hi int64) bool {
 	return sg.Sealed() && sg.Rows() > 0 && slo >= lo && shi <= hi
 }
 
-// partialsAgg is an Aggregate computed from one partial per segment.
+// partialsAgg is an Aggregate computed from one partial per segment, or,
+// when that would not answer as the uncached path does, by that path.
 type partialsAgg struct {
 	plan   *planner.Aggregate
 	kept   weak.Pointer[planner.Aggregate] // plan.Kept, the keys' half
@@ -108,8 +116,8 @@ type partialsAgg struct {
 	lo, hi int64
 	order  []int // the segments read, in the order the uncached path merges them
 	final  *aggOp
-	mem    *memBudget
-	done   bool
+	ev     *evaluator
+	out    Operator // final, or the uncached operator
 }
 
 // newPartialsAgg returns p computed from kept partials, or nil when p's
@@ -140,26 +148,59 @@ func newPartialsAgg(p *planner.Aggregate, sp *planner.Scan, snap snapshot, ev *e
 			order = append(order, part...)
 		}
 	}
-	return &partialsAgg{plan: p, kept: weak.Make(p.Kept), scan: sp, snap: snap, lo: lo, hi: hi, order: order, final: newAggOp(nil, p, ev), mem: ev.mem}
+	return &partialsAgg{plan: p, kept: weak.Make(p.Kept), scan: sp, snap: snap, lo: lo, hi: hi, order: order,
+		final: newAggOp(nil, p, ev), ev: ev}
 }
 
-func (pa *partialsAgg) Close() {}
+func (pa *partialsAgg) Close() {
+	if pa.out != nil {
+		pa.out.Close()
+	}
+}
 
 func (pa *partialsAgg) Next(ctx context.Context) (*Batch, error) {
-	if !pa.done {
-		pa.done = true
-		if err := pa.run(ctx); err != nil {
+	if pa.out == nil {
+		ok, err := pa.run(ctx)
+		if err != nil {
 			return nil, err
 		}
-		pa.final.done = true
+		if ok {
+			pa.final.done = true
+			pa.out = pa.final
+		} else {
+			pa.out = pa.uncached()
+		}
 	}
-	return pa.final.Next(ctx)
+	return pa.out.Next(ctx)
 }
 
-// run finds or computes each segment's partial and merges them.
-func (pa *partialsAgg) run(ctx context.Context) error {
+// uncached builds the aggregate as Build does without kept partials.
+func (pa *partialsAgg) uncached() Operator {
+	if op := newParallelAgg(pa.plan, pa.snap, pa.ev); op != nil {
+		return op
+	}
+	return newAggOp(buildChain(pa.plan.In, newParallelScan(pa.scan, pa.snap, 0), pa.ev), pa.plan, pa.ev)
+}
+
+// run finds or computes each segment's partial and merges them into
+// final. It reports false, having merged nothing, when the partials would
+// not answer as one pass does: a group past the exact quantiles' limit (a
+// t-digest's answer depends on how its values were split), or partials
+// past the query's memory budget (a pass holds one partial per worker,
+// not one per segment).
+func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 	parts := make([]*aggOp, len(pa.order))
 	kept := make([]bool, len(pa.order))
+	// drop gives up on the partials for this call, and for the next ones
+	// (for a while: thrashWatch).
+	drop := func() {
+		for k, a := range parts {
+			if a != nil && !kept[k] {
+				a.release()
+			}
+		}
+		thrashing.giveUp(pa.plan.Kept)
+	}
 	var todo []int
 	whole, missed := 0, 0
 	for k, i := range pa.order {
@@ -175,10 +216,16 @@ func (pa *partialsAgg) run(ctx context.Context) error {
 		todo = append(todo, k)
 	}
 	thrashing.note(pa.plan.Kept, whole, missed)
+	// The partials computed here are charged to a budget of their own: the
+	// query's holds only the merged groups (below), as a pass's final does.
+	var mem *memBudget
+	if pa.ev.mem != nil {
+		mem = &memBudget{limit: pa.ev.mem.limit}
+	}
 	workers := min(runtime.GOMAXPROCS(0), len(todo))
 	err := onAll(workers, func(w int) error {
 		ev := newEvaluator()
-		ev.mem = pa.mem
+		ev.mem = mem
 		defer ev.release()
 		for j := w; j < len(todo); j += workers {
 			k := todo[j]
@@ -191,12 +238,11 @@ func (pa *partialsAgg) run(ctx context.Context) error {
 		return nil
 	})
 	if err != nil {
-		for k, a := range parts {
-			if a != nil && !kept[k] {
-				a.release()
-			}
+		drop()
+		if e := (*Error)(nil); errors.As(err, &e) && e.Kind == KindResources {
+			return false, nil
 		}
-		return err
+		return false, err
 	}
 	// The groups first, then each quantile list made once at its whole
 	// size: appended to partial by partial, the lists of a week at 10M
@@ -206,17 +252,33 @@ func (pa *partialsAgg) run(ctx context.Context) error {
 		targets[k] = pa.final.mergeKeys(a)
 	}
 	for ai, s := range pa.final.states {
-		if q, ok := s.(*quantAgg); ok {
-			q.grow(pa.final.n)
-			sizes := make([]int, pa.final.n)
-			for k, a := range parts {
-				src := a.states[ai].(*quantAgg)
-				for g, t := range targets[k] {
-					sizes[t] += len(src.q[g].vals)
-				}
-			}
-			q.reserve(sizes)
+		q, ok := s.(*quantAgg)
+		if !ok {
+			continue
 		}
+		q.grow(pa.final.n)
+		sizes := make([]int, pa.final.n)
+		for k, a := range parts {
+			src := a.states[ai].(*quantAgg)
+			for g, t := range targets[k] {
+				if src.q[g].digest != nil {
+					drop()
+					return false, nil
+				}
+				sizes[t] += len(src.q[g].vals)
+			}
+		}
+		for _, n := range sizes {
+			if n > exactQuantileLimit {
+				drop()
+				return false, nil
+			}
+		}
+		q.reserve(sizes)
+	}
+	if err := pa.ev.mem.charge("GROUP BY or DISTINCT", pa.final.n, len(pa.plan.Keys)+len(pa.plan.Aggs)); err != nil {
+		drop()
+		return false, err
 	}
 	for k, a := range parts {
 		pa.final.mergeStates(a, targets[k])
@@ -224,10 +286,10 @@ func (pa *partialsAgg) run(ctx context.Context) error {
 			a.release()
 		}
 		if err := pa.final.failed(); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return pa.final.finish()
+	return true, pa.final.finish()
 }
 
 func (pa *partialsAgg) key(sg *logstore.Segment) partialKey {
@@ -235,7 +297,7 @@ func (pa *partialsAgg) key(sg *logstore.Segment) partialKey {
 }
 
 // partial computes segment seg's partial aggregate, and keeps it when the
-// segment is sealed and covered whole.
+// segment is sealed and covered whole (and its quantiles are exact lists).
 func (pa *partialsAgg) partial(ctx context.Context, seg int, ev *evaluator) (*aggOp, bool, error) {
 	scan := newScan(pa.scan, pa.snap, ev)
 	scan.visit = []int{seg}
@@ -250,13 +312,29 @@ func (pa *partialsAgg) partial(ctx context.Context, seg int, ev *evaluator) (*ag
 		a.release()
 		return nil, false, err
 	}
-	// What reading needed, and what points into the segment, goes.
-	a.in, a.ev, a.groups, a.gidx, a.setCols = nil, nil, nil, nil, nil
+	// What reading needed, and what points into the segment or the call,
+	// goes.
+	a.in, a.ev, a.plan, a.groups, a.gidx, a.setCols = nil, nil, nil, nil, nil, nil
 	sg := pa.snap.Segments[seg]
-	if !wholeIn(sg, pa.lo, pa.hi) {
+	if !wholeIn(sg, pa.lo, pa.hi) || hasDigest(a) {
 		return a, false, nil
 	}
 	return a, segPartials.add(pa.key(sg), a, sharePartial(a)), nil
+}
+
+// hasDigest reports whether a quantile group of a holds a t-digest (which
+// merging changes in place).
+func hasDigest(a *aggOp) bool {
+	for _, s := range a.states {
+		if q, ok := s.(*quantAgg); ok {
+			for i := range q.q {
+				if q.q[i].digest != nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // sharePartial makes a a partial that queries may share, never changed
@@ -272,7 +350,7 @@ func sharePartial(a *aggOp) int64 {
 	}
 	for _, s := range a.states {
 		if q, ok := s.(*quantAgg); ok {
-			q.shared = true
+			q.shared, q.mem = true, nil
 			for i := range q.q {
 				// A list from the pool may be far longer than the values it
 				// holds (a whole query's, before): kept, it would hold that
@@ -296,8 +374,12 @@ func sharePartial(a *aggOp) int64 {
 // one segment at a time, keeps them and merges copies: about twice the
 // work of reading those segments in one pass (invocation-stats over 7 days
 // at 10M events: 90 against 41 ms). An aggregate whose calls find that
-// twice in a row gives up its partials and is computed as before.
+// twice in a row, or whose partials could not answer (run), gives them up
+// and is computed as before, for giveUpCalls calls; then it tries again,
+// as the pressure on the cache may have passed.
 var thrashing = &thrashWatch{seen: map[weak.Pointer[planner.Aggregate]]*thrashState{}}
+
+const giveUpCalls = 100
 
 type thrashWatch struct {
 	mu   sync.Mutex
@@ -306,14 +388,11 @@ type thrashWatch struct {
 
 type thrashState struct {
 	calls, lost int
-	gaveUp      bool
+	off         int // calls left computed as before
 }
 
-// note records a call that found whole-covered segments of which missed
-// had no partial kept.
-func (w *thrashWatch) note(a *planner.Aggregate, whole, missed int) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
+// state returns a's state, made when new. Called with mu held.
+func (w *thrashWatch) state(a *planner.Aggregate) *thrashState {
 	k := weak.Make(a)
 	st := w.seen[k]
 	if st == nil {
@@ -325,20 +404,44 @@ func (w *thrashWatch) note(a *planner.Aggregate, whole, missed int) {
 		st = &thrashState{}
 		w.seen[k] = st
 	}
+	return st
+}
+
+// note records a call that found whole-covered segments of which missed
+// had no partial kept.
+func (w *thrashWatch) note(a *planner.Aggregate, whole, missed int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	st := w.state(a)
 	st.calls++
 	switch {
 	case st.calls == 1: // the first call computes them all
 	case 2*missed > whole:
-		st.lost++
-		st.gaveUp = st.lost >= 2
+		if st.lost++; st.lost >= 2 {
+			st.off, st.lost = giveUpCalls, 0
+		}
 	default:
 		st.lost = 0
 	}
 }
 
+// giveUp makes a's next calls run as before.
+func (w *thrashWatch) giveUp(a *planner.Aggregate) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.state(a).off = giveUpCalls
+}
+
+// gaveUp reports, counting the call, whether a runs as before.
 func (w *thrashWatch) gaveUp(a *planner.Aggregate) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	st := w.seen[weak.Make(a)]
-	return st != nil && st.gaveUp
+	if st == nil || st.off == 0 {
+		return false
+	}
+	if st.off--; st.off == 0 {
+		st.calls = 0 // tries again, its first call computing them all
+	}
+	return true
 }

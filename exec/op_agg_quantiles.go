@@ -112,7 +112,7 @@ func (s *quantAgg) prepare() {
 		values := 0
 		for g := range s.q {
 			if s.q[g].digest != nil {
-				values += ExactQuantileLimit
+				values += exactQuantileLimit
 			}
 			values += len(s.q[g].vals)
 		}
@@ -203,7 +203,7 @@ func (s *quantAgg) computeStrings(g int) types.Value {
 // reserve makes room in each group's exact list for sizes[g] more values.
 func (s *quantAgg) reserve(sizes []int) {
 	for g, n := range sizes {
-		if q := &s.q[g]; q.digest == nil && n > 0 && len(q.vals)+n <= ExactQuantileLimit {
+		if q := &s.q[g]; q.digest == nil && n > 0 && len(q.vals)+n <= exactQuantileLimit {
 			q.takeList()
 			q.vals = slices.Grow(q.vals, n)
 		}

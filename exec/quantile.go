@@ -7,9 +7,10 @@ import (
 	"sync"
 )
 
-// ExactQuantileLimit is the number of values per group up to which
-// APPROX_QUANTILES is exact; above it a t-digest answers.
-const ExactQuantileLimit = 1 << 20
+// exactQuantileLimit is the number of values per group up to which
+// APPROX_QUANTILES is exact; above it a t-digest answers. A variable for
+// the package's tests.
+var exactQuantileLimit = 1 << 20
 
 // quantileState collects one group's values for APPROX_QUANTILES.
 type quantileState struct {
@@ -29,7 +30,7 @@ func (q *quantileState) add(v float64) {
 	}
 	q.takeList()
 	q.vals = append(q.vals, v)
-	if len(q.vals) > ExactQuantileLimit {
+	if len(q.vals) > exactQuantileLimit {
 		q.digest = newTDigest(200)
 		for _, x := range q.vals {
 			q.digest.add(x)
@@ -42,7 +43,7 @@ func (q *quantileState) add(v float64) {
 // are unset, as add does one by one; false (nothing added) when they would
 // not all stay exact values.
 func (q *quantileState) appendInts(x []int64, null []bool, at int) bool {
-	if q.digest != nil || len(q.vals)+len(x) > ExactQuantileLimit {
+	if q.digest != nil || len(q.vals)+len(x) > exactQuantileLimit {
 		return false
 	}
 	q.takeList()
@@ -369,7 +370,7 @@ func (q *quantileState) merge(o *quantileState, shared bool) {
 		return
 	}
 	if o.digest == nil {
-		if q.digest == nil && len(q.vals)+len(o.vals) <= ExactQuantileLimit {
+		if q.digest == nil && len(q.vals)+len(o.vals) <= exactQuantileLimit {
 			q.takeList()
 			q.vals = append(q.vals, o.vals...) // what adding each would do
 			return

@@ -86,6 +86,8 @@ func TestTemplateMarksSteadyAggregates(t *testing.T) {
 		{"select timestamp_trunc(timestamp, hour) as h, max(event_message) as m from s where project = 'p' group by h", true},
 		{"select countif(timestamp >= timestamp_sub(current_timestamp(), interval 1 hour)) as n from s", false},
 		{"select count(*) as n from s where rand() < 0.5", false},
+		{"select timestamp_diff(current_timestamp(), timestamp, minute) as age, count(*) as n from s group by age", false},
+		{"select age, count(*) as n from (select timestamp_diff(current_timestamp(), timestamp, hour) as age from s) group by age", false},
 		{"select count(*) as n from s where project in (select event_message from s where timestamp > timestamp_sub(current_timestamp(), interval 1 hour))", false},
 	} {
 		q, err := sqlparse.Parse(c.sql)

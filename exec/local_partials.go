@@ -46,7 +46,8 @@ import (
 // the uncached path instead (run): a group past the exact quantiles' limit
 // (a t-digest's answer depends on how its values were split), or partials
 // past the query's memory budget (computed under a budget of their own;
-// the query's is charged the merged groups, as a pass charges its final).
+// the query's is charged the merged groups, where a pass charges each
+// worker's).
 
 // partialCacheBytes bounds the partials kept. Quantiles keep every value:
 // invocation-stats over 7 days for the demo's busiest project keeps 2.2 MB

@@ -178,6 +178,7 @@ func (s *Store) FeedBacklog(source string, from storage.Pos) (int64, error) {
 		return 0, nil
 	}
 	var total int64
+	looked := false // as in ReadFeed
 	for {
 		w := src.wal
 		w.mu.Lock()
@@ -193,6 +194,14 @@ func (s *Store) FeedBacklog(source string, from storage.Pos) (int64, error) {
 		}
 		if path != "" {
 			n, err := countWALEvents(path, from.Off, limit)
+			if errors.Is(err, os.ErrNotExist) {
+				if !looked { // moved to the spool since walFile looked
+					looked = true
+					continue
+				}
+				n, err = 0, nil // dropped
+			}
+			looked = false
 			if err != nil {
 				return total, err
 			}
@@ -213,12 +222,10 @@ func (s *Store) FeedBacklog(source string, from storage.Pos) (int64, error) {
 // (0: the first) up to byte limit (-1: the end), reading each record's
 // header and event count only.
 func countWALEvents(path string, off, limit int64) (int64, error) {
+	testHookWALOpen(path)
 	f, err := os.Open(path)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return 0, nil
-		}
-		return 0, err
+		return 0, err // os.ErrNotExist: moved or dropped meanwhile
 	}
 	defer f.Close()
 	fi, err := f.Stat()

@@ -160,6 +160,14 @@ func TestFeedFollowsAFileMovedToTheSpool(t *testing.T) {
 	require.Equal(t, 1, moved, "the file moved between the reader's look and its open")
 	require.Equal(t, wantIDs(0, 15), ids)
 	require.Zero(t, lost)
+
+	// The backlog (a drain's lag) counts it the same way.
+	require.NoError(t, os.Rename(spooled, live))
+	moved = 0
+	backlog, err := st.FeedBacklog("s", storage.Pos{Seq: 1})
+	require.NoError(t, err)
+	require.Equal(t, 1, moved)
+	require.Equal(t, int64(15), backlog)
 }
 
 // The disk budget drops spooled files like segments, oldest first, and

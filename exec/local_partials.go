@@ -37,8 +37,9 @@ import (
 // with nested records or late fields (references into the segment) are not
 // kept either.
 //
-// A kept partial is never changed: a merge copies its quantile lists
-// (quantAgg.shared) and its key strings are its own. A segment merged away
+// A kept partial is never changed: a merge copies its quantile lists into
+// lists sized for them first (quantAgg.reserve; a merge adopts a list only
+// where no room was made), and its key strings are its own. A segment merged away
 // or dropped, or a plan no longer kept, is never asked for again (the key
 // holds both weakly) and its partials age out of the byte-bounded LRU.
 //
@@ -71,7 +72,7 @@ func partialsFit(p *planner.Aggregate) bool {
 		return false
 	}
 	for _, k := range p.Keys {
-		if (&Vector{T: k.Type()}).storage() == inValues {
+		if storageOf(k.Type()) == inValues {
 			return false
 		}
 	}
@@ -91,7 +92,7 @@ func partialsFit(p *planner.Aggregate) bool {
 			}
 		case "min", "max", "approx_quantiles":
 			t := a.Args[0].Type()
-			if t.InS() || (&Vector{T: t}).storage() == inValues {
+			if t.InS() || storageOf(t) == inValues {
 				return false
 			}
 		default:
@@ -142,8 +143,8 @@ func newPartialsAgg(p *planner.Aggregate, sp *planner.Scan, snap snapshot, ev *e
 			return nil
 		}
 	}
-	order, _ := inRange(sp, snap)
-	if parts := shares(sp, snap, runtime.GOMAXPROCS(0)); parts != nil {
+	order, total := inRange(sp, snap)
+	if parts := deal(order, total, runtime.GOMAXPROCS(0)); parts != nil {
 		order = order[:0:0]
 		for _, part := range parts {
 			order = append(order, part...)
@@ -247,7 +248,8 @@ func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 	}
 	// The groups first, then each quantile list made once at its whole
 	// size: appended to partial by partial, the lists of a week at 10M
-	// events were copied over and over as they grew.
+	// events were copied over and over as they grew. With room made, a
+	// merge copies a kept partial's list and never adopts it.
 	targets := make([][]int32, len(parts))
 	for k, a := range parts {
 		targets[k] = pa.final.mergeKeys(a)
@@ -340,7 +342,7 @@ func hasDigest(a *aggOp) bool {
 
 // sharePartial makes a a partial that queries may share, never changed
 // again (its key strings copied out of the segment's columns, its quantile
-// lists copied by merges), and returns the bytes it holds.
+// lists of their own size), and returns the bytes it holds.
 func sharePartial(a *aggOp) int64 {
 	bytes := int64(a.n)*int64(len(a.keys.cols)+len(a.states))*bytesPerValue + 256
 	for _, v := range a.keys.cols {
@@ -351,7 +353,7 @@ func sharePartial(a *aggOp) int64 {
 	}
 	for _, s := range a.states {
 		if q, ok := s.(*quantAgg); ok {
-			q.shared, q.mem = true, nil
+			q.mem = nil
 			for i := range q.q {
 				// A list from the pool may be far longer than the values it
 				// holds (a whole query's, before): kept, it would hold that

@@ -29,7 +29,12 @@ func shares(p *planner.Scan, snap snapshot, workers int) [][]int {
 		return nil
 	}
 	in, total := inRange(p, snap)
-	if len(in) < 2 || total < minParallelRows {
+	return deal(in, total, workers)
+}
+
+// deal is shares of the segments in range (inRange's).
+func deal(in []int, total, workers int) [][]int {
+	if workers < 2 || len(in) < 2 || total < minParallelRows {
 		return nil
 	}
 	workers = min(workers, len(in))

@@ -23,9 +23,6 @@ type quantAgg struct {
 	mem     *memBudget // the strings kept are charged here
 	err     error
 	done    []types.Value // results, when computed ahead by prepare
-	// shared: a kept partial (local_partials.go), which a merge copies
-	// from and never takes lists out of.
-	shared bool
 }
 
 func newQuantAgg(a expr.AggCall) aggState {
@@ -213,7 +210,7 @@ func (s *quantAgg) reserve(sizes []int) {
 func (s *quantAgg) merge(target []int32, other aggState) {
 	o := other.(*quantAgg)
 	for g, t := range target {
-		s.q[t].merge(&o.q[g], o.shared)
+		s.q[t].merge(&o.q[g])
 		s.strs[t] = append(s.strs[t], o.strs[g]...)
 	}
 }

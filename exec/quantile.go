@@ -362,10 +362,10 @@ func (t *tdigest) addWeighted(v, w float64) {
 // merge adds another group's values: exact lists concatenate (turning into a
 // t-digest past the exact limit), digests merge centroid by centroid. The
 // other's list is adopted rather than copied when q has no values nor room
-// made for them (reserve), unless it is shared (a kept partial's, read by
-// other queries and never changed).
-func (q *quantileState) merge(o *quantileState, shared bool) {
-	if q.digest == nil && len(q.vals) == 0 && cap(q.vals) < len(o.vals) && o.digest == nil && !shared {
+// made for them (reserve: a merge of kept partials, whose lists others
+// read, always makes room first).
+func (q *quantileState) merge(o *quantileState) {
+	if q.digest == nil && len(q.vals) == 0 && cap(q.vals) < len(o.vals) && o.digest == nil {
 		q.vals, o.vals = o.vals, nil
 		return
 	}

@@ -313,14 +313,20 @@ const (
 )
 
 func (v *Vector) storage() storage {
+	if v.Lazy != nil {
+		return inInts // row references
+	}
+	return storageOf(v.T)
+}
+
+// storageOf is where a vector of type t holds its values.
+func storageOf(t types.Type) storage {
 	switch {
-	case v.Lazy != nil:
-		return inInts
-	case v.T.Kind == types.KindFloat64:
+	case t.Kind == types.KindFloat64:
 		return inFloats
-	case v.T.InS():
+	case t.InS():
 		return inStrings
-	case v.T.Kind == types.KindArray || v.T.Kind == types.KindStruct || v.T.Kind == types.KindNull || v.T.Kind == types.KindInterval || v.T.Kind == types.KindRange:
+	case t.Kind == types.KindArray || t.Kind == types.KindStruct || t.Kind == types.KindNull || t.Kind == types.KindInterval || t.Kind == types.KindRange:
 		return inValues // an INTERVAL has three parts, a RANGE two bounds
 	}
 	return inInts

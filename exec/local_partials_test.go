@@ -50,6 +50,46 @@ func partialsStore(t *testing.T, t0 time.Time, opts logstore.Options, open bool)
 	return st
 }
 
+// bound answers sql at now as a query bound afresh does: no kept plan,
+// so no kept partials.
+func bound(t *testing.T, st *logstore.Store, sql string, params map[string]string, now time.Time) string {
+	t.Helper()
+	fresh, err := Prepare(sql)
+	require.NoError(t, err)
+	want, err := runQuery(st, fresh, params, now)
+	require.NoError(t, err)
+	return want
+}
+
+// callsAtOnce runs q from workers goroutines, calls times each, and fails
+// on the first answer that is not want.
+func callsAtOnce(t *testing.T, st *logstore.Store, q *Query, params map[string]string, now time.Time, workers, calls int, want string) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < calls; i++ {
+				got, err := runQuery(st, q, params, now)
+				if err == nil && got != want {
+					err = fmt.Errorf("call %d answered\n%s\nwant\n%s", i, got, want)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
 // The queries whose partials are kept: an invocation-stats shape over the
 // last six hours, and a GROUP BY without ORDER BY (whose groups come out
 // in the order the uncached path finds them).
@@ -90,11 +130,7 @@ func TestKeptPartialsAnswerAsBound(t *testing.T) {
 			for _, now := range nows {
 				got, err := runQuery(st, q, params, now)
 				require.NoError(t, err)
-				fresh, err := Prepare(sql)
-				require.NoError(t, err)
-				want, err := runQuery(st, fresh, params, now)
-				require.NoError(t, err)
-				require.Equal(t, want, got, "at %s", now)
+				require.Equal(t, bound(t, st, sql, params, now), got, "at %s", now)
 				_, err = runQuery(st, churn, nil, now)
 				require.NoError(t, err)
 			}
@@ -132,11 +168,7 @@ func TestKeptPartialsFollowRetention(t *testing.T) {
 		mu.Unlock()
 		got, err := runQuery(st, q, nil, now)
 		require.NoError(t, err)
-		fresh, err := Prepare(sql)
-		require.NoError(t, err)
-		want, err := runQuery(st, fresh, nil, now)
-		require.NoError(t, err)
-		require.Equal(t, want, got, "at %s", now)
+		require.Equal(t, bound(t, st, sql, nil, now), got, "at %s", now)
 	}
 	require.Greater(t, segPartials.hits.Load(), hits)
 }
@@ -172,31 +204,7 @@ func TestKeptPartialsConcurrentCalls(t *testing.T) {
 	now := t0.Add(10*time.Hour + 5*time.Minute)
 	q, err := Prepare(partialQueries[2])
 	require.NoError(t, err)
-	want, err := runQuery(st, q, params, now)
-	require.NoError(t, err)
-	var wg sync.WaitGroup
-	errs := make(chan error, 4)
-	for w := 0; w < 4; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 20; i++ {
-				got, err := runQuery(st, q, params, now)
-				if err == nil && got != want {
-					err = fmt.Errorf("call %d answered\n%s\nwant\n%s", i, got, want)
-				}
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+	callsAtOnce(t, st, q, params, now, 4, 20, bound(t, st, partialQueries[2], params, now))
 }
 
 // Partials pushed out before the next call (a budget too small for them)
@@ -212,10 +220,7 @@ func TestPartialsGivenUpWhenPushedOut(t *testing.T) {
 	q, err := Prepare(sql)
 	require.NoError(t, err)
 	now := t0.Add(10 * time.Hour)
-	fresh, err := Prepare(sql)
-	require.NoError(t, err)
-	want, err := runQuery(st, fresh, nil, now)
-	require.NoError(t, err)
+	want := bound(t, st, sql, nil, now)
 	for i := 0; i < 6; i++ {
 		got, err := runQuery(st, q, nil, now)
 		require.NoError(t, err)
@@ -261,35 +266,9 @@ func TestPartialsPastTheExactQuantileLimit(t *testing.T) {
 		`select approx_quantiles(f, 10) as q from s where timestamp >= timestamp_sub(current_timestamp(), interval 20 hour)`,
 		`select project, approx_quantiles(ms, 4) as q from s where timestamp >= timestamp_sub(current_timestamp(), interval 20 hour) group by project`,
 	} {
-		fresh, err := Prepare(sql)
-		require.NoError(t, err)
-		want, err := runQuery(st, fresh, nil, now)
-		require.NoError(t, err)
 		q, err := Prepare(sql)
 		require.NoError(t, err)
-		var wg sync.WaitGroup
-		errs := make(chan error, 3)
-		for w := 0; w < 3; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := 0; i < 5; i++ {
-					got, err := runQuery(st, q, nil, now)
-					if err == nil && got != want {
-						err = fmt.Errorf("%s: call %d answered\n%s\nwant\n%s", sql, i, got, want)
-					}
-					if err != nil {
-						errs <- err
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		for err := range errs {
-			t.Fatal(err)
-		}
+		callsAtOnce(t, st, q, nil, now, 3, 5, bound(t, st, sql, nil, now))
 	}
 }
 

@@ -111,7 +111,6 @@ func (s *Store) ReadFeed(source string, from storage.Pos, maxEvents int) ([]stor
 	}
 	var out []storage.Record
 	events := 0
-	looked := false // the file at from was looked for again after it vanished
 	for events < maxEvents {
 		w := src.wal
 		w.mu.Lock()
@@ -120,8 +119,11 @@ func (s *Store) ReadFeed(source string, from storage.Pos, maxEvents int) ([]stor
 		if from.Seq > cur || from.Seq == cur && from.Off >= end && end > 0 {
 			break // at the head
 		}
-		path := s.walFile(source, from.Seq, cur)
-		if path == "" {
+		f, err := s.openWAL(src, from.Seq)
+		if err != nil {
+			return out, from, 0, err
+		}
+		if f == nil {
 			next, ok := s.nextWAL(source, from.Seq, cur)
 			if !ok {
 				break
@@ -133,19 +135,8 @@ func (s *Store) ReadFeed(source string, from storage.Pos, maxEvents int) ([]stor
 		if from.Seq == cur {
 			limit = end
 		}
-		recs, next, done, err := readWALRecords(path, from, limit, maxEvents-events, s.opts.Retention.Microseconds())
-		if errors.Is(err, os.ErrNotExist) {
-			// Gone between walFile and the open: a seal moves a file that
-			// a reader still needs from the source's directory to the
-			// spool, so look for it once more before taking it as dropped
-			// (whose events, if a reader needed them, were counted lost).
-			if !looked {
-				looked = true
-				continue
-			}
-			recs, next, done, err = nil, from, true, nil
-		}
-		looked = false
+		recs, next, done, err := readWALRecords(f, from, limit, maxEvents-events, s.opts.Retention.Microseconds())
+		f.Close()
 		if err != nil {
 			return out, from, 0, err
 		}
@@ -178,7 +169,6 @@ func (s *Store) FeedBacklog(source string, from storage.Pos) (int64, error) {
 		return 0, nil
 	}
 	var total int64
-	looked := false // as in ReadFeed
 	for {
 		w := src.wal
 		w.mu.Lock()
@@ -187,21 +177,17 @@ func (s *Store) FeedBacklog(source string, from storage.Pos) (int64, error) {
 		if from.Seq > cur {
 			return total, nil
 		}
-		path := s.walFile(source, from.Seq, cur)
-		limit := int64(-1)
-		if from.Seq == cur {
-			limit = end
+		f, err := s.openWAL(src, from.Seq)
+		if err != nil {
+			return total, err
 		}
-		if path != "" {
-			n, err := countWALEvents(path, from.Off, limit)
-			if errors.Is(err, os.ErrNotExist) {
-				if !looked { // moved to the spool since walFile looked
-					looked = true
-					continue
-				}
-				n, err = 0, nil // dropped
+		if f != nil {
+			limit := int64(-1)
+			if from.Seq == cur {
+				limit = end
 			}
-			looked = false
+			n, err := countWALEvents(f, from.Off, limit)
+			f.Close()
 			if err != nil {
 				return total, err
 			}
@@ -221,13 +207,7 @@ func (s *Store) FeedBacklog(source string, from storage.Pos) (int64, error) {
 // countWALEvents counts the events of a WAL file's records from offset off
 // (0: the first) up to byte limit (-1: the end), reading each record's
 // header and event count only.
-func countWALEvents(path string, off, limit int64) (int64, error) {
-	testHookWALOpen(path)
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err // os.ErrNotExist: moved or dropped meanwhile
-	}
-	defer f.Close()
+func countWALEvents(f *os.File, off, limit int64) (int64, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return 0, err
@@ -294,6 +274,29 @@ func (s *Store) nextWAL(source string, seq, cur uint64) (uint64, bool) {
 	return best, true
 }
 
+// openWAL opens source's WAL file seq, in its directory or in the spool,
+// or returns nil when neither holds it (dropped, its events counted lost
+// to the readers that needed them). A seal moves a file that a reader
+// still needs from the directory to the spool, which can happen between
+// the look and the open: a file that vanished is looked for once more.
+func (s *Store) openWAL(src *Source, seq uint64) (*os.File, error) {
+	for range 2 {
+		src.wal.mu.Lock()
+		cur := src.wal.seq
+		src.wal.mu.Unlock()
+		path := s.walFile(src.name, seq, cur)
+		if path == "" {
+			return nil, nil
+		}
+		testHookWALOpen(path)
+		f, err := os.Open(path)
+		if !errors.Is(err, os.ErrNotExist) {
+			return f, err
+		}
+	}
+	return nil, nil
+}
+
 // testHookWALOpen is called with each WAL file path a feed reader is
 // about to open (tests move the file there, as a seal can).
 var testHookWALOpen = func(string) {}
@@ -302,13 +305,7 @@ var testHookWALOpen = func(string) {}
 // up to byte limit (-1: the file's end) and about maxEvents events. done
 // says the reading reached the limit or the file's end (or a damaged tail,
 // which is where a start would cut the file).
-func readWALRecords(path string, from storage.Pos, limit int64, maxEvents int, maxAge int64) (recs []storage.Record, next storage.Pos, done bool, err error) {
-	testHookWALOpen(path)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, from, false, err // os.ErrNotExist: moved or dropped meanwhile
-	}
-	defer f.Close()
+func readWALRecords(f *os.File, from storage.Pos, limit int64, maxEvents int, maxAge int64) (recs []storage.Record, next storage.Pos, done bool, err error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, from, false, err
@@ -502,7 +499,11 @@ func (s *Store) dropSpooled(f spoolFile) {
 	holders := s.opts.Holds.Holders(f.source)
 	lost := map[string]int64{}
 	if len(holders) > 0 {
-		recs, _, _, _ := readWALRecords(f.path, storage.Pos{Seq: f.seq}, -1, 1<<62, s.opts.Retention.Microseconds())
+		var recs []storage.Record
+		if fh, err := os.Open(f.path); err == nil {
+			recs, _, _, _ = readWALRecords(fh, storage.Pos{Seq: f.seq}, -1, 1<<62, s.opts.Retention.Microseconds())
+			fh.Close()
+		}
 		for h, p := range holders {
 			if p.Seq > f.seq {
 				continue

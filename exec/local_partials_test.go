@@ -110,7 +110,7 @@ var partialQueries = []string{
 }
 
 // Kept partials answer as the plan bound directly at every time, whichever
-// segments the window covers whole, with other queries' quantile lists
+// segments the window covers whole or cuts, with other queries' quantile lists
 // taken from and given back to the pool between calls.
 func TestKeptPartialsAnswerAsBound(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -140,6 +140,48 @@ func TestKeptPartialsAnswerAsBound(t *testing.T) {
 			require.Greater(t, segPartials.hits.Load(), hits, "the later calls read kept partials")
 		}
 	}
+}
+
+// A window shorter than a segment cuts it and covers none whole: the
+// segment's partial is kept with the window's start and found again while
+// the start stays where it is; a start that moves reads the segment again,
+// and one that moves with every call gives the partials up. Every answer
+// is the plan bound directly's.
+func TestKeptPartialsOfACutSegment(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := partialsStore(t, t0, logstore.Options{}, false)
+	sql := `select project, count(*) as n, sum(ms) as total from s
+	  where timestamp >= timestamp_sub(current_timestamp(), interval 30 minute) group by project`
+	q, err := Prepare(sql)
+	require.NoError(t, err)
+	// The last segment holds minutes 550 to 599; every window below starts
+	// inside it, and the 30 minutes at 10h hold minutes 570 to 599.
+	at := func(now time.Time, foundAgain bool) {
+		t.Helper()
+		hits := segPartials.hits.Load()
+		got, err := runQuery(st, q, nil, now)
+		require.NoError(t, err)
+		require.Equal(t, bound(t, st, sql, nil, now), got, "at %s", now)
+		want := hits
+		if foundAgain {
+			want++
+		}
+		require.Equal(t, want, segPartials.hits.Load(), "at %s: the cut segment's partial found again", now)
+	}
+	now := t0.Add(10 * time.Hour)
+	for !kept(q, nil) { // the first calls bind afresh, until the plan is kept
+		at(now, false)
+	}
+	at(now, false) // the first call of the kept plan computes the partial, and keeps it
+	at(now, true)
+	at(now.Add(time.Minute), false) // one row fewer
+	at(now.Add(time.Minute), true)
+	at(now, false) // one row more again
+	for i := 2; i < 6; i++ {
+		at(now.Add(time.Duration(i)*time.Minute), false)
+	}
+	require.True(t, gaveUp(t, q, now), "a start moving with every call gives the partials up")
+	at(now.Add(6*time.Minute), false)
 }
 
 // Retention moving past the start of a segment whose partial is kept: the
@@ -212,7 +254,7 @@ func TestKeptPartialsConcurrentCalls(t *testing.T) {
 // bound directly throughout.
 func TestPartialsGivenUpWhenPushedOut(t *testing.T) {
 	saved := segPartials.byteLRU
-	segPartials.byteLRU = newByteLRU[partialKey, *aggOp](2400) // about 4 of the 12 segments' partials
+	segPartials.byteLRU = newByteLRU[partialKey, *keptPartial](2400) // about 4 of the 12 segments' partials
 	defer func() { segPartials.byteLRU = saved }()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	st := partialsStore(t, t0, logstore.Options{}, false)

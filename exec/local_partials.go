@@ -28,15 +28,24 @@ import (
 // computes the partials it does not find, one per segment, keeps those of
 // sealed segments, and merges them all.
 //
-// A partial is kept with the bounds it was read within, cut to the
-// segment: a bound outside the segment's own time range is no bound. A
-// segment the range covers whole is found again whatever the window; one
-// the window's start cuts is found again while the start stays where it
-// is: the built-in endpoints start at a whole minute, hour or day
-// (invocation-stats over the last hour at 10M events reads ~60k rows, most
-// of them in the one sealed segment the hour's start cuts). Each segment
-// keeps one partial per aggregate, so a start that moves with every call
-// replaces it rather than filling the cache.
+// A partial is kept with the bounds it was read within, cut to the rows
+// it read: a bound outside their time range is no bound. A segment the
+// range covers whole is found again whatever the window; one the window's
+// start cuts is found again while the start stays where it is: the
+// built-in endpoints start at a whole minute, hour or day (invocation-stats
+// over the last hour at 10M events reads ~60k rows, most of them in the
+// one sealed segment the hour's start cuts). Each segment keeps one
+// partial per aggregate, so a start that moves with every call replaces it
+// rather than filling the cache.
+//
+// The open segment's partial is kept too, over the rows it had: an open
+// segment only appends (its first rows stay as they were until it is
+// sealed), so a later call reads only the rows that arrived since and
+// merges them after the kept partial, as one pass reads them after the
+// others. Once those new rows are a quarter of the kept ones, the call
+// reads the segment whole again and keeps that instead, so the rows read
+// again stay in proportion to those that arrived. At 1M events per source
+// the last hour is all in the open segment.
 //
 // The partials are merged in the order the uncached path reads the
 // segments (one worker's share after another), so groups come out in the
@@ -72,11 +81,15 @@ type partialKey struct {
 	seg weak.Pointer[logstore.Segment]
 }
 
-// keptPartial is a segment's partial aggregate and the bounds it was read
-// within (cut: see cut).
+// keptPartial is a segment's partial aggregate over its first rows rows
+// (all of a sealed one), and the bounds it was read within, cut to those
+// rows' time range [tmin, tmax] (see cut).
 type keptPartial struct {
-	lo, hi int64
-	a      *aggOp
+	lo, hi     int64
+	tmin, tmax int64
+	rows       int
+	open       bool // read while the segment was open: rows are a prefix of it
+	a          *aggOp
 }
 
 var segPartials = struct {
@@ -120,16 +133,11 @@ func partialsFit(p *planner.Aggregate) bool {
 	return true
 }
 
-// keepable reports whether a segment's partials may be kept: it is sealed
-// (its rows never change) and not empty.
-func keepable(sg *logstore.Segment) bool { return sg.Sealed() && sg.Rows() > 0 }
-
-// cut returns the bounds [lo, hi] as they select rows of sg: a bound at or
-// beyond sg's own smallest or largest timestamp selects them all, and is
-// no bound (MinInt64, MaxInt64), so that every window covering sg whole
+// cut returns the bounds [lo, hi] as they select rows whose timestamps
+// lie in [slo, shi]: a bound at or beyond them selects them all, and is no
+// bound (MinInt64, MaxInt64), so that every window covering the rows whole
 // finds the same partial.
-func cut(sg *logstore.Segment, lo, hi int64) (int64, int64) {
-	slo, shi := sg.TimeRange()
+func cut(slo, shi, lo, hi int64) (int64, int64) {
 	if lo <= slo {
 		lo = math.MinInt64
 	}
@@ -154,7 +162,7 @@ type partialsAgg struct {
 }
 
 // newPartialsAgg returns p computed from kept partials, or nil when p's
-// partials are not kept or no sealed segment is in range.
+// partials are not kept or no segment is in range.
 func newPartialsAgg(p *planner.Aggregate, sp *planner.Scan, snap snapshot, ev *evaluator) Operator {
 	if sp.Empty || !partialsFit(p) || thrashing.gaveUp(p.Kept) {
 		return nil
@@ -165,7 +173,7 @@ func newPartialsAgg(p *planner.Aggregate, sp *planner.Scan, snap snapshot, ev *e
 		}
 	}
 	order, total := inRange(sp, snap)
-	if !slices.ContainsFunc(order, func(i int) bool { return keepable(snap.Segments[i]) }) {
+	if len(order) == 0 {
 		return nil
 	}
 	if parts := deal(order, total, runtime.GOMAXPROCS(0)); parts != nil {
@@ -216,8 +224,12 @@ func (pa *partialsAgg) uncached() Operator {
 // past the query's memory budget (a pass holds one partial per worker,
 // not one per segment).
 func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
-	parts := make([]*aggOp, len(pa.order))
-	kept := make([]bool, len(pa.order))
+	// parts[k] is the partial of the k-th segment in order: kept[k] when
+	// it is kept (read-only), and rest[k] that of the rows an open
+	// segment took since, read from row from[k].
+	n := len(pa.order)
+	parts, rest := make([]*aggOp, n), make([]*aggOp, n)
+	kept, from := make([]bool, n), make([]int, n)
 	// drop gives up on the partials for this call, and for the next ones
 	// (for a while: thrashWatch).
 	drop := func() {
@@ -225,25 +237,29 @@ func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 			if a != nil && !kept[k] {
 				a.release()
 			}
+			if rest[k] != nil {
+				rest[k].release()
+			}
 		}
 		thrashing.giveUp(pa.plan.Kept)
 	}
 	var todo []int
-	keptIn, missed := 0, 0
+	missed := 0
 	for k, i := range pa.order {
-		if sg := pa.snap.Segments[i]; keepable(sg) {
-			keptIn++
-			lo, hi := cut(sg, pa.lo, pa.hi)
-			if p, ok := segPartials.get(pa.key(sg)); ok && p.lo == lo && p.hi == hi {
-				segPartials.hits.Add(1)
-				parts[k], kept[k] = p.a, true
-				continue
+		sg := pa.snap.Segments[i]
+		if p := pa.find(sg); p != nil {
+			segPartials.hits.Add(1)
+			parts[k], kept[k] = p.a, true
+			if p.rows < sg.Rows() {
+				from[k] = p.rows
+				todo = append(todo, k)
 			}
-			missed++
+			continue
 		}
+		missed++
 		todo = append(todo, k)
 	}
-	thrashing.note(pa.plan.Kept, keptIn, missed)
+	thrashing.note(pa.plan.Kept, n, missed)
 	// The partials computed here are charged to a budget of their own: the
 	// query's holds only the merged groups (below), as a pass's final does.
 	var mem *memBudget
@@ -257,11 +273,15 @@ func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 		defer ev.release()
 		for j := w; j < len(todo); j += workers {
 			k := todo[j]
-			a, keep, err := pa.partial(ctx, pa.order[k], ev)
+			a, keep, err := pa.partial(ctx, pa.order[k], from[k], ev)
 			if err != nil {
 				return err
 			}
-			parts[k], kept[k] = a, keep
+			if from[k] > 0 {
+				rest[k] = a
+			} else {
+				parts[k], kept[k] = a, keep
+			}
 		}
 		return nil
 	})
@@ -276,8 +296,18 @@ func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 	// size: appended to partial by partial, the lists of a week at 10M
 	// events were copied over and over as they grew. With room made, a
 	// merge copies a kept partial's list and never adopts it.
-	targets := make([][]int32, len(parts))
+	// The rows an open segment took since its partial was kept come after
+	// it, as one pass reads them.
+	all := make([]*aggOp, 0, n+len(todo))
+	fresh := make([]bool, 0, cap(all)) // released once merged
 	for k, a := range parts {
+		all, fresh = append(all, a), append(fresh, !kept[k])
+		if rest[k] != nil {
+			all, fresh = append(all, rest[k]), append(fresh, true)
+		}
+	}
+	targets := make([][]int32, len(all))
+	for k, a := range all {
 		targets[k] = pa.final.mergeKeys(a)
 	}
 	for ai, s := range pa.final.states {
@@ -287,7 +317,7 @@ func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 		}
 		q.grow(pa.final.n)
 		sizes := make([]int, pa.final.n)
-		for k, a := range parts {
+		for k, a := range all {
 			src := a.states[ai].(*quantAgg)
 			for g, t := range targets[k] {
 				if src.q[g].digest != nil {
@@ -309,9 +339,9 @@ func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 		drop()
 		return false, err
 	}
-	for k, a := range parts {
+	for k, a := range all {
 		pa.final.mergeStates(a, targets[k])
-		if !kept[k] {
+		if fresh[k] {
 			a.release()
 		}
 		if err := pa.final.failed(); err != nil {
@@ -321,15 +351,37 @@ func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 	return true, pa.final.finish()
 }
 
+// key is sg's partial's key: the live segment, the same for every view a
+// snapshot takes of an open segment (and for it once sealed in memory).
 func (pa *partialsAgg) key(sg *logstore.Segment) partialKey {
-	return partialKey{agg: pa.kept, seg: weak.Make(sg)}
+	return partialKey{agg: pa.kept, seg: weak.Make(sg.Live())}
 }
 
-// partial computes segment seg's partial aggregate, and keeps it when the
-// segment is sealed (and its quantiles are exact lists).
-func (pa *partialsAgg) partial(ctx context.Context, seg int, ev *evaluator) (*aggOp, bool, error) {
+// find returns sg's kept partial when it answers this call: read within
+// the call's bounds (cut to its rows), over all of a sealed segment's rows,
+// or over the first rows of an open one that has taken fewer than a
+// quarter as many since. A partial read while the segment was open is not
+// one of its rows once sealed (sealing orders them by time).
+func (pa *partialsAgg) find(sg *logstore.Segment) *keptPartial {
+	p, ok := segPartials.get(pa.key(sg))
+	if !ok || p.open == sg.Sealed() {
+		return nil
+	}
+	if lo, hi := cut(p.tmin, p.tmax, pa.lo, pa.hi); lo != p.lo || hi != p.hi {
+		return nil
+	}
+	if p.open && p.rows <= sg.Rows() && 4*(sg.Rows()-p.rows) < p.rows || p.rows == sg.Rows() {
+		return p
+	}
+	return nil
+}
+
+// partial computes the partial aggregate of segment seg's rows from row
+// from on, and keeps it when it covers the segment whole (from 0) and its
+// quantiles are exact lists.
+func (pa *partialsAgg) partial(ctx context.Context, seg, from int, ev *evaluator) (*aggOp, bool, error) {
 	scan := newScan(pa.scan, pa.snap, ev)
-	scan.visit = []int{seg}
+	scan.visit, scan.from = []int{seg}, from
 	chain := buildChain(pa.plan.In, scan, ev)
 	a := newAggOp(chain, pa.plan, ev)
 	err := a.accumulate(ctx)
@@ -345,11 +397,13 @@ func (pa *partialsAgg) partial(ctx context.Context, seg int, ev *evaluator) (*ag
 	// goes.
 	a.in, a.ev, a.plan, a.groups, a.gidx, a.setCols = nil, nil, nil, nil, nil, nil
 	sg := pa.snap.Segments[seg]
-	if !keepable(sg) || hasDigest(a) {
+	if from > 0 || sg.Rows() == 0 || hasDigest(a) {
 		return a, false, nil
 	}
-	lo, hi := cut(sg, pa.lo, pa.hi)
-	return a, segPartials.add(pa.key(sg), &keptPartial{lo: lo, hi: hi, a: a}, sharePartial(a)), nil
+	p := &keptPartial{rows: sg.Rows(), open: !sg.Sealed(), a: a}
+	p.tmin, p.tmax = sg.TimeRange()
+	p.lo, p.hi = cut(p.tmin, p.tmax, pa.lo, pa.hi)
+	return a, segPartials.add(pa.key(sg), p, sharePartial(a)), nil
 }
 
 // hasDigest reports whether a quantile group of a holds a t-digest (which

@@ -184,6 +184,73 @@ func TestKeptPartialsOfACutSegment(t *testing.T) {
 	at(now.Add(6*time.Minute), false)
 }
 
+// The open segment's partial is kept over the rows it had: a call after
+// a few more arrived reads only those (late ones before the window or
+// before the kept rows among them, and a group first seen in them), one
+// after a quarter as many again reads the segment whole, and once sealed
+// the segment is read again (its rows now in time order, which a GROUP BY
+// without ORDER BY gives its groups in). Every answer is the plan bound
+// directly's.
+func TestKeptPartialsOfTheOpenSegment(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	st := logstore.New(logstore.Options{SegmentRows: 1000})
+	// Minute i holds event i; the projects arrive in the order p2, p1, p0
+	// (p0 and p1 from minute 2 on), and time order puts p0 first.
+	ev := func(i int, project string) []byte {
+		ts := t0.Add(time.Duration(i) * time.Minute).UnixMicro()
+		return []byte(fmt.Sprintf(`{"timestamp":%d,"event_message":"e%d","project":"%s","ms":%d}`, ts, i, project, (i*37)%500))
+	}
+	add := func(evs ...[]byte) {
+		_, rej := st.Append("s", evs)
+		require.Empty(t, rej)
+	}
+	for i := 0; i < 200; i++ {
+		add(ev(i+60, []string{"p2", "p1", "p0"}[min(i, 2)]))
+	}
+	add(ev(10, "p0")) // the earliest event arrives last
+	sql := `select project, count(*) as n, sum(ms) as total, max(timestamp) as last,
+	    approx_quantiles(ms, 100)[offset(50)] as p50
+	  from s where timestamp >= timestamp_sub(current_timestamp(), interval 5 hour) group by project`
+	q, err := Prepare(sql)
+	require.NoError(t, err)
+	now := t0.Add(5 * time.Hour) // the window holds every event
+	at := func(foundAgain bool) {
+		t.Helper()
+		hits := segPartials.hits.Load()
+		got, err := runQuery(st, q, nil, now)
+		require.NoError(t, err)
+		require.Equal(t, bound(t, st, sql, nil, now), got)
+		want := hits
+		if foundAgain {
+			want++
+		}
+		require.Equal(t, want, segPartials.hits.Load(), "the open segment's partial found again")
+	}
+	for !kept(q, nil) {
+		at(false)
+	}
+	at(false) // computes the open segment's partial, and keeps it
+	at(true)
+	// 40 more (under a quarter of 201): one past the window's end, one
+	// before its start, one a new project's, one before every kept row.
+	for i := 0; i < 36; i++ {
+		add(ev(270+i, "p1"))
+	}
+	add(ev(5*60+1, "p1"), ev(-1, "p1"), ev(280, "p7"), ev(5, "p2"))
+	at(true)
+	at(true)
+	add(ev(290, "p0")) // 41 since: still under a quarter
+	at(true)
+	for i := 0; i < 20; i++ { // 61 since: the segment is read whole again
+		add(ev(300+i, "p2"))
+	}
+	at(false)
+	at(true)
+	require.NoError(t, st.Flush()) // sealed: the same rows, ordered by time
+	at(false)
+	at(true)
+}
+
 // Retention moving past the start of a segment whose partial is kept: the
 // segment is no longer covered whole, and its rows still in retention are
 // read again.

@@ -50,6 +50,9 @@ type scanOp struct {
 	// visit, when set, lists the segments this scan reads (a parallel
 	// worker's share); references to rows still index the whole snapshot.
 	visit []int
+	// from is the first row read of each segment: a kept partial's
+	// remainder, the rows an open segment took since (local_partials.go).
+	from int
 	// lazy holds, per field read as row references, their resolver: made
 	// once per query, shared by parallel workers, so references from any
 	// of them compare equal (rowStore keeps them as references).
@@ -132,7 +135,7 @@ func (s *scanOp) nextSegment() bool {
 	}
 	for {
 		s.pos++
-		s.row = 0
+		s.row = s.from
 		if s.plan.Empty || s.pos >= len(s.order) {
 			return false
 		}

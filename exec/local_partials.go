@@ -333,6 +333,24 @@ func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 				return false, nil
 			}
 		}
+		// A group whose values all come from one kept partial's group has
+		// its quantiles: computed by the first call that needs them, and
+		// found by the next (invocation-stats over the last hour: every
+		// minute but the newest few in one segment), which copies none of
+		// its values.
+		q.only = make([]*sharedQuantiles, pa.final.n)
+		q.known = make([]bool, pa.final.n)
+		for k, a := range all {
+			src := a.states[ai].(*quantAgg)
+			for g, t := range targets[k] {
+				if sh := src.q[g].shared; sh != nil && len(src.q[g].vals) == sizes[t] && sizes[t] > 0 {
+					q.only[t] = sh
+					if q.known[t] = sh.answer.Load() != nil; q.known[t] {
+						sizes[t] = 0
+					}
+				}
+			}
+		}
 		q.reserve(sizes)
 	}
 	if err := pa.ev.mem.charge("GROUP BY or DISTINCT", pa.final.n, len(pa.plan.Keys)+len(pa.plan.Aggs)); err != nil {
@@ -445,6 +463,7 @@ func sharePartial(a *aggOp) int64 {
 					exact := slices.Clone(st.vals)
 					st.release()
 					st.vals = exact
+					st.shared = new(sharedQuantiles)
 				}
 				bytes += int64(cap(st.vals)) * 8
 			}

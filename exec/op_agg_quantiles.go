@@ -23,6 +23,12 @@ type quantAgg struct {
 	mem     *memBudget // the strings kept are charged here
 	err     error
 	done    []types.Value // results, when computed ahead by prepare
+	// only, when set, holds per group the kept partial's group that alone
+	// gave it values (local_partials.go): their quantiles are the group's.
+	// known marks those whose quantiles were computed before the merge,
+	// which then copies none of the group's values.
+	only  []*sharedQuantiles
+	known []bool
 }
 
 func newQuantAgg(a expr.AggCall) aggState {
@@ -151,7 +157,7 @@ func (s *quantAgg) compute(g int) types.Value {
 	if s.byBytes() {
 		return s.computeStrings(g)
 	}
-	vals := s.q[g].quantiles(s.n, s.ranks, s.elem.Kind == types.KindFloat64)
+	vals := s.quantiles(g)
 	if vals == nil {
 		return types.NullOf(types.ArrayOf(s.elem))
 	}
@@ -168,6 +174,25 @@ func (s *quantAgg) compute(g int) types.Value {
 		}
 	}
 	return types.ArrayValue(s.elem, out)
+}
+
+// quantiles returns group g's quantiles at s.ranks: those computed before
+// of the same values, when g's are one kept partial's group's.
+func (s *quantAgg) quantiles(g int) []float64 {
+	var sh *sharedQuantiles
+	if g < len(s.only) {
+		sh = s.only[g]
+	}
+	if sh != nil {
+		if a := sh.answer.Load(); a != nil { // never nil when known[g]
+			return *a
+		}
+	}
+	vals := s.q[g].quantiles(s.n, s.ranks, s.elem.Kind == types.KindFloat64)
+	if sh != nil && vals != nil {
+		sh.answer.Store(&vals)
+	}
+	return vals
 }
 
 // array is a group's result array to fill: the ranks read, or all n+1.
@@ -210,6 +235,9 @@ func (s *quantAgg) reserve(sizes []int) {
 func (s *quantAgg) merge(target []int32, other aggState) {
 	o := other.(*quantAgg)
 	for g, t := range target {
+		if int(t) < len(s.known) && s.known[t] {
+			continue // its quantiles are known: see only
+		}
 		s.q[t].merge(&o.q[g])
 		s.strs[t] = append(s.strs[t], o.strs[g]...)
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // exactQuantileLimit is the number of values per group up to which
@@ -16,7 +17,15 @@ var exactQuantileLimit = 1 << 20
 type quantileState struct {
 	vals   []float64
 	digest *tdigest
+	// shared, set on a kept partial's groups (local_partials.go), holds
+	// the quantiles computed of their values: a later call whose group
+	// holds exactly those values answers with them.
+	shared *sharedQuantiles
 }
+
+// sharedQuantiles is where the calls reading one kept partial's group
+// leave its quantiles (at the ranks its aggregate reads), computed once.
+type sharedQuantiles struct{ answer atomic.Pointer[[]float64] }
 
 // valueLists recycles the value lists of exact quantiles between queries:
 // they are the bulk of what an aggregate allocates, and fresh memory costs
@@ -78,7 +87,7 @@ func (q *quantileState) release() {
 		v := q.vals[:0]
 		valueLists.Put(&v)
 	}
-	q.vals = nil
+	q.vals, q.shared = nil, nil
 }
 
 func (q *quantileState) count() int {

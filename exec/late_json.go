@@ -11,26 +11,25 @@ import (
 // dozens of fields, each row's STRUCT and ARRAY of its own) and then
 // walking that tree to encode it was most of what logs.all spent per row.
 // Instead the storage writes each row's record straight from its columns
-// in the response encoding (lateRows.AppendRecords), and the row holds the
-// text as a JSON value, which the encoder copies as it is.
+// in the response encoding (lateRows.RecordTexts), and the row holds the
+// text as a JSON value, which the encoder copies as it is. The local store
+// keeps the texts it wrote last (keptRecords), so that the newest rows
+// asked for again are copied, not written again.
 
 // A result may not hold an ARRAY with a NULL element (execute checks the
 // values it assembles), but a stored record cannot hold one: ingest drops
 // NULL elements from arrays. So records written as JSON are not checked.
 
 // recordWriter is what the records of one query's batches are written
-// into: the text of a batch's records, each row's end in it, and the
-// encoder whose member names are kept across batches.
+// with: a buffer each record's text is written into before it is copied
+// out, and the encoder whose member names are kept across batches.
 type recordWriter struct {
-	enc  types.ResponseEncoder
-	buf  []byte
-	ends []int
+	enc types.ResponseEncoder
+	buf []byte
 }
 
-// recordWriters keeps writers between queries: a batch's text is copied
-// out whole (json), so its buffer is free once the batch is written, and a
-// buffer grown from nothing per query cost logs.all a sixth of its time in
-// growing and clearing it.
+// recordWriters keeps writers between queries: a buffer grown from nothing
+// per query cost logs.all a sixth of its time in growing and clearing it.
 var recordWriters sync.Pool
 
 // maxKeptRecordBuffer bounds the buffer a kept writer holds.
@@ -63,28 +62,21 @@ func (v *Vector) lateJSON(n int, w *recordWriter) []types.Value {
 // one segment's rows at a time. A record that cannot be read reads as NULL,
 // and the failure goes to the query's readFailure.
 func (l *lazyField) json(refs []int64, w *recordWriter, dst []types.Value) {
-	w.buf, w.ends = w.buf[:0], w.ends[:0]
-	failed := make([]bool, len(refs)) // by position in order
+	texts := make([]string, len(refs)) // by position in order
+	failed := make([]bool, len(refs))
 	order := bySegment(refs, func(seg int, rows []int32, i, j int) {
-		mark := len(w.buf)
-		if err := l.rows.AppendRecords(seg, l.field, rows, w); err != nil {
+		if err := l.rows.RecordTexts(seg, l.field, rows, w, texts[i:j]); err != nil {
 			l.failed.set(err)
-			w.buf, w.ends = w.buf[:mark], w.ends[:i]
 			for k := i; k < j; k++ {
-				w.ends = append(w.ends, mark)
 				failed[k] = true
 			}
 		}
 	})
-	text := string(w.buf) // one copy: the rows' strings share it
-	start := 0
 	for k, o := range order {
-		end := w.ends[k]
 		if failed[k] {
 			dst[o] = types.NullOf(l.field.Type)
 		} else {
-			dst[o] = types.Value{T: types.JSON, S: text[start:end]}
+			dst[o] = types.Value{T: types.JSON, S: texts[k]}
 		}
-		start = end
 	}
 }

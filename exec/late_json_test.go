@@ -2,11 +2,14 @@ package exec
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"logq/fixtures"
+	"logq/logstore"
 	"logq/types"
 )
 
@@ -64,6 +67,55 @@ func TestRecordsAsJSONAgree(t *testing.T) {
 			require.Equal(t, body[0], body[1], "%s: %s", mode, sql)
 		}
 	}
+}
+
+// Record texts kept across queries are those the store holds now: of an
+// open segment that took more rows (some older than those before), of
+// records whose schema gained a field (every record then has it, as
+// NULL where absent), and of the same segment once sealed in memory (its
+// rows ordered by time). Each answer is the one assembled as values,
+// which keeps nothing.
+func TestKeptRecordTextsFollowTheStore(t *testing.T) {
+	st := logstore.New(logstore.Options{SegmentRows: 1000})
+	add := func(evs ...string) {
+		var raw [][]byte
+		for _, e := range evs {
+			raw = append(raw, []byte(e))
+		}
+		_, rej := st.Append("s", raw)
+		require.Empty(t, rej)
+	}
+	ev := func(minute int, m string) string {
+		ts := goldenNow.Add(time.Duration(minute-100) * time.Minute).UnixMicro()
+		return fmt.Sprintf(`{"timestamp":%d,"event_message":"e%d","m":%s}`, ts, minute, m)
+	}
+	for i := 0; i < 10; i++ {
+		add(ev(i*2, fmt.Sprintf(`{"x":%d,"s":"row %d"}`, i, i)))
+	}
+	q, err := Prepare("select event_message, m from s order by timestamp desc limit 6")
+	require.NoError(t, err)
+	agree := func(step string) {
+		t.Helper()
+		var body [2]string
+		for i, asJSON := range []bool{false, true} {
+			res, err := Run(context.Background(), Local(st), q, Request{Now: goldenNow, RecordsAsJSON: asJSON})
+			require.NoError(t, err, step)
+			body[i] = encodeRows(res)
+		}
+		require.Equal(t, body[0], body[1], step)
+	}
+	hits := keptRecords.hits.Load()
+	agree("open")
+	agree("open, again")
+	require.Greater(t, keptRecords.hits.Load(), hits, "the second call finds the texts the first wrote")
+	add(ev(5, `{"x":100,"s":"late"}`), ev(19, `{"x":101,"s":"newest"}`))
+	agree("more rows, one older than most")
+	add(ev(1, `{"x":102,"later":"a new field"}`))
+	agree("a new field")
+	agree("a new field, again")
+	require.NoError(t, st.Flush())
+	agree("sealed")
+	agree("sealed, again")
 }
 
 // A stored record never holds an ARRAY with a NULL element (ingest drops

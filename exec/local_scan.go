@@ -552,6 +552,6 @@ func rowsInRange(seg *logstore.Segment, lo, hi int64) (n int, known bool) {
 	return n, true
 }
 
-func (r localRows) AppendRecords(seg int, f *event.Field, rows []int32, w *recordWriter) error {
-	return appendRecords(r[seg], f, rows, w)
+func (r localRows) RecordTexts(seg int, f *event.Field, rows []int32, w *recordWriter, texts []string) error {
+	return recordTexts(r[seg], f, rows, w, texts)
 }

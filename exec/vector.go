@@ -58,10 +58,10 @@ type lateRows interface {
 	// GatherStrings reads the STRING or BYTES field at path of the rows of
 	// one segment into dst (NULL as ""); a field the segment lacks reads "".
 	GatherStrings(seg int, path string, rows []int32, dst []string) error
-	// AppendRecords writes the nested record f of rows of one segment
-	// into w (late_json.go): each row's text, as w.enc would write the
-	// value Values reads, appended to w.buf and its end to w.ends.
-	AppendRecords(seg int, f *event.Field, rows []int32, w *recordWriter) error
+	// RecordTexts writes the nested record f of rows of one segment as
+	// JSON (late_json.go): each row's text, as w.enc would write the value
+	// Values reads, in texts (len(rows)), written with w's buffers.
+	RecordTexts(seg int, f *event.Field, rows []int32, w *recordWriter, texts []string) error
 }
 
 // lazyField assembles a nested record from storage on demand. Its readers

@@ -1,8 +1,9 @@
 package exec
 
 import (
+	"cmp"
 	"context"
-	"sort"
+	"slices"
 
 	"logq/planner"
 	"logq/types"
@@ -55,25 +56,20 @@ func (o *sortOp) keep() int64 {
 	return k
 }
 
-func (o *sortOp) less(a, b []types.Value) bool {
+// compare orders rows by the keys, ties in input order: each key compared
+// once (orderCompare is antisymmetric), where asking "less" both ways
+// compared every tied key twice.
+func (o *sortOp) compare(a, b sortRow) int {
 	for i, k := range o.plan.Keys {
-		if c := orderCompare(a[i], b[i], k.Desc, k.NullsFirst); c != 0 {
-			return c < 0
+		if c := orderCompare(a.keys[i], b.keys[i], k.Desc, k.NullsFirst); c != 0 {
+			return c
 		}
 	}
-	return false
+	return cmp.Compare(a.seq, b.seq)
 }
 
-// before orders rows by the keys, ties in input order.
-func (o *sortOp) before(a, b sortRow) bool {
-	if o.less(a.keys, b.keys) {
-		return true
-	}
-	if o.less(b.keys, a.keys) {
-		return false
-	}
-	return a.seq < b.seq
-}
+// before reports whether row a comes first.
+func (o *sortOp) before(a, b sortRow) bool { return o.compare(a, b) < 0 }
 
 func (o *sortOp) consume(ctx context.Context) error {
 	var ts []types.Type
@@ -135,7 +131,7 @@ func (o *sortOp) consume(ctx context.Context) error {
 	if k >= 0 {
 		all = h.rows
 	}
-	sort.Slice(all, func(i, j int) bool { return o.before(all[i], all[j]) })
+	slices.SortFunc(all, o.compare)
 	start := min(o.plan.Offset, int64(len(all)))
 	for _, r := range all[start:] {
 		o.order = append(o.order, r.at)

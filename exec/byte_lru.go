@@ -10,10 +10,12 @@ import (
 // byteLRU is a process-wide cache bounded by the bytes charged for what it
 // keeps: the least recently used go first. The kept values are not changed
 // afterwards, or only under a lock of their own (a mask's answers, which
-// recharge counts again). One value may take at most a quarter of the
-// budget, so that it does not push out most of the others. The dictionary
-// masks (local_maskcache.go) and the segments' partial aggregates
-// (local_partials.go) are kept in one each.
+// recharge counts again) or atomically (a kept quantile group's answer,
+// computed once). One value may take at most a quarter of the budget, so
+// that it does not push out most of the others. The dictionary masks
+// (local_maskcache.go), the segments' partial aggregates
+// (local_partials.go) and the records' JSON texts (local_late_json.go) are
+// kept in one each.
 type byteLRU[K comparable, V comparable] struct {
 	mu     sync.Mutex
 	lru    *simplelru.LRU[K, charged[V]]

@@ -22,17 +22,20 @@
 //
 // A caller that only writes rows in the API's encoding (Request.RecordsAsJSON)
 // gets nested records read late as JSON text written straight from their
-// columns, without assembling them as values (late_json.go).
+// columns, without assembling them as values (late_json.go); the local
+// store keeps the texts it wrote last, so that rows asked for again are
+// copied, not written again (local_late_json.go).
 //
 // A prepared query keeps its bound plan per parameter set (plancache.go,
 // over planner.Template): from its second call with the same values, while
 // the schemas of the sources it read are unchanged, a call copies that plan
 // with its own time instead of binding the query again. An aggregate of
 // such a plan whose only change from call to call is its scan's time range
-// keeps its partial result over each sealed segment that range covers
-// whole, and merges them with what it reads of the others
-// (local_partials.go). Both kept-things caches are bounded by bytes
-// (byte_lru.go).
+// keeps its partial result over each segment, with the bounds it was read
+// within (the open segment's over the rows it had, a later call reading
+// only those that arrived since), and merges them with what it reads of
+// the others (local_partials.go). The kept-things caches are bounded by
+// bytes (byte_lru.go).
 //
 // Each plan node becomes a pull operator: Next returns the next Batch of rows
 // (typed column vectors) or nil at the end. A batch is valid until the next

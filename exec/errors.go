@@ -61,19 +61,25 @@ func safely(f func() error) (err error) {
 	return f()
 }
 
-// onAll runs task(0) … task(n-1) each on a goroutine of its own (safely) and
-// returns the first error by index once all have ended: the workers of a
-// parallel aggregate or first-rows window.
+// onAll runs task(0) … task(n-1) at once (safely) and returns the first
+// error by index once all have ended: the workers of a parallel aggregate
+// or first-rows window, and the kept partials a call computes. The last
+// task runs on the calling goroutine, which would only wait otherwise: a
+// single task (a short window's one segment) starts no goroutine.
 func onAll(n int, task func(i int) error) error {
+	if n <= 0 {
+		return nil
+	}
 	errs := make([]error, n)
 	var wg sync.WaitGroup
-	for i := 0; i < n; i++ {
+	for i := 0; i < n-1; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			errs[i] = safely(func() error { return task(i) })
 		}()
 	}
+	errs[n-1] = safely(func() error { return task(n - 1) })
 	wg.Wait()
 	for _, err := range errs {
 		if err != nil {

@@ -156,9 +156,12 @@ type partialsAgg struct {
 	snap   snapshot
 	lo, hi int64
 	order  []int // the segments read, in the order the uncached path merges them
-	final  *aggOp
-	ev     *evaluator
-	out    Operator // final, or the uncached operator
+	// workers is how many goroutines compute the partials not found: one
+	// when the range holds few rows (deal).
+	workers int
+	final   *aggOp
+	ev      *evaluator
+	out     Operator // final, or the uncached operator
 }
 
 // newPartialsAgg returns p computed from kept partials, or nil when p's
@@ -176,14 +179,16 @@ func newPartialsAgg(p *planner.Aggregate, sp *planner.Scan, snap snapshot, ev *e
 	if len(order) == 0 {
 		return nil
 	}
+	workers := 1 // few rows in range: read on one, as the uncached path would
 	if parts := deal(order, total, runtime.GOMAXPROCS(0)); parts != nil {
 		order = order[:0:0]
 		for _, part := range parts {
 			order = append(order, part...)
 		}
+		workers = len(parts)
 	}
 	return &partialsAgg{plan: p, kept: weak.Make(p.Kept), scan: sp, snap: snap,
-		lo: max(sp.TimeLo, snap.NotBefore), hi: sp.TimeHi, order: order,
+		lo: max(sp.TimeLo, snap.NotBefore), hi: sp.TimeHi, order: order, workers: workers,
 		final: newAggOp(nil, p, ev), ev: ev}
 }
 
@@ -266,7 +271,7 @@ func (pa *partialsAgg) run(ctx context.Context) (bool, error) {
 	if pa.ev.mem != nil {
 		mem = &memBudget{limit: pa.ev.mem.limit}
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	workers := min(pa.workers, len(todo))
 	err := onAll(workers, func(w int) error {
 		ev := newEvaluator()
 		ev.mem = mem

@@ -32,6 +32,9 @@ type Segment struct {
 	// tree is the source's field tree (encodeNode) as of this segment's
 	// retire, which its segment file carries (durable sources).
 	tree []byte
+	// gen counts the rows an open segment has written or rolled back: a
+	// view taken at the same gen holds what a new one would (Source.snapshot).
+	gen uint64
 }
 
 func newSegment() *Segment {
@@ -73,6 +76,7 @@ func (s *Segment) column(path string, kind types.Kind) *Column {
 // finishRow pads every column that the current event did not write.
 func (s *Segment) finishRow(ts int64) {
 	s.rows++
+	s.gen++
 	for _, c := range s.order {
 		if c.n < s.rows {
 			c.appendNull()
@@ -89,6 +93,7 @@ func (s *Segment) finishRow(ts int64) {
 
 // abandonRow rolls back a partly written event.
 func (s *Segment) abandonRow() {
+	s.gen++ // the row may have added or widened columns before it failed
 	for _, c := range s.order {
 		if c.n > s.rows {
 			c.truncate(s.rows)

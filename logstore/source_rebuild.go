@@ -109,7 +109,7 @@ func (s *Source) rebuildOpen() error {
 	s.events -= int64(old.rows)
 	overflowed := s.tree.Overflowed
 	s.tree = tree
-	s.open = newSegment()
+	s.open, s.openView = newSegment(), nil
 	s.open.seq = old.seq
 	kept := s.replay(batches)
 	s.tree.Overflowed = overflowed

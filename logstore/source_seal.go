@@ -54,7 +54,7 @@ func (s *Source) retireOpen() *Segment {
 	copy(sealed, s.sealed)
 	s.sealed = append(sealed, full.view())
 	s.pending[full] = len(s.sealed) - 1
-	s.open = newSegment()
+	s.open, s.openView = newSegment(), nil
 	s.seq++
 	s.open.seq = s.seq
 	return full

@@ -309,7 +309,10 @@ func (src *Source) snapshot() Snapshot {
 	defer src.mu.Unlock()
 	segs := src.sealed
 	if src.open.rows > 0 {
-		segs = append(segs[:len(segs):len(segs)], src.open.view())
+		if src.openView == nil || src.openView.retiredFrom != src.open || src.openViewGen != src.open.gen {
+			src.openView, src.openViewGen = src.open.view(), src.open.gen
+		}
+		segs = append(segs[:len(segs):len(segs)], src.openView)
 	}
 	return Snapshot{Segments: segs, Schema: src.tree.Schema(), NotBefore: src.opts.notBefore()}
 }

@@ -137,6 +137,56 @@ func TestPlainStringsAndSealing(t *testing.T) {
 
 // A query sees every event whose Append returned before its snapshot, even
 // while other goroutines keep appending (run with -race).
+// A snapshot taken while the open segment is as it was gets the view the
+// one before took; a row written, a row rolled back (a refused event) or
+// the segment retired makes a new one, which reads what the segment holds.
+func TestSnapshotKeepsTheOpenViewUntilItChanges(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	st := New(Options{SegmentRows: 1000, Retention: 48 * time.Hour, Now: func() time.Time { return now }})
+	add := func(e string) int {
+		n, _ := st.Append("s", [][]byte{[]byte(e)})
+		return n
+	}
+	open := func() (*Segment, []string) {
+		snap := st.Snapshot("s")
+		seg := snap.Segments[len(snap.Segments)-1]
+		f, ok := snap.Schema.Lookup("n")
+		require.True(t, ok)
+		var got []string
+		for r := 0; r < seg.Rows(); r++ {
+			v := mustValue(seg, f, r) // the refused event below widens n to STRING
+			if v.T.Kind == types.KindString {
+				got = append(got, v.S)
+			} else {
+				got = append(got, fmt.Sprint(v.Float()))
+			}
+		}
+		return seg, got
+	}
+	for i := 1; i <= 3; i++ {
+		require.Equal(t, 1, add(fmt.Sprintf(`{"n":%d}`, i)))
+	}
+	v1, got := open()
+	v2, _ := open()
+	require.Same(t, v1, v2, "nothing changed: the same view")
+	require.Equal(t, []string{"1", "2", "3"}, got)
+	require.Equal(t, 1, add(`{"n":2.5}`)) // widens the column
+	v3, got := open()
+	require.NotSame(t, v2, v3)
+	require.Equal(t, []string{"1", "2", "3", "2.5"}, got)
+	require.Equal(t, 0, add(`{"n":"x","timestamp":"2000-01-01T00:00:00Z"}`)) // refused: too old
+	v4, got := open()
+	require.NotSame(t, v3, v4, "a row rolled back: a new view")
+	require.Equal(t, []string{"1", "2", "3", "2.5"}, got)
+	require.NoError(t, st.Flush())
+	snap := st.Snapshot("s")
+	require.True(t, snap.Segments[len(snap.Segments)-1].Sealed(), "no open rows: no open view")
+	require.Equal(t, 1, add(`{"n":7}`))
+	v5, got := open()
+	require.NotSame(t, v4, v5)
+	require.Equal(t, []string{"7"}, got)
+}
+
 func TestSnapshotsDuringAppends(t *testing.T) {
 	st := New(Options{SegmentRows: 1000})
 	var wg sync.WaitGroup

@@ -50,6 +50,8 @@
 // headers of the open segment; appends never overwrite rows a snapshot can see
 // (they only add past its length, and type changes copy), so a query sees every
 // event whose Append returned before the snapshot and never waits on ingest.
+// While no row has been written or rolled back since, a snapshot gets the
+// view the one before took (Segment.gen), not a new copy of the headers.
 //
 // Field types. A path's SQL type is fixed by the first non-null value seen in
 // the source, then widened, never narrowed, when a later value disagrees:

@@ -19,14 +19,14 @@ import (
 // A saved query's aggregate over the last 7 days reads the same sealed
 // segments on every call, and all that differs from one call to the next
 // is the newest rows and where the window starts. So, as Druid keeps each
-// segment's partial result per query, the partial aggregate of each sealed
+// segment's partial result per query, the partial aggregate of each
 // segment in the scan's time range is kept across calls, keyed by the
 // segment and the aggregate's node in the query's kept plan
 // (planner.Aggregate.Kept, set only when nothing under the aggregate but
 // the scan's time bounds can change from call to call: no time, subquery
 // or volatile call in its keys, arguments, filters or projections). A call
-// computes the partials it does not find, one per segment, keeps those of
-// sealed segments, and merges them all.
+// computes the partials it does not find, one per segment, keeps them,
+// and merges them all.
 //
 // A partial is kept with the bounds it was read within, cut to the rows
 // it read: a bound outside their time range is no bound. A segment the
@@ -393,7 +393,10 @@ func (pa *partialsAgg) find(sg *logstore.Segment) *keptPartial {
 	if lo, hi := cut(p.tmin, p.tmax, pa.lo, pa.hi); lo != p.lo || hi != p.hi {
 		return nil
 	}
-	if p.open && p.rows <= sg.Rows() && 4*(sg.Rows()-p.rows) < p.rows || p.rows == sg.Rows() {
+	switch more := sg.Rows() - p.rows; {
+	case more == 0:
+		return p
+	case p.open && more > 0 && 4*more < p.rows: // the caller reads the rest
 		return p
 	}
 	return nil
@@ -420,7 +423,7 @@ func (pa *partialsAgg) partial(ctx context.Context, seg, from int, ev *evaluator
 	// goes.
 	a.in, a.ev, a.plan, a.groups, a.gidx, a.setCols = nil, nil, nil, nil, nil, nil
 	sg := pa.snap.Segments[seg]
-	if from > 0 || sg.Rows() == 0 || hasDigest(a) {
+	if from > 0 || hasDigest(a) {
 		return a, false, nil
 	}
 	p := &keptPartial{rows: sg.Rows(), open: !sg.Sealed(), a: a}
@@ -517,16 +520,16 @@ func (w *thrashWatch) state(a *planner.Aggregate) *thrashState {
 	return st
 }
 
-// note records a call that read keepable segments, of which missed had no
+// note records a call that read segs segments, of which missed had no
 // partial kept within the call's bounds.
-func (w *thrashWatch) note(a *planner.Aggregate, keepable, missed int) {
+func (w *thrashWatch) note(a *planner.Aggregate, segs, missed int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	st := w.state(a)
 	st.calls++
 	switch {
 	case st.calls == 1: // the first call computes them all
-	case 2*missed > keepable:
+	case 2*missed > segs:
 		if st.lost++; st.lost >= 2 {
 			st.off, st.lost = giveUpCalls, 0
 		}

@@ -32,8 +32,9 @@ type Segment struct {
 	// tree is the source's field tree (encodeNode) as of this segment's
 	// retire, which its segment file carries (durable sources).
 	tree []byte
-	// gen counts the rows an open segment has written or rolled back: a
-	// view taken at the same gen holds what a new one would (Source.snapshot).
+	// gen counts the rows an open segment has written or rolled back (a
+	// view keeps its segment's): a view taken at the same gen holds what a
+	// new one would (Source.snapshot).
 	gen uint64
 }
 
@@ -143,7 +144,7 @@ func (s *Segment) seal() {
 // Its block time ranges are a copy: the open segment's last one changes as
 // rows arrive.
 func (s *Segment) view() *Segment {
-	v := &Segment{rows: s.rows, minTS: s.minTS, maxTS: s.maxTS, cols: make(map[string]*Column, len(s.cols)), retiredFrom: s, seq: s.seq,
+	v := &Segment{rows: s.rows, minTS: s.minTS, maxTS: s.maxTS, cols: make(map[string]*Column, len(s.cols)), retiredFrom: s, seq: s.seq, gen: s.gen,
 		blockMin: slices.Clone(s.blockMin), blockMax: slices.Clone(s.blockMax)}
 	for p, c := range s.cols {
 		if cv := c.view(s.rows); cv != nil {

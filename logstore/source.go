@@ -17,19 +17,18 @@ type Source struct {
 	sealed  []*Segment       // copy-on-write: replaced, never modified in place
 	pending map[*Segment]int // retired segments being sealed → position of their view
 	open    *Segment
-	// openView is the view of open the last snapshot took, at openView.gen
-	// of it: a query after a query with no event between them gets the
-	// same view, not a copy of every column's header again.
-	openView    *Segment
-	openViewGen uint64
-	tree        *event.Tree // the fields events have made (schema, field cap)
-	sink        segSink     // writes shredded events into the open segment
-	events      int64       // accepted since start
-	rows        int
-	opts        *Options
-	sealer      *sealer
-	store       *Store
-	wal         *wal // nil when the store is in memory only
+	// openView is the view of open the last snapshot took (nil once open
+	// is replaced): a query after a query with no event between them gets
+	// the same view, not a copy of every column's header again.
+	openView *Segment
+	tree     *event.Tree // the fields events have made (schema, field cap)
+	sink     segSink     // writes shredded events into the open segment
+	events   int64       // accepted since start
+	rows     int
+	opts     *Options
+	sealer   *sealer
+	store    *Store
+	wal      *wal // nil when the store is in memory only
 	// warned tells whether reaching the field cap has been logged.
 	warned      bool
 	merging     atomic.Bool // a merge pass or a retention trim runs (merge.go)

@@ -309,8 +309,8 @@ func (src *Source) snapshot() Snapshot {
 	defer src.mu.Unlock()
 	segs := src.sealed
 	if src.open.rows > 0 {
-		if src.openView == nil || src.openView.retiredFrom != src.open || src.openViewGen != src.open.gen {
-			src.openView, src.openViewGen = src.open.view(), src.open.gen
+		if v := src.openView; v == nil || v.retiredFrom != src.open || v.gen != src.open.gen {
+			src.openView = src.open.view()
 		}
 		segs = append(segs[:len(segs):len(segs)], src.openView)
 	}

@@ -2,8 +2,10 @@ package event
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -56,6 +58,9 @@ func (s *Scanner) ws() {
 
 // peek returns the next non-space byte without consuming it (0 at the end).
 func (s *Scanner) Peek() byte {
+	if s.i < len(s.b) && s.b[s.i] > ' ' {
+		return s.b[s.i] // no space before it: the usual case in machine-written JSON
+	}
 	s.ws()
 	if s.i >= len(s.b) {
 		return 0
@@ -71,20 +76,62 @@ func (s *Scanner) Str() ([]byte, error) {
 	}
 	s.i++
 	start := s.i
-	// Most strings have no escapes: find the closing quote and check the
-	// span for a backslash, both with SIMD searches. (Raw control characters
-	// inside strings, which strict JSON forbids, are accepted: a log line
-	// with a stray tab is worth keeping.)
-	q := bytes.IndexByte(s.b[start:], '"')
-	if q < 0 {
-		s.i = len(s.b)
+	// Most strings have no escapes: the first quote or backslash is the
+	// string's end or the start of its first escape. (Raw control
+	// characters inside strings, which strict JSON forbids, are accepted: a
+	// log line with a stray tab is worth keeping.)
+	j := s.special(start)
+	if j == len(s.b) {
+		s.i = j
 		return nil, s.Fail("the end of a string")
 	}
-	if bytes.IndexByte(s.b[start:start+q], '\\') < 0 {
-		s.i = start + q + 1
-		return s.b[start : start+q], nil
+	if s.b[j] == '"' {
+		s.i = j + 1
+		return s.b[start:j], nil
 	}
+	s.i = j
 	return s.strSlow(start)
+}
+
+// special returns the index of the first '"' or '\\' in s.b at or after i,
+// or len(s.b) when there is none. Half the strings of a log record (keys
+// most of all) are under 10 bytes, where a SIMD search's set-up costs more
+// than the string: the first 32 bytes are read a word at a time, looking for
+// both bytes at once, and only a longer string is left to bytes.IndexByte.
+func (s *Scanner) special(i int) int {
+	b := s.b
+	for n := 0; n < 4 && i+8 <= len(b); n++ {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if m := hasByte(w, '"') | hasByte(w, '\\'); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	if i+8 > len(b) {
+		for ; i < len(b); i++ {
+			if c := b[i]; c == '"' || c == '\\' {
+				return i
+			}
+		}
+		return len(b)
+	}
+	q := bytes.IndexByte(b[i:], '"')
+	if q < 0 {
+		q = len(b) - i
+	}
+	if k := bytes.IndexByte(b[i:i+q], '\\'); k >= 0 {
+		return i + k
+	}
+	return i + q
+}
+
+// hasByte marks, in the high bit of each byte of the result, the bytes of w
+// equal to c. Bytes above the first equal one may be marked wrongly (a
+// borrow), so only the lowest mark is exact; it is the only one read.
+func hasByte(w uint64, c byte) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	x := w ^ (lo * uint64(c))
+	return (x - lo) &^ x & hi
 }
 
 func (s *Scanner) strSlow(start int) ([]byte, error) {
@@ -96,8 +143,9 @@ func (s *Scanner) strSlow(start int) ([]byte, error) {
 			s.i++
 			return s.buf, nil
 		case c != '\\':
-			s.buf = append(s.buf, c)
-			s.i++
+			j := s.special(s.i) // the run up to the next quote or escape
+			s.buf = append(s.buf, s.b[s.i:j]...)
+			s.i = j
 			continue
 		}
 		if s.i+1 >= len(s.b) {

@@ -1,0 +1,69 @@
+package event
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/require"
+)
+
+// special finds the first quote or backslash at or after i, as a byte loop
+// does, whatever the length (word-at-a-time, tail, then the SIMD search)
+// and whatever bytes surround it: the ones next to '"' (0x22) and '\\'
+// (0x5c), and high bytes, are where a word-at-a-time search would go wrong.
+func TestSpecialFindsTheFirstQuoteOrBackslash(t *testing.T) {
+	alphabet := []byte{'a', '"', '\\', 0x21, 0x23, 0x5b, 0x5d, 0x00, 0x80, 0xa2, 0xdc, 0xff, 0x02, 0x01}
+	naive := func(b []byte, i int) int {
+		for ; i < len(b); i++ {
+			if b[i] == '"' || b[i] == '\\' {
+				return i
+			}
+		}
+		return len(b)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, rng.IntN(120))
+		for k := range b {
+			b[k] = 'x'
+			if rng.IntN(4) == 0 || n%2 == 0 && rng.IntN(40) == 0 {
+				b[k] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		if n%3 == 0 { // long runs with nothing to find
+			for k := range b {
+				if b[k] == '"' || b[k] == '\\' {
+					b[k] = 0x23
+				}
+			}
+		}
+		i := 0
+		if len(b) > 0 {
+			i = rng.IntN(len(b) + 1)
+		}
+		s := Scanner{b: b}
+		require.Equal(t, naive(b, i), s.special(i), "%q from %d", b, i)
+	}
+}
+
+// Str reads every string encoding/json reads, to the same bytes.
+func FuzzStrAgreesWithEncodingJSON(f *testing.F) {
+	for _, s := range []string{`"abc"`, `"a\"b"`, `"\u00e9\n\t\\\/"`, `"` + string(bytes.Repeat([]byte("x"), 70)) + `\r"`,
+		`"\ud83d\ude00 and more than thirty-two bytes before the end"`, `""`, `"\"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, lit []byte) {
+		var want string
+		if json.Unmarshal(lit, &want) != nil || !utf8.Valid(lit) {
+			return // Str accepts more (raw control characters), which is not checked here
+		}
+		s := NewScanner(lit, nil)
+		got, err := s.Str()
+		require.NoError(t, err, "%q", lit)
+		require.Equal(t, want, string(got), "%q", lit)
+		require.Zero(t, s.Peek(), "%q: the whole literal is read", lit)
+	})
+}

@@ -171,11 +171,9 @@ func cleanObjectEnd(b []byte, i, depth int, keys *[]keySpan) (end int, ok bool) 
 // below 0x20, a byte equal to '"' or '\\'), which are exact when no byte
 // of the word is special, and exact for the lowest one that is.
 func plainRun(b []byte, i int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		q, s := x^(ones*'"'), x^(ones*'\\')
-		if m := ((x-ones*0x20)&^x | (q-ones)&^q | (s-ones)&^s) & highs; m != 0 {
+		if m := hasLess(x, 0x20) | hasByte(x, '"') | hasByte(x, '\\'); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}

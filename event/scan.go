@@ -126,13 +126,16 @@ func (s *Scanner) special(i int) int {
 }
 
 // hasByte marks, in the high bit of each byte of the result, the bytes of w
-// equal to c. Bytes above the first equal one may be marked wrongly (a
-// borrow), so only the lowest mark is exact; it is the only one read.
-func hasByte(w uint64, c byte) uint64 {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	x := w ^ (lo * uint64(c))
-	return (x - lo) &^ x & hi
+// equal to c; hasLess, the bytes below n (n <= 0x80). Bytes above the first
+// marked one may be marked wrongly (a borrow), so only the lowest mark is
+// exact; it is the only one read. (The bit tricks of "Bit Twiddling Hacks".)
+func hasByte(w uint64, c byte) uint64 { return hasLess(w^(wordOnes*uint64(c)), 1) }
+
+func hasLess(w uint64, n byte) uint64 {
+	return (w - wordOnes*uint64(n)) &^ w & (wordOnes * 0x80)
 }
+
+const wordOnes = 0x0101010101010101
 
 func (s *Scanner) strSlow(start int) ([]byte, error) {
 	s.buf = append(s.buf[:0], s.b[start:s.i]...)

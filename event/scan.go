@@ -89,6 +89,12 @@ func (s *Scanner) Str() ([]byte, error) {
 		s.i = j + 1
 		return s.b[start:j], nil
 	}
+	if bytes.IndexByte(s.b[j:], '"') < 0 {
+		// No quote at all: the string's end is missing, whatever its
+		// escapes (said so before any of them is read, as AppendBody says).
+		s.i = len(s.b)
+		return nil, s.Fail("the end of a string")
+	}
 	s.i = j
 	return s.strSlow(start)
 }
@@ -99,30 +105,44 @@ func (s *Scanner) Str() ([]byte, error) {
 // than the string: the first 32 bytes are read a word at a time, looking for
 // both bytes at once, and only a longer string is left to bytes.IndexByte.
 func (s *Scanner) special(i int) int {
+	j, found := s.scanWords(i, 4)
+	if found {
+		return j
+	}
+	q := bytes.IndexByte(s.b[j:], '"')
+	if q < 0 {
+		q = len(s.b) - j
+	}
+	if k := bytes.IndexByte(s.b[j:j+q], '\\'); k >= 0 {
+		return j + k
+	}
+	return j + q
+}
+
+// scanWords looks for '"' or '\\' from i a word at a time, for at most n
+// words (n < 0: no limit). It returns the index found (len(s.b) at the
+// end), or, with found false, where it stopped after n words. strSlow reads
+// the runs between escapes with no limit: a SIMD search from each run would
+// look to the string's closing quote every time, quadratic in a long string
+// with many escapes.
+func (s *Scanner) scanWords(i, n int) (j int, found bool) {
 	b := s.b
-	for n := 0; n < 4 && i+8 <= len(b); n++ {
+	for ; i+8 <= len(b); i += 8 {
+		if n == 0 {
+			return i, false
+		}
+		n--
 		w := binary.LittleEndian.Uint64(b[i:])
 		if m := hasByte(w, '"') | hasByte(w, '\\'); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
+			return i + bits.TrailingZeros64(m)>>3, true
 		}
-		i += 8
 	}
-	if i+8 > len(b) {
-		for ; i < len(b); i++ {
-			if c := b[i]; c == '"' || c == '\\' {
-				return i
-			}
+	for ; i < len(b); i++ {
+		if c := b[i]; c == '"' || c == '\\' {
+			return i, true
 		}
-		return len(b)
 	}
-	q := bytes.IndexByte(b[i:], '"')
-	if q < 0 {
-		q = len(b) - i
-	}
-	if k := bytes.IndexByte(b[i:i+q], '\\'); k >= 0 {
-		return i + k
-	}
-	return i + q
+	return len(b), true
 }
 
 // hasByte marks, in the high bit of each byte of the result, the bytes of w
@@ -146,7 +166,7 @@ func (s *Scanner) strSlow(start int) ([]byte, error) {
 			s.i++
 			return s.buf, nil
 		case c != '\\':
-			j := s.special(s.i) // the run up to the next quote or escape
+			j, _ := s.scanWords(s.i, -1) // the run up to the next quote or escape
 			s.buf = append(s.buf, s.b[s.i:j]...)
 			s.i = j
 			continue

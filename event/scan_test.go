@@ -67,3 +67,14 @@ func FuzzStrAgreesWithEncodingJSON(f *testing.F) {
 		require.Zero(t, s.Peek(), "%q: the whole literal is read", lit)
 	})
 }
+
+// A string with no closing quote is refused as such, whatever escapes it
+// holds (as AppendBody words it), the scanner left at the end.
+func TestStrWithoutItsEnd(t *testing.T) {
+	for _, in := range []string{`"\x`, `"a\`, `"\u12`, `"abc`, `"` + string(bytes.Repeat([]byte(`x\n`), 40))} {
+		s := NewScanner([]byte(in), nil)
+		_, err := s.Str()
+		require.EqualError(t, err, "invalid JSON: expected the end of a string, found end of input", in)
+		require.Equal(t, len(in), s.i, in)
+	}
+}

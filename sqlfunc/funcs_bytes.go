@@ -352,8 +352,8 @@ func evalArrayReverse(c *expr.Call, a []types.Value) (types.Value, error) {
 const maxGeneratedElements = 1 << 20
 
 func registerGenerateFuncs() {
-	// GENERATE_ARRAY(start, end[, step]): start, start+step, … while not past
-	// end (inclusive); INT64 when every argument is, else FLOAT64. A zero or
+	// GENERATE_ARRAY(start, end[, step]): start, start+step, start+2·step, …
+	// while not past end (inclusive); INT64 when every argument is, else FLOAT64. A zero or
 	// NaN step is an error, and so is a result past 2^20 elements.
 	expr.Register("generate_array", def(2, 3, func(c *expr.Call) (types.Type, error) {
 		t := types.Int64
@@ -404,7 +404,14 @@ func registerGenerateFuncs() {
 		if step == 0 || math.IsNaN(step) {
 			return types.Value{}, expr.EvalErr("GENERATE_ARRAY: the step must not be 0 or NaN")
 		}
-		for v := start; (step > 0 && v <= end) || (step < 0 && v >= end); v += step {
+		// The i-th element is start + i*step, as ZetaSQL computes it: a sum
+		// carried from one to the next drifts (GENERATE_ARRAY(0, 5.6, 0.7)
+		// would stop at 4.9, its eighth step landing past 5.6).
+		for i := 0; ; i++ {
+			v := start + float64(i)*step
+			if !((step > 0 && v <= end) || (step < 0 && v >= end)) {
+				break
+			}
 			if len(out) == maxGeneratedElements {
 				return types.Value{}, expr.EvalErr("GENERATE_ARRAY: more than %d elements", maxGeneratedElements)
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strings"
 
@@ -78,12 +79,14 @@ func roundTo(f func(float64) float64) func(c *expr.Call, a []types.Value) (types
 		}
 		n := a[1].I
 		switch {
-		case n > 30:
+		case n > 400: // finer than any FLOAT64, the subnormals included
 			return types.FloatValue(x), nil
-		case n < -30:
+		case n < -400: // coarser than the largest FLOAT64 (1.8e308 < 0.5e309)
 			return types.FloatValue(0), nil
+		case n > 22 || n < -22:
+			return roundBig(c, f, x, n)
 		}
-		p := math.Pow(10, math.Abs(float64(n)))
+		p := math.Pow(10, math.Abs(float64(n))) // exact up to 1e22
 		if n >= 0 {
 			r := f(x*p) / p
 			if math.IsInf(x*p, 0) {
@@ -97,6 +100,36 @@ func roundTo(f func(float64) float64) func(c *expr.Call, a []types.Value) (types
 		}
 		return types.FloatValue(r), nil
 	}
+}
+
+// roundBig is roundTo for n past ±22, where 10^|n| is no FLOAT64 exactly
+// and x/10^|n| in FLOAT64 can fall on the wrong side of a half (ROUND(1.5e300,
+// -300) read 1.4999… and gave 1e300): x is scaled exactly, read back as the
+// FLOAT64 nearest, rounded, and scaled back exactly.
+func roundBig(c *expr.Call, f func(float64) float64, x float64, n int64) (types.Value, error) {
+	const prec = 256
+	pow := new(big.Float).SetPrec(prec).SetInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(max(n, -n)), nil))
+	q := new(big.Float).SetPrec(prec).SetFloat64(x)
+	if n < 0 {
+		q.Quo(q, pow)
+	} else {
+		q.Mul(q, pow)
+	}
+	scaled, _ := q.Float64()
+	if math.IsInf(scaled, 0) { // x is whole at that scale already
+		return types.FloatValue(x), nil
+	}
+	r := new(big.Float).SetPrec(prec).SetFloat64(f(scaled))
+	if n < 0 {
+		r.Mul(r, pow)
+	} else {
+		r.Quo(r, pow)
+	}
+	out, _ := r.Float64()
+	if math.IsInf(out, 0) {
+		return types.Value{}, expr.EvalErr("floating point overflow in %s", strings.ToUpper(c.Fn))
+	}
+	return types.FloatValue(out), nil
 }
 
 func extreme(greatest bool) *expr.Func {

@@ -381,6 +381,9 @@ func checkAbs(c *expr.Call) (types.Type, error) { return numeric1(c) }
 
 func evalAbs(c *expr.Call, a []types.Value) (types.Value, error) {
 	if c.T.Kind == types.KindInt64 {
+		if a[0].I == math.MinInt64 { // its absolute value is no INT64
+			return types.Value{}, expr.EvalErr("integer overflow: ABS(%d)", a[0].I)
+		}
 		if a[0].I < 0 {
 			return types.IntValue(-a[0].I), nil
 		}

@@ -33,14 +33,14 @@ func registerParseFuncs() {
 			}
 			loc = l
 		}
-		us, err := parseTime(a[0].S, a[1].S, loc)
+		us, err := parseTime("PARSE_TIMESTAMP", a[0].S, a[1].S, loc)
 		if err != nil {
 			return types.Value{}, err
 		}
 		return types.TimestampValue(us), nil
 	}, false))
-	expr.Register("parse_datetime", parseCivilFunc(types.Datetime, func(us int64) types.Value { return types.Value{T: types.Datetime, I: us} }))
-	expr.Register("parse_date", parseCivilFunc(types.Date, func(us int64) types.Value {
+	expr.Register("parse_datetime", parseCivilFunc("PARSE_DATETIME", types.Datetime, func(us int64) types.Value { return types.Value{T: types.Datetime, I: us} }))
+	expr.Register("parse_date", parseCivilFunc("PARSE_DATE", types.Date, func(us int64) types.Value {
 		return types.DateValue(floorDiv(us, types.Day))
 	}))
 }
@@ -48,7 +48,8 @@ func registerParseFuncs() {
 // parseCivilFunc is PARSE_DATETIME, PARSE_DATE or PARSE_TIME: the same
 // formats as civil time, the fields as written, no time zone (unset fields
 // default as PARSE_TIMESTAMP's do); make turns the µs read into the result.
-func parseCivilFunc(ret types.Type, make func(us int64) types.Value) *expr.Func {
+// name is the function's, for its errors.
+func parseCivilFunc(name string, ret types.Type, make func(us int64) types.Value) *expr.Func {
 	return def(2, 2, func(c *expr.Call) (types.Type, error) {
 		if _, err := sig(types.KindString, types.KindString)(c); err != nil {
 			return types.Type{}, err
@@ -60,7 +61,7 @@ func parseCivilFunc(ret types.Type, make func(us int64) types.Value) *expr.Func 
 		}
 		return ret, nil
 	}, func(c *expr.Call, a []types.Value) (types.Value, error) {
-		us, err := parseTime(a[0].S, a[1].S, time.UTC)
+		us, err := parseTime(name, a[0].S, a[1].S, time.UTC)
 		if err != nil {
 			return types.Value{}, err
 		}
@@ -90,7 +91,10 @@ func checkParseFormat(f string) error {
 	return nil
 }
 
-func parseTime(f, s string, loc *time.Location) (int64, error) {
+// parseTime reads s by the format f (fn names the function for errors).
+// White space around s is allowed whatever the format, as the reference
+// says of every PARSE_ function.
+func parseTime(fn, f, s string, loc *time.Location) (int64, error) {
 	if err := checkParseFormat(f); err != nil {
 		return 0, err
 	}
@@ -99,8 +103,9 @@ func parseTime(f, s string, loc *time.Location) (int64, error) {
 	offset, hasOffset := 0, false
 	var epoch *int64
 	in := s
+	s = strings.Trim(s, " \t\n\r\v\f")
 	fail := func() (int64, error) {
-		return 0, expr.EvalErr("PARSE_TIMESTAMP: %q does not match the format %q", in, f)
+		return 0, expr.EvalErr("%s: %q does not match the format %q", fn, in, f)
 	}
 	num := func(maxDigits int, signed bool) (int, bool) {
 		j := 0

@@ -43,7 +43,7 @@ func registerTimeOfDayFuncs() {
 	expr.Register("time_diff", def(2, 2, checkTimeDiff, evalTimeDiff, false))
 	expr.Register("time_trunc", def(1, 1, checkTimeTrunc, evalTimeTrunc, false))
 	expr.Register("format_time", formatCivil(types.KindTime, false))
-	parseTime := parseCivilFunc(types.Time, func(us int64) types.Value {
+	parseTime := parseCivilFunc("PARSE_TIME", types.Time, func(us int64) types.Value {
 		return timeOfDay(us) // the time of day of what was read
 	})
 	check := parseTime.Check

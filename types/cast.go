@@ -114,7 +114,7 @@ func cast(v Value, to Type) (Value, error) {
 		case KindInt64:
 			return BoolValue(v.I != 0), nil
 		case KindString:
-			switch strings.ToLower(strings.TrimSpace(v.S)) {
+			switch strings.ToLower(v.S) { // no white space: " true" is an error, as in BigQuery
 			case "true":
 				return BoolValue(true), nil
 			case "false":

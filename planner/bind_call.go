@@ -160,6 +160,16 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 		args = append(args, b.expr(a, ctx))
 	}
 	name = widerTimeFunc(name, args)
+	if name == "datetime_trunc" && len(args) > 0 && args[0].Type().Kind == types.KindString && expr.IsConst(args[0]) {
+		// A string literal is read as the function's own type (the alias
+		// would read it as TIMESTAMP_TRUNC's): DATETIME_TRUNC('2015-06-15
+		// 00:00:00', ISOYEAR) is a DATETIME.
+		x, err := expr.CoerceTo(args[0], types.Datetime)
+		if err != nil {
+			b.fail(e.At, "argument 1 of DATETIME_TRUNC: %v", err)
+		}
+		args[0] = x
+	}
 	switch name {
 	case "current_timestamp":
 		if len(args) > 0 {

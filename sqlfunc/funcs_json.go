@@ -205,32 +205,53 @@ func parseJSONPath(p string) ([]jsonStep, error) {
 }
 
 // jsonSelect returns the raw JSON value at steps, false when it is absent or
-// the document is not valid JSON.
+// the document is not valid JSON up to it. JSON text is read from the start
+// and no further than the value found, as the reference says of STRING
+// inputs ("stops as soon as the field to extract is found"):
+// JSON_VALUE('{"hello": "world"', '$.hello') is world, the missing '}'
+// never read. The value found is whole and valid.
 func jsonSelect(doc []byte, steps []jsonStep) (json.RawMessage, bool) {
 	raw := json.RawMessage(bytes.TrimSpace(doc))
-	if !json.Valid(raw) {
+	if len(steps) == 0 && !json.Valid(raw) {
 		return nil, false
 	}
 	for _, st := range steps {
+		var ok bool
 		if st.index < 0 {
-			v, ok := jsonMember(raw, st.key)
-			if !ok {
-				return nil, false
-			}
-			raw = v
-			continue
+			raw, ok = jsonMember(raw, st.key)
+		} else {
+			raw, ok = jsonElement(raw, st.index)
 		}
-		var arr []json.RawMessage
-		if len(raw) == 0 || raw[0] != '[' || json.Unmarshal(raw, &arr) != nil || st.index >= len(arr) {
+		if !ok {
 			return nil, false
 		}
-		raw = arr[st.index]
 	}
 	return raw, len(raw) > 0
 }
 
-// jsonMember is the value of key in the object raw (valid JSON): the first
-// one when the key is repeated, as BigQuery reads it.
+// jsonElement is element i of the array raw, read no further than it.
+func jsonElement(raw json.RawMessage, i int) (json.RawMessage, bool) {
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // [
+		return nil, false
+	}
+	for n := 0; dec.More(); n++ {
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, false
+		}
+		if n == i {
+			return v, true
+		}
+	}
+	return nil, false
+}
+
+// jsonMember is the value of key in the object raw, read no further than
+// it: the first one when the key is repeated, as BigQuery reads it.
 func jsonMember(raw json.RawMessage, key string) (json.RawMessage, bool) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, false

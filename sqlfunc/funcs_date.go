@@ -185,6 +185,39 @@ func formatTime(f string, t time.Time) (string, error) {
 			} else {
 				b.WriteString("PM")
 			}
+		case 'P':
+			if t.Hour() < 12 {
+				b.WriteString("am")
+			} else {
+				b.WriteString("pm")
+			}
+		case 'c': // the date and time: Thu Dec 25 07:30:00 2008
+			b.WriteString(t.Format("Mon Jan ") + fmt.Sprintf("%2d", t.Day()) + t.Format(" 15:04:05 ") + fmt.Sprintf("%04d", t.Year()))
+		case 'x':
+			b.WriteString(t.Format("01/02/06"))
+		case 'X':
+			b.WriteString(t.Format("15:04:05"))
+		case 'Q':
+			pad((int(t.Month())+2)/3, 1)
+		case 'G', 'g', 'V', 'J':
+			y, w := t.ISOWeek()
+			switch f[i] {
+			case 'G':
+				pad(y, 4)
+			case 'g':
+				pad(y%100, 2)
+			case 'V':
+				pad(w, 2)
+			default: // the day of the ISO year, from the Monday of its week 1
+				jan4 := time.Date(y, time.January, 4, 0, 0, 0, 0, time.UTC)
+				monday := jan4.AddDate(0, 0, -((int(jan4.Weekday()) + 6) % 7))
+				day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+				pad(int(day.Sub(monday).Hours()/24)+1, 3)
+			}
+		case 'U': // weeks starting on Sunday; days before the first are week 0
+			pad((t.YearDay()+6-int(t.Weekday()))/7, 2)
+		case 'W': // weeks starting on Monday
+			pad((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2)
 		case 'M':
 			pad(t.Minute(), 2)
 		case 'S':
@@ -228,13 +261,20 @@ func formatTime(f string, t time.Time) (string, error) {
 			case strings.HasPrefix(f[i:], "Ez"):
 				b.WriteString(t.Format("-07:00"))
 				i++
-			case strings.HasPrefix(f[i:], "E3S"):
-				pad(t.Second(), 2)
-				b.WriteString(fmt.Sprintf(".%03d", t.Nanosecond()/1_000_000))
+			case strings.HasPrefix(f[i:], "E4Y"): // four characters, 0001 to 9999
+				pad(t.Year(), 4)
 				i += 2
-			case strings.HasPrefix(f[i:], "E6S"):
+			case strings.HasPrefix(f[i:], "E*S"): // as many digits as the value needs
 				pad(t.Second(), 2)
-				b.WriteString(fmt.Sprintf(".%06d", t.Nanosecond()/1000))
+				if us := t.Nanosecond() / 1000; us != 0 {
+					b.WriteString(strings.TrimRight(fmt.Sprintf(".%06d", us), "0"))
+				}
+				i += 2
+			case len(f) > i+2 && f[i+1] >= '0' && f[i+1] <= '9' && f[i+2] == 'S': // %E<n>S: n digits
+				pad(t.Second(), 2)
+				if n := int(f[i+1] - '0'); n > 0 {
+					b.WriteString(("." + fmt.Sprintf("%06d", t.Nanosecond()/1000) + "000")[:n+1])
+				}
 				i += 2
 			default:
 				return "", expr.EvalErr("format element %%%s is not supported", f[i:min(i+3, len(f))])

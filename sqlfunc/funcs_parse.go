@@ -69,7 +69,7 @@ func parseCivilFunc(name string, ret types.Type, make func(us int64) types.Value
 	}, false)
 }
 
-const parseElements = "YmdeHkMSFTDRybhBpIzjsnt%"
+const parseElements = "YmdeHkMSFTDRybhBpIzjsnt%AauwCxcX"
 
 func checkParseFormat(f string) error {
 	for i := 0; i < len(f); i++ {
@@ -89,6 +89,34 @@ func checkParseFormat(f string) error {
 		}
 	}
 	return nil
+}
+
+// expandParseFormat writes PARSE_'s composite elements as their parts:
+// %c (%a %b %e %H:%M:%S %Y), %x (%m/%d/%y) and %X (%H:%M:%S).
+func expandParseFormat(f string) string {
+	if !strings.Contains(f, "%") {
+		return f
+	}
+	var b strings.Builder
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 == len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		i++
+		switch f[i] {
+		case 'c':
+			b.WriteString("%a %b %e %H:%M:%S %Y")
+		case 'x':
+			b.WriteString("%m/%d/%y")
+		case 'X':
+			b.WriteString("%H:%M:%S")
+		default:
+			b.WriteByte('%')
+			b.WriteByte(f[i])
+		}
+	}
+	return b.String()
 }
 
 // parseTime reads s by the format f (fn names the function for errors).
@@ -137,12 +165,18 @@ func parseTime(fn, f, s string, loc *time.Location) (int64, error) {
 		}
 		return 0, false
 	}
-	var longMonths, shortMonths []string
+	var longMonths, shortMonths, longDays, shortDays []string
 	for m := time.January; m <= time.December; m++ {
 		longMonths = append(longMonths, m.String())
 		shortMonths = append(shortMonths, m.String()[:3])
 	}
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		longDays = append(longDays, d.String())
+		shortDays = append(shortDays, d.String()[:3])
+	}
 	var ok bool
+	f = expandParseFormat(f)
+	century, twoDigitYear := -1, false
 	for i := 0; i < len(f); i++ {
 		ch := f[i]
 		if ch == ' ' || ch == '\t' || ch == '\n' {
@@ -161,6 +195,7 @@ func parseTime(fn, f, s string, loc *time.Location) (int64, error) {
 		case 'Y':
 			year, ok = num(4, true)
 		case 'y':
+			twoDigitYear = true
 			year, ok = num(2, false)
 			if year < 69 {
 				year += 2000
@@ -233,6 +268,16 @@ func parseTime(fn, f, s string, loc *time.Location) (int64, error) {
 			var m int
 			m, ok = word(shortMonths)
 			month = m + 1
+		case 'A', 'a': // a weekday's name, long or short: read, not checked against the date
+			if _, ok = word(longDays); !ok {
+				_, ok = word(shortDays)
+			}
+		case 'u', 'w': // a weekday's number (1-7 from Monday, 0-6 from Sunday): read only
+			var d int
+			d, ok = num(1, false)
+			ok = ok && (f[i] == 'u' && d >= 1 && d <= 7 || f[i] == 'w' && d <= 6)
+		case 'C':
+			century, ok = num(2, false)
 		case 'B':
 			var m int
 			if m, ok = word(longMonths); !ok {
@@ -282,6 +327,13 @@ func parseTime(fn, f, s string, loc *time.Location) (int64, error) {
 	}
 	if s != "" {
 		return fail()
+	}
+	if century >= 0 { // %C with %y: that year of the century; alone, its first
+		yy := 0
+		if twoDigitYear {
+			yy = year % 100
+		}
+		year = century*100 + yy
 	}
 	if epoch != nil {
 		return *epoch * types.Second, nil

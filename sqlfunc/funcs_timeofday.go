@@ -153,7 +153,7 @@ func timeUnit(u types.DatePart) bool {
 
 // timeFormatDateElements are the format elements of a date; FORMAT_TIME
 // writes them as they are, PARSE_TIME refuses them (BigQuery's rules).
-const timeFormatDateElements = "AaBbCcDdeFGgjmQsUuVWwxYyZzh"
+const timeFormatDateElements = "AaBbCcDdeFGgJjmQsUuVWwxYyZzh"
 
 // dateElement is the first date element of format f, or "".
 func dateElement(f string) string {

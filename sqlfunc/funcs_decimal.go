@@ -48,6 +48,12 @@ func registerDecimalFuncs() {
 		return decimalResult(types.DecimalArith(c.T, "-", types.DecimalFromInt(c.T, 0), a[0]))
 	}
 	overloadDecimal("neg", -1, neg)
+	overloadDecimal("safe_negate", -1, func(c *expr.Call, a []types.Value) (types.Value, error) {
+		if v, err := neg(c, a); err == nil {
+			return v, nil
+		}
+		return types.NullOf(c.T), nil
+	})
 	overloadDecimal("abs", -1, func(c *expr.Call, a []types.Value) (types.Value, error) {
 		if a[0].Scaled().Sign() < 0 {
 			return neg(c, a)

@@ -38,6 +38,8 @@ func registerOperators() {
 		"safe_subtract": def(2, 2, arith, safeArith("-", arithEval), false),
 		"safe_multiply": def(2, 2, arith, safeArith("*", arithEval), false),
 		"neg":           def(1, 1, arith, evalNeg, false),
+		// SAFE_NEGATE(x): -x, NULL where that overflows (INT64's smallest).
+		"safe_negate": def(1, 1, arith, safeArith("neg", evalNeg), false),
 		// a || b is CONCAT(a, b), and ARRAY_CONCAT(a, b) for arrays.
 		"||":              def(2, 2, checkConcatOp, evalConcatOp, false),
 		"and":             def(2, 2, boolArgs, evalAnd, true),

@@ -222,24 +222,30 @@ func evalSplit(c *expr.Call, a []types.Value) (types.Value, error) {
 	return types.ArrayValue(elem, out), nil
 }
 
+// ARRAY_TO_STRING(array, delimiter[, null_text]) joins an ARRAY<STRING>
+// into a STRING, or an ARRAY<BYTES> (with BYTES delimiter and null_text)
+// into BYTES.
 func checkArrayToString(c *expr.Call) (types.Type, error) {
-	t := c.Args[0].Type()
-	if t.Kind != types.KindNull && (t.Kind != types.KindArray || t.Elem.Kind != types.KindString) {
-		return types.Type{}, fmt.Errorf("ARRAY_TO_STRING needs an ARRAY<STRING>, not %s", t)
+	t, out := c.Args[0].Type(), types.String
+	switch {
+	case t.Kind == types.KindArray && t.Elem.Kind == types.KindBytes:
+		out = types.Bytes
+	case t.Kind != types.KindNull && (t.Kind != types.KindArray || t.Elem.Kind != types.KindString):
+		return types.Type{}, fmt.Errorf("ARRAY_TO_STRING needs an ARRAY<STRING> or ARRAY<BYTES>, not %s", t)
 	}
 	for i := 1; i < len(c.Args); i++ {
-		e, err := expr.CoerceTo(c.Args[i], types.String)
+		e, err := expr.CoerceTo(c.Args[i], out)
 		if err != nil {
 			return types.Type{}, fmt.Errorf("argument %d of ARRAY_TO_STRING: %w", i+1, err)
 		}
 		c.Args[i] = e
 	}
-	return types.String, nil
+	return out, nil
 }
 
 func evalArrayToString(c *expr.Call, a []types.Value) (types.Value, error) {
 	if a[0].Null || a[1].Null || (len(a) == 3 && a[2].Null) {
-		return types.NullOf(types.String), nil
+		return types.NullOf(c.T), nil
 	}
 	var parts []string
 	for _, v := range a[0].L {
@@ -250,7 +256,7 @@ func evalArrayToString(c *expr.Call, a []types.Value) (types.Value, error) {
 			parts = append(parts, a[2].S)
 		}
 	}
-	return types.StringValue(strings.Join(parts, a[1].S)), nil
+	return types.Value{T: c.T, S: strings.Join(parts, a[1].S)}, nil
 }
 
 func checkRegexpExtract(c *expr.Call) (types.Type, error) {

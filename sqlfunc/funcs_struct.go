@@ -67,7 +67,7 @@ func registerStructuralFuncs() {
 		return types.ArrayValue(*c.T.Elem, append([]types.Value(nil), a...)), nil
 	}, true))
 	// make_struct's type (with field names) is set by the binder.
-	expr.Register("make_struct", def(1, -1, nil, func(c *expr.Call, a []types.Value) (types.Value, error) {
+	expr.Register("make_struct", def(0, -1, nil, func(c *expr.Call, a []types.Value) (types.Value, error) {
 		return types.StructValue(c.T, append([]types.Value(nil), a...)), nil
 	}, true))
 }

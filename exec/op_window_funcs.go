@@ -117,6 +117,9 @@ var windowFuncs = map[string]func(w *windowCalc, p partitionRun, set func(j int,
 // CONT interpolates linearly at position p·(n−1), as lo·(1−f) + hi·f;
 // DISC is the first value whose cumulative share reaches p (the ⌈p·n⌉-th,
 // the first for p = 0).
+// With RESPECT NULLS the NULLs count too, ordered first: a position on a
+// NULL is NULL, and CONT between a NULL and a value is the value (the
+// reference's example: 0.01 of [NULL, 0, 1, 2, 3] is 0).
 // NULL for a partition without values; every row gets the same.
 func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
 	return func(w *windowCalc, p partitionRun, set func(int, types.Value)) {
@@ -124,32 +127,33 @@ func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, typ
 		pc := w.call.Args[1].(*expr.Const).V // FLOAT64, or a DISC's exact NUMERIC
 		frac := pc.F
 		var vals []types.Value
+		nulls := 0
 		for j := p.lo; j < p.hi; j++ {
-			if r := int(w.idx[j]); !x.isNull(r) {
+			switch r := int(w.idx[j]); {
+			case !x.isNull(r):
 				vals = append(vals, x.Value(r))
+			case w.call.RespectNulls:
+				nulls++
 			}
 		}
 		v := types.NullOf(w.call.T)
-		if n := len(vals); n > 0 {
+		if n := nulls + len(vals); len(vals) > 0 {
 			sort.SliceStable(vals, func(a, b int) bool { c, _ := types.Compare(vals[a], vals[b]); return c < 0 })
-			if cont && pc.T.IsDecimal() {
-				v = decimalPercentile(vals, pc)
-			} else if cont {
+			switch {
+			case cont && pc.T.IsDecimal():
+				v = decimalPercentile(vals, nulls, pc)
+			case cont:
 				pos := frac * float64(n-1)
 				lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
-				a, b := vals[lo].F, vals[hi].F
-				// ZetaSQL's a·(1−f) + b·f: never b−a, which is NaN between
-				// two equal infinities and overflows between −MAX and MAX.
-				// A whole position, or two equal neighbours, is exactly
-				// that neighbour (so an infinity stays one).
-				if f := pos - float64(lo); lo == hi || f == 0 || a == b {
-					v = types.FloatValue(a)
-				} else if f == 1 {
-					v = types.FloatValue(b)
-				} else {
-					v = types.FloatValue(a*(1-f) + b*f)
+				switch {
+				case hi < nulls || lo == hi && lo < nulls:
+					// on a NULL: NULL
+				case lo < nulls:
+					v = vals[hi-nulls] // between a NULL and a value
+				default:
+					v = interpolate(vals[lo-nulls].F, vals[hi-nulls].F, lo, hi, pos)
 				}
-			} else {
+			default:
 				k := max(int(math.Ceil(frac*float64(n))), 1)
 				if pc.T.IsDecimal() { // ⌈p·n⌉ exactly
 					r := new(big.Rat).Mul(pc.Rat(), new(big.Rat).SetInt64(int64(n)))
@@ -160,7 +164,9 @@ func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, typ
 					}
 					k = max(k, 1)
 				}
-				v = vals[k-1]
+				if k > nulls {
+					v = vals[k-1-nulls]
+				}
 			}
 		}
 		for j := p.lo; j < p.hi; j++ {
@@ -169,19 +175,42 @@ func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, typ
 	}
 }
 
+// interpolate is PERCENTILE_CONT between the values a (at lo) and b (at
+// hi) at pos: ZetaSQL's a·(1−f) + b·f, never b−a, which is NaN between two
+// equal infinities and overflows between −MAX and MAX. A whole position, or
+// two equal neighbours, is exactly that neighbour (so an infinity stays
+// one).
+func interpolate(a, b float64, lo, hi int, pos float64) types.Value {
+	switch f := pos - float64(lo); {
+	case lo == hi || f == 0 || a == b:
+		return types.FloatValue(a)
+	case f == 1:
+		return types.FloatValue(b)
+	default:
+		return types.FloatValue(a*(1-f) + b*f)
+	}
+}
+
 // decimalPercentile is PERCENTILE_CONT of sorted NUMERIC or BIGNUMERIC
-// values at the exact percentile p (of their type): the values at
-// positions ⌊p·(n−1)⌋ and ⌈p·(n−1)⌉ interpolated exactly, rounded half
-// away from zero to the type's scale.
-func decimalPercentile(vals []types.Value, p types.Value) types.Value {
-	pos := new(big.Rat).Mul(p.Rat(), new(big.Rat).SetInt64(int64(len(vals)-1)))
-	lo := new(big.Int).Quo(pos.Num(), pos.Denom()) // pos ≥ 0: the floor
-	a := vals[lo.Int64()]
-	frac := new(big.Rat).Sub(pos, new(big.Rat).SetInt(lo))
+// values after nulls NULLs (RESPECT NULLS) at the exact percentile p (of
+// their type): the values at positions ⌊p·(n−1)⌋ and ⌈p·(n−1)⌉
+// interpolated exactly, rounded half away from zero to the type's scale; a
+// position on a NULL is NULL, between a NULL and a value the value.
+func decimalPercentile(vals []types.Value, nulls int, p types.Value) types.Value {
+	pos := new(big.Rat).Mul(p.Rat(), new(big.Rat).SetInt64(int64(nulls+len(vals)-1)))
+	lo := int(new(big.Int).Quo(pos.Num(), pos.Denom()).Int64()) // pos ≥ 0: the floor
+	frac := new(big.Rat).Sub(pos, new(big.Rat).SetInt64(int64(lo)))
+	switch {
+	case lo < nulls && (frac.Sign() == 0 || lo+1 < nulls):
+		return types.NullOf(vals[0].T)
+	case lo < nulls:
+		return vals[lo+1-nulls]
+	}
+	a := vals[lo-nulls]
 	if frac.Sign() == 0 {
 		return a
 	}
-	b := vals[lo.Int64()+1]
+	b := vals[lo+1-nulls]
 	r := new(big.Rat).Add(a.Rat(), new(big.Rat).Mul(frac, new(big.Rat).Sub(b.Rat(), a.Rat())))
 	v, err := types.DecimalFromRat(a.T, r)
 	if err != nil { // between two values of the type: never out of its range

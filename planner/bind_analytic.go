@@ -32,6 +32,7 @@ func (b *binder) analyticArgs(e *sqlparse.Call, def *expr.Analytic, inner *exprC
 		b.fail(e.At, "%s takes no ORDER BY in its window", up)
 	}
 	call.IgnoreNulls = e.Nulls == "IGNORE"
+	call.RespectNulls = e.Nulls == "RESPECT" && def.Args == expr.Percentile // the others respect them anyway
 	b.analyticCallArgs(e, def, inner, call)
 	if !def.PassesCollation {
 		for _, a := range call.Args {

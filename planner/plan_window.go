@@ -36,7 +36,10 @@ type WindowCall struct {
 	Order       []SortKey
 	Frame       WindowFrame
 	IgnoreNulls bool // FIRST_VALUE, LAST_VALUE, NTH_VALUE … IGNORE NULLS
-	T           types.Type
+	// RespectNulls: PERCENTILE_CONT/DISC(x, p RESPECT NULLS), which count
+	// NULLs (ordered first) where they otherwise skip them.
+	RespectNulls bool
+	T            types.Type
 }
 
 // WindowFrame is the set of rows of its partition an aggregate or a
@@ -92,6 +95,9 @@ func (c *WindowCall) String() string {
 	b.WriteString(fn + "(" + exprList(args, nil) + ")")
 	if c.IgnoreNulls {
 		b.WriteString(" ignore nulls")
+	}
+	if c.RespectNulls {
+		b.WriteString(" respect nulls")
 	}
 	b.WriteString(" over (")
 	if len(c.Partition) > 0 {

@@ -270,6 +270,22 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 	return nil
 }
 
+// parseIntLiteral reads an integer literal as GoogleSQL writes them:
+// decimal digits (010 is ten: a leading zero is no octal prefix) or 0x hex.
+func parseIntLiteral(s string) (int64, error) {
+	digits, neg := strings.CutPrefix(s, "-")
+	base := 10
+	if h, ok := strings.CutPrefix(digits, "0x"); ok {
+		base, digits = 16, h
+	} else if h, ok := strings.CutPrefix(digits, "0X"); ok {
+		base, digits = 16, h
+	}
+	if neg {
+		digits = "-" + digits
+	}
+	return strconv.ParseInt(digits, base, 64)
+}
+
 func (b *binder) literal(e *sqlparse.Literal) expr.Expr {
 	switch e.Kind {
 	case sqlparse.LitNull:
@@ -277,7 +293,7 @@ func (b *binder) literal(e *sqlparse.Literal) expr.Expr {
 	case sqlparse.LitBool:
 		return &expr.Const{V: types.BoolValue(e.Value == "TRUE")}
 	case sqlparse.LitInt:
-		i, err := strconv.ParseInt(e.Value, 0, 64)
+		i, err := parseIntLiteral(e.Value)
 		if err != nil {
 			b.fail(e.At, "integer %s is out of range", e.Value)
 		}

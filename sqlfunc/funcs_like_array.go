@@ -11,9 +11,10 @@ import (
 // x [NOT] LIKE ANY|ALL UNNEST(array) with an array that is not a literal
 // (a column, ARRAY(SELECT …)): the internal like_any/like_all(x, patterns,
 // negate). Each pattern is matched as LIKE matches it, negated for NOT
-// LIKE; ANY is their OR and ALL their AND, in three-valued logic, so an
-// empty (or NULL) array is FALSE for ANY and TRUE for ALL, as for an empty
-// pattern list. A literal array is expanded by the binder instead.
+// LIKE; ANY is their OR and ALL their AND, in three-valued logic. An empty
+// (or NULL) array is FALSE for LIKE and TRUE for NOT LIKE, ANY or ALL, even
+// for a NULL x: the reference's rules for a pattern array, checked first. A
+// literal array is expanded by the binder instead.
 func registerLikeArrayFuncs() {
 	check := func(c *expr.Call) (types.Type, error) {
 		x, err := expr.CoerceTo(c.Args[0], types.String)
@@ -35,6 +36,9 @@ func registerLikeArrayFuncs() {
 				if coll, err = collation.Parse(a[3].S); err != nil {
 					return types.Value{}, expr.EvalErr("%v", err)
 				}
+			}
+			if len(pats.L) == 0 {
+				return types.BoolValue(negate), nil
 			}
 			unknown := false
 			for _, p := range pats.L {

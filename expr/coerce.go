@@ -59,7 +59,8 @@ func DescribeFn(fn string) string {
 }
 
 // coerceTo converts e to type t where BigQuery coerces implicitly: NULL to
-// anything, a number to a wider one (types.CoercesTo), and a constant STRING to a time type.
+// anything, a number to a wider one (types.CoercesTo), a DATE to DATETIME,
+// and a constant STRING to a time type.
 func CoerceTo(e Expr, t types.Type) (Expr, error) {
 	et := e.Type()
 	switch {
@@ -71,6 +72,8 @@ func CoerceTo(e Expr, t types.Type) (Expr, error) {
 		}
 		return &Call{Fn: "cast", Args: []Expr{e}, T: t}, nil
 	case types.CoercesTo(et, t): // INT64 → NUMERIC → BIGNUMERIC → FLOAT64
+		return Fold(&Call{Fn: "cast", Args: []Expr{e}, T: t})
+	case et.Kind == types.KindDate && t.Kind == types.KindDatetime: // its midnight
 		return Fold(&Call{Fn: "cast", Args: []Expr{e}, T: t})
 	case et.Kind == types.KindFloat64 && t.IsDecimal() && IsFloatLiteral(e):
 		// A FLOAT64 literal coerces to a decimal, read from its text.

@@ -249,7 +249,8 @@ func ParseTypeName(name string) (Type, bool) {
 }
 
 // Supertype returns the type both a and b coerce to, following BigQuery:
-// NULL coerces to anything, INT64 widens to FLOAT64, and a STRING literal or
+// NULL coerces to anything, INT64 widens to FLOAT64, DATE to DATETIME, and a
+// STRING literal or
 // parameter coerces to a time type (the caller decides whether a side is a
 // literal; here STRING with a time kind yields the time kind). ok is false when
 // the two have no common type.
@@ -267,6 +268,8 @@ func Supertype(a, b Type) (t Type, ok bool) {
 			return a, true
 		}
 		return b, true
+	case a.Kind == KindDate && b.Kind == KindDatetime, a.Kind == KindDatetime && b.Kind == KindDate:
+		return Datetime, true // a DATE coerces to DATETIME (its midnight)
 	case a.Kind == KindString && isTimeKind(b.Kind):
 		return b, true
 	case b.Kind == KindString && isTimeKind(a.Kind):

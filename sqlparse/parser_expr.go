@@ -289,6 +289,10 @@ func (p *parser) primary() Expr {
 	case tokIdent, tokQuotedIdent:
 		return p.identPrimary()
 	}
+	if p.isOp(">") && p.tok.pos > 0 && p.lx.src[p.tok.pos-1] == '-' {
+		// x -> …: the '-' was read as a minus, and this '>' is no operand
+		p.refuse("a lambda (x -> …)")
+	}
 	p.fail("an expression")
 	return nil
 }

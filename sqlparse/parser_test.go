@@ -174,6 +174,7 @@ var errorCases = []string{
 	`select 'a' /* ERROR "COLLATE outside ORDER BY is not supported" */ collate 'und:ci'`,
 	`select a from t order by a collate /* ERROR "expected a collation name string after COLLATE" */ und`,
 	`select cast(x as int64 /* ERROR "a parameterized type INT64\(…\) is not supported" */ (10))`,
+	`select array_filter([1, 2], e -/* ERROR "a lambda \(x -> …\) is not supported" */> e > 1)`,
 	`select cast(x as numeric(10, /* ERROR "expected an integer type parameter" */ x))`,
 	`select cast(x as string(10 /* ERROR "expected .\)., found .,." */ , 2))`,
 	`select range<date /* ERROR "expected .>., found" */ '[2024-01-01, 2024-02-01)'`,

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -356,26 +357,27 @@ func registerGenerateFuncs() {
 	// while not past end (inclusive); INT64 when every argument is, else FLOAT64. A zero or
 	// NaN step is an error, and so is a result past 2^20 elements.
 	expr.Register("generate_array", def(2, 3, func(c *expr.Call) (types.Type, error) {
-		t := types.Int64
 		for _, a := range c.Args {
-			switch k := a.Type().Kind; {
-			case k == types.KindFloat64:
-				t = types.Float64
-			case k != types.KindInt64 && k != types.KindNull:
-				return t, fmt.Errorf("GENERATE_ARRAY needs numbers, not %s", a.Type())
+			switch k := a.Type().Kind; k {
+			case types.KindInt64, types.KindFloat64, types.KindNumeric, types.KindBigNumeric, types.KindNull:
+			default:
+				return types.Type{}, fmt.Errorf("GENERATE_ARRAY needs INT64, NUMERIC, BIGNUMERIC or FLOAT64 arguments, not %s", a.Type())
 			}
 		}
-		for i, a := range c.Args {
-			x, err := expr.CoerceTo(a, t)
-			if err != nil {
-				return t, err
-			}
-			c.Args[i] = x
+		if err := expr.Unify(c, c.Args); err != nil { // a FLOAT64 literal beside a NUMERIC is one
+			return types.Type{}, err
+		}
+		t := c.Args[0].Type()
+		if t.Kind == types.KindNull {
+			t = types.Int64
 		}
 		return types.ArrayOf(t), nil
 	}, func(c *expr.Call, a []types.Value) (types.Value, error) {
 		elem := *c.T.Elem
 		var out []types.Value
+		if elem.IsDecimal() {
+			return generateDecimalArray(elem, a)
+		}
 		if elem.Kind == types.KindInt64 {
 			start, end, step := a[0].I, a[1].I, int64(1)
 			if len(a) == 3 {
@@ -425,6 +427,34 @@ func registerGenerateFuncs() {
 	expr.Register("date_from_unix_date", def(1, 1, sig(types.KindInt64, types.KindDate), func(c *expr.Call, a []types.Value) (types.Value, error) {
 		return expr.InRange(types.DateValue(a[0].I))
 	}, false))
+}
+
+// generateDecimalArray is GENERATE_ARRAY of NUMERIC or BIGNUMERIC: element
+// i is start + i·step, exact.
+func generateDecimalArray(elem types.Type, a []types.Value) (types.Value, error) {
+	start, end, step := a[0].Rat(), a[1].Rat(), new(big.Rat).SetInt64(1)
+	if len(a) == 3 {
+		step = a[2].Rat()
+	}
+	if step.Sign() == 0 {
+		return types.Value{}, expr.EvalErr("GENERATE_ARRAY: the step must not be 0")
+	}
+	var out []types.Value
+	for i := int64(0); ; i++ {
+		r := new(big.Rat).Add(start, new(big.Rat).Mul(step, new(big.Rat).SetInt64(i)))
+		if c := r.Cmp(end); step.Sign() > 0 && c > 0 || step.Sign() < 0 && c < 0 {
+			break
+		}
+		if len(out) == maxGeneratedElements {
+			return types.Value{}, expr.EvalErr("GENERATE_ARRAY: more than %d elements", maxGeneratedElements)
+		}
+		v, err := types.DecimalFromRat(elem, r)
+		if err != nil { // past the type's range: nothing further fits
+			break
+		}
+		out = append(out, v)
+	}
+	return types.ArrayValue(elem, out), nil
 }
 
 // units are a STRING's characters or a BYTES value's bytes, as runes, for

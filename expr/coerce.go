@@ -20,14 +20,14 @@ func Unify(c *Call, exprs []Expr) error {
 	dec := decimalBeside(exprs)
 	for _, e := range exprs {
 		et := e.Type()
-		if et.Kind == types.KindString && IsConst(e) && t.IsTime() {
+		if et.Kind == types.KindString && IsLiteral(e) && t.IsTime() {
 			continue
 		}
 		if dec && et.Kind == types.KindFloat64 && IsFloatLiteral(e) {
 			continue
 		}
 		st, ok := types.Supertype(t, et)
-		if !ok || (t.IsTime() && et.Kind == types.KindString && !IsConst(e)) || (et.IsTime() && t.Kind == types.KindString && !allConst(exprs, types.KindString)) {
+		if !ok || (t.IsTime() && et.Kind == types.KindString && !IsLiteral(e)) || (et.IsTime() && t.Kind == types.KindString && !allConst(exprs, types.KindString)) {
 			return fmt.Errorf("%s cannot combine %s and %s", DescribeFn(c.Fn), t, et)
 		}
 		t = st
@@ -44,7 +44,7 @@ func Unify(c *Call, exprs []Expr) error {
 
 func allConst(exprs []Expr, k types.Kind) bool {
 	for _, e := range exprs {
-		if e.Type().Kind == k && !IsConst(e) {
+		if e.Type().Kind == k && !IsLiteral(e) {
 			return false
 		}
 	}
@@ -79,7 +79,7 @@ func CoerceTo(e Expr, t types.Type) (Expr, error) {
 		// A FLOAT64 literal coerces to a decimal, read from its text.
 		return Fold(&Call{Fn: "cast", Args: []Expr{FloatLiteralText(e)}, T: t})
 	case et.Kind == types.KindString && t.IsTime():
-		if c, ok := e.(*Const); ok {
+		if c, ok := e.(*Const); ok && !c.Column {
 			cast := &Call{Fn: "cast", Args: []Expr{c}, T: t}
 			if v, err := Fold(cast); err == nil {
 				return v, nil
@@ -92,7 +92,7 @@ func CoerceTo(e Expr, t types.Type) (Expr, error) {
 		for i, f := range et.Fields {
 			ft := t.Fields[i].Type
 			if !f.Type.Equal(ft) && f.Type.Kind != types.KindNull && !types.CoercesTo(f.Type, ft) && !(f.Type.Kind == types.KindStruct && ft.Kind == types.KindStruct) {
-				if _, ok := e.(*Const); !ok {
+				if !IsLiteral(e) {
 					return nil, fmt.Errorf("expected %s, found %s", t, et)
 				}
 			}
@@ -105,7 +105,7 @@ func CoerceTo(e Expr, t types.Type) (Expr, error) {
 		if et.Elem.Equal(*t.Elem) || t.Elem.Kind == types.KindNull {
 			return e, nil
 		}
-		if c, ok := e.(*Const); ok {
+		if c, ok := e.(*Const); ok && !c.Column {
 			if v, err := types.Cast(c.V, t); err == nil {
 				return &Const{V: v, Param: c.Param}, nil
 			}

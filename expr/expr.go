@@ -43,6 +43,13 @@ type Const struct {
 	// double).
 	FloatLiteral bool
 	Text         string
+	// Column marks the value of a column of an inlined one-row subquery
+	// or CTE (SELECT '2020-01-01' AS s): folded like any constant, but a
+	// column, not a literal, for the coercions only literals get (a
+	// STRING to a date, a FLOAT64 to NUMERIC, an array or struct
+	// literal's elements): BigQuery types a column reference by its
+	// column.
+	Column bool
 }
 
 // Call applies a function or operator. Fn is the lower-case name from the
@@ -209,6 +216,19 @@ func Substitute(e Expr, exprs []Expr) Expr {
 
 // IsConst reports whether e is a constant.
 func IsConst(e Expr) bool { _, ok := e.(*Const); return ok }
+
+// IsLiteral reports whether e is a constant written in the query (or a
+// parameter), which BigQuery's literal coercions apply to; a column's
+// folded value is not one.
+func IsLiteral(e Expr) bool { c, ok := e.(*Const); return ok && !c.Column }
+
+// AsColumn returns c as the value of a column (Column set, no literal
+// text), for a reference to an inlined subquery's column.
+func AsColumn(c *Const) *Const {
+	out := *c
+	out.Column, out.FloatLiteral, out.Text = true, false, ""
+	return &out
+}
 
 // splitAnd flattens a conjunction.
 func SplitAnd(e Expr) []Expr {

@@ -262,9 +262,19 @@ func isValueTable(q sqlparse.SetExpr) bool {
 // valueOf is the value of a value table's row.
 func valueOf(rv *rangeVar) expr.Expr {
 	if rv.kind == rvConst {
-		return rv.consts[0]
+		return constColumn(rv.consts[0])
 	}
 	return &sym{rv: rv, idx: 0, T: rv.cols[0].T, nm: rv.cols[0].Name}
+}
+
+// constColumn is a reference to an inlined one-row subquery's column: its
+// constant, marked as a column's value (expr.AsColumn) so that the
+// coercions BigQuery gives literals only do not apply to it.
+func constColumn(e expr.Expr) expr.Expr {
+	if c, ok := e.(*expr.Const); ok && c.Param == "" {
+		return expr.AsColumn(c)
+	}
+	return e
 }
 
 // constRow returns the expressions of a plan that is one row of constants.

@@ -112,7 +112,7 @@ func (b *binder) columnOf(rv *rangeVar, name string) expr.Expr {
 	case rvConst:
 		for i, c := range rv.cols {
 			if strings.EqualFold(c.Name, name) {
-				return rv.consts[i]
+				return constColumn(rv.consts[i])
 			}
 		}
 	case rvElem:

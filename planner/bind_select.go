@@ -397,7 +397,7 @@ func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
 		}
 	case rvConst:
 		for i, c := range rv.cols {
-			out = append(out, selItem{expr: rv.consts[i], name: c.Name})
+			out = append(out, selItem{expr: constColumn(rv.consts[i]), name: c.Name})
 		}
 	}
 	return out

@@ -160,10 +160,12 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 		args = append(args, b.expr(a, ctx))
 	}
 	name = widerTimeFunc(name, args)
-	if name == "datetime_trunc" && len(args) > 0 && args[0].Type().Kind == types.KindString && expr.IsConst(args[0]) {
+	if name == "datetime_trunc" && len(args) == 1 && args[0].Type().Kind == types.KindString && expr.IsLiteral(args[0]) && args[0].(*expr.Const).Param == "" {
 		// A string literal is read as the function's own type (the alias
 		// would read it as TIMESTAMP_TRUNC's): DATETIME_TRUNC('2015-06-15
-		// 00:00:00', ISOYEAR) is a DATETIME.
+		// 00:00:00', ISOYEAR) is a DATETIME. With a time zone the call is
+		// the TIMESTAMP form, and a parameter keeps TIMESTAMP_TRUNC's
+		// reading (a saved endpoint's @p may hold a timestamp).
 		x, err := expr.CoerceTo(args[0], types.Datetime)
 		if err != nil {
 			b.fail(e.At, "argument 1 of DATETIME_TRUNC: %v", err)

@@ -71,7 +71,7 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) expr.Expr 
 		}
 		s.T = cols[0].T
 		if row != nil {
-			return row[0]
+			return constColumn(row[0]) // a column's value, no literal
 		}
 	case SubArray:
 		if len(cols) != 1 {
@@ -86,7 +86,7 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) expr.Expr 
 		}
 		s.T = types.ArrayOf(elem)
 		if row != nil && !row[0].(*expr.Const).V.Null {
-			return b.call(e.At, "make_array", row)
+			return b.call(e.At, "make_array", []expr.Expr{constColumn(row[0])})
 		}
 	}
 	s.Plan = b.optimizeSubplan(plan)

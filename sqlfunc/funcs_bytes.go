@@ -406,6 +406,12 @@ func registerGenerateFuncs() {
 		if step == 0 || math.IsNaN(step) {
 			return types.Value{}, expr.EvalErr("GENERATE_ARRAY: the step must not be 0 or NaN")
 		}
+		switch { // ZetaSQL's generate_array.h refuses these too
+		case math.IsInf(step, 0):
+			return types.Value{}, expr.EvalErr("GENERATE_ARRAY: the step must not be +/-inf")
+		case math.IsNaN(start) || math.IsNaN(end):
+			return types.Value{}, expr.EvalErr("GENERATE_ARRAY: the start and end must not be NaN")
+		}
 		// The i-th element is start + i*step, as ZetaSQL computes it: a sum
 		// carried from one to the next drifts (GENERATE_ARRAY(0, 5.6, 0.7)
 		// would stop at 4.9, its eighth step landing past 5.6).

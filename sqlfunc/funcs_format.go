@@ -247,7 +247,7 @@ func formatOne(p formatSpec, v types.Value) (string, error) {
 	switch p.verb {
 	case 'd', 'i':
 		if p.has('\'') {
-			return padNumber(p, groupDigits(strconv.FormatInt(v.I, 10), 3, ','), v.I < 0), nil
+			return padNumber(p, groupDigits(zeroPad(strconv.FormatInt(v.I, 10), p.precision), 3, ','), v.I < 0), nil
 		}
 		return fmt.Sprintf(p.goSpec('d'), v.I), nil
 	case 'o', 'x', 'X':
@@ -259,11 +259,14 @@ func formatOne(p formatSpec, v types.Value) (string, error) {
 			if p.verb == 'o' {
 				base, sep = 8, ','
 			}
-			s := strconv.FormatInt(v.I, base)
+			s := groupDigits(zeroPad(strconv.FormatInt(v.I, base), p.precision), 4, sep)
 			if p.verb == 'X' {
 				s = strings.ToUpper(s)
 			}
-			return padNumber(p, groupDigits(s, 4, sep), false), nil
+			if p.has('#') && v.I != 0 {
+				s = map[byte]string{'o': "0", 'x': "0x", 'X': "0X"}[p.verb] + s
+			}
+			return padNumber(p, s, false), nil
 		}
 		if v.I == 0 { // C's # prefixes only a value other than zero
 			p.flags = strings.ReplaceAll(p.flags, "#", "")
@@ -321,6 +324,13 @@ func formatFloating(p formatSpec, v types.Value) (string, error) {
 		if upper {
 			s = strings.ToUpper(s)
 		}
+		if !math.Signbit(x) && !math.IsNaN(x) { // + or space before +inf, as C's
+			if p.has('+') {
+				s = "+" + s
+			} else if p.has(' ') {
+				s = " " + s
+			}
+		}
 		return fmt.Sprintf(p.textSpec(), s), nil
 	}
 	verb := p.verb
@@ -358,6 +368,19 @@ func padNumber(p formatSpec, s string, neg bool) string {
 		}
 	}
 	return sign + s
+}
+
+// zeroPad writes the digits s (after a sign) with at least prec of them, as
+// an integer's precision asks.
+func zeroPad(s string, prec int) string {
+	sign, digits := "", s
+	if strings.HasPrefix(s, "-") {
+		sign, digits = "-", s[1:]
+	}
+	if n := prec - len(digits); n > 0 {
+		digits = strings.Repeat("0", n) + digits
+	}
+	return sign + digits
 }
 
 // groupDigits puts sep between groups of n digits of s (after a sign),

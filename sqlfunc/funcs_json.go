@@ -217,59 +217,42 @@ func jsonSelect(doc []byte, steps []jsonStep) (json.RawMessage, bool) {
 	}
 	for _, st := range steps {
 		var ok bool
-		if st.index < 0 {
-			raw, ok = jsonMember(raw, st.key)
-		} else {
-			raw, ok = jsonElement(raw, st.index)
-		}
-		if !ok {
+		if raw, ok = jsonChild(raw, st); !ok {
 			return nil, false
 		}
 	}
 	return raw, len(raw) > 0
 }
 
-// jsonElement is element i of the array raw, read no further than it.
-func jsonElement(raw json.RawMessage, i int) (json.RawMessage, bool) {
-	if len(raw) == 0 || raw[0] != '[' {
+// jsonChild is the member of the object raw named st.key, or the element
+// of the array raw at st.index, read no further than it: the first member
+// when a key is repeated, as BigQuery reads it.
+func jsonChild(raw json.RawMessage, st jsonStep) (json.RawMessage, bool) {
+	open := byte('{')
+	if st.index >= 0 {
+		open = '['
+	}
+	if len(raw) == 0 || raw[0] != open {
 		return nil, false
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // [
+	if _, err := dec.Token(); err != nil { // { or [
 		return nil, false
 	}
 	for n := 0; dec.More(); n++ {
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		if n == i {
-			return v, true
-		}
-	}
-	return nil, false
-}
-
-// jsonMember is the value of key in the object raw, read no further than
-// it: the first one when the key is repeated, as BigQuery reads it.
-func jsonMember(raw json.RawMessage, key string) (json.RawMessage, bool) {
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if _, err := dec.Token(); err != nil { // {
-		return nil, false
-	}
-	for dec.More() {
-		k, err := dec.Token()
-		if err != nil {
-			return nil, false
+		var key any
+		if open == '{' {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, false
+			}
+			key = k
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
 			return nil, false
 		}
-		if k == key {
+		if open == '{' && key == st.key || open == '[' && n == st.index {
 			return v, true
 		}
 	}

@@ -160,7 +160,9 @@ func (b *binder) funcCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
 		args = append(args, b.expr(a, ctx))
 	}
 	name = widerTimeFunc(name, args)
-	if name == "datetime_trunc" && len(args) == 1 && args[0].Type().Kind == types.KindString && expr.IsLiteral(args[0]) && args[0].(*expr.Const).Param == "" {
+	if name == "datetime_trunc" && len(args) == 1 && (args[0].Type().Kind == types.KindDate ||
+		args[0].Type().Kind == types.KindString && expr.IsLiteral(args[0]) && args[0].(*expr.Const).Param == "") {
+		// A DATE is a DATETIME here (its midnight), as a DATE coerces to one.
 		// A string literal is read as the function's own type (the alias
 		// would read it as TIMESTAMP_TRUNC's): DATETIME_TRUNC('2015-06-15
 		// 00:00:00', ISOYEAR) is a DATETIME. With a time zone the call is
@@ -436,6 +438,12 @@ func widerTimeFunc(name string, args []expr.Expr) string {
 		}
 	case types.KindTimestamp:
 		return w.timestamp
+	case types.KindDate:
+		// DATE_DIFF(DATE, DATETIME): the DATE coerces to DATETIME, so the
+		// call is the DATETIME one.
+		if name == "date_diff" && len(args) > 1 && args[1].Type().Kind == types.KindDatetime {
+			return w.datetime
+		}
 	}
 	return name
 }

@@ -175,7 +175,7 @@ func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row [
 		defer func() { b.outer = b.outer[:len(b.outer)-1] }()
 	}
 	plan = b.query(q, env)
-	if sel, ok := q.Body.(*sqlparse.Select); ok && sel.As == "STRUCT" {
+	if isStructTable(q.Body) {
 		plan = structRow(plan)
 	}
 	// Only true constants: what the binder does with a subquery's constant
@@ -183,6 +183,20 @@ func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row [
 	// subquery of the query's time stays a subquery (and the plan is
 	// planned per call).
 	return plan, constRow(plan, false)
+}
+
+// isStructTable reports whether q's rows are SELECT AS STRUCT's: one such
+// SELECT, or a set operation by position of such (ARRAY(SELECT AS STRUCT
+// 1, 2 UNION ALL SELECT AS STRUCT 3, 4), the reference's example), whose
+// rows are wrapped after it as each branch's would be before.
+func isStructTable(q sqlparse.SetExpr) bool {
+	switch q := q.(type) {
+	case *sqlparse.Select:
+		return q.As == "STRUCT"
+	case *sqlparse.SetOp:
+		return q.Match == "" && isStructTable(q.Left) && isStructTable(q.Right)
+	}
+	return false
 }
 
 // structRow makes SELECT AS STRUCT's one column: a STRUCT of the select

@@ -408,13 +408,13 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) expr.Expr {
 // quantifiedLike binds x [NOT] LIKE ANY|ALL (patterns): the OR (ANY) or AND
 // (ALL) of x [NOT] LIKE each pattern, NOT applying to each pattern as
 // BigQuery's does, in three-valued logic. UNNEST takes an array literal's
-// elements as the patterns; an empty array is FALSE for LIKE and TRUE for
-// NOT LIKE (the reference's rules for a pattern array).
+// elements as the patterns; any other array, an empty literal included, is
+// like_any/like_all's (which hold the reference's rules for an empty one).
 func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) expr.Expr {
 	patterns := e.Patterns
 	if e.Unnest != nil {
 		lit, ok := e.Unnest.(*sqlparse.ArrayLit)
-		if !ok { // an array computed per row: sqlfunc/funcs_like_array.go
+		if !ok || len(lit.Elems) == 0 { // an array computed per row, or none: sqlfunc/funcs_like_array.go
 			fn := "like_any"
 			if e.Quant == "ALL" {
 				fn = "like_all"
@@ -445,9 +445,6 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) expr.Expr {
 		} else {
 			r = b.call(e.At, join, []expr.Expr{r, l})
 		}
-	}
-	if r == nil && e.Unnest != nil { // an empty pattern array: as like_any/like_all say
-		return &expr.Const{V: types.BoolValue(e.Not)}
 	}
 	if r == nil {
 		return &expr.Const{V: types.BoolValue(e.Quant == "ALL")}

@@ -354,8 +354,9 @@ const maxGeneratedElements = 1 << 20
 
 func registerGenerateFuncs() {
 	// GENERATE_ARRAY(start, end[, step]): start, start+step, start+2·step, …
-	// while not past end (inclusive); INT64 when every argument is, else FLOAT64. A zero or
-	// NaN step is an error, and so is a result past 2^20 elements.
+	// while not past end (inclusive), in the arguments' common type (INT64,
+	// NUMERIC, BIGNUMERIC or FLOAT64). A zero, infinite or NaN step is an
+	// error, and so is a result past 2^20 elements.
 	expr.Register("generate_array", def(2, 3, func(c *expr.Call) (types.Type, error) {
 		for _, a := range c.Args {
 			switch k := a.Type().Kind; k {

@@ -91,6 +91,18 @@ func checkParseFormat(f string) error {
 	return nil
 }
 
+// The names PARSE_ reads: months and weekdays, long and short (made once,
+// not per row).
+var longMonths, shortMonths, longDays, shortDays = func() (lm, sm, ld, sd []string) {
+	for m := time.January; m <= time.December; m++ {
+		lm, sm = append(lm, m.String()), append(sm, m.String()[:3])
+	}
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		ld, sd = append(ld, d.String()), append(sd, d.String()[:3])
+	}
+	return
+}()
+
 // expandParseFormat writes PARSE_'s composite elements as their parts:
 // %c (%a %b %e %H:%M:%S %Y), %x (%m/%d/%y) and %X (%H:%M:%S).
 func expandParseFormat(f string) string {
@@ -165,17 +177,10 @@ func parseTime(fn, f, s string, loc *time.Location) (int64, error) {
 		}
 		return 0, false
 	}
-	var longMonths, shortMonths, longDays, shortDays []string
-	for m := time.January; m <= time.December; m++ {
-		longMonths = append(longMonths, m.String())
-		shortMonths = append(shortMonths, m.String()[:3])
-	}
-	for d := time.Sunday; d <= time.Saturday; d++ {
-		longDays = append(longDays, d.String())
-		shortDays = append(shortDays, d.String()[:3])
-	}
 	var ok bool
-	f = expandParseFormat(f)
+	if strings.Contains(f, "%c") || strings.Contains(f, "%x") || strings.Contains(f, "%X") {
+		f = expandParseFormat(f) // per row otherwise: most formats have none
+	}
 	century, twoDigitYear := -1, false
 	for i := 0; i < len(f); i++ {
 		ch := f[i]

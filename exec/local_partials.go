@@ -57,7 +57,9 @@ import (
 // with nested records or late fields (references into the segment) are not
 // kept either.
 //
-// A kept partial is never changed: a merge copies its quantile lists into
+// A kept partial is never changed, but for each APPROX_QUANTILES group's
+// answer, stored once atomically by the first call that computes it
+// (sharedQuantiles): a merge copies its quantile lists into
 // lists sized for them first (quantAgg.reserve; a merge adopts a list only
 // where no room was made), and its key strings are its own. A segment merged away
 // or dropped, or a plan no longer kept, is never asked for again (the key
@@ -448,8 +450,10 @@ func hasDigest(a *aggOp) bool {
 }
 
 // sharePartial makes a a partial that queries may share, never changed
-// again (its key strings copied out of the segment's columns, its quantile
-// lists of their own size), and returns the bytes it holds.
+// again but for its quantile groups' answers, stored once atomically (its
+// key strings copied out of the segment's columns, its quantile lists of
+// their own size), and returns the bytes it holds (the answers stored later
+// are not counted: a few values a group).
 func sharePartial(a *aggOp) int64 {
 	bytes := int64(a.n)*int64(len(a.keys.cols)+len(a.states))*bytesPerValue + 256
 	for _, v := range a.keys.cols {

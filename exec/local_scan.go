@@ -52,6 +52,7 @@ type scanOp struct {
 	visit []int
 	// from is the first row read of each segment: a kept partial's
 	// remainder, the rows an open segment took since (local_partials.go).
+	// Oldest rows first only: a newestFirst scan counts rows from the end.
 	from int
 	// lazy holds, per field read as row references, their resolver: made
 	// once per query, shared by parallel workers, so references from any
@@ -135,7 +136,10 @@ func (s *scanOp) nextSegment() bool {
 	}
 	for {
 		s.pos++
-		s.row = s.from
+		s.row = 0
+		if !s.newestFirst {
+			s.row = s.from
+		}
 		if s.plan.Empty || s.pos >= len(s.order) {
 			return false
 		}

@@ -145,8 +145,8 @@ func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, typ
 			case cont:
 				pos := frac * float64(n-1)
 				lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
-				switch {
-				case hi < nulls || lo == hi && lo < nulls:
+				switch { // lo ≤ hi
+				case hi < nulls:
 					// on a NULL: NULL
 				case lo < nulls:
 					v = vals[hi-nulls] // between a NULL and a value
@@ -200,17 +200,19 @@ func decimalPercentile(vals []types.Value, nulls int, p types.Value) types.Value
 	pos := new(big.Rat).Mul(p.Rat(), new(big.Rat).SetInt64(int64(nulls+len(vals)-1)))
 	lo := int(new(big.Int).Quo(pos.Num(), pos.Denom()).Int64()) // pos ≥ 0: the floor
 	frac := new(big.Rat).Sub(pos, new(big.Rat).SetInt64(int64(lo)))
-	switch {
-	case lo < nulls && (frac.Sign() == 0 || lo+1 < nulls):
+	hi := lo
+	if frac.Sign() != 0 {
+		hi++
+	}
+	switch { // as the FLOAT64 path decides
+	case hi < nulls:
 		return types.NullOf(vals[0].T)
 	case lo < nulls:
-		return vals[lo+1-nulls]
+		return vals[hi-nulls]
+	case lo == hi:
+		return vals[lo-nulls]
 	}
-	a := vals[lo-nulls]
-	if frac.Sign() == 0 {
-		return a
-	}
-	b := vals[lo+1-nulls]
+	a, b := vals[lo-nulls], vals[hi-nulls]
 	r := new(big.Rat).Add(a.Rat(), new(big.Rat).Mul(frac, new(big.Rat).Sub(b.Rat(), a.Rat())))
 	v, err := types.DecimalFromRat(a.T, r)
 	if err != nil { // between two values of the type: never out of its range

@@ -135,8 +135,6 @@ func TestPlainStringsAndSealing(t *testing.T) {
 	}
 }
 
-// A query sees every event whose Append returned before its snapshot, even
-// while other goroutines keep appending (run with -race).
 // A snapshot taken while the open segment is as it was gets the view the
 // one before took; a row written, a row rolled back (a refused event) or
 // the segment retired makes a new one, which reads what the segment holds.
@@ -187,6 +185,8 @@ func TestSnapshotKeepsTheOpenViewUntilItChanges(t *testing.T) {
 	require.Equal(t, []string{"7"}, got)
 }
 
+// A query sees every event whose Append returned before its snapshot, even
+// while other goroutines keep appending (run with -race).
 func TestSnapshotsDuringAppends(t *testing.T) {
 	st := New(Options{SegmentRows: 1000})
 	var wg sync.WaitGroup

@@ -226,8 +226,10 @@ func (b *binder) windowFrame(spec *sqlparse.WindowSpec, call *WindowCall, framed
 		out.End.Offset = offset(f.End)
 	}
 	if !f.Rows && len(call.Order) == 0 && (out.Start.Kind != sqlparse.UnboundedPreceding || out.End.Kind != sqlparse.UnboundedFollowing) {
-		// RANGE … CURRENT ROW without ORDER BY: every row is a peer.
-		out = WindowFrame{Rows: true, Start: FrameBound{Kind: sqlparse.UnboundedPreceding}, End: FrameBound{Kind: sqlparse.UnboundedFollowing}}
+		// Without ORDER BY every row is a peer of every other, so a RANGE
+		// frame could only be the whole partition: GoogleSQL accepts only
+		// the frame that says so, rather than one that reads narrower.
+		b.fail(f.At, "a RANGE frame without ORDER BY takes every row: only RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING is allowed (add an ORDER BY, or use ROWS)")
 	}
 	return out
 }

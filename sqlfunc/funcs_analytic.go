@@ -14,9 +14,9 @@ func init() {
 		{Name: "percentile_disc", MinArgs: 2, MaxArgs: 2, NoOrder: true, IgnoreNulls: true, RespectNulls: true, Args: expr.Percentile},
 		{Name: "lag", MinArgs: 1, MaxArgs: 3, NeedsOrder: true, RespectNulls: true, Args: expr.Navigation, PassesCollation: true},
 		{Name: "lead", MinArgs: 1, MaxArgs: 3, NeedsOrder: true, RespectNulls: true, Args: expr.Navigation, PassesCollation: true},
-		{Name: "first_value", MinArgs: 1, MaxArgs: 1, Framed: true, IgnoreNulls: true, RespectNulls: true, Args: expr.ValueArg, PassesCollation: true},
-		{Name: "last_value", MinArgs: 1, MaxArgs: 1, Framed: true, IgnoreNulls: true, RespectNulls: true, Args: expr.ValueArg, PassesCollation: true},
-		{Name: "nth_value", MinArgs: 2, MaxArgs: 2, Framed: true, IgnoreNulls: true, RespectNulls: true, Args: expr.NthValue, PassesCollation: true},
+		{Name: "first_value", MinArgs: 1, MaxArgs: 1, NeedsOrder: true, Framed: true, IgnoreNulls: true, RespectNulls: true, Args: expr.ValueArg, PassesCollation: true},
+		{Name: "last_value", MinArgs: 1, MaxArgs: 1, NeedsOrder: true, Framed: true, IgnoreNulls: true, RespectNulls: true, Args: expr.ValueArg, PassesCollation: true},
+		{Name: "nth_value", MinArgs: 2, MaxArgs: 2, NeedsOrder: true, Framed: true, IgnoreNulls: true, RespectNulls: true, Args: expr.NthValue, PassesCollation: true},
 	} {
 		expr.RegisterAnalytic(a)
 	}

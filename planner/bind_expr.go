@@ -17,8 +17,12 @@ type exprCtx struct {
 	// wins collects analytic calls where they are allowed (the select
 	// list, ORDER BY, QUALIFY); nil elsewhere.
 	wins *winCollector
-	// aliases are the select list's items, which QUALIFY may name.
+	// aliases are the select list's items, which QUALIFY and ORDER BY may
+	// name inside expressions (a bare ORDER BY name is looked up apart).
 	aliases []selItem
+	// inWindow says the expression is an analytic call's argument, PARTITION
+	// BY or ORDER BY, where an alias of an analytic result would nest one.
+	inWindow bool
 	// laterAliases are the select list's items, which HAVING may name
 	// where no column of FROM has the name.
 	laterAliases []selItem

@@ -19,8 +19,11 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 	// A range variable's alias takes precedence over a column of the same name.
 	rv := ctx.sc.find(parts[0])
 	if rv == nil && len(parts) == 1 {
-		// QUALIFY reads select-list aliases first, as ORDER BY does.
+		// QUALIFY and ORDER BY read select-list aliases first.
 		if i := aliasIndex(ctx.aliases, parts[0]); i >= 0 {
+			if it := ctx.aliases[i]; ctx.inWindow && it.ast != nil && hasAnalytic(it.ast) {
+				b.fail(e.At, "analytic functions do not nest: %s is an analytic function's result", parts[0])
+			}
 			return ctx.aliases[i].expr
 		}
 	}

@@ -125,7 +125,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 			idx = aliasIndex(items, id.Parts[0])
 		}
 		if idx < 0 {
-			e := b.expr(o.Expr, &exprCtx{sc: sc, aggs: agg, wins: wins})
+			e := b.expr(o.Expr, &exprCtx{sc: sc, aggs: agg, wins: wins, aliases: items})
 			if grouped {
 				e = b.toAggOutput(e, keys, o.At)
 			}

@@ -119,7 +119,9 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 	spec := b.resolveWindow(e.Over, ctx.wins.named)
 	// Arguments, partitions and keys read the row the window sees (group
 	// keys and aggregates in a grouped SELECT); analytic calls do not nest.
-	inner := &exprCtx{sc: ctx.sc, aggs: ctx.aggs}
+	// In ORDER BY and QUALIFY they may name select-list aliases (never an
+	// analytic one: ident refuses it); in the select list there are none.
+	inner := &exprCtx{sc: ctx.sc, aggs: ctx.aggs, aliases: ctx.aliases, inWindow: true}
 	call := WindowCall{Fn: name}
 	for _, p := range spec.PartitionBy {
 		x := b.expr(p, inner)

@@ -24,7 +24,8 @@
 //     error); with one log source in scope, an unknown name is a field no event
 //     has yet, and reads NULL;
 //   - GROUP BY and ORDER BY names resolve to SELECT aliases first, then to FROM
-//     columns; an integer literal there is a 1-based select-list ordinal;
+//     columns (inside ORDER BY and QUALIFY expressions and their windows too);
+//     an integer literal there is a 1-based select-list ordinal;
 //   - a column merged by JOIN … USING is one unqualified name (bind_using.go).
 //
 // Set operations (bind_setop.go): UNION ALL is a Union, UNION DISTINCT an

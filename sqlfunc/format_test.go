@@ -29,3 +29,44 @@ func FuzzFormat(f *testing.F) {
 		}
 	})
 }
+
+// A decimal's %f %e %g digits, by hand: half away from zero, carries that
+// add a digit, zero, and the # flag (keeps the point and %g's zeros).
+func TestDecimalDigitsFormat(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		verb byte
+		prec int
+		alt  bool
+		want string
+	}{
+		{"99.96", 'f', 1, false, "100.0"},
+		{"99.95", 'f', 1, false, "100.0"},
+		{"99.94", 'f', 1, false, "99.9"},
+		{"-2.5", 'f', 0, false, "3"}, // |x|: the caller writes the sign
+		{"0.5", 'f', 0, false, "1"},
+		{"0.49", 'f', 0, false, "0"},
+		{"0.004", 'f', 2, false, "0.00"},
+		{"0", 'f', 3, false, "0.000"},
+		{"0", 'e', 2, false, "0.00e+00"},
+		{"0", 'g', 6, false, "0"},
+		{"0", 'g', 3, true, "0.00"},
+		{"9.995", 'e', 2, false, "1.00e+01"},
+		{"123456789", 'e', 3, false, "1.235e+08"},
+		{"0.000123", 'e', 1, true, "1.2e-04"},
+		{"7", 'e', 0, true, "7.e+00"},
+		{"123456", 'g', 6, false, "123456"},
+		{"1234567", 'g', 6, false, "1.23457e+06"},
+		{"0.0001", 'g', 6, false, "0.0001"},
+		{"0.00001", 'g', 6, false, "1e-05"},
+		{"1.5", 'g', 6, true, "1.50000"},
+		{"100", 'g', 2, false, "1e+02"},
+		{"100", 'g', 3, false, "100"},
+		{"12", 'f', 0, true, "12."},
+	} {
+		d := decimalDigitsOf(c.in)
+		if got := d.format(c.verb, c.prec, c.alt); got != c.want {
+			t.Errorf("%s by %%%s.%d%c: got %q, want %q", c.in, map[bool]string{true: "#"}[c.alt], c.prec, c.verb, got, c.want)
+		}
+	}
+}

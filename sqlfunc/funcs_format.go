@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,8 +20,9 @@ import (
 //	            # prefixes 0 / 0x / 0X, ' groups four digits (',' / ':')
 //	%f %F %e %E %g %G
 //	            FLOAT64, NUMERIC, BIGNUMERIC (and INT64); non-finite values
-//	            print inf, -inf, nan (uppercase for F, E, G); a decimal's %f
-//	            is exact
+//	            print inf, -inf, nan (uppercase for F, E, G); -0 prints as
+//	            0; a decimal's digits are exact (formatFloating); ' groups
+//	            the integer digits of %f and %g
 //	%s          STRING
 //	%t %T       any value: %t readable (close to CAST AS STRING; a FLOAT64
 //	            always with ".0"), %T a SQL literal (a non-finite FLOAT64 as
@@ -32,7 +33,8 @@ import (
 // with flags - + space 0 # ', a width and a precision, either of which may
 // be * (taken from an INT64 argument before the value). A NULL format gives
 // NULL; a NULL argument gives NULL, except that %t and %T print it as NULL.
-// A wrong type or count is an error (at load when the format is constant).
+// A wrong type or count is an error (at load when the format is constant),
+// as is a width, precision or result past ZetaSQL's limits (formatLimits).
 func registerFormatFunc() {
 	expr.Register("format", def(1, -1, func(c *expr.Call) (types.Type, error) {
 		f, err := expr.CoerceTo(c.Args[0], types.String)
@@ -123,54 +125,65 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (out string, nu
 			j++
 		}
 		p.flags = f[i+1 : j]
-		// star reads a '*' width or precision from the arguments.
-		star := func(dst *int) error {
+		// star reads a '*' width or precision from the arguments; a NULL
+		// one makes the result NULL, a negative precision is none (C's
+		// rule), and a negative width left-justifies.
+		star := func() (n int64, isNull bool, err error) {
 			v, err := take('*', func(k types.Kind) bool { return k == types.KindInt64 })
 			if err != nil || args == nil {
-				return err
+				return 0, false, err
 			}
 			if v.Null {
 				null = true
-				return nil
+				return 0, true, nil
 			}
-			if v.I < -1<<20 || v.I > 1<<20 {
-				return expr.EvalErr("FORMAT: a width or precision of %d is out of range", v.I)
-			}
-			*dst = int(v.I)
-			return nil
+			return v.I, false, nil
 		}
-		digits := func() int {
-			n := 0
-			for j < len(f) && f[j] >= '0' && f[j] <= '9' && n < 1<<20 {
-				n = n*10 + int(f[j]-'0')
+		// digits reads a written width or precision, saturating (a value
+		// past the limits below is refused or capped, not wrapped).
+		digits := func() int64 {
+			var n int64
+			for j < len(f) && f[j] >= '0' && f[j] <= '9' {
+				n = min(n*10+int64(f[j]-'0'), math.MaxInt32+1)
 				j++
 			}
 			return n
 		}
+		var width, precision int64 = -1, -1
 		switch {
 		case j < len(f) && f[j] == '*':
 			j++
-			if err := star(&p.width); err != nil {
+			n, isNull, err := star()
+			if err != nil {
 				return "", false, err
 			}
-			if p.width < 0 { // C's rule: a negative * width left-justifies
-				p.flags, p.width = p.flags+"-", -p.width
+			if !isNull && args != nil {
+				if n < 0 { // C's rule: a negative * width left-justifies
+					p.flags, n = p.flags+"-", -n
+				}
+				if n > maxFormatWidth {
+					return "", false, errFormatTooLong
+				}
+				width = n
 			}
 		case j < len(f) && f[j] >= '0' && f[j] <= '9':
-			p.width = digits()
+			if width = digits(); width > maxFormatWidth {
+				return "", false, expr.EvalErr("FORMAT: a width of %d is more than FORMAT's limit of %d", width, maxFormatWidth)
+			}
 		}
 		if j < len(f) && f[j] == '.' {
 			j++
 			if j < len(f) && f[j] == '*' {
 				j++
-				if err := star(&p.precision); err != nil {
+				n, isNull, err := star()
+				if err != nil {
 					return "", false, err
 				}
-				if p.precision < 0 {
-					p.precision = -1 // C's rule: as if none were given
+				if !isNull && n >= 0 { // C's rule: a negative one is none
+					precision = n
 				}
 			} else {
-				p.precision = digits()
+				precision = digits()
 			}
 		}
 		if j == len(f) {
@@ -181,6 +194,10 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (out string, nu
 		if p.verb == '%' {
 			b.WriteByte('%')
 			continue
+		}
+		var err error
+		if p.width, p.precision, err = formatLimits(p.verb, width, precision); err != nil {
+			return "", false, err
 		}
 		var ok func(types.Kind) bool
 		switch p.verb {
@@ -218,12 +235,43 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (out string, nu
 		if err != nil {
 			return "", false, err
 		}
+		if b.Len()+len(s) > maxFormatWidth {
+			return "", false, errFormatTooLong
+		}
 		b.WriteString(s)
 	}
 	if next < len(kinds) {
 		return "", false, expr.EvalErr("FORMAT: the format %q uses %d of the %d arguments given", f, next, len(kinds))
 	}
 	return b.String(), null, nil
+}
+
+// maxFormatWidth bounds FORMAT's result, a written width and most
+// precisions, as ZetaSQL's default does (1 MiB).
+const maxFormatWidth = 1 << 20
+
+var errFormatTooLong = expr.EvalErr("FORMAT: the result would be longer than FORMAT's limit of %d bytes", maxFormatWidth)
+
+// maxFloatPrecision is the most digits after the point %e and %f print (the
+// exact value of the smallest FLOAT64 needs 1074); a larger %g precision is
+// taken as this one, which prints the same digits.
+const maxFloatPrecision = 1074
+
+// formatLimits checks a directive's width and precision (-1: none) against
+// FORMAT's limits, as ZetaSQL's: a precision past 1074 is refused for %e
+// and %f and taken as 1074 for %g; any other past 1 MiB is refused.
+func formatLimits(verb byte, width, precision int64) (int, int, error) {
+	limit := int64(maxFormatWidth)
+	switch verb {
+	case 'e', 'E', 'f', 'F':
+		limit = maxFloatPrecision
+	case 'g', 'G':
+		precision = min(precision, maxFloatPrecision)
+	}
+	if precision > limit {
+		return 0, 0, expr.EvalErr("FORMAT: a precision of %d for %%%c is more than the limit of %d", precision, verb, limit)
+	}
+	return int(width), int(precision), nil
 }
 
 // textSpec is the directive that pads (and, with a precision, cuts) a text
@@ -291,59 +339,204 @@ func formatOne(p formatSpec, v types.Value) (string, error) {
 }
 
 // formatFloating formats a FLOAT64, an INT64 or a decimal by %f %F %e %E %g
-// %G. A decimal's %f/%F is exact (rounded half away from zero); its other
-// forms go through FLOAT64.
+// %G as C's printf does, with ZetaSQL's differences: -0 prints as 0, the '
+// flag groups the integer digits in threes, and a decimal is formatted
+// exactly from its digits, rounded half away from zero.
 func formatFloating(p formatSpec, v types.Value) (string, error) {
 	upper := p.verb == 'F' || p.verb == 'E' || p.verb == 'G'
-	if v.T.IsDecimal() && (p.verb == 'f' || p.verb == 'F') {
-		r, ok := new(big.Rat).SetString(types.FormatDecimal(v))
-		if !ok {
-			return "", expr.EvalErr("FORMAT: cannot read %s %s", v.T, types.FormatDecimal(v))
-		}
-		prec := p.precision
-		if prec < 0 {
-			prec = 6
-		}
-		s := r.FloatString(prec)
-		if p.has('#') && prec == 0 {
-			s += "."
-		}
-		return padNumber(p, s, r.Sign() < 0), nil
-	}
-	var x float64
+	verb := p.verb | 0x20 // f, e or g
+	prec := p.precision
 	switch {
-	case v.T.Kind == types.KindInt64:
-		x = float64(v.I)
-	case v.T.IsDecimal():
-		x, _ = strconv.ParseFloat(types.FormatDecimal(v), 64)
-	default:
-		x = v.F
+	case prec < 0:
+		prec = 6
+	case prec == 0 && verb == 'g':
+		prec = 1
 	}
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		s := types.FormatFloat(x) // inf, -inf, nan
-		if upper {
-			s = strings.ToUpper(s)
+	var s string
+	var neg bool
+	if v.T.IsDecimal() {
+		d := decimalDigitsOf(types.FormatDecimal(v))
+		s, neg = d.format(verb, prec, p.has('#')), d.neg
+	} else {
+		x := v.F
+		if v.T.Kind == types.KindInt64 {
+			x = float64(v.I)
 		}
-		if !math.Signbit(x) && !math.IsNaN(x) { // + or space before +inf, as C's
-			if p.has('+') {
-				s = "+" + s
-			} else if p.has(' ') {
-				s = " " + s
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			s := types.FormatFloat(x) // inf, -inf, nan
+			if upper {
+				s = strings.ToUpper(s)
 			}
+			if !math.Signbit(x) && !math.IsNaN(x) { // + or space before +inf, as C's
+				if p.has('+') {
+					s = "+" + s
+				} else if p.has(' ') {
+					s = " " + s
+				}
+			}
+			p.precision = -1 // a width pads it; a precision does not cut it
+			return fmt.Sprintf(p.textSpec(), s), nil
 		}
-		return fmt.Sprintf(p.textSpec(), s), nil
+		spec := "%."
+		if p.has('#') {
+			spec = "%#."
+		}
+		neg = x < 0 // not -0, which prints as 0
+		s = fmt.Sprintf(spec+strconv.Itoa(prec)+string(verb), math.Abs(x))
 	}
-	verb := p.verb
-	if verb == 'F' {
-		verb = 'f'
+	if p.has('\'') {
+		end := strings.IndexAny(s, ".e")
+		if end < 0 {
+			end = len(s)
+		}
+		s = groupDigits(s[:end], 3, ',') + s[end:]
 	}
-	if (verb == 'g' || verb == 'G') && p.precision < 0 {
-		p.precision = 6 // C's default; fmt's %g would print the shortest text instead
+	if upper {
+		s = strings.ToUpper(s)
 	}
-	if (verb == 'g' || verb == 'G') && p.precision == 0 {
-		p.precision = 1
+	return padNumber(p, s, neg), nil
+}
+
+// decimalDigits is a decimal number as its significant digits and where its
+// point falls among them: the value is 0.d × 10^point (0.00015 is digits 15
+// at point -3, 1234.5 is 12345 at point 4); zero has no digits.
+type decimalDigits struct {
+	neg   bool
+	d     []byte
+	point int
+}
+
+// decimalDigitsOf reads a decimal's canonical text (types.FormatDecimal).
+func decimalDigitsOf(s string) decimalDigits {
+	var x decimalDigits
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		x.neg, s = true, rest
 	}
-	return fmt.Sprintf(p.goSpec(verb), x), nil
+	whole, frac, _ := strings.Cut(s, ".")
+	all := strings.TrimLeft(whole+frac, "0")
+	x.point = len(whole) - (len(whole) + len(frac) - len(all))
+	x.d = []byte(strings.TrimRight(all, "0"))
+	if len(x.d) == 0 {
+		x.point = 0
+	}
+	return x
+}
+
+// round keeps n significant digits, rounding half away from zero (n ≤ 0
+// rounds at or above the first digit: to zero, or to one unit there).
+func (x *decimalDigits) round(n int) {
+	if n >= len(x.d) {
+		return
+	}
+	if n < 0 {
+		x.d, x.point = x.d[:0], 0
+		return
+	}
+	up := x.d[n] >= '5'
+	x.d = x.d[:n]
+	if up {
+		i := n - 1
+		for i >= 0 && x.d[i] == '9' {
+			i--
+		}
+		if i < 0 { // 99.6 → 100
+			x.d, x.point = append(x.d[:0], '1'), x.point+1
+		} else {
+			x.d[i]++
+			x.d = x.d[:i+1]
+		}
+	}
+	for len(x.d) > 0 && x.d[len(x.d)-1] == '0' {
+		x.d = x.d[:len(x.d)-1]
+	}
+	if len(x.d) == 0 {
+		x.point = 0
+	}
+}
+
+// digit is the digit at position k after the first significant place
+// (0 past the digits).
+func (x decimalDigits) digit(k int) byte {
+	if k >= 0 && k < len(x.d) {
+		return x.d[k]
+	}
+	return '0'
+}
+
+// format writes |x| by %f, %e or %g with prec digits (after the point, or
+// significant for %g); alt is the # flag.
+func (x decimalDigits) format(verb byte, prec int, alt bool) string {
+	if verb == 'g' {
+		y := x
+		y.d = slices.Clone(x.d)
+		y.round(prec)
+		exp := y.point - 1
+		if len(y.d) == 0 {
+			exp = 0
+		}
+		var s string
+		if exp >= -4 && exp < prec {
+			s = x.fixed(prec-1-exp, alt)
+		} else {
+			s = x.sci(prec-1, alt)
+		}
+		if alt {
+			return s
+		}
+		mant, e, _ := strings.Cut(s, "e")
+		if strings.Contains(mant, ".") {
+			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		}
+		if e != "" {
+			return mant + "e" + e
+		}
+		return mant
+	}
+	if verb == 'e' {
+		return x.sci(prec, alt)
+	}
+	return x.fixed(prec, alt)
+}
+
+// fixed writes x with f digits after the point (%f).
+func (x decimalDigits) fixed(f int, alt bool) string {
+	x.d = slices.Clone(x.d) // round writes in place
+	x.round(x.point + f)
+	var b strings.Builder
+	if x.point <= 0 {
+		b.WriteByte('0')
+	}
+	for k := 0; k < x.point; k++ {
+		b.WriteByte(x.digit(k))
+	}
+	if f > 0 || alt {
+		b.WriteByte('.')
+	}
+	for k := 0; k < f; k++ {
+		b.WriteByte(x.digit(x.point + k))
+	}
+	return b.String()
+}
+
+// sci writes x as one digit, p more after the point, and an exponent of at
+// least two digits (%e).
+func (x decimalDigits) sci(p int, alt bool) string {
+	x.d = slices.Clone(x.d) // round writes in place
+	x.round(p + 1)
+	exp := x.point - 1
+	if len(x.d) == 0 {
+		exp = 0
+	}
+	var b strings.Builder
+	b.WriteByte(x.digit(0))
+	if p > 0 || alt {
+		b.WriteByte('.')
+	}
+	for k := 1; k <= p; k++ {
+		b.WriteByte(x.digit(k))
+	}
+	fmt.Fprintf(&b, "e%+03d", exp)
+	return b.String()
 }
 
 // padNumber applies a directive's sign flags, width, 0 and - to the digits

@@ -276,7 +276,11 @@ func evalTranslate(c *expr.Call, a []types.Value) (types.Value, error) {
 			out = append(out, to[i])
 		}
 	}
-	return fromUnits(a[0], out), nil
+	v := fromUnits(a[0], out)
+	if len(v.S) > maxStringResult {
+		return types.Value{}, expr.EvalErr("TRANSLATE: the result would be longer than %d bytes", maxStringResult)
+	}
+	return v, nil
 }
 
 func evalArraySlice(c *expr.Call, a []types.Value) (types.Value, error) {

@@ -21,8 +21,8 @@ func registerCodeFuncs() {
 		if s == "" {
 			return types.IntValue(0), nil
 		}
-		if s[0] >= 0x80 {
-			return types.Value{}, expr.EvalErr("ASCII: the first %s of %q is not ASCII", map[bool]string{true: "byte", false: "character"}[a[0].T.Kind == types.KindBytes], s)
+		if s[0] >= 0x80 && a[0].T.Kind != types.KindBytes { // of BYTES: the first byte, whatever it is
+			return types.Value{}, expr.EvalErr("ASCII: the first character of %q is not ASCII", s)
 		}
 		return types.IntValue(int64(s[0])), nil
 	}, false))

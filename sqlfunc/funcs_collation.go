@@ -148,7 +148,7 @@ func registerCollatedSearch() {
 			_, ok := coll.MatchAt(s, sub, at[i])
 			return ok
 		}
-		return types.IntValue(instrAt(n, n-1, match, pos, occ)), nil
+		return types.IntValue(instrAt(n, n-1, match, pos, occ, false)), nil
 	}), false))
 	expr.Register("starts_with_collated", def(3, 3, typed(types.Bool), withCollation(func(coll *collation.Collation, a []types.Value) (types.Value, error) {
 		if a[1].S == "" {

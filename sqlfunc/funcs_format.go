@@ -161,14 +161,14 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (out string, nu
 				if n < 0 { // C's rule: a negative * width left-justifies
 					p.flags, n = p.flags+"-", -n
 				}
-				if n > maxFormatWidth {
+				if n > maxStringResult {
 					return "", false, errFormatTooLong
 				}
 				width = n
 			}
 		case j < len(f) && f[j] >= '0' && f[j] <= '9':
-			if width = digits(); width > maxFormatWidth {
-				return "", false, expr.EvalErr("FORMAT: a width of %d is more than FORMAT's limit of %d", width, maxFormatWidth)
+			if width = digits(); width > maxStringResult {
+				return "", false, expr.EvalErr("FORMAT: a width of %d is more than FORMAT's limit of %d", width, maxStringResult)
 			}
 		}
 		if j < len(f) && f[j] == '.' {
@@ -235,7 +235,7 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (out string, nu
 		if err != nil {
 			return "", false, err
 		}
-		if b.Len()+len(s) > maxFormatWidth {
+		if b.Len()+len(s) > maxStringResult {
 			return "", false, errFormatTooLong
 		}
 		b.WriteString(s)
@@ -246,11 +246,9 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (out string, nu
 	return b.String(), null, nil
 }
 
-// maxFormatWidth bounds FORMAT's result, a written width and most
-// precisions, as ZetaSQL's default does (1 MiB).
-const maxFormatWidth = 1 << 20
-
-var errFormatTooLong = expr.EvalErr("FORMAT: the result would be longer than FORMAT's limit of %d bytes", maxFormatWidth)
+// FORMAT's result, a written width and most precisions are bounded by the
+// string functions' 1 MiB, as ZetaSQL's default is.
+var errFormatTooLong = expr.EvalErr("FORMAT: the result would be longer than FORMAT's limit of %d bytes", maxStringResult)
 
 // maxFloatPrecision is the most digits after the point %e and %f print (the
 // exact value of the smallest FLOAT64 needs 1074); a larger %g precision is
@@ -261,7 +259,7 @@ const maxFloatPrecision = 1074
 // FORMAT's limits, as ZetaSQL's: a precision past 1074 is refused for %e
 // and %f and taken as 1074 for %g; any other past 1 MiB is refused.
 func formatLimits(verb byte, width, precision int64) (int, int, error) {
-	limit := int64(maxFormatWidth)
+	limit := int64(maxStringResult)
 	switch verb {
 	case 'e', 'E', 'f', 'F':
 		limit = maxFloatPrecision

@@ -324,14 +324,14 @@ func evalLower(c *expr.Call, a []types.Value) (types.Value, error) {
 	if a[0].T.Kind == types.KindBytes {
 		return types.Value{T: types.Bytes, S: asciiCase(a[0].S, 'A', 'Z', 'a'-'A')}, nil
 	}
-	return types.StringValue(strings.ToLower(a[0].S)), nil
+	return types.StringValue(fullLower(a[0].S)), nil
 }
 
 func evalUpper(c *expr.Call, a []types.Value) (types.Value, error) {
 	if a[0].T.Kind == types.KindBytes {
 		return types.Value{T: types.Bytes, S: asciiCase(a[0].S, 'a', 'z', 'A'-'a')}, nil
 	}
-	return types.StringValue(strings.ToUpper(a[0].S)), nil
+	return types.StringValue(fullUpper(a[0].S)), nil
 }
 
 func evalLength(c *expr.Call, a []types.Value) (types.Value, error) {

@@ -51,7 +51,10 @@ func init() {
 		switch {
 		case err != nil:
 			return types.Value{}, err
-		case !found || a[1].S == "": // an empty regular expression finds nothing, as GoogleSQL documents
+		case !found || a[1].S == "" || s == "":
+			// An empty regular expression finds nothing, as GoogleSQL
+			// documents, and nothing is found in '' (ZetaSQL: a position
+			// past the length, as 1 is for '', gives 0).
 			return types.IntValue(0), nil
 		}
 		start, end := m[0], m[1]

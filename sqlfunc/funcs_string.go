@@ -107,6 +107,9 @@ func evalSubstr(c *expr.Call, a []types.Value) (types.Value, error) {
 	r := units(a[0])
 	n := int64(len(r))
 	pos := a[1].I
+	if len(a) == 3 && a[2].I < 0 { // even when the position is past the end
+		return types.Value{}, expr.EvalErr("SUBSTR: the length must not be negative, got %d", a[2].I)
+	}
 	switch {
 	case pos > n:
 		return fromUnits(a[0], nil), nil
@@ -118,9 +121,6 @@ func evalSubstr(c *expr.Call, a []types.Value) (types.Value, error) {
 	}
 	end := n
 	if len(a) == 3 {
-		if a[2].I < 0 {
-			return types.Value{}, expr.EvalErr("SUBSTR: the length must not be negative, got %d", a[2].I)
-		}
 		end = min(n, pos+a[2].I)
 	}
 	return fromUnits(a[0], r[pos:end]), nil
@@ -326,14 +326,16 @@ func instr(s, sub []rune, pos, occ int64) int64 {
 		}
 		return true
 	}
-	return instrAt(n, n-m, at, pos, occ)
+	return instrAt(n, n-m, at, pos, occ, m == 0)
 }
 
 // instrAt is INSTR's search, in a string of n characters, over the starts
 // 0…last (character positions) at which at reports a match: from pos
 // (1-based; negative counts from the end and searches backward) the occ-th
-// match, as a 1-based position, or 0.
-func instrAt(n, last int64, at func(i int64) bool, pos, occ int64) int64 {
+// match, as a 1-based position, or 0. A backward search starts at the
+// pos-th character from the end; an empty needle also matches just after
+// it (ZetaSQL's rule: INSTR("a", "", -1) is 2, as INSTR("a", "", 2) is).
+func instrAt(n, last int64, at func(i int64) bool, pos, occ int64, emptyNeedle bool) int64 {
 	if pos > 0 {
 		for i := pos - 1; i <= last; i++ {
 			if at(i) {
@@ -344,7 +346,11 @@ func instrAt(n, last int64, at func(i int64) bool, pos, occ int64) int64 {
 		}
 		return 0
 	}
-	for i := min(n+pos, last); i >= 0; i-- {
+	from := n + pos
+	if emptyNeedle {
+		from++
+	}
+	for i := min(from, last); i >= 0; i-- {
 		if at(i) {
 			if occ--; occ == 0 {
 				return i + 1
@@ -547,9 +553,10 @@ func parseReadsBefore(pattern string) bool {
 // position and an occurrence: the occ-th match of re in s (as REGEXP_EXTRACT_ALL
 // finds them, not overlapping) starting at the pos-th character; its
 // submatch indices into s, and whether there is one (none when pos is past
-// the end). pos or occ below 1 is an error; so is a pos past 1 with a
-// pattern that reads what lies before its match (^, \b, \B), which logq
-// would read from the position instead of the string's start.
+// the end). pos or occ below 1 is an error. The search reads s cut at the
+// position, as ZetaSQL does by default (its "legacy position behavior"):
+// ^, \A and \b see the cut as the string's start, so REGEXP_EXTRACT('xyzabc',
+// '^abc', 4) is 'abc'.
 func regexpOccurrence(fn string, re *regexp.Regexp, s string, pos, occ int64) ([]int, bool, error) {
 	switch {
 	case pos < 1:
@@ -567,9 +574,6 @@ func regexpOccurrence(fn string, re *regexp.Regexp, s string, pos, occ int64) ([
 	}
 	if off == len(s) && pos > 1 {
 		return nil, false, nil // a position past the end: no match, even an empty one
-	}
-	if off > 0 && readsBefore(re.String()) {
-		return nil, false, expr.EvalErr("%s: a position past 1 with a pattern that reads before its match (^, \\b, \\B) is not supported", fn)
 	}
 	ms := extractN(re, s[off:], int(min(occ, 1<<20)))
 	if int64(len(ms)) < occ {

@@ -416,6 +416,8 @@ func registerGenerateFuncs() {
 			return types.Value{}, expr.EvalErr("GENERATE_ARRAY: the step must not be +/-inf")
 		case math.IsNaN(start) || math.IsNaN(end):
 			return types.Value{}, expr.EvalErr("GENERATE_ARRAY: the start and end must not be NaN")
+		case start == end: // [inf] for GENERATE_ARRAY(inf, inf, 1), which no step leaves
+			return types.ArrayValue(elem, []types.Value{types.FloatValue(start)}), nil
 		}
 		// The i-th element is start + i*step, as ZetaSQL computes it: a sum
 		// carried from one to the next drifts (GENERATE_ARRAY(0, 5.6, 0.7)
@@ -441,29 +443,34 @@ func registerGenerateFuncs() {
 }
 
 // generateDecimalArray is GENERATE_ARRAY of NUMERIC or BIGNUMERIC: element
-// i is start + i·step, exact.
+// i is start + i·step, exact. The arguments share one type, so their
+// scaled integers share a scale: the count is known before any element is
+// made (a step of 1e-9 over [0, 1] is refused at once, not after 2^20
+// elements), and each element is the one before plus the step.
 func generateDecimalArray(elem types.Type, a []types.Value) (types.Value, error) {
-	start, end, step := a[0].Rat(), a[1].Rat(), new(big.Rat).SetInt64(1)
+	start, end := a[0].Scaled(), a[1].Scaled()
+	step := types.DecimalFromInt(elem, 1).Scaled()
 	if len(a) == 3 {
-		step = a[2].Rat()
+		step = a[2].Scaled()
 	}
 	if step.Sign() == 0 {
 		return types.Value{}, expr.EvalErr("GENERATE_ARRAY: the step must not be 0")
 	}
-	var out []types.Value
-	for i := int64(0); ; i++ {
-		r := new(big.Rat).Add(start, new(big.Rat).Mul(step, new(big.Rat).SetInt64(i)))
-		if c := r.Cmp(end); step.Sign() > 0 && c > 0 || step.Sign() < 0 && c < 0 {
-			break
+	span := new(big.Int).Sub(end, start)
+	if span.Sign() != 0 && span.Sign() != step.Sign() {
+		return types.ArrayValue(elem, []types.Value{}), nil
+	}
+	n := new(big.Int).Quo(span, step) // both of one sign: the floor
+	if !n.IsInt64() || n.Int64() >= maxGeneratedElements {
+		return types.Value{}, expr.EvalErr("GENERATE_ARRAY: more than %d elements", maxGeneratedElements)
+	}
+	out := make([]types.Value, 0, n.Int64()+1)
+	for v := start; len(out) <= int(n.Int64()); v = new(big.Int).Add(v, step) {
+		x, err := types.DecimalValue(elem, v) // between start and end: in range
+		if err != nil {
+			return types.Value{}, err
 		}
-		if len(out) == maxGeneratedElements {
-			return types.Value{}, expr.EvalErr("GENERATE_ARRAY: more than %d elements", maxGeneratedElements)
-		}
-		v, err := types.DecimalFromRat(elem, r)
-		if err != nil { // past the type's range: nothing further fits
-			break
-		}
-		out = append(out, v)
+		out = append(out, x)
 	}
 	return types.ArrayValue(elem, out), nil
 }

@@ -29,17 +29,25 @@ func registerMathFuncs() {
 		}
 		return math.Sqrt(x), nil
 	}))
+	// The logarithms and POW follow ZetaSQL's rule: a result that is not
+	// finite is an error only when every argument is finite (LN(-inf) is
+	// NaN, POW(0, -inf) is +inf, LN(0) an error).
 	expr.Register("ln", float1(func(x float64) (float64, error) {
-		if x <= 0 {
+		r := math.Log(x)
+		if !isFinite(r) && isFinite(x) {
 			return 0, expr.EvalErr("LN of a number that is not positive: %v", x)
 		}
-		return math.Log(x), nil
+		return r, nil
 	}))
 	expr.Register("log10", float1(func(x float64) (float64, error) {
-		if x <= 0 {
+		r := math.Log10(x)
+		if !isFinite(r) && isFinite(x) {
 			return 0, expr.EvalErr("LOG10 of a number that is not positive: %v", x)
 		}
-		return snapLog(math.Log10(x), 10, x), nil
+		if !isFinite(x) {
+			return r, nil
+		}
+		return snapLog(r, 10, x), nil
 	}))
 	expr.Register("log", def(1, 2, sig(types.KindFloat64, types.KindFloat64), evalLog, false))
 	expr.Register("pow", def(2, 2, sig(types.KindFloat64, types.KindFloat64), evalPow, false))
@@ -184,42 +192,53 @@ func evalGenerateUuid(c *expr.Call, a []types.Value) (types.Value, error) {
 	return types.StringValue(h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]), nil
 }
 
+// evalLog is LOG(x[, base]) by ZetaSQL's definition: ln(x)/ln(base) for a
+// finite positive base, else NaN, and an error only for a result that is
+// not finite from finite arguments (LOG(x, +inf) and LOG(-inf, 2) are NaN).
 func evalLog(c *expr.Call, a []types.Value) (types.Value, error) {
 	x := a[0].F
-	// LOG(x, y): -inf for x or +inf for y is NaN before any error, as
-	// GoogleSQL's table has it.
-	if len(a) == 2 && (math.IsInf(x, -1) || math.IsInf(a[1].F, 1)) {
-		return types.FloatValue(math.NaN()), nil
-	}
-	if x <= 0 {
-		return types.Value{}, expr.EvalErr("LOG of a number that is not positive: %v", x)
-	}
 	if len(a) == 1 {
-		return types.FloatValue(math.Log(x)), nil
-	}
-	if a[1].F == 2 {
-		return types.FloatValue(math.Log2(x)), nil
+		r := math.Log(x)
+		if !isFinite(r) && isFinite(x) {
+			return types.Value{}, expr.EvalErr("LOG of a number that is not positive: %v", x)
+		}
+		return types.FloatValue(r), nil
 	}
 	base := a[1].F
-	if base <= 0 || base == 1 {
+	r := math.NaN()
+	switch {
+	case base == 2:
+		r = math.Log2(x)
+	case isFinite(base) && base > 0:
+		r = math.Log(x) / math.Log(base)
+	}
+	if isFinite(r) {
+		return types.FloatValue(snapLog(r, base, x)), nil
+	}
+	if isFinite(x) && isFinite(base) {
+		if x <= 0 {
+			return types.Value{}, expr.EvalErr("LOG of a number that is not positive: %v", x)
+		}
 		return types.Value{}, expr.EvalErr("LOG base must be positive and not 1, got %v", base)
 	}
-	return types.FloatValue(snapLog(math.Log(x)/math.Log(base), base, x)), nil
+	return types.FloatValue(r), nil
 }
+
+func isFinite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
 
 func evalPow(c *expr.Call, a []types.Value) (types.Value, error) {
 	x, y := a[0].F, a[1].F
-	if x == 0 && y < 0 {
-		return types.Value{}, expr.EvalErr("POW(0, %v): division by zero", y)
+	r := math.Pow(x, y)
+	if isFinite(r) || !isFinite(x) || !isFinite(y) {
+		return types.FloatValue(r), nil // POW(0, -inf) is +inf, POW(-inf, 0.1) +inf
 	}
-	if x < 0 && y != math.Trunc(y) {
+	switch {
+	case x == 0 && y < 0:
+		return types.Value{}, expr.EvalErr("POW(0, %v): division by zero", y)
+	case x < 0 && y != math.Trunc(y):
 		return types.Value{}, expr.EvalErr("POW of a negative number to a non-integer power: POW(%v, %v)", x, y)
 	}
-	r := math.Pow(x, y)
-	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
-		return types.Value{}, expr.EvalErr("floating point overflow: POW(%v, %v)", x, y)
-	}
-	return types.FloatValue(r), nil
+	return types.Value{}, expr.EvalErr("floating point overflow: POW(%v, %v)", x, y)
 }
 
 func evalFloor(c *expr.Call, a []types.Value) (types.Value, error) {

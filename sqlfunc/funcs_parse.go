@@ -37,7 +37,7 @@ func registerParseFuncs() {
 		if err != nil {
 			return types.Value{}, err
 		}
-		return types.TimestampValue(us), nil
+		return expr.InRange(types.TimestampValue(us)) // year 0 reads, and is refused here
 	}, false))
 	expr.Register("parse_datetime", parseCivilFunc("PARSE_DATETIME", types.Datetime, func(us int64) types.Value { return types.Value{T: types.Datetime, I: us} }))
 	expr.Register("parse_date", parseCivilFunc("PARSE_DATE", types.Date, func(us int64) types.Value {
@@ -65,7 +65,7 @@ func parseCivilFunc(name string, ret types.Type, make func(us int64) types.Value
 		if err != nil {
 			return types.Value{}, err
 		}
-		return make(us), nil
+		return expr.InRange(make(us))
 	}, false)
 }
 
@@ -81,7 +81,7 @@ func checkParseFormat(f string) error {
 		case i == len(f):
 			return expr.EvalErr("format string %q ends with a lone %%", f)
 		case f[i] == 'E':
-			if !strings.HasPrefix(f[i:], "Ez") && !strings.HasPrefix(f[i:], "E3S") && !strings.HasPrefix(f[i:], "E6S") && !strings.HasPrefix(f[i:], "E*S") {
+			if !strings.HasPrefix(f[i:], "Ez") && secondsDigits(f[i:]) < 0 {
 				return expr.EvalErr("format element %%%s is not supported", f[i:min(i+3, len(f))])
 			}
 		case strings.IndexByte(parseElements, f[i]) < 0:
@@ -311,12 +311,13 @@ func parseTime(fn, f, s string, loc *time.Location) (int64, error) {
 				i++
 				offset, ok = parseOffset(&s, true)
 				hasOffset = true
-			default: // E3S, E6S, E*S
+			default: // E<n>S, E*S: seconds, and at most n digits of a fraction
+				most := secondsDigits(f[i:])
 				i += 2
-				if sec, ok = num(2, false); ok && strings.HasPrefix(s, ".") {
+				if sec, ok = num(2, false); ok && most > 0 && strings.HasPrefix(s, ".") {
 					s = s[1:]
 					j := 0
-					for j < len(s) && j < 9 && s[j] >= '0' && s[j] <= '9' {
+					for j < len(s) && j < most && s[j] >= '0' && s[j] <= '9' {
 						j++
 					}
 					frac := s[:j] + strings.Repeat("0", 9-j)
@@ -400,4 +401,20 @@ func parseOffset(s *string, colon bool) (int, bool) {
 	}
 	*s = v[2:]
 	return sign * (h*3600 + m*60), true
+}
+
+// secondsDigits reads the element %E<n>S (n one digit) or %E*S at the start
+// of f (after its %): the most fraction digits it reads, 9 for *, or -1 when
+// f starts with neither.
+func secondsDigits(f string) int {
+	if len(f) < 3 || f[0] != 'E' || f[2] != 'S' {
+		return -1
+	}
+	switch c := f[1]; {
+	case c == '*':
+		return 9
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	}
+	return -1
 }

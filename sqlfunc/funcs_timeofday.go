@@ -155,34 +155,53 @@ func timeUnit(u types.DatePart) bool {
 // writes them as they are, PARSE_TIME refuses them (BigQuery's rules).
 const timeFormatDateElements = "AaBbCcDdeFGgJjmQsUuVWwxYyZzh"
 
+// elementEnd is the index of the letter that ends the element starting at
+// f[i] (just after its %): past an E or O modifier and the digits or * of
+// %E4Y and %E*S (the last byte of f when the element is cut short).
+func elementEnd(f string, i int) int {
+	if f[i] == 'E' || f[i] == 'O' {
+		for i++; i < len(f) && (f[i] >= '0' && f[i] <= '9' || f[i] == '*'); i++ {
+		}
+	}
+	return min(i, len(f)-1)
+}
+
+// isDateElement reports whether the element ending at f[end] is a date's
+// (%Y, %E4Y, %Ez; not %E*S).
+func isDateElement(f string, end int) bool {
+	return strings.IndexByte(timeFormatDateElements, f[end]) >= 0
+}
+
 // dateElement is the first date element of format f, or "".
 func dateElement(f string) string {
 	for i := 0; i+1 < len(f); i++ {
 		if f[i] != '%' {
 			continue
 		}
-		i++
-		if strings.IndexByte(timeFormatDateElements, f[i]) >= 0 {
-			return f[i : i+1]
+		end := elementEnd(f, i+1)
+		if isDateElement(f, end) {
+			return f[i+1 : end+1]
 		}
+		i = end
 	}
 	return ""
 }
 
 // escapeDateElements makes FORMAT_TIME write a format's date elements as
-// they are: %Y becomes %%Y.
+// they are: %Y becomes %%Y, %E4Y %%E4Y.
 func escapeDateElements(f string) string {
 	var b strings.Builder
 	for i := 0; i < len(f); i++ {
-		b.WriteByte(f[i])
 		if f[i] != '%' || i+1 == len(f) {
+			b.WriteByte(f[i])
 			continue
 		}
-		i++
-		if strings.IndexByte(timeFormatDateElements, f[i]) >= 0 {
+		end := elementEnd(f, i+1)
+		if isDateElement(f, end) {
 			b.WriteByte('%')
 		}
-		b.WriteByte(f[i])
+		b.WriteString(f[i : end+1])
+		i = end
 	}
 	return b.String()
 }

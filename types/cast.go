@@ -54,7 +54,11 @@ func cast(v Value, to Type) (Value, error) {
 		case KindArray, KindStruct, KindJSON: // JSON has TO_JSON_STRING
 			return fail()
 		case KindFloat64:
-			return StringValue(FormatFloat(v.F)), nil
+			f := v.F
+			if f == 0 {
+				f = 0 // -0 casts to "0", as ZetaSQL's CAST canonicalizes it
+			}
+			return StringValue(FormatFloat(f)), nil
 		}
 		return StringValue(v.String()), nil
 	case KindBytes:

@@ -74,9 +74,10 @@ func ParseDatetime(s string) (int64, error) {
 	return us, err
 }
 
-// ParseDate reads a DATE as BigQuery does: YYYY-[M]M-[D]D.
+// ParseDate reads a DATE as BigQuery does: YYYY-[M]M-[D]D, nothing around
+// it (ZetaSQL refuses ' 2009-02-13' and '2009-02-13 ').
 func ParseDate(s string) (int64, error) {
-	days, rest, ok := parseCivilDate(strings.TrimSpace(s))
+	days, rest, ok := parseCivilDate(s)
 	if !ok || rest != "" {
 		return 0, fmt.Errorf("%w: %q is not a date (YYYY-[M]M-[D]D)", ErrBadTime, s)
 	}

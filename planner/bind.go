@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -99,9 +100,12 @@ func resolveIn(e expr.Expr, plans bool) {
 	}
 }
 
-// checkConstants evaluates every call left with only constant arguments: a
-// fold that failed and was not cut away by short-circuiting is an error of
-// the query (or of the parameter that supplied the constant).
+// checkConstants evaluates every call left with only constant arguments:
+// one that fails because of a parameter's value is that parameter's error,
+// raised now. Any other error of constants is left to run time, where it
+// is raised only for a row that reaches it, as ZetaSQL evaluates:
+// `SELECT 1/z FROM (SELECT 0 AS k, 0 AS z) WHERE k > 0` has no row, and no
+// error.
 func checkConstants(n Node) error {
 	var err error
 	visit := func(e expr.Expr) {
@@ -110,7 +114,8 @@ func checkConstants(n Node) error {
 		}
 		expr.MapExpr(e, func(x expr.Expr) expr.Expr {
 			if c, ok := x.(*expr.Call); ok && err == nil && len(c.Args) > 0 {
-				if _, ferr := expr.Fold(c); ferr != nil {
+				var pe *expr.ParamError
+				if _, ferr := expr.Fold(c); errors.As(ferr, &pe) {
 					err = fromParamError(ferr)
 				}
 			}

@@ -23,13 +23,16 @@ func (b *binder) bindCalendar(fn string, a sqlparse.Expr, ctx *exprCtx) (expr.Ex
 		return &expr.Const{V: types.IntValue(0)}, unit, true
 	}
 	k, ok := n.(*expr.Const)
+	if !ok && n.Type().Kind == types.KindInt64 {
+		return n, unit, true // a count read per row: INTERVAL n DAY of a column n
+	}
 	if ok && k.V.T.Kind == types.KindString {
 		if c, err := types.Cast(k.V, types.Int64); err == nil {
 			k = &expr.Const{V: c, Param: k.Param}
 		}
 	}
 	if !ok || (k.V.T.Kind != types.KindInt64 && k.V.T.Kind != types.KindNull) {
-		b.fail(il.At, "INTERVAL needs an integer constant")
+		b.fail(il.At, "INTERVAL needs an INT64 count")
 	}
 	if k.V.Null {
 		k = &expr.Const{V: types.NullOf(types.Int64), Param: k.Param}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"errors"
 	"logq/expr"
 	"logq/sqlparse"
 	"logq/types"
@@ -43,6 +44,12 @@ func (b *binder) finish(pos int, c *expr.Call) expr.Expr {
 	if def.Check != nil {
 		t, err := def.Check(c)
 		if err != nil {
+			// A constant argument the call would fail on when run (an
+			// invalid regular expression) is refused now, or under SAFE.
+			// is the NULL the run would give.
+			if c.Safe && errors.Is(err, expr.ErrEval) && t.Kind != types.KindNull {
+				return &expr.Const{V: types.NullOf(t)}
+			}
 			b.failErr(pos, err)
 		}
 		c.T = t

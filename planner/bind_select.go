@@ -272,14 +272,20 @@ func impliedAlias(e sqlparse.Expr) string {
 // made n columns, with its EXCEPT and REPLACE lists.
 func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem {
 	vars := sc.vars
+	var all []selItem
 	if len(it.Prefix) > 0 {
 		rv := sc.find(it.Prefix[0])
 		if rv == nil || len(it.Prefix) > 1 {
-			b.fail(it.At, "%s.* must name a FROM item", strings.Join(it.Prefix, "."))
+			// A STRUCT-valued expression's fields: SELECT kv.*, t.kv.*.
+			v := b.expr(&sqlparse.Ident{At: it.At, Parts: it.Prefix}, &exprCtx{sc: sc})
+			if v.Type().Kind != types.KindStruct {
+				b.fail(it.At, "%s.* must name a FROM item or a STRUCT, not %s", strings.Join(it.Prefix, "."), v.Type())
+			}
+			all, vars = structFields(v), nil
+		} else {
+			vars = []*rangeVar{rv}
 		}
-		vars = []*rangeVar{rv}
 	}
-	var all []selItem
 	schemaless := false // a source's columns are the fields its events have had so far
 	for i, rv := range vars {
 		cols := b.rangeVarColumns(rv)
@@ -345,19 +351,25 @@ func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem 
 	return out
 }
 
+// structFields lists the columns a STRUCT value's * expands to: its fields,
+// by name (an anonymous one is named where it lands).
+func structFields(v expr.Expr) []selItem {
+	var out []selItem
+	for i, f := range v.Type().Fields {
+		out = append(out, selItem{expr: &expr.Call{Fn: "field", Args: []expr.Expr{v}, Idx: i, T: f.Type}, name: f.Name})
+	}
+	return out
+}
+
 // rangeVarColumns lists the columns * expands to for one range variable.
 func (b *binder) rangeVarColumns(rv *rangeVar) []selItem {
 	var out []selItem
 	if rv.value { // a value table: its STRUCT's fields, or the value, anonymous
 		v := valueOf(rv)
-		t := v.Type()
-		if t.Kind != types.KindStruct {
+		if v.Type().Kind != types.KindStruct {
 			return []selItem{{expr: v}}
 		}
-		for i, f := range t.Fields {
-			out = append(out, selItem{expr: &expr.Call{Fn: "field", Args: []expr.Expr{v}, Idx: i, T: f.Type}, name: f.Name})
-		}
-		return out
+		return structFields(v)
 	}
 	switch rv.kind {
 	case rvView:

@@ -23,8 +23,12 @@ func (b *binder) bindCalendar(fn string, a sqlparse.Expr, ctx *exprCtx) (expr.Ex
 		return &expr.Const{V: types.IntValue(0)}, unit, true
 	}
 	k, ok := n.(*expr.Const)
-	if !ok && n.Type().Kind == types.KindInt64 {
-		return n, unit, true // a count read per row: INTERVAL n DAY of a column n
+	if !ok {
+		// A count read per row (INTERVAL n DAY of a column n), as an INT64:
+		// a log source's field is typed by its values, not when bound.
+		if x, err := expr.CoerceTo(n, types.Int64); err == nil {
+			return x, unit, true
+		}
 	}
 	if ok && k.V.T.Kind == types.KindString {
 		if c, err := types.Cast(k.V, types.Int64); err == nil {

@@ -139,12 +139,13 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (out string, nu
 			}
 			return v.I, false, nil
 		}
-		// digits reads a written width or precision, saturating (a value
-		// past the limits below is refused or capped, not wrapped).
+		// digits reads a written width or precision, saturating at
+		// writtenMax (a value past the limits below is refused or capped,
+		// not wrapped).
 		digits := func() int64 {
 			var n int64
 			for j < len(f) && f[j] >= '0' && f[j] <= '9' {
-				n = min(n*10+int64(f[j]-'0'), math.MaxInt32+1)
+				n = min(n*10+int64(f[j]-'0'), writtenMax)
 				j++
 			}
 			return n
@@ -168,7 +169,7 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (out string, nu
 			}
 		case j < len(f) && f[j] >= '0' && f[j] <= '9':
 			if width = digits(); width > maxStringResult {
-				return "", false, expr.EvalErr("FORMAT: a width of %d is more than FORMAT's limit of %d", width, maxStringResult)
+				return "", false, expr.EvalErr("FORMAT: a width of %s is more than FORMAT's limit of %d", writtenNumber(width), maxStringResult)
 			}
 		}
 		if j < len(f) && f[j] == '.' {
@@ -243,6 +244,9 @@ func formatSQL(f string, args []types.Value, kinds []types.Kind) (out string, nu
 	if next < len(kinds) {
 		return "", false, expr.EvalErr("FORMAT: the format %q uses %d of the %d arguments given", f, next, len(kinds))
 	}
+	if b.Len() > maxStringResult { // literal text and NULLs count too
+		return "", false, errFormatTooLong
+	}
 	return b.String(), null, nil
 }
 
@@ -255,19 +259,34 @@ var errFormatTooLong = expr.EvalErr("FORMAT: the result would be longer than FOR
 // taken as this one, which prints the same digits.
 const maxFloatPrecision = 1074
 
+// writtenMax is where a written width or precision saturates.
+const writtenMax = 1 << 59
+
+// writtenNumber is a written width or precision for an error message.
+func writtenNumber(n int64) string {
+	if n >= writtenMax {
+		return fmt.Sprintf("%d or more", int64(writtenMax))
+	}
+	return strconv.FormatInt(n, 10)
+}
+
 // formatLimits checks a directive's width and precision (-1: none) against
 // FORMAT's limits, as ZetaSQL's: a precision past 1074 is refused for %e
-// and %f and taken as 1074 for %g; any other past 1 MiB is refused.
+// and %f, for %g one past INT32's range is refused and one past 1074 taken
+// as 1074; any other past 1 MiB is refused.
 func formatLimits(verb byte, width, precision int64) (int, int, error) {
 	limit := int64(maxStringResult)
 	switch verb {
 	case 'e', 'E', 'f', 'F':
 		limit = maxFloatPrecision
 	case 'g', 'G':
-		precision = min(precision, maxFloatPrecision)
+		limit = math.MaxInt32
 	}
 	if precision > limit {
-		return 0, 0, expr.EvalErr("FORMAT: a precision of %d for %%%c is more than the limit of %d", precision, verb, limit)
+		return 0, 0, expr.EvalErr("FORMAT: a precision of %s for %%%c is more than the limit of %d", writtenNumber(precision), verb, limit)
+	}
+	if verb == 'g' || verb == 'G' {
+		precision = min(precision, maxFloatPrecision)
 	}
 	return int(width), int(precision), nil
 }

@@ -403,9 +403,10 @@ func parseOffset(s *string, colon bool) (int, bool) {
 	return sign * (h*3600 + m*60), true
 }
 
-// secondsDigits reads the element %E<n>S (n one digit) or %E*S at the start
-// of f (after its %): the most fraction digits it reads, 9 for *, or -1 when
-// f starts with neither.
+// secondsDigits reads the element %E<n>S (n from 0 to 6, a TIMESTAMP's
+// scale, as ZetaSQL's parser allows) or %E*S at the start of f (after its
+// %): the most fraction digits it reads, 9 for *, or -1 when f starts with
+// neither.
 func secondsDigits(f string) int {
 	if len(f) < 3 || f[0] != 'E' || f[2] != 'S' {
 		return -1
@@ -413,7 +414,7 @@ func secondsDigits(f string) int {
 	switch c := f[1]; {
 	case c == '*':
 		return 9
-	case c >= '0' && c <= '9':
+	case c >= '0' && c <= '6':
 		return int(c - '0')
 	}
 	return -1

@@ -163,13 +163,24 @@ func (b *binder) groupingSets(items []sqlparse.Expr, key func(sqlparse.Expr) exp
 // groupingCall binds GROUPING(x): 1 in the rows of sets that do not group
 // by x, else 0; x must be one of the grouping keys.
 func (b *binder) groupingCall(e *sqlparse.Call, ctx *exprCtx) expr.Expr {
-	if ctx.aggs == nil || ctx.aggs.grouping == nil {
-		b.fail(e.At, "GROUPING is allowed only with GROUP BY ROLLUP, CUBE or GROUPING SETS")
+	if ctx.aggs == nil {
+		b.fail(e.At, "GROUPING is allowed only in a grouped SELECT")
 	}
 	if len(e.Args) != 1 || e.Star || e.Distinct {
 		b.fail(e.At, "GROUPING takes one grouping expression")
 	}
 	b.noAggModifiers(e, "grouping") // bind_aggmods.go
+	if ctx.aggs.grouping == nil {
+		// A plain GROUP BY groups by every key in every row: GROUPING of
+		// one of them is 0, as ZetaSQL has it.
+		x := b.expr(e.Args[0], &exprCtx{sc: ctx.sc})
+		for _, k := range ctx.aggs.plainKeys {
+			if k.String() == x.String() {
+				return &expr.Const{V: types.IntValue(0)}
+			}
+		}
+		b.fail(e.Args[0].Pos(), "the argument of GROUPING must be a GROUP BY expression")
+	}
 	g := ctx.aggs.grouping
 	if g.busy {
 		b.fail(e.At, "the argument of GROUPING cannot refer to a GROUPING call")

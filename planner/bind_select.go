@@ -77,6 +77,9 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 				keys = append(keys, b.groupKey(g, items, sc))
 			}
 		}
+		if agg.grouping == nil {
+			agg.plainKeys = keys
+		}
 		for i := range items {
 			if items[i].ast != nil {
 				e := b.expr(items[i].ast, &exprCtx{sc: sc, aggs: agg, wins: wins})
@@ -464,6 +467,9 @@ type aggCollector struct {
 	calls    []expr.AggCall
 	keys     []string
 	grouping *grouping // with ROLLUP, CUBE or GROUPING SETS (bind_grouping.go)
+	// plainKeys are a plain GROUP BY's keys, which GROUPING's argument must
+	// be one of (GROUPING is then 0).
+	plainKeys []expr.Expr
 }
 
 // aggRef stands for an aggregate's output until toAggOutput places it.

@@ -100,8 +100,9 @@ func CoerceTo(e Expr, t types.Type) (Expr, error) {
 		return Fold(&Call{Fn: "cast", Args: []Expr{e}, T: t})
 	case et.Kind == types.KindArray && t.Kind == types.KindArray:
 		// An array coerces only as a literal does (its constant's
-		// elements converted) or from an array of untyped NULLs; an
-		// ARRAY<INT64> expression is no ARRAY<FLOAT64>, as in BigQuery.
+		// elements converted) or where its elements' type differs only by
+		// untyped NULLs; an ARRAY<INT64> expression is no ARRAY<FLOAT64>,
+		// as in BigQuery.
 		if et.Elem.Equal(*t.Elem) || t.Elem.Kind == types.KindNull {
 			return e, nil
 		}
@@ -110,7 +111,7 @@ func CoerceTo(e Expr, t types.Type) (Expr, error) {
 				return &Const{V: v, Param: c.Param}, nil
 			}
 		}
-		if et.Elem.Kind == types.KindNull {
+		if types.OnlyNullsDiffer(*et.Elem, *t.Elem) { // [NULL], [(NULL, true)]
 			return &Call{Fn: "cast", Args: []Expr{e}, T: t}, nil
 		}
 	}

@@ -296,6 +296,26 @@ func Supertype(a, b Type) (t Type, ok bool) {
 	return Type{}, false
 }
 
+// OnlyNullsDiffer reports whether from is to but for parts of from that are
+// untyped NULL (STRUCT<NULL, BOOL> and STRUCT<INT64, BOOL>): a value of from
+// holds only NULLs there, so it converts to to without changing.
+func OnlyNullsDiffer(from, to Type) bool {
+	switch {
+	case from.Kind == KindNull || from.Equal(to):
+		return true
+	case from.Kind == KindArray && to.Kind == KindArray:
+		return OnlyNullsDiffer(*from.Elem, *to.Elem)
+	case from.Kind == KindStruct && to.Kind == KindStruct && len(from.Fields) == len(to.Fields):
+		for i, f := range from.Fields {
+			if !OnlyNullsDiffer(f.Type, to.Fields[i].Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 func isTimeKind(k Kind) bool {
 	return k == KindTimestamp || k == KindDatetime || k == KindDate || k == KindTime
 }

@@ -217,6 +217,7 @@ func (s *testServer) start(bin string) error {
 	}
 	s.cmd = exec.Command(bin, "--config-file="+filepath.Join(s.dir, "config.xml"))
 	s.cmd.Stdout, s.cmd.Stderr = out, out
+	dieWithTest(s.cmd)
 	if err := s.cmd.Start(); err != nil {
 		return err
 	}

@@ -444,7 +444,10 @@ func registerArrayStringFuncs() {
 				return types.Type{}, fmt.Errorf("argument %d of ARRAY_CONCAT: expected an ARRAY, found %s", i+1, at)
 			case t.Kind == types.KindNull || t.Kind == 0:
 				t = at
-			case !t.Equal(at):
+			case types.OnlyNullsDiffer(at, t): // [(NULL, true)] beside [(1, false)]
+			case types.OnlyNullsDiffer(t, at):
+				t = at
+			default:
 				return types.Type{}, fmt.Errorf("ARRAY_CONCAT cannot combine %s and %s", t, at)
 			}
 		}
@@ -456,8 +459,8 @@ func registerArrayStringFuncs() {
 			}
 			return types.Type{}, fmt.Errorf("ARRAY_CONCAT needs at least one ARRAY argument")
 		}
-		for i, a := range c.Args { // an untyped array takes the others' type
-			if at := a.Type(); at.Kind == types.KindArray && at.Elem.Kind == types.KindNull {
+		for i, a := range c.Args { // an array of untyped NULLs takes the others' type
+			if at := a.Type(); at.Kind == types.KindArray && !at.Equal(t) {
 				x, err := expr.CoerceTo(a, t)
 				if err != nil {
 					return types.Type{}, fmt.Errorf("argument %d of ARRAY_CONCAT: %w", i+1, err)

@@ -128,7 +128,8 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) expr.Expr {
 		cols, ct = plan.Columns(), plan.Columns()[len(cols)-1].T
 	}
 	if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct || ct.Kind == types.KindArray || ct.Kind == types.KindStruct {
-		b.fail(e.At, "IN (subquery) cannot compare %s with %s", x.Type(), ct)
+		// Not BigQuery's limit but logq's: its IN set hashes scalars only.
+		b.fail(e.At, "IN (subquery) of ARRAY or STRUCT values (%s, %s) is not supported: compare their fields, or use EXISTS", x.Type(), ct)
 	}
 	// Type the comparison as `x = y` does (numbers mix, a constant string
 	// becomes a timestamp, …), keeping x as coerced.

@@ -71,9 +71,11 @@ func FormatInterval(v Value) string {
 }
 
 // ParseInterval reads an INTERVAL as CAST from STRING does: the canonical
-// text (Y-M D H:M:S[.f]) or ISO 8601 (P1Y2M3DT4H5M6.5S, each number signed).
+// text (Y-M D H:M:S[.f]) or ISO 8601 (P1Y2M3DT4H5M6.5S, each number signed;
+// PT alone is zero, P alone nothing), with no space around it (ZetaSQL
+// refuses ' 0-0 0' and '1:2:3 ').
 func ParseInterval(s string) (Value, error) {
-	t := strings.TrimSpace(s)
+	t := s
 	var v Value
 	var err error
 	if strings.HasPrefix(t, "P") || strings.HasPrefix(t, "p") {
@@ -357,7 +359,7 @@ func parseISOInterval(s string) (Value, error) {
 			return Value{}, err
 		}
 	}
-	if !any {
+	if !any && !inTime {
 		return Value{}, bad
 	}
 	return IntervalOf(months, days, micros)

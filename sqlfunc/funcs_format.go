@@ -439,18 +439,18 @@ func decimalDigitsOf(s string) decimalDigits {
 	return x
 }
 
-// round keeps n significant digits, rounding half away from zero (n ≤ 0
-// rounds at or above the first digit: to zero, or to one unit there).
-func (x *decimalDigits) round(n int) {
+// rounded is x kept to n significant digits, rounded half away from zero
+// (n ≤ 0 rounds at or above the first digit: to zero, or to one unit
+// there); x is left as it was.
+func (x decimalDigits) rounded(n int) decimalDigits {
 	if n >= len(x.d) {
-		return
+		return x
 	}
 	if n < 0 {
-		x.d, x.point = x.d[:0], 0
-		return
+		return decimalDigits{neg: x.neg}
 	}
 	up := x.d[n] >= '5'
-	x.d = x.d[:n]
+	x.d = slices.Clone(x.d[:n]) // the carry writes digits
 	if up {
 		i := n - 1
 		for i >= 0 && x.d[i] == '9' {
@@ -469,6 +469,15 @@ func (x *decimalDigits) round(n int) {
 	if len(x.d) == 0 {
 		x.point = 0
 	}
+	return x
+}
+
+// exponent is x's power of ten in scientific notation (0 for zero).
+func (x decimalDigits) exponent() int {
+	if len(x.d) == 0 {
+		return 0
+	}
+	return x.point - 1
 }
 
 // digit is the digit at position k after the first significant place
@@ -484,13 +493,7 @@ func (x decimalDigits) digit(k int) byte {
 // significant for %g); alt is the # flag.
 func (x decimalDigits) format(verb byte, prec int, alt bool) string {
 	if verb == 'g' {
-		y := x
-		y.d = slices.Clone(x.d)
-		y.round(prec)
-		exp := y.point - 1
-		if len(y.d) == 0 {
-			exp = 0
-		}
+		exp := x.rounded(prec).exponent()
 		var s string
 		if exp >= -4 && exp < prec {
 			s = x.fixed(prec-1-exp, alt)
@@ -517,8 +520,7 @@ func (x decimalDigits) format(verb byte, prec int, alt bool) string {
 
 // fixed writes x with f digits after the point (%f).
 func (x decimalDigits) fixed(f int, alt bool) string {
-	x.d = slices.Clone(x.d) // round writes in place
-	x.round(x.point + f)
+	x = x.rounded(x.point + f)
 	var b strings.Builder
 	if x.point <= 0 {
 		b.WriteByte('0')
@@ -538,12 +540,7 @@ func (x decimalDigits) fixed(f int, alt bool) string {
 // sci writes x as one digit, p more after the point, and an exponent of at
 // least two digits (%e).
 func (x decimalDigits) sci(p int, alt bool) string {
-	x.d = slices.Clone(x.d) // round writes in place
-	x.round(p + 1)
-	exp := x.point - 1
-	if len(x.d) == 0 {
-		exp = 0
-	}
+	x = x.rounded(p + 1)
 	var b strings.Builder
 	b.WriteByte(x.digit(0))
 	if p > 0 || alt {
@@ -552,7 +549,7 @@ func (x decimalDigits) sci(p int, alt bool) string {
 	for k := 1; k <= p; k++ {
 		b.WriteByte(x.digit(k))
 	}
-	fmt.Fprintf(&b, "e%+03d", exp)
+	fmt.Fprintf(&b, "e%+03d", x.exponent())
 	return b.String()
 }
 

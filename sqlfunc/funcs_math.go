@@ -29,26 +29,10 @@ func registerMathFuncs() {
 		}
 		return math.Sqrt(x), nil
 	}))
-	// The logarithms and POW follow ZetaSQL's rule: a result that is not
-	// finite is an error only when every argument is finite (LN(-inf) is
-	// NaN, POW(0, -inf) is +inf, LN(0) an error).
-	expr.Register("ln", float1(func(x float64) (float64, error) {
-		r := math.Log(x)
-		if !isFinite(r) && isFinite(x) {
-			return 0, expr.EvalErr("LN of a number that is not positive: %v", x)
-		}
-		return r, nil
-	}))
-	expr.Register("log10", float1(func(x float64) (float64, error) {
-		r := math.Log10(x)
-		if !isFinite(r) && isFinite(x) {
-			return 0, expr.EvalErr("LOG10 of a number that is not positive: %v", x)
-		}
-		if !isFinite(x) {
-			return r, nil
-		}
-		return snapLog(r, 10, x), nil
-	}))
+	// LN and LOG10 are registered with the trigonometric functions, whose
+	// error rule they share (funcs_trig.go); LOG and POW follow it for two
+	// arguments: a result that is not finite is an error only when every
+	// argument is finite (POW(0, -inf) is +inf, LOG(-inf, 2) NaN).
 	expr.Register("log", def(1, 2, sig(types.KindFloat64, types.KindFloat64), evalLog, false))
 	expr.Register("pow", def(2, 2, sig(types.KindFloat64, types.KindFloat64), evalPow, false))
 	expr.Alias("power", "pow")

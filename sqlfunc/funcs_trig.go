@@ -10,8 +10,9 @@ import (
 	"logq/types"
 )
 
-// Exponential, trigonometric and hyperbolic functions, and SIGN, with
-// BigQuery's error rules: a finite argument outside the function's domain
+// Exponential, logarithmic (LN, LOG10; LOG and POW in funcs_math.go),
+// trigonometric and hyperbolic functions, and SIGN, with BigQuery's error
+// rules (ZetaSQL's math.h): a finite argument outside the function's domain
 // (ACOS(2), ATANH(1), COT(0)) or a finite argument whose result overflows
 // (EXP(1000), COSH(1000)) is an error (NULL under SAFE.); an infinite
 // argument gives IEEE's answer (ACOS(inf) is NaN, EXP(-inf) is 0); NaN
@@ -25,8 +26,11 @@ func registerTrigFuncs() {
 	}
 	all := func(float64) bool { return true }
 	nonZero := func(x float64) bool { return x != 0 }
+	positive := func(x float64) bool { return x > 0 }
 	for _, d := range []fn{
 		{"exp", math.Exp, all},
+		{"ln", math.Log, positive},
+		{"log10", func(x float64) float64 { return snapLog(math.Log10(x), 10, x) }, positive},
 		{"sin", math.Sin, all},
 		{"cos", math.Cos, all},
 		{"tan", math.Tan, all},
@@ -53,7 +57,7 @@ func registerTrigFuncs() {
 		d := d
 		expr.Register(d.name, def(1, 1, sig(types.KindFloat64, types.KindFloat64), func(c *expr.Call, a []types.Value) (types.Value, error) {
 			x := a[0].F
-			finite := !math.IsInf(x, 0) && !math.IsNaN(x)
+			finite := isFinite(x)
 			if finite && !d.in(x) {
 				return types.Value{}, expr.EvalErr("%s(%v) is outside the function's domain", strings.ToUpper(d.name), x)
 			}

@@ -75,13 +75,12 @@ func FormatInterval(v Value) string {
 // PT alone is zero, P alone nothing), with no space around it (ZetaSQL
 // refuses ' 0-0 0' and '1:2:3 ').
 func ParseInterval(s string) (Value, error) {
-	t := s
 	var v Value
 	var err error
-	if strings.HasPrefix(t, "P") || strings.HasPrefix(t, "p") {
-		v, err = parseISOInterval(t[1:])
-	} else if from, to, ok := intervalForm(t); ok {
-		v, err = ParseIntervalParts(t, from, to)
+	if strings.HasPrefix(s, "P") || strings.HasPrefix(s, "p") {
+		v, err = parseISOInterval(s[1:])
+	} else if from, to, ok := intervalForm(s); ok {
+		v, err = ParseIntervalParts(s, from, to)
 	} else {
 		err = ErrBadCast
 	}

@@ -247,14 +247,18 @@ func (b *binder) valueItem(t *fromTree, q *sqlparse.Query, sc *scope) *fromTree 
 
 // isValueTable reports whether q's rows are values: SELECT AS VALUE, or a
 // set operation of such by position.
-func isValueTable(q sqlparse.SetExpr) bool {
+func isValueTable(q sqlparse.SetExpr) bool { return selectsAs(q, "VALUE") }
+
+// selectsAs reports whether every SELECT of q is SELECT AS as (VALUE or
+// STRUCT), through parentheses and set operations by position.
+func selectsAs(q sqlparse.SetExpr, as string) bool {
 	switch q := q.(type) {
 	case *sqlparse.Query:
-		return isValueTable(q.Body)
+		return selectsAs(q.Body, as)
 	case *sqlparse.Select:
-		return q.As == "VALUE"
+		return q.As == as
 	case *sqlparse.SetOp:
-		return q.Match == "" && isValueTable(q.Left) && isValueTable(q.Right)
+		return q.Match == "" && selectsAs(q.Left, as) && selectsAs(q.Right, as)
 	}
 	return false
 }

@@ -190,15 +190,7 @@ func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row [
 // SELECT, or a set operation by position of such (ARRAY(SELECT AS STRUCT
 // 1, 2 UNION ALL SELECT AS STRUCT 3, 4), the reference's example), whose
 // rows are wrapped after it as each branch's would be before.
-func isStructTable(q sqlparse.SetExpr) bool {
-	switch q := q.(type) {
-	case *sqlparse.Select:
-		return q.As == "STRUCT"
-	case *sqlparse.SetOp:
-		return q.Match == "" && isStructTable(q.Left) && isStructTable(q.Right)
-	}
-	return false
-}
+func isStructTable(q sqlparse.SetExpr) bool { return selectsAs(q, "STRUCT") }
 
 // structRow makes SELECT AS STRUCT's one column: a STRUCT of the select
 // list's columns, named as they are (an unnamed expression's field is

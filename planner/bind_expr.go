@@ -274,22 +274,6 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 	return nil
 }
 
-// parseIntLiteral reads an integer literal as GoogleSQL writes them:
-// decimal digits (010 is ten: a leading zero is no octal prefix) or 0x hex.
-func parseIntLiteral(s string) (int64, error) {
-	digits, neg := strings.CutPrefix(s, "-")
-	base := 10
-	if h, ok := strings.CutPrefix(digits, "0x"); ok {
-		base, digits = 16, h
-	} else if h, ok := strings.CutPrefix(digits, "0X"); ok {
-		base, digits = 16, h
-	}
-	if neg {
-		digits = "-" + digits
-	}
-	return strconv.ParseInt(digits, base, 64)
-}
-
 func (b *binder) literal(e *sqlparse.Literal) expr.Expr {
 	switch e.Kind {
 	case sqlparse.LitNull:
@@ -297,8 +281,8 @@ func (b *binder) literal(e *sqlparse.Literal) expr.Expr {
 	case sqlparse.LitBool:
 		return &expr.Const{V: types.BoolValue(e.Value == "TRUE")}
 	case sqlparse.LitInt:
-		i, err := parseIntLiteral(e.Value)
-		if err != nil {
+		i, ok := types.ParseInt64(e.Value) // 010 is ten: no octal prefix
+		if !ok {
 			b.fail(e.At, "integer %s is out of range", e.Value)
 		}
 		return &expr.Const{V: types.IntValue(i)}

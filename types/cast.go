@@ -79,7 +79,7 @@ func cast(v Value, to Type) (Value, error) {
 			}
 			return IntValue(int64(r)), nil
 		case KindString:
-			if i, ok := parseInt64(strings.TrimSpace(v.S)); ok {
+			if i, ok := ParseInt64(strings.TrimSpace(v.S)); ok {
 				return IntValue(i), nil
 			}
 			return fail()
@@ -233,10 +233,11 @@ func quoteForError(v Value) string {
 	return v.String()
 }
 
-// parseInt64 reads an integer as BigQuery's CAST does: optional sign, then
-// decimal digits or a 0x hex literal. Unlike strconv's base 0, a leading 0 is
-// not octal ("017" is 17) and 0b/0o prefixes and '_' separators are refused.
-func parseInt64(s string) (int64, bool) {
+// ParseInt64 reads an integer as BigQuery's CAST and integer literals do:
+// optional sign, then decimal digits or a 0x hex literal. Unlike strconv's
+// base 0, a leading 0 is not octal ("017" is 17) and 0b/0o prefixes and '_'
+// separators are refused.
+func ParseInt64(s string) (int64, bool) {
 	body := strings.TrimLeft(s, "+-")
 	if len(s)-len(body) > 1 || body == "" {
 		return 0, false

@@ -192,7 +192,7 @@ func formatTime(f string, t time.Time) (string, error) {
 				b.WriteString("pm")
 			}
 		case 'c': // the date and time: Thu Dec 25 07:30:00 2008
-			b.WriteString(t.Format("Mon Jan ") + fmt.Sprintf("%2d", t.Day()) + t.Format(" 15:04:05 ") + fmt.Sprintf("%04d", t.Year()))
+			b.WriteString(t.Format(time.ANSIC))
 		case 'x':
 			b.WriteString(t.Format("01/02/06"))
 		case 'X':
@@ -208,11 +208,8 @@ func formatTime(f string, t time.Time) (string, error) {
 				pad(y%100, 2)
 			case 'V':
 				pad(w, 2)
-			default: // the day of the ISO year, from the Monday of its week 1
-				jan4 := time.Date(y, time.January, 4, 0, 0, 0, 0, time.UTC)
-				monday := jan4.AddDate(0, 0, -((int(jan4.Weekday()) + 6) % 7))
-				day := time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-				pad(int(day.Sub(monday).Hours()/24)+1, 3)
+			default: // the day of the ISO year: whole weeks before, then Monday = 1
+				pad((w-1)*7+(int(t.Weekday())+6)%7+1, 3)
 			}
 		case 'U': // weeks starting on Sunday; days before the first are week 0
 			pad((t.YearDay()+6-int(t.Weekday()))/7, 2)

@@ -106,9 +106,6 @@ var longMonths, shortMonths, longDays, shortDays = func() (lm, sm, ld, sd []stri
 // expandParseFormat writes PARSE_'s composite elements as their parts:
 // %c (%a %b %e %H:%M:%S %Y), %x (%m/%d/%y) and %X (%H:%M:%S).
 func expandParseFormat(f string) string {
-	if !strings.Contains(f, "%") {
-		return f
-	}
 	var b strings.Builder
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' || i+1 == len(f) {
@@ -142,10 +139,10 @@ func parseTime(fn, f, s string, loc *time.Location) (int64, error) {
 	pm, twelve := -1, false
 	offset, hasOffset := 0, false
 	var epoch *int64
-	in := s
+	in, written := s, f // as the caller wrote them, for errors
 	s = strings.Trim(s, " \t\n\r\v\f")
 	fail := func() (int64, error) {
-		return 0, expr.EvalErr("%s: %q does not match the format %q", fn, in, f)
+		return 0, expr.EvalErr("%s: %q does not match the format %q", fn, in, written)
 	}
 	num := func(maxDigits int, signed bool) (int, bool) {
 		j := 0

@@ -1,6 +1,7 @@
 package sqlfunc
 
 import (
+	"strings"
 	"testing"
 
 	"logq/types"
@@ -8,7 +9,8 @@ import (
 
 // FORMAT never panics, whatever the format and the arguments' kinds, and a
 // format that passes the load-time check (kinds only) fails at run time
-// only for a value the check cannot see (a negative %x, a * out of range).
+// only for a value the check cannot see (a negative %x, a * width or
+// precision past its limit, a result past 1 MiB).
 func FuzzFormat(f *testing.F) {
 	for _, s := range []string{"%d", "%'d|%x", "%*.*f", "%-*s", "%#o %T %t", "%", "%5.2%", "%.*g", "%p%P", "%'X", "%0*d"} {
 		f.Add(s, int64(-42), 3.5, "ab")
@@ -25,6 +27,16 @@ func FuzzFormat(f *testing.F) {
 			_, _, runErr := formatSQL(format, args[:n], kinds)
 			if checkErr != nil && runErr == nil {
 				t.Fatalf("%q with %d arguments: refused at load (%v) but ran", format, n, checkErr)
+			}
+			// Passing the check, a run fails only for what the kinds do not
+			// show: a negative %o/%x, a * width or precision, or the length.
+			if checkErr == nil && runErr != nil {
+				msg := runErr.Error()
+				if !strings.Contains(msg, "cannot format the negative value") &&
+					!strings.Contains(msg, "longer than FORMAT's limit") &&
+					!strings.Contains(msg, "a precision of") {
+					t.Fatalf("%q with %d arguments: passed the check but failed at run: %v", format, n, runErr)
+				}
 			}
 		}
 	})

@@ -114,6 +114,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 	// is computed as a hidden column.
 	var sortKeys []SortKey
 	var hidden []expr.Expr
+	var hiddenAt []int // each hidden column's ORDER BY item, for errors
 	outCols := len(items)
 	for _, o := range orderBy {
 		idx := -1
@@ -134,6 +135,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 			}
 			idx = outCols + len(hidden)
 			hidden = append(hidden, e)
+			hiddenAt = append(hiddenAt, o.At)
 		}
 		var t types.Type
 		name := fmt.Sprintf("$order%d", idx-outCols)
@@ -197,16 +199,26 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		proj.Exprs = append(proj.Exprs, e)
 		proj.Cols = append(proj.Cols, Column{Name: it.name, T: e.Type()})
 	}
+	// Hidden ORDER BY columns are computed beside the select list, or, after
+	// SELECT DISTINCT, from the distinct rows (afterDistinct).
+	orderCols := proj
+	if s.Distinct {
+		orderCols = &Project{}
+		for i, c := range proj.Cols {
+			orderCols.Exprs = append(orderCols.Exprs, &expr.ColRef{Idx: i, T: c.T, Name: c.Name})
+			orderCols.Cols = append(orderCols.Cols, c)
+		}
+	}
 	for i, h := range hidden {
 		h = final(h)
-		proj.Exprs = append(proj.Exprs, h)
-		proj.Cols = append(proj.Cols, Column{Name: fmt.Sprintf("$order%d", i), T: h.Type()})
+		if s.Distinct {
+			h = b.afterDistinct(h, proj.Exprs[:outCols], keyStrings(proj.Exprs[:outCols]), hiddenAt[i])
+		}
+		orderCols.Exprs = append(orderCols.Exprs, h)
+		orderCols.Cols = append(orderCols.Cols, Column{Name: fmt.Sprintf("$order%d", i), T: h.Type()})
 	}
 	plan = proj
 	if s.Distinct {
-		if len(hidden) > 0 {
-			b.fail(s.At, "ORDER BY of a SELECT DISTINCT must use selected columns")
-		}
 		d := &Aggregate{In: plan}
 		for i, c := range proj.Cols {
 			b.orderable(s.At, "SELECT DISTINCT", c.T)
@@ -214,6 +226,10 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 			d.Cols = append(d.Cols, c)
 		}
 		plan = d
+		if len(hidden) > 0 {
+			orderCols.In = d
+			plan = orderCols
+		}
 	}
 	if len(sortKeys) > 0 {
 		plan = &Sort{In: plan, Keys: sortKeys, Limit: -1}
@@ -227,6 +243,34 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 		plan = trim
 	}
 	return b.limit(plan, limit, offset)
+}
+
+// afterDistinct rewrites e, an ORDER BY expression over the row the select
+// list is computed from, to read the SELECT DISTINCT output instead: each
+// largest subexpression that is a selected expression becomes that column,
+// and anything else the row holds is refused, as ZetaSQL refuses a column
+// that is "not visible after SELECT DISTINCT" (aggregates and analytic
+// functions included, unless selected). ks are the selected expressions'
+// strings.
+func (b *binder) afterDistinct(e expr.Expr, selected []expr.Expr, ks []string, pos int) expr.Expr {
+	es := e.String()
+	for i, k := range ks {
+		if k == es {
+			return &expr.ColRef{Idx: i, T: selected[i].Type(), Name: "$distinct" + strconv.Itoa(i)}
+		}
+	}
+	if _, ok := e.(*expr.ColRef); ok {
+		b.fail(pos, "ORDER BY after SELECT DISTINCT can only use the selected columns and expressions over them")
+	}
+	ch := e.Children()
+	if len(ch) == 0 {
+		return e
+	}
+	out := make([]expr.Expr, len(ch))
+	for i, c := range ch {
+		out[i] = b.afterDistinct(c, selected, ks, pos)
+	}
+	return e.WithChildren(out)
 }
 
 func aliasIndex(items []selItem, name string) int {

@@ -19,8 +19,9 @@ type quantAgg struct {
 	compact bool // the array holds ranks alone
 	elem    types.Type
 	q       []quantileState
-	strs    [][]string // the values of STRING and BYTES, per group
-	mem     *memBudget // the strings kept are charged here
+	strs    [][]string      // the values of STRING and BYTES, per group
+	boxed   [][]types.Value // the values of INTERVAL, per group
+	mem     *memBudget      // the strings kept are charged here
 	err     error
 	done    []types.Value // results, when computed ahead by prepare
 	// only, when set, holds per group the kept partial's group that alone
@@ -49,6 +50,7 @@ func (s *quantAgg) grow(n int) {
 	for len(s.q) < n {
 		s.q = append(s.q, quantileState{})
 		s.strs = append(s.strs, nil)
+		s.boxed = append(s.boxed, nil)
 	}
 }
 
@@ -56,8 +58,26 @@ func (s *quantAgg) grow(n int) {
 // decimals).
 func (s *quantAgg) byBytes() bool { return s.elem.InS() }
 
+// byValue reports whether the values are kept whole and ordered by
+// types.Compare: INTERVALs, whose order is their length (a month is 30 days,
+// as ZetaSQL compares them), not their parts'.
+func (s *quantAgg) byValue() bool { return s.elem.Kind == types.KindInterval }
+
 func (s *quantAgg) update(g []int32, args []*Vector, n int) {
 	v := args[0]
+	if s.byValue() {
+		kept := 0
+		for r, gi := range g {
+			if !v.isNull(r) {
+				s.boxed[gi] = append(s.boxed[gi], v.Value(r))
+				kept++
+			}
+		}
+		if err := s.mem.charge("APPROX_QUANTILES", kept, 1); err != nil && s.err == nil {
+			s.err = err
+		}
+		return
+	}
 	if s.byBytes() {
 		kept := 0
 		for r, gi := range g {
@@ -120,7 +140,7 @@ func (s *quantAgg) prepare() {
 			values += len(s.q[g].vals)
 		}
 		for g := range s.strs {
-			values += len(s.strs[g])
+			values += len(s.strs[g]) + len(s.boxed[g])
 		}
 		if values < parallelQuantileValues {
 			workers = 1
@@ -156,6 +176,9 @@ func (s *quantAgg) result(g int) types.Value {
 func (s *quantAgg) compute(g int) types.Value {
 	if s.byBytes() {
 		return s.computeStrings(g)
+	}
+	if s.byValue() {
+		return s.computeValues(g)
 	}
 	vals := s.quantiles(g)
 	if vals == nil {
@@ -222,6 +245,30 @@ func (s *quantAgg) computeStrings(g int) types.Value {
 	return types.ArrayValue(s.elem, out)
 }
 
+// computeValues is compute over values kept whole: exact, at exactRank, in
+// types.Compare's order (values that compare equal keep their arrival
+// order: which of them a rank gives is unspecified, as in BigQuery).
+func (s *quantAgg) computeValues(g int) types.Value {
+	vals := s.boxed[g]
+	if len(vals) == 0 {
+		return types.NullOf(types.ArrayOf(s.elem))
+	}
+	slices.SortStableFunc(vals, func(a, b types.Value) int {
+		c, _ := types.Compare(a, b)
+		return c
+	})
+	out := s.array()
+	N := len(vals)
+	for k, i := range s.ranks {
+		at := k
+		if !s.compact {
+			at = i
+		}
+		out[at] = vals[exactRank(i, s.n, N)]
+	}
+	return types.ArrayValue(s.elem, out)
+}
+
 // reserve makes room in each group's exact list for sizes[g] more values.
 func (s *quantAgg) reserve(sizes []int) {
 	for g, n := range sizes {
@@ -240,5 +287,6 @@ func (s *quantAgg) merge(target []int32, other aggState) {
 		}
 		s.q[t].merge(&o.q[g])
 		s.strs[t] = append(s.strs[t], o.strs[g]...)
+		s.boxed[t] = append(s.boxed[t], o.boxed[g]...)
 	}
 }

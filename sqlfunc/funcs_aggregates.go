@@ -243,7 +243,7 @@ func approxQuantilesType(c *expr.AggCall, symbolic bool) (types.Type, error) {
 	if ok && (k.V.T.Kind != types.KindInt64 || k.V.I < 1 || k.V.I > 100000) {
 		return argT, errors.New("the number of quantiles must be an integer from 1 to 100000")
 	}
-	if !argT.IsNumeric() && !argT.IsDecimal() && !argT.IsTime() && argT.Kind != types.KindNull && argT.Kind != types.KindString && argT.Kind != types.KindBool {
+	if !argT.IsNumeric() && !argT.IsDecimal() && !argT.IsTime() && argT.Kind != types.KindNull && argT.Kind != types.KindString && argT.Kind != types.KindBool && argT.Kind != types.KindInterval {
 		return argT, fmt.Errorf("APPROX_QUANTILES cannot order %s", argT)
 	}
 	return types.ArrayOf(argT), nil

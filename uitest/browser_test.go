@@ -269,6 +269,11 @@ func TestPage(t *testing.T) {
 	ctx, faults := openBrowser(t, path, s.url)
 	downloads := t.TempDir()
 	shots := os.Getenv("LOGQ_UI_SCREENSHOTS")
+	if shots != "" {
+		// Made here, so that a directory not there yet is not a failure
+		// halfway through the pages.
+		require.NoError(t, os.MkdirAll(shots, 0o755))
+	}
 
 	t.Run("sign-in", func(t *testing.T) {
 		do(t, ctx, chromedp.Navigate(s.url+"/"), chromedp.WaitVisible(chromedp.ID("key")))

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -68,11 +67,23 @@ func (s *Scanner) Peek() byte {
 	return s.b[s.i]
 }
 
-// str reads a string; the result aliases s.b when there were no escapes, or
+// Str reads a string; the result aliases s.b when there were no escapes, or
 // s.buf otherwise. Either way it is only valid until the next call.
 func (s *Scanner) Str() ([]byte, error) {
+	raw, escaped, err := s.RawStr()
+	if err != nil || !escaped {
+		return raw, err
+	}
+	s.buf = AppendUnescaped(s.buf[:0], raw)
+	return s.buf, nil
+}
+
+// RawStr reads a string as written: its bytes between the quotes, escapes
+// not decoded (AppendUnescaped decodes them), and whether it holds any. The
+// escapes are checked as Str checks them. The result aliases s.b.
+func (s *Scanner) RawStr() (raw []byte, escaped bool, err error) {
 	if s.Peek() != '"' {
-		return nil, s.Fail("a string")
+		return nil, false, s.Fail("a string")
 	}
 	s.i++
 	start := s.i
@@ -81,22 +92,35 @@ func (s *Scanner) Str() ([]byte, error) {
 	// characters inside strings, which strict JSON forbids, are accepted: a
 	// log line with a stray tab is worth keeping.)
 	j := s.special(start)
-	if j == len(s.b) {
-		s.i = j
-		return nil, s.Fail("the end of a string")
-	}
-	if s.b[j] == '"' {
+	if j < len(s.b) && s.b[j] == '"' {
 		s.i = j + 1
-		return s.b[start:j], nil
+		return s.b[start:j], false, nil
 	}
-	if bytes.IndexByte(s.b[j:], '"') < 0 {
+	if j == len(s.b) || bytes.IndexByte(s.b[j:], '"') < 0 {
 		// No quote at all: the string's end is missing, whatever its
 		// escapes (said so before any of them is read, as AppendBody says).
 		s.i = len(s.b)
-		return nil, s.Fail("the end of a string")
+		return nil, false, s.Fail("the end of a string")
 	}
-	s.i = j
-	return s.strSlow(start)
+	// The runs between escapes are read a word at a time with no limit: a
+	// SIMD search from each run would look to the string's closing quote
+	// every time, quadratic in a long string with many escapes.
+	for s.i = j; s.i < len(s.b); {
+		switch s.b[s.i] {
+		case '"':
+			s.i++
+			return s.b[start : s.i-1], true, nil
+		case '\\':
+			n, what := escapeLen(s.b[s.i:])
+			s.i += n // on an error, at the byte it names
+			if what != "" {
+				return nil, false, s.Fail(what)
+			}
+		default:
+			s.i, _ = s.scanWords(s.i, -1)
+		}
+	}
+	return nil, false, s.Fail("the end of a string")
 }
 
 // special returns the index of the first '"' or '\\' in s.b at or after i,
@@ -157,95 +181,150 @@ func hasLess(w uint64, n byte) uint64 {
 
 const wordOnes = 0x0101010101010101
 
-func (s *Scanner) strSlow(start int) ([]byte, error) {
-	s.buf = append(s.buf[:0], s.b[start:s.i]...)
-	for s.i < len(s.b) {
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			s.i++
-			return s.buf, nil
-		case c != '\\':
-			j, _ := s.scanWords(s.i, -1) // the run up to the next quote or escape
-			s.buf = append(s.buf, s.b[s.i:j]...)
-			s.i = j
+// escapeLen returns the length of the escape at b[0] (a backslash), or
+// what was expected instead and how far into b the bytes that are not it
+// start. A \u of a surrogate pair is one escape when its low half follows;
+// a lone half is an escape alone.
+func escapeLen(b []byte) (n int, what string) {
+	if len(b) < 2 {
+		return 0, "an escape"
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, ""
+	case 'u':
+		r, ok := hex4(b[2:])
+		if !ok {
+			return 2, "four hex digits"
+		}
+		if utf16.IsSurrogate(r) && len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
+			if lo, ok := hex4(b[8:]); ok && utf16.DecodeRune(r, lo) != utf8.RuneError {
+				return 12, ""
+			}
+		}
+		return 6, ""
+	}
+	return 1, "a valid escape"
+}
+
+// AppendUnescaped appends the text of a string as RawStr read it (its
+// escapes checked), decoded: a surrogate pair's two escapes are one
+// character, and a lone surrogate is U+FFFD. Bytes that are not escapes are
+// copied as they are.
+func AppendUnescaped(dst, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		if raw[i] != '\\' {
+			j := bytes.IndexByte(raw[i:], '\\')
+			if j < 0 {
+				return append(dst, raw[i:]...)
+			}
+			dst = append(dst, raw[i:i+j]...)
+			i += j
 			continue
 		}
-		if s.i+1 >= len(s.b) {
-			return nil, s.Fail("an escape")
+		n, what := escapeLen(raw[i:])
+		if what != "" { // not as RawStr read it: no more is decoded
+			return utf8.AppendRune(dst, utf8.RuneError)
 		}
-		e := s.b[s.i+1]
-		s.i += 2
-		switch e {
-		case '"', '\\', '/':
-			s.buf = append(s.buf, e)
+		switch e := raw[i+1]; e {
 		case 'b':
-			s.buf = append(s.buf, '\b')
+			dst = append(dst, '\b')
 		case 'f':
-			s.buf = append(s.buf, '\f')
+			dst = append(dst, '\f')
 		case 'n':
-			s.buf = append(s.buf, '\n')
+			dst = append(dst, '\n')
 		case 'r':
-			s.buf = append(s.buf, '\r')
+			dst = append(dst, '\r')
 		case 't':
-			s.buf = append(s.buf, '\t')
+			dst = append(dst, '\t')
 		case 'u':
-			r, ok := s.hex4()
-			if !ok {
-				return nil, s.Fail("four hex digits")
+			r, _ := hex4(raw[i+2:])
+			if n == 12 {
+				lo, _ := hex4(raw[i+8:])
+				r = utf16.DecodeRune(r, lo)
+			} else if utf16.IsSurrogate(r) {
+				r = utf8.RuneError
 			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(utf8.RuneError)
-				if s.i+1 < len(s.b) && s.b[s.i] == '\\' && s.b[s.i+1] == 'u' {
-					s.i += 2
-					if lo, ok := s.hex4(); ok {
-						r2 = utf16.DecodeRune(r, lo)
-					}
-				}
-				r = r2
-			}
-			s.buf = utf8.AppendRune(s.buf, r)
-		default:
-			return nil, s.Fail("a valid escape")
+			dst = utf8.AppendRune(dst, r)
+		default: // '"', '\\', '/'
+			dst = append(dst, e)
 		}
+		i += n
 	}
-	return nil, s.Fail("the end of a string")
+	return dst
 }
 
-func (s *Scanner) hex4() (rune, bool) {
-	if s.i+4 > len(s.b) {
+// hex4 reads the 4 hex digits at the start of b.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
 		return 0, false
 	}
-	v, err := strconv.ParseUint(string(s.b[s.i:s.i+4]), 16, 32)
-	if err != nil {
-		return 0, false
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
 	}
-	s.i += 4
-	return rune(v), true
+	return r, true
 }
 
-// nextKey reads the next key of an object whose '{' is consumed, and the
-// ':' after it; done reports the closing '}'.
+// NextKey reads the next key of an object whose '{' is consumed, and the
+// ':' after it; done reports the closing '}'. The key is as Str returns it.
 func (s *Scanner) NextKey(first bool) (key []byte, done bool, err error) {
+	key, escaped, done, err := s.RawKey(first)
+	if err != nil || done || !escaped {
+		return key, done, err
+	}
+	s.buf = AppendUnescaped(s.buf[:0], key)
+	return s.buf, false, nil
+}
+
+// RawKey is NextKey with the key as RawStr returns it.
+func (s *Scanner) RawKey(first bool) (key []byte, escaped, done bool, err error) {
 	c := s.Peek()
 	if c == '}' {
 		s.i++
-		return nil, true, nil
+		return nil, false, true, nil
 	}
 	if !first {
 		if c != ',' {
-			return nil, false, s.Fail("',' or '}'")
+			return nil, false, false, s.Fail("',' or '}'")
 		}
 		s.i++
 	}
-	if key, err = s.Str(); err != nil {
-		return nil, false, err
+	if key, escaped, err = s.RawStr(); err != nil {
+		return nil, false, false, err
 	}
 	if s.Peek() != ':' {
-		return nil, false, s.Fail("':'")
+		return nil, false, false, s.Fail("':'")
 	}
 	s.i++
-	return key, false, nil
+	return key, escaped, false, nil
+}
+
+// NextElement steps through an array whose '[' is consumed: before each
+// element it consumes the ',' that must come between elements (none before
+// the first), and done reports (and consumes) the closing ']'.
+func (s *Scanner) NextElement(first bool) (done bool, err error) {
+	switch c := s.Peek(); {
+	case c == ']':
+		s.i++
+		return true, nil
+	case first:
+		return false, nil
+	case c == ',':
+		s.i++
+		return false, nil
+	}
+	return false, s.Fail("',' or ']'")
 }
 
 // number reads a number token and reports whether it is written as an integer.

@@ -52,7 +52,10 @@ func TestSpecialFindsTheFirstQuoteOrBackslash(t *testing.T) {
 // Str reads every string encoding/json reads, to the same bytes.
 func FuzzStrAgreesWithEncodingJSON(f *testing.F) {
 	for _, s := range []string{`"abc"`, `"a\"b"`, `"\u00e9\n\t\\\/"`, `"` + string(bytes.Repeat([]byte("x"), 70)) + `\r"`,
-		`"\ud83d\ude00 and more than thirty-two bytes before the end"`, `""`, `"\"`} {
+		`"\ud83d\ude00 and more than thirty-two bytes before the end"`, `""`, `"\"`,
+		// Halves of surrogate pairs that are not pairs: each is U+FFFD and
+		// what follows it is read on its own (the A was once lost).
+		`"a\ud800\u0041b"`, `"\ud800\ud800"`, `"\udc00\ud83d\ude00"`, `"\ud83d"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, lit []byte) {
@@ -65,6 +68,15 @@ func FuzzStrAgreesWithEncodingJSON(f *testing.F) {
 		require.NoError(t, err, "%q", lit)
 		require.Equal(t, want, string(got), "%q", lit)
 		require.Zero(t, s.Peek(), "%q: the whole literal is read", lit)
+		// RawStr reads the same string as written, and AppendUnescaped
+		// decodes that to what Str gave.
+		s = NewScanner(lit, nil)
+		raw, escaped, err := s.RawStr()
+		require.NoError(t, err, "%q", lit)
+		quoted := bytes.TrimSpace(lit)
+		require.Equal(t, string(quoted[1:len(quoted)-1]), string(raw), "%q", lit)
+		require.Equal(t, bytes.IndexByte(raw, '\\') >= 0, escaped, "%q", lit)
+		require.Equal(t, want, string(AppendUnescaped(nil, raw)), "%q", lit)
 	})
 }
 

@@ -6,8 +6,10 @@
 //
 // What it owns:
 //   - scan.go: a JSON scanner that visits a text in place without building
-//     values, and Split, which cuts a well-formed body into raw events (a
-//     JSON array, {"batch": [...]}, one object, or NDJSON).
+//     values (strings decoded, or as written with RawStr and decoded later
+//     with AppendUnescaped: the drains' encoders read bodies so), and Split,
+//     which cuts a well-formed body into raw events (a JSON array,
+//     {"batch": [...]}, one object, or NDJSON).
 //   - keys.go: keys made SQL-safe as Logflare makes them.
 //   - timestamp.go: ISO 8601 text, or an integer whose digit count gives its
 //     unit (seconds, ms, µs, ns).

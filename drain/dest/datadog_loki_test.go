@@ -26,9 +26,9 @@ func TestDatadogSend(t *testing.T) {
 	evs := sampleEvents(t)
 	// a top-level "message" wins over event_message; a nested one does not
 	evs = append(evs,
-		event(t, map[string]any{"id": "m1", "timestamp": int64(1700000000000001), "event_message": "em", "message": "top \"msg\""}),
-		event(t, map[string]any{"id": "m2", "timestamp": int64(1700000000000002), "event_message": "em2", "metadata": map[string]any{"message": "nested"}}),
-		event(t, map[string]any{"id": "m3", "timestamp": int64(1700000000000003)}),
+		eventOf(t, map[string]any{"id": "m1", "timestamp": int64(1700000000000001), "event_message": "em", "message": "top \"msg\""}),
+		eventOf(t, map[string]any{"id": "m2", "timestamp": int64(1700000000000002), "event_message": "em2", "metadata": map[string]any{"message": "nested"}}),
+		eventOf(t, map[string]any{"id": "m3", "timestamp": int64(1700000000000003)}),
 	)
 	require.NoError(t, d.Send(context.Background(), Batch{Source: "postgres_logs", Events: evs}))
 
@@ -107,7 +107,7 @@ func TestLokiSend(t *testing.T) {
 		"headers":  map[string]any{"X-Scope-OrgID": "tenant1", "authorization": "ignored"},
 	}, Options{})
 	evs := sampleEvents(t)
-	evs = append(evs, event(t, map[string]any{
+	evs = append(evs, eventOf(t, map[string]any{
 		"id": "n1", "timestamp": int64(1700000000000000),
 		"metadata": map[string]any{"a": map[string]any{"b": []any{map[string]any{"c": 1.5e300}, "x", nil, false}}, "big": int64(1) << 62},
 	}))

@@ -154,6 +154,8 @@
 // This package imports the standard library, github.com/klauspost/compress
 // (gzip), go.opentelemetry.io/proto/otlp's logs/v1 (severity numbers; the
 // common and resource messages only in tests) and
-// google.golang.org/protobuf (protowire). It does not import the rest of
-// logq.
+// google.golang.org/protobuf (protowire), and of logq only types (JSON
+// string encoding) and event, whose scanner reads the bodies (jsonscan.go
+// wraps it: a body that is not JSON is read as far as it is, never
+// refused).
 package dest

@@ -108,7 +108,7 @@ type flatEntry struct{ k0, k1, v0, v1 int }
 
 // event reads one body's leaves.
 func (f *flattener) event(body []byte) {
-	f.s = scanner{b: body}
+	f.s = newScanner(body)
 	f.path, f.keys, f.vals, f.ents = f.path[:0], f.keys[:0], f.vals[:0], f.ents[:0]
 	if f.s.peek() == '{' {
 		f.value()

@@ -106,8 +106,8 @@ func (rc *receiver) only(t testing.TB) request {
 	return reqs[0]
 }
 
-// event makes an Event from a body built by encoding/json.
-func event(t testing.TB, body map[string]any) Event {
+// eventOf makes an Event from a body built by encoding/json.
+func eventOf(t testing.TB, body map[string]any) Event {
 	t.Helper()
 	b, err := json.Marshal(body)
 	require.NoError(t, err)
@@ -122,7 +122,7 @@ func sampleEvents(t testing.TB) []Event {
 	base := time.Date(2026, 3, 4, 5, 6, 7, 123456000, time.UTC).UnixMicro()
 	var out []Event
 	for i := range 5 {
-		out = append(out, event(t, map[string]any{
+		out = append(out, eventOf(t, map[string]any{
 			"id":            fmt.Sprintf("00000000-0000-4000-8000-%012d", i),
 			"timestamp":     base + int64(i)*1000001,
 			"event_message": fmt.Sprintf("GET /rest/v1/items?id=eq.%d | 200 \"quoted\" \\ back\nline é ✓", i),

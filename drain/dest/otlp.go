@@ -172,7 +172,7 @@ func appendStringField[T ~string | ~[]byte](dst []byte, num protowire.Number, s 
 func (enc *otlpEncoder) record(e *Event, observed uint64, flatten bool) {
 	enc.nodes = enc.nodes[:0]
 	enc.arena = enc.arena[:0]
-	enc.s = scanner{b: e.Body}
+	enc.s = newScanner(e.Body)
 	root := int32(-1)
 	if enc.s.peek() == '{' {
 		root = enc.parse()
@@ -432,53 +432,33 @@ func (enc *otlpEncoder) parse() int32 {
 	switch c := s.peek(); {
 	case c == '{':
 		n.kind = nObject
-		s.i++
 		last := int32(-1)
-		if s.peek() == '}' {
-			s.i++
-		} else {
-			for !s.bad {
-				k, esc := s.str()
-				if !s.expect(':') {
-					break
-				}
-				key := enc.decode(k, esc)
-				ci := enc.parse()
-				enc.nodes[ci].key = key
-				if last < 0 {
-					n.first = ci
-				} else {
-					enc.nodes[last].next = ci
-				}
-				last = ci
-				n.inner += sizeBytesField(fKvlistValues, enc.kvSize(ci))
-				if !s.more('}') {
-					break
-				}
+		s.members(func(k []byte, esc bool) {
+			key := enc.decode(k, esc)
+			ci := enc.parse()
+			enc.nodes[ci].key = key
+			if last < 0 {
+				n.first = ci
+			} else {
+				enc.nodes[last].next = ci
 			}
-		}
+			last = ci
+			n.inner += sizeBytesField(fKvlistValues, enc.kvSize(ci))
+		})
 		n.size = sizeBytesField(fAnyKvlist, n.inner)
 	case c == '[':
 		n.kind = nArray
-		s.i++
 		last := int32(-1)
-		if s.peek() == ']' {
-			s.i++
-		} else {
-			for !s.bad {
-				ci := enc.parse()
-				if last < 0 {
-					n.first = ci
-				} else {
-					enc.nodes[last].next = ci
-				}
-				last = ci
-				n.inner += sizeBytesField(fArrayValues, enc.nodes[ci].size)
-				if !s.more(']') {
-					break
-				}
+		s.elements(func(int) {
+			ci := enc.parse()
+			if last < 0 {
+				n.first = ci
+			} else {
+				enc.nodes[last].next = ci
 			}
-		}
+			last = ci
+			n.inner += sizeBytesField(fArrayValues, enc.nodes[ci].size)
+		})
 		n.size = sizeBytesField(fAnyArray, n.inner)
 	case c == '"':
 		n.kind = nString
@@ -518,7 +498,7 @@ func (enc *otlpEncoder) decode(raw []byte, esc bool) []byte {
 		return raw
 	}
 	start := len(enc.arena)
-	enc.arena = appendUnescaped(enc.arena, raw)
+	enc.arena = appendDecoded(enc.arena, raw)
 	return enc.arena[start:len(enc.arena):len(enc.arena)]
 }
 

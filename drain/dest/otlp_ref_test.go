@@ -59,7 +59,8 @@ func refRecord(e Event, observed uint64, flatten bool) *logs.LogRecord {
 		hasMsg bool
 		hasSev bool
 	)
-	s := &scanner{b: e.Body}
+	sc := newScanner(e.Body)
+	s := &sc
 	s.members(func(k []byte, esc bool) {
 		key := decodeString(k, esc)
 		switch key {

@@ -108,7 +108,7 @@ func receiveOTLP(t *testing.T, r request) *logs.LogsData {
 func otlpEvents(t *testing.T) []Event {
 	evs := sampleEvents(t)
 	return append(evs,
-		event(t, map[string]any{
+		eventOf(t, map[string]any{
 			"id": "otel", "timestamp": int64(1700000000123456), "event_message": "with otel fields",
 			"attributes":      map[string]any{"http": map[string]any{"method": "POST"}, "n": 3},
 			"trace_id":        "0123456789ABCDEF0123456789abcdef",
@@ -117,7 +117,7 @@ func otlpEvents(t *testing.T) []Event {
 			"severity_text":   "ERROR",
 			"metadata":        map[string]any{"level": "info"},
 		}),
-		event(t, map[string]any{"id": "nomsg", "timestamp": int64(1700000000000000), "metadata": map[string]any{"parsed": map[string]any{"error_severity": "WARNING"}}}),
+		eventOf(t, map[string]any{"id": "nomsg", "timestamp": int64(1700000000000000), "metadata": map[string]any{"parsed": map[string]any{"error_severity": "WARNING"}}}),
 	)
 }
 

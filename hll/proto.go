@@ -9,15 +9,10 @@ import (
 	"logq/protofields"
 )
 
-// The fields of AggregatorStateProto and of its extension 112,
-// HyperLogLogPlusUniqueStateProto, that a sketch reads and writes.
+// The fields of AggregatorStateProto's extension 112,
+// HyperLogLogPlusUniqueStateProto, that a sketch reads and writes (the
+// envelope is protofields.AggregatorState).
 const (
-	fieldType            = 1
-	fieldNumValues       = 2
-	fieldEncodingVersion = 3
-	fieldValueType       = 4
-	fieldHLL             = 112
-
 	fieldSparseSize      = 2
 	fieldPrecision       = 3
 	fieldSparsePrecision = 4
@@ -68,19 +63,9 @@ func (s *Sketch) BytesAs(vt ValueType) []byte {
 		h = protowire.AppendTag(h, fieldSparseData, protowire.BytesType)
 		h = protowire.AppendBytes(h, d)
 	}
-	var b []byte
-	b = protowire.AppendTag(b, fieldType, protowire.VarintType)
-	b = protowire.AppendVarint(b, typeHLLPlusUnique)
-	b = protowire.AppendTag(b, fieldNumValues, protowire.VarintType)
-	b = protowire.AppendVarint(b, uint64(s.numValues))
-	b = protowire.AppendTag(b, fieldEncodingVersion, protowire.VarintType)
-	b = protowire.AppendVarint(b, encodingVersion)
-	if vt != AnyType {
-		b = protowire.AppendTag(b, fieldValueType, protowire.VarintType)
-		b = protowire.AppendVarint(b, uint64(vt))
-	}
-	b = protowire.AppendTag(b, fieldHLL, protowire.BytesType)
-	return protowire.AppendBytes(b, h)
+	return protofields.AppendAggregatorState(nil, protofields.AggregatorState{
+		Type: typeHLLPlusUnique, NumValues: uint64(s.numValues), EncodingVersion: encodingVersion,
+		ValueType: uint64(vt), Ext: h})
 }
 
 // ValueType is what the sketch counts.
@@ -89,47 +74,33 @@ func (s *Sketch) ValueType() ValueType { return s.vt }
 // Parse reads a serialized sketch. Anything but a well-formed HLL++ state
 // of encoding version 2 is an error; unknown fields are skipped.
 func Parse(b []byte) (*Sketch, error) {
+	st, err := protofields.ParseAggregatorState(b, typeHLLPlusUnique)
+	if err != nil {
+		return nil, err
+	}
 	var (
-		typ, version     uint64 = 0, 1
-		numValues        uint64
-		sawNum           bool
-		vt               uint64
 		p, sp            uint64
 		data, sparseData []byte
-		sawData, sawHLL  bool
+		sawData          bool
 	)
-	err := protofields.Each(b, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
+	err = protofields.Each(st.Ext, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
 		switch {
-		case num == fieldType && !isBytes:
-			typ = v
-		case num == fieldNumValues && !isBytes:
-			numValues, sawNum = v, true
-		case num == fieldEncodingVersion && !isBytes:
-			version = v
-		case num == fieldValueType && !isBytes:
-			vt = v
-		case num == fieldHLL && isBytes:
-			sawHLL = true
-			return protofields.Each(raw, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
-				switch {
-				case num == fieldPrecision && !isBytes:
-					p = v
-				case num == fieldSparsePrecision && !isBytes:
-					sp = v
-				case num == fieldData && isBytes:
-					data, sawData = raw, true
-				case num == fieldSparseData && isBytes:
-					sparseData = raw
-				}
-				return nil
-			})
+		case num == fieldPrecision && !isBytes:
+			p = v
+		case num == fieldSparsePrecision && !isBytes:
+			sp = v
+		case num == fieldData && isBytes:
+			data, sawData = raw, true
+		case num == fieldSparseData && isBytes:
+			sparseData = raw
 		}
 		return nil
 	})
+	typ, version, numValues, vt := st.Type, st.EncodingVersion, st.NumValues, st.ValueType
 	switch {
 	case err != nil:
 		return nil, err
-	case typ != typeHLLPlusUnique || !sawNum || !sawHLL:
+	case typ != typeHLLPlusUnique || !st.HasNumValues || !st.HasExt:
 		return nil, errors.New("not an HLL++ sketch")
 	case version != encodingVersion:
 		return nil, fmt.Errorf("encoding version %d, not %d", version, encodingVersion)

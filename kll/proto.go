@@ -12,16 +12,10 @@ import (
 	"logq/protofields"
 )
 
-// The fields of AggregatorStateProto and of its extension 113,
+// The fields of AggregatorStateProto's extension 113,
 // KllQuantilesStateProto (with its Compactor and Sampler), that a sketch
-// reads and writes.
+// reads and writes (the envelope is protofields.AggregatorState).
 const (
-	fieldType            = 1
-	fieldNumValues       = 2
-	fieldEncodingVersion = 3
-	fieldValueType       = 4
-	fieldKLL             = 113
-
 	fieldK          = 1
 	fieldInvEps     = 2
 	fieldMin        = 3
@@ -91,15 +85,8 @@ func (s *Sketch) Bytes() []byte {
 			e = protowire.AppendBytes(e, sm)
 		}
 	}
-	var b []byte
-	b = protowire.AppendTag(b, fieldType, protowire.VarintType)
-	b = protowire.AppendVarint(b, typeKLLQuantiles)
-	b = protowire.AppendTag(b, fieldNumValues, protowire.VarintType)
-	b = protowire.AppendVarint(b, uint64(s.n))
-	b = protowire.AppendTag(b, fieldValueType, protowire.VarintType)
-	b = protowire.AppendVarint(b, uint64(s.vt))
-	b = protowire.AppendTag(b, fieldKLL, protowire.BytesType)
-	return protowire.AppendBytes(b, e)
+	return protofields.AppendAggregatorState(nil, protofields.AggregatorState{
+		Type: typeKLLQuantiles, NumValues: uint64(s.n), EncodingVersion: 1, ValueType: uint64(s.vt), Ext: e})
 }
 
 // decoder reads the values of one value type.
@@ -205,32 +192,12 @@ func (d decoder) compactor(b []byte) ([]Key, error) {
 // that agrees with them). Anything else is an error; unknown fields are
 // skipped, and a message given twice merges as protobuf merges it.
 func Parse(b []byte) (*Sketch, error) {
-	var (
-		typ, numValues, vt uint64
-		version            uint64 = 1
-		sawNum, sawKLL     bool
-		ext                []byte
-	)
-	err := protofields.Each(b, func(num protowire.Number, v uint64, raw []byte, isBytes bool) error {
-		switch {
-		case num == fieldType && !isBytes:
-			typ = v
-		case num == fieldNumValues && !isBytes:
-			numValues, sawNum = v, true
-		case num == fieldEncodingVersion && !isBytes:
-			version = v
-		case num == fieldValueType && !isBytes:
-			vt = v
-		case num == fieldKLL && isBytes:
-			sawKLL = true
-			ext = append(ext, raw...)
-		}
-		return nil
-	})
+	st, err := protofields.ParseAggregatorState(b, typeKLLQuantiles)
+	typ, version, numValues, vt, ext := st.Type, st.EncodingVersion, st.NumValues, st.ValueType, st.Ext
 	switch {
 	case err != nil:
 		return nil, err
-	case typ != typeKLLQuantiles || !sawNum || !sawKLL:
+	case typ != typeKLLQuantiles || !st.HasNumValues || !st.HasExt:
 		return nil, errors.New("not a KLL quantiles sketch")
 	case version != 1:
 		return nil, fmt.Errorf("encoding version %d, not 1", version)

@@ -1,7 +1,9 @@
 // Package protofields walks the fields of a serialized protobuf message
 // without its generated code: the HLL++ sketches (package hll), the KLL
 // quantile sketches (package kll) and the Tink keysets (package aead) are read
-// field by field with it.
+// field by field with it (Each). aggregator_state.go reads and writes the
+// envelope ZetaSQL wraps every sketch in, AggregatorStateProto, defined here
+// once for hll and kll.
 package protofields
 
 import "google.golang.org/protobuf/encoding/protowire"

@@ -546,3 +546,44 @@ func TestStringQuantilesAndConcatChargeBudget(t *testing.T) {
 	require.Equal(t, "v099", res.Rows[0][0].S) // the ⌈200/2⌉ = 100th of v000…v199
 	require.Equal(t, int64(200), res.Rows[0][1].I)
 }
+
+// The sketch aggregates charge what their sketches hold: two groups of
+// 2000 distinct values, a sketch each, are past an 8KiB budget that the
+// same GROUP BY with COUNT(*) stays under (serially the error names the
+// sketch; through the parallel merge, whichever charge crossed the line).
+// Without a budget, serially (one segment) and through the merge of
+// partial states (segments of 500 events), group k (the values i < 4000
+// with i % 2 = k) counts about 2000 (HLL++, within 2%) and has min k and
+// max 3998 + k (KLL is exact under 4096 values).
+func TestSketchesChargeBudget(t *testing.T) {
+	const hllSQL = "select k, hll_count.extract(hll_count.init(v)) as n from src group by k order by k"
+	const kllSQL = "select k, kll_quantiles.extract_int64(kll_quantiles.init_int64(v), 1) as q from src group by k order by k"
+	for _, rows := range []int{5000, 500} {
+		st := logstore.New(logstore.Options{SegmentRows: rows})
+		numbered(t, st, "src", 4000, func(i int) string { return fmt.Sprintf(`"k":%d,"v":%d`, i%2, i) })
+		_, err := runSQL(t, st, "select k, count(*) as n from src group by k", 8<<10)
+		require.NoError(t, err)
+		for sql, name := range map[string]string{hllSQL: "(in a HLL_COUNT sketch)", kllSQL: "(in a KLL_QUANTILES sketch)"} {
+			_, err = runSQL(t, st, sql, 8<<10)
+			require.ErrorContains(t, err, "memory budget of 8KiB", "segments of %d", rows)
+			if rows == 5000 {
+				require.ErrorContains(t, err, name)
+			}
+		}
+		res, err := runSQL(t, st, hllSQL, 0)
+		require.NoError(t, err)
+		require.Len(t, res.Rows, 2)
+		for k, r := range res.Rows {
+			require.Equal(t, int64(k), r[0].I)
+			require.InDelta(t, 2000, r[1].I, 40, "segments of %d", rows)
+		}
+		res, err = runSQL(t, st, kllSQL, 0)
+		require.NoError(t, err)
+		require.Len(t, res.Rows, 2)
+		for k, r := range res.Rows {
+			q := r[1].L
+			require.Len(t, q, 2)
+			require.Equal(t, []int64{int64(k), int64(3998 + k)}, []int64{q[0].I, q[1].I}, "segments of %d", rows)
+		}
+	}
+}

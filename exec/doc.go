@@ -85,7 +85,8 @@
 // (STRING_AGG, ARRAY_AGG: every value charged), op_agg_concat.go
 // (ARRAY_CONCAT_AGG), op_agg_topcount.go, op_agg_var.go and op_agg_covar.go
 // (FLOAT64 moments), op_agg_moments_decimal.go (NUMERIC moments, exact),
-// op_agg_hll.go (HLL_COUNT), op_agg_kll.go (KLL_QUANTILES), op_agg_having.go (HAVING MAX|MIN),
+// op_agg_hll.go (HLL_COUNT), op_agg_kll.go (KLL_QUANTILES; both on
+// op_agg_sketches.go's sketch per group), op_agg_having.go (HAVING MAX|MIN),
 // op_agg_distinct.go (DISTINCT of the others) and op_agg_quantiles.go. APPROX_QUANTILES is exact (nearest
 // rank) while a group has at most exactQuantileLimit values, then switches
 // to a merging t-digest (quantile.go).

@@ -12,32 +12,20 @@ import (
 // NULL, or 0 for MERGE. What the sketches hold is charged to the memory
 // budget as they grow, and released when a partial state is merged.
 type hllState struct {
+	sketches[hll.Sketch, *hll.Sketch]
 	fn        string
 	precision int
 	t         types.Type // the result's
-	sk        []*hll.Sketch
-	size      []int // bytes charged per group
-	held      int   // budget units charged in all
-	mem       *memBudget
-	err       error
 }
 
 func newHLLState(a expr.AggCall) aggState {
 	s := &hllState{fn: a.Fn, t: a.T, precision: hll.DefaultPrecision}
+	s.what = "HLL_COUNT sketch"
 	if len(a.Args) == 2 {
 		s.precision = int(a.Args[1].(*expr.Const).V.I) // checked by the planner
 	}
 	return s
 }
-
-func (s *hllState) grow(n int) {
-	s.sk = growZero(s.sk, n)
-	s.size = growZero(s.size, n)
-}
-
-func (s *hllState) setBudget(m *memBudget) { s.mem = m }
-
-func (s *hllState) failed() error { return s.err }
 
 func (s *hllState) fail() {
 	if s.err == nil {
@@ -46,23 +34,6 @@ func (s *hllState) fail() {
 			msg += "_PARTIAL"
 		}
 		s.err = &Error{Kind: KindEvaluation, Msg: msg}
-	}
-}
-
-// charge charges what group g's sketch grew by since it was last charged.
-func (s *hllState) charge(g int32) {
-	if s.sk[g] == nil {
-		return // no sketch yet (its only value was not one)
-	}
-	now := s.sk[g].MemSize()
-	units := now/bytesPerValue - s.size[g]/bytesPerValue
-	if units <= 0 {
-		return
-	}
-	s.size[g] = now
-	s.held += units
-	if err := s.mem.charge("HLL_COUNT sketch", units, 1); err != nil && s.err == nil {
-		s.err = err
 	}
 }
 
@@ -91,7 +62,7 @@ func (s *hllState) update(g []int32, args []*Vector, n int) {
 			s.sk[gi] = hll.New(s.precision, vt)
 		}
 		s.sk[gi].AddHash(hllHash(x))
-		s.charge(gi) // a few comparisons; the budget is asked only when the sketch grew
+		s.charge(gi)
 	}
 }
 
@@ -138,17 +109,5 @@ func (s *hllState) result(g int) types.Value {
 }
 
 func (s *hllState) merge(target []int32, other aggState) {
-	o := other.(*hllState)
-	if o.err != nil && s.err == nil {
-		s.err = o.err
-	}
-	for g, t := range target {
-		if o.sk[g] != nil {
-			s.fold(t, o.sk[g])
-			o.sk[g] = nil // merged: the partial's is this state's now, or gone
-			s.charge(t)
-		}
-	}
-	o.mem.release(o.held, 1)
-	o.held = 0
+	s.mergeFrom(target, &other.(*hllState).sketches, s.fold)
 }

@@ -20,6 +20,7 @@ import (
 // sketch has none: NULL. What the sketches hold is charged to the memory
 // budget as they grow, and released when a partial state is merged.
 type kllState struct {
+	sketches[kll.Sketch, *kll.Sketch]
 	fn, up    string // name, and as messages spell it
 	t         types.Type
 	init      bool
@@ -27,15 +28,11 @@ type kllState struct {
 	precision int64
 	q         int     // MERGE_INT64, MERGE_FLOAT64
 	phi       float64 // MERGE_POINT_*
-	sk        []*kll.Sketch
-	size      []int // bytes charged per group
-	held      int   // budget units charged in all
-	mem       *memBudget
-	err       error
 }
 
 func newKLLState(a expr.AggCall) aggState {
 	s := &kllState{fn: a.Fn, up: strings.ToUpper(a.Fn), t: a.T, precision: kll.DefaultPrecision}
+	s.what = "KLL_QUANTILES sketch"
 	switch {
 	case strings.HasSuffix(a.Fn, "_int64"):
 		s.vt = kll.Int64
@@ -57,35 +54,9 @@ func newKLLState(a expr.AggCall) aggState {
 	return s
 }
 
-func (s *kllState) grow(n int) {
-	s.sk = growZero(s.sk, n)
-	s.size = growZero(s.size, n)
-}
-
-func (s *kllState) setBudget(m *memBudget) { s.mem = m }
-
-func (s *kllState) failed() error { return s.err }
-
 func (s *kllState) fail(err error) {
 	if s.err == nil {
 		s.err = &Error{Kind: KindEvaluation, Msg: err.Error()}
-	}
-}
-
-// charge charges what group g's sketch grew by since it was last charged.
-func (s *kllState) charge(g int32) {
-	if s.sk[g] == nil {
-		return
-	}
-	now := s.sk[g].MemSize()
-	units := now/bytesPerValue - s.size[g]/bytesPerValue
-	if units <= 0 {
-		return
-	}
-	s.size[g] = now
-	s.held += units
-	if err := s.mem.charge("KLL_QUANTILES sketch", units, 1); err != nil && s.err == nil {
-		s.err = err
 	}
 }
 
@@ -144,7 +115,7 @@ func (s *kllState) add(g []int32, args []*Vector) {
 			s.fail(fmt.Errorf("%s: %w", s.up, err))
 			return
 		}
-		s.charge(gi) // the budget is asked only when the sketch grew
+		s.charge(gi)
 	}
 }
 
@@ -178,17 +149,5 @@ func (s *kllState) result(g int) types.Value {
 }
 
 func (s *kllState) merge(target []int32, other aggState) {
-	o := other.(*kllState)
-	if o.err != nil && s.err == nil {
-		s.err = o.err
-	}
-	for g, t := range target {
-		if o.sk[g] != nil {
-			s.fold(t, o.sk[g])
-			o.sk[g] = nil // merged: the partial's is this state's now, or gone
-			s.charge(t)
-		}
-	}
-	o.mem.release(o.held, 1)
-	o.held = 0
+	s.mergeFrom(target, &other.(*kllState).sketches, s.fold)
 }

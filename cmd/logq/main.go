@@ -10,6 +10,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -130,4 +131,22 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// parseInterleaved parses args with fs where flags may come before, between
+// or after the positional arguments (logq query logs.all project=x --json),
+// and returns the positional ones. help reports --help (answered: exit 0);
+// err, a flag fs refused (already printed with the usage).
+func parseInterleaved(fs *flag.FlagSet, args []string) (positional []string, help bool, err error) {
+	for len(args) > 0 {
+		if err := fs.Parse(args); err != nil {
+			return nil, errors.Is(err, flag.ErrHelp), err
+		}
+		args = fs.Args()
+		if len(args) > 0 {
+			positional = append(positional, args[0])
+			args = args[1:]
+		}
+	}
+	return positional, false, nil
 }

@@ -36,19 +36,12 @@ func query(args []string, stdout, stderr io.Writer) int {
 	sql := fs.String("sql", "", "run this SELECT over the sources by name (/api/query) instead of an endpoint; name=value arguments are its @params")
 	fs.Var(&files, "file", "SOURCE=PATH.ndjson to load for an in-process run; repeatable")
 	// Flags may follow the positional arguments.
-	var positional []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		args = fs.Args()
-		if len(args) > 0 {
-			positional = append(positional, args[0])
-			args = args[1:]
-		}
+	positional, help, perr := parseInterleaved(fs, args)
+	if help {
+		return 0
+	}
+	if perr != nil {
+		return 2
 	}
 	if len(positional) == 0 && *sql == "" {
 		fmt.Fprintln(stderr, "logq query: name the endpoint, e.g. logq query logs.all project=abc project_tier=PRO, or give --sql 'select …'")

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,19 +26,12 @@ func tail(args []string, stdout, stderr io.Writer) int {
 	filter := fs.String("lql", "", "only events this LQL filter matches (e.g. error, m.level:error, ~\"timeout|refused\")")
 	from := fs.String("from", "now", "now, start (the oldest event kept) or an event's cursor")
 	asJSON := fs.Bool("json", false, "print each event as a JSON object (NDJSON)")
-	var positional []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		args = fs.Args()
-		if len(args) > 0 {
-			positional = append(positional, args[0])
-			args = args[1:]
-		}
+	positional, help, err := parseInterleaved(fs, args)
+	if help {
+		return 0
+	}
+	if err != nil {
+		return 2
 	}
 	if len(positional) != 1 {
 		fmt.Fprintln(stderr, "logq tail: name one source, e.g. logq tail cloudflare.logs.prod --url http://127.0.0.1:4000 --api-key KEY")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -39,19 +38,12 @@ func testCmd(args []string, stdout, stderr io.Writer) int {
 	runRE := fs.String("run", "", "run only the tests whose name matches this regular expression")
 	verbose := fs.Bool("v", false, "list every test, passed or not")
 	// Flags may follow the files.
-	var files []string
-	for len(args) > 0 {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return testUnrunnable
-		}
-		args = fs.Args()
-		if len(args) > 0 {
-			files = append(files, args[0])
-			args = args[1:]
-		}
+	files, help, err := parseInterleaved(fs, args)
+	if help {
+		return 0
+	}
+	if err != nil {
+		return testUnrunnable
 	}
 	if len(files) == 0 {
 		fmt.Fprintln(stderr, "logq test: name the test files, e.g. logq test endpoints.test.yaml (docs/testing.md)")

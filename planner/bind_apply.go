@@ -54,10 +54,7 @@ func (b *binder) tryDecorrelate(f func() expr.Expr) (e expr.Expr, ok bool) {
 // plan) with the enclosing row's columns collected as outerRefs, and turns
 // each distinct one into an OuterParam.
 func (b *binder) applyPlan(q *sqlparse.Query, ctx *exprCtx) (Node, []expr.Expr, *[]types.Value) {
-	saved := b.collect
-	b.collect = &collector{level: len(b.outer)}
 	plan, _ := b.subqueryPlan(q, ctx)
-	b.collect = saved
 	params := new([]types.Value)
 	var outer []expr.Expr
 	index := map[string]int{}

@@ -58,13 +58,7 @@ func (b *binder) collectOuter(e *sqlparse.Ident, level int, msg string) expr.Exp
 
 // existsSubquery binds EXISTS (SELECT …), decorrelating the one shape above.
 func (b *binder) existsSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) expr.Expr {
-	saved := b.collect
-	b.collect = nil
-	if ctx.sc != nil {
-		b.collect = &collector{level: len(b.outer)}
-	}
 	plan, row := b.subqueryPlan(e.Query, ctx)
-	b.collect = saved
 	if row != nil {
 		return &expr.Const{V: types.BoolValue(true)}
 	}

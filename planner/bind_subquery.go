@@ -38,13 +38,7 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) expr.Expr 
 	if kind == SubExists {
 		return b.existsSubquery(e, ctx) // bind_correlated.go
 	}
-	saved := b.collect
-	b.collect = nil
-	if ctx.sc != nil {
-		b.collect = &collector{level: len(b.outer)}
-	}
 	plan, row := b.subqueryPlan(e.Query, ctx)
-	b.collect = saved
 	var outer []expr.Expr
 	var params *[]types.Value
 	if ref := findOuterRef(plan); ref != nil {
@@ -99,13 +93,7 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) expr.Expr {
 		b.fail(e.At, "(a, b, …) IN (subquery) is not supported; compare one value, or join the subquery")
 	}
 	x := b.expr(e.X, ctx)
-	saved := b.collect
-	b.collect = nil
-	if ctx.sc != nil {
-		b.collect = &collector{level: len(b.outer)}
-	}
 	plan, row := b.subqueryPlan(e.Query, ctx)
-	b.collect = saved
 	var key expr.Expr // the enclosing row's key, for a correlated IN
 	var outer []expr.Expr
 	var params *[]types.Value
@@ -166,15 +154,20 @@ func (b *binder) newSubquery(kind SubqueryKind, plan Node, pos int) *Subquery {
 }
 
 // subqueryPlan binds a subquery in the scope of the expression holding it:
-// its CTEs are visible, its columns are outer names (outerName). row is the
-// subquery's one row when it is constants.
+// its CTEs are visible, its columns are outer names (outerName), and what
+// it reads of them is collected as outerRefs (findOuterRef finds them).
+// row is the subquery's one row when it is constants.
 func (b *binder) subqueryPlan(q *sqlparse.Query, ctx *exprCtx) (plan Node, row []expr.Expr) {
 	var env *cteEnv
+	saved := b.collect
+	b.collect = nil
 	if ctx.sc != nil {
 		env = ctx.sc.env
+		b.collect = &collector{level: len(b.outer)}
 		b.outer = append(b.outer, ctx.sc)
 		defer func() { b.outer = b.outer[:len(b.outer)-1] }()
 	}
+	defer func() { b.collect = saved }()
 	plan = b.query(q, env)
 	if isStructTable(q.Body) {
 		plan = structRow(plan)

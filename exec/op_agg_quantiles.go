@@ -233,16 +233,7 @@ func (s *quantAgg) computeStrings(g int) types.Value {
 		return types.NullOf(types.ArrayOf(s.elem))
 	}
 	slices.Sort(vals)
-	out := s.array()
-	N := len(vals)
-	for k, i := range s.ranks {
-		at := k
-		if !s.compact {
-			at = i
-		}
-		out[at] = types.Value{T: s.elem, S: vals[exactRank(i, s.n, N)]}
-	}
-	return types.ArrayValue(s.elem, out)
+	return s.exactArray(len(vals), func(r int) types.Value { return types.Value{T: s.elem, S: vals[r]} })
 }
 
 // computeValues is compute over values kept whole: exact, at exactRank, in
@@ -257,14 +248,19 @@ func (s *quantAgg) computeValues(g int) types.Value {
 		c, _ := types.Compare(a, b)
 		return c
 	})
+	return s.exactArray(len(vals), func(r int) types.Value { return vals[r] })
+}
+
+// exactArray is a group's result array from its N values sorted: at each
+// rank read, value(r) of the r-th (from 0) at exactRank.
+func (s *quantAgg) exactArray(N int, value func(r int) types.Value) types.Value {
 	out := s.array()
-	N := len(vals)
 	for k, i := range s.ranks {
 		at := k
 		if !s.compact {
 			at = i
 		}
-		out[at] = vals[exactRank(i, s.n, N)]
+		out[at] = value(exactRank(i, s.n, N))
 	}
 	return types.ArrayValue(s.elem, out)
 }

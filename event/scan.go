@@ -373,7 +373,7 @@ func (s *Scanner) Skip(depth int) ([]byte, error) {
 	case c == '{':
 		s.i++
 		for first := true; ; first = false {
-			_, done, err := s.NextKey(first)
+			_, _, done, err := s.RawKey(first) // checked, not decoded
 			if err != nil {
 				return nil, err
 			}
@@ -405,7 +405,7 @@ func (s *Scanner) Skip(depth int) ([]byte, error) {
 			}
 		}
 	case c == '"':
-		_, err := s.Str()
+		_, _, err := s.RawStr()
 		return s.b[start:s.i], err
 	case c == 't' || c == 'f' || c == 'n':
 		// The literal is checked before it is sliced: a body may end in

@@ -342,6 +342,13 @@ func TestPage(t *testing.T) {
 		require.True(t, eval[bool](t, ctx, `document.getElementById('run-status').textContent.startsWith('2 rows')`))
 		hash := eval[string](t, ctx, `new URLSearchParams(location.hash.split('?')[1]).get('q')`)
 		require.Equal(t, good, hash, "the query lives in the URL")
+		// The histogram counts what the query's FROM and WHERE give: the
+		// two error events of the five, two minutes apart (two bars).
+		wait(t, ctx, `document.getElementById('hist-status').textContent.startsWith('2 events match the query')`)
+		require.Equal(t, 2, eval[int](t, ctx, `document.querySelectorAll('#histogram rect.bar').length`))
+		// A FROM without a timestamp column: the source's histogram, said so.
+		runQuery(t, ctx, "select x from unnest([1, 2]) as x", [][]string{{"1"}, {"2"}})
+		wait(t, ctx, `document.getElementById('hist-status').textContent.startsWith('5 events of ui.test (all of them')`)
 
 		// Ctrl+Enter runs it too.
 		setQuery(t, ctx, "select n from `ui.test` where n >= 3 order by n")

@@ -8,7 +8,7 @@ import {
   cellClass, cellText, copyText, download, fmtCount, fmtMs, isScalar, msToISO, stringify, timeText,
   toCSV, toJSON, toNDJSON,
 } from './format.js';
-import { addCondition, condition, defaultQuery, histogramQuery, offsetOf, quoteString } from './sql.js';
+import { addCondition, condition, defaultQuery, filteredHistogramQuery, histogramQuery, offsetOf, quoteString } from './sql.js';
 import { Histogram, buckets, unitFor } from './histogram.js';
 import { Tail } from './tail.js';
 import { loadSources } from './sources.js';
@@ -245,33 +245,46 @@ export async function run() {
   }
 }
 
+// runHistogram counts the events over the range: those the query's own
+// FROM and WHERE give, or, when the query is not one SELECT with a FROM or
+// that count fails (its FROM has no timestamp column), the source's.
 async function runHistogram(params) {
   if (st.hctrl) st.hctrl.abort();
-  if (!st.source) {
-    histogram.setMessage('Choose a source to see its events over time');
-    setText($('hist-status'), '');
-    return;
-  }
   const ctrl = new AbortController();
   st.hctrl = ctrl;
   const from = st.from;
   const to = st.to;
   const unit = unitFor(to - from);
-  setText($('hist-status'), 'Counting…');
-  try {
-    const r = await query(histogramQuery(st.source, unit), params, { signal: ctrl.signal, quiet: true });
-    if (ctrl.signal.aborted) return;
-    const rows = r.data && Array.isArray(r.data.result) ? r.data.result : [];
-    const data = buckets(from, to, unit, rows);
-    const total = data.reduce((a, b) => a + b.n, 0);
-    histogram.set(data, unit);
-    if (!total) histogram.setMessage(`No events of ${st.source} in this range`);
-    setText($('hist-status'), `${fmtCount(total)} events of ${st.source} in the range, per ${unit.toLowerCase()}. Click a bar or drag across bars to narrow the range.`);
-  } catch (e) {
-    if (e && e.name === 'AbortError') return;
-    histogram.setMessage('No histogram');
-    setText($('hist-status'), 'Histogram: ' + (e && e.message ? e.message : e));
+  const tries = [];
+  const filtered = filteredHistogramQuery(st.q, unit);
+  if (filtered) tries.push({ sql: filtered, what: 'match the query\u2019s FROM and WHERE', none: 'No events match the query\u2019s FROM and WHERE in this range' });
+  if (st.source) tries.push({ sql: histogramQuery(st.source, unit), what: `of ${st.source} (all of them: the query\u2019s filter could not be counted)`, none: `No events of ${st.source} in this range` });
+  if (!filtered && tries.length) tries[0].what = `of ${st.source}`;
+  if (!tries.length) {
+    histogram.setMessage('Choose a source to see its events over time');
+    setText($('hist-status'), '');
+    return;
   }
+  setText($('hist-status'), 'Counting…');
+  let lastErr;
+  for (const h of tries) {
+    try {
+      const r = await query(h.sql, params, { signal: ctrl.signal, quiet: true });
+      if (ctrl.signal.aborted) return;
+      const rows = r.data && Array.isArray(r.data.result) ? r.data.result : [];
+      const data = buckets(from, to, unit, rows);
+      const total = data.reduce((a, b) => a + b.n, 0);
+      histogram.set(data, unit);
+      if (!total) histogram.setMessage(h.none);
+      setText($('hist-status'), `${fmtCount(total)} events ${h.what} in the range, per ${unit.toLowerCase()}. Click a bar or drag across bars to narrow the range.`);
+      return;
+    } catch (e) {
+      if (e && e.name === 'AbortError') return;
+      lastErr = e;
+    }
+  }
+  histogram.setMessage('No histogram');
+  setText($('hist-status'), 'Histogram: ' + (lastErr && lastErr.message ? lastErr.message : lastErr));
 }
 
 // ---- the table ---------------------------------------------------------

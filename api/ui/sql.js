@@ -68,6 +68,23 @@ group by t
 order by t`;
 }
 
+// filteredHistogramQuery counts, per unit, the rows the query's own FROM
+// and WHERE give (its WITH clause kept): the histogram of what the query
+// looks at. It is null when the query is not one SELECT with a FROM (a set
+// operation, or no FROM); then the source's histogram is shown instead.
+// (GROUP BY 1: a FROM item may well be called t.)
+export function filteredHistogramQuery(sql, unit) {
+  const { words } = scan(sql);
+  const si = words.findIndex((t) => t.w === 'select');
+  if (si < 0 || words.some((t, k) => k > si && isSetOp(words, k))) return null;
+  const from = words.find((t, k) => k > si && t.w === 'from');
+  if (!from) return null;
+  const end = words.find((t) => t.start > from.end && AFTER_WHERE.has(t.w));
+  const body = sql.slice(from.start, end ? end.start : sql.length).replace(/[\s;]+$/, '');
+  return sql.slice(0, words[si].start) +
+    `select timestamp_trunc(timestamp, ${unit}) as t, count(*) as n\n${body}\ngroup by 1\norder by 1`;
+}
+
 // scan tokenizes SQL just enough to find top-level keywords: it skips
 // strings, quoted names and comments and tracks parenthesis depth.
 function scan(sql) {
@@ -126,7 +143,13 @@ function scan(sql) {
 }
 
 const AFTER_WHERE = new Set(['group', 'having', 'qualify', 'window', 'order', 'limit']);
-const SET_OPS = new Set(['union', 'intersect', 'except']);
+// isSetOp tells a set operation's keyword at words[k] (EXCEPT is one only
+// as EXCEPT DISTINCT or ALL: SELECT * EXCEPT (x) is not).
+function isSetOp(words, k) {
+  const w = words[k].w;
+  if (w === 'except') return k + 1 < words.length && (words[k + 1].w === 'distinct' || words[k + 1].w === 'all');
+  return w === 'union' || w === 'intersect';
+}
 
 // addCondition adds "and cond" to the WHERE clause of the query's first
 // top-level SELECT (or a WHERE after its FROM when it has none). It returns
@@ -138,7 +161,7 @@ export function addCondition(sql, cond) {
   let segEnd = sql.length;
   let last = words.length;
   for (let k = si + 1; k < words.length; k++) {
-    if (SET_OPS.has(words[k].w)) {
+    if (isSetOp(words, k)) {
       segEnd = words[k].start;
       last = k;
       break;

@@ -145,13 +145,10 @@ func percentile(cont bool) func(w *windowCalc, p partitionRun, set func(int, typ
 			case cont:
 				pos := frac * float64(n-1)
 				lo, hi := int(math.Floor(pos)), int(math.Ceil(pos))
-				switch { // lo ≤ hi
-				case hi < nulls:
-					// on a NULL: NULL
-				case lo < nulls:
-					v = vals[hi-nulls] // between a NULL and a value
-				default:
+				if x, both := contNeighbours(vals, nulls, lo, hi); both {
 					v = interpolate(vals[lo-nulls].F, vals[hi-nulls].F, lo, hi, pos)
+				} else if x != nil {
+					v = *x
 				}
 			default:
 				k := max(int(math.Ceil(frac*float64(n))), 1)
@@ -204,13 +201,11 @@ func decimalPercentile(vals []types.Value, nulls int, p types.Value) types.Value
 	if frac.Sign() != 0 {
 		hi++
 	}
-	switch { // as the FLOAT64 path decides
-	case hi < nulls:
-		return types.NullOf(vals[0].T)
-	case lo < nulls:
-		return vals[hi-nulls]
-	case lo == hi:
-		return vals[lo-nulls]
+	if x, both := contNeighbours(vals, nulls, lo, hi); !both {
+		if x == nil {
+			return types.NullOf(vals[0].T)
+		}
+		return *x
 	}
 	a, b := vals[lo-nulls], vals[hi-nulls]
 	r := new(big.Rat).Add(a.Rat(), new(big.Rat).Mul(frac, new(big.Rat).Sub(b.Rat(), a.Rat())))
@@ -219,6 +214,21 @@ func decimalPercentile(vals []types.Value, nulls int, p types.Value) types.Value
 		return a
 	}
 	return v
+}
+
+// contNeighbours decides PERCENTILE_CONT at positions lo ≤ hi of the sorted
+// values after nulls NULLs (RESPECT NULLS): both when the two values there
+// are to be interpolated; else the answer, nil for NULL (a position on a
+// NULL), or the value at hi (between a NULL and a value, or lo = hi on a
+// value).
+func contNeighbours(vals []types.Value, nulls, lo, hi int) (x *types.Value, both bool) {
+	switch {
+	case hi < nulls:
+		return nil, false
+	case lo < nulls || lo == hi:
+		return &vals[hi-nulls], false
+	}
+	return nil, true
 }
 
 // lagLead is LAG (dir -1) or LEAD (dir 1): the value off rows away within

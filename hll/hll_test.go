@@ -156,6 +156,9 @@ func TestParseRefuses(t *testing.T) {
 		"precision 30": "\x08p\x10\x01\x18\x02\x82\x07\x04\x18\x1e \x1e",
 		"truncated":    zetaSketch[:20],
 		"value type":   "\x08p\x10\x01\x18\x02 \x04\x82\x07\x04\x18\x0f \x14",
+		// The extension given twice, the first cut inside a field that the
+		// second would complete: each occurrence must parse on its own.
+		"split extension": "\x08p\x10\x01\x18\x02\x82\x07\x01\x18\x82\x07\x03\x0f \x14",
 	} {
 		_, err := Parse([]byte(b))
 		assert.Error(t, err, name)

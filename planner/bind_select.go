@@ -253,9 +253,14 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 // functions included, unless selected). ks are the selected expressions'
 // strings.
 func (b *binder) afterDistinct(e expr.Expr, selected []expr.Expr, ks []string, pos int) expr.Expr {
+	// A constant is left as it is: its text does not say its type (2.0
+	// and 2 both print 2), and it needs no column.
+	if _, ok := e.(*expr.Const); ok {
+		return e
+	}
 	es := e.String()
 	for i, k := range ks {
-		if k == es {
+		if k == es && selected[i].Type().Equal(e.Type()) {
 			return &expr.ColRef{Idx: i, T: selected[i].Type(), Name: "$distinct" + strconv.Itoa(i)}
 		}
 	}
@@ -571,7 +576,7 @@ func (b *binder) aggOutput(e expr.Expr, keys []expr.Expr, ks []string, pos int) 
 	if len(keys) > 0 {
 		es := e.String()
 		for i, k := range keys {
-			if ks[i] == es && !computedFromColumnKeys(e, keys) {
+			if ks[i] == es && k.Type().Equal(e.Type()) && !computedFromColumnKeys(e, keys) {
 				return &expr.ColRef{Idx: i, T: k.Type(), Name: "$key" + strconv.Itoa(i)}
 			}
 		}

@@ -64,6 +64,11 @@ func ParseAggregatorState(b []byte, ext protowire.Number) (AggregatorState, erro
 		case num == fieldValueType && !isBytes:
 			s.ValueType = v
 		case num == ext && isBytes:
+			// Each occurrence must be whole on its own: joined, a field cut
+			// short in one would be completed by the next.
+			if err := Each(raw, func(protowire.Number, uint64, []byte, bool) error { return nil }); err != nil {
+				return err
+			}
 			s.Ext, s.HasExt = append(s.Ext, raw...), true
 		}
 		return nil

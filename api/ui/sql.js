@@ -69,20 +69,29 @@ order by t`;
 }
 
 // filteredHistogramQuery counts, per unit, the rows the query's own FROM
-// and WHERE give (its WITH clause kept): the histogram of what the query
-// looks at. It is null when the query is not one SELECT with a FROM (a set
-// operation, or no FROM); then the source's histogram is shown instead.
-// (GROUP BY 1: a FROM item may well be called t.)
+// and WHERE give (its WITH clause kept) within the range (@from, @to): the
+// histogram of what the query looks at. It is null when the query is not
+// one SELECT with a FROM (a set operation, or no FROM); then the source's
+// histogram is shown instead. (GROUP BY 1: a FROM item may well be called
+// t.)
 export function filteredHistogramQuery(sql, unit) {
-  const { words } = scan(sql);
+  const { words, semicolon } = scan(sql);
   const si = words.findIndex((t) => t.w === 'select');
   if (si < 0 || words.some((t, k) => k > si && isSetOp(words, k))) return null;
-  const from = words.find((t, k) => k > si && t.w === 'from');
-  if (!from) return null;
+  const fi = words.findIndex((t, k) => k > si && isFrom(words, k));
+  if (fi < 0) return null;
+  const from = words[fi];
   const end = words.find((t) => t.start > from.end && AFTER_WHERE.has(t.w));
-  const body = sql.slice(from.start, end ? end.start : sql.length).replace(/[\s;]+$/, '');
-  return sql.slice(0, words[si].start) +
-    `select timestamp_trunc(timestamp, ${unit}) as t, count(*) as n\n${body}\ngroup by 1\norder by 1`;
+  const body = sql.slice(from.start, Math.min(end ? end.start : sql.length, semicolon)).replace(/\s+$/, '');
+  return addCondition(sql.slice(0, words[si].start) +
+    `select timestamp_trunc(timestamp, ${unit}) as t, count(*) as n\n${body}\ngroup by 1\norder by 1`,
+  'timestamp >= timestamp(@from) and timestamp < timestamp(@to)');
+}
+
+// isFrom tells a FROM clause's keyword at words[k] from the FROM of
+// IS [NOT] DISTINCT FROM.
+function isFrom(words, k) {
+  return words[k].w === 'from' && !(k > 0 && words[k - 1].w === 'distinct');
 }
 
 // scan tokenizes SQL just enough to find top-level keywords: it skips
@@ -90,6 +99,7 @@ export function filteredHistogramQuery(sql, unit) {
 function scan(sql) {
   const words = []; // {w, start, end} at depth 0
   const comments = []; // [start, end)
+  let semicolon = sql.length; // the first one at depth 0: the statement's end
   let depth = 0;
   let i = 0;
   const n = sql.length;
@@ -125,6 +135,9 @@ function scan(sql) {
     } else if (c === ')' || c === ']') {
       depth = Math.max(0, depth - 1);
       i++;
+    } else if (c === ';' && depth === 0) {
+      semicolon = Math.min(semicolon, i);
+      i++;
     } else if (/[A-Za-z_]/.test(c)) {
       let j = i + 1;
       while (j < n && /[A-Za-z0-9_]/.test(sql[j])) j++;
@@ -139,7 +152,7 @@ function scan(sql) {
       i++;
     }
   }
-  return { words, comments };
+  return { words, comments, semicolon };
 }
 
 const AFTER_WHERE = new Set(['group', 'having', 'qualify', 'window', 'order', 'limit']);
@@ -155,10 +168,10 @@ function isSetOp(words, k) {
 // top-level SELECT (or a WHERE after its FROM when it has none). It returns
 // the new text, or null when it cannot tell where the clause goes.
 export function addCondition(sql, cond) {
-  const { words, comments } = scan(sql);
+  const { words, comments, semicolon } = scan(sql);
   const si = words.findIndex((t) => t.w === 'select');
   if (si < 0) return null;
-  let segEnd = sql.length;
+  let segEnd = semicolon;
   let last = words.length;
   for (let k = si + 1; k < words.length; k++) {
     if (isSetOp(words, k)) {
@@ -184,7 +197,8 @@ export function addCondition(sql, cond) {
     if (hasOr) body = ' (' + body.replace(/^\s+/, '') + nl + ')';
     return sql.slice(0, where.end) + body + `\n  and ${cond}` + onNewLine(sql.slice(bodyEnd));
   }
-  const from = seg.find((t) => t.w === 'from');
+  const fk = words.findIndex((t, k) => k > si && k < last && isFrom(words, k));
+  const from = fk < 0 ? null : words[fk];
   if (!from) return null;
   const end = clauseEndAfter(from.end);
   let at = end;

@@ -70,27 +70,25 @@ func (s *Scanner) Peek() byte {
 // Str reads a string; the result aliases s.b when there were no escapes, or
 // s.buf otherwise. Either way it is only valid until the next call.
 func (s *Scanner) Str() ([]byte, error) {
-	raw, escaped, err := s.RawStr()
-	if err != nil || !escaped {
-		return raw, err
-	}
-	s.buf = AppendUnescaped(s.buf[:0], raw)
-	return s.buf, nil
+	text, _, err := s.str(true)
+	return text, err
 }
 
 // RawStr reads a string as written: its bytes between the quotes, escapes
 // not decoded (AppendUnescaped decodes them), and whether it holds any. The
 // escapes are checked as Str checks them. The result aliases s.b.
-func (s *Scanner) RawStr() (raw []byte, escaped bool, err error) {
+func (s *Scanner) RawStr() (raw []byte, escaped bool, err error) { return s.str(false) }
+
+// str is Str (decode: escapes decoded into s.buf) or RawStr.
+func (s *Scanner) str(decode bool) ([]byte, bool, error) {
 	if s.Peek() != '"' {
 		return nil, false, s.Fail("a string")
 	}
-	s.i++
-	start := s.i
 	// Most strings have no escapes: the first quote or backslash is the
 	// string's end or the start of its first escape. (Raw control
 	// characters inside strings, which strict JSON forbids, are accepted: a
 	// log line with a stray tab is worth keeping.)
+	start := s.i + 1
 	j := s.special(start)
 	if j < len(s.b) && s.b[j] == '"' {
 		s.i = j + 1
@@ -102,22 +100,37 @@ func (s *Scanner) RawStr() (raw []byte, escaped bool, err error) {
 		s.i = len(s.b)
 		return nil, false, s.Fail("the end of a string")
 	}
-	// The runs between escapes are read a word at a time with no limit: a
-	// SIMD search from each run would look to the string's closing quote
-	// every time, quadratic in a long string with many escapes.
+	// Past the first escape, in one pass: the runs between escapes are read
+	// a word at a time with no limit (a SIMD search from each run would
+	// look to the string's closing quote every time, quadratic in a long
+	// string with many escapes), and, to decode, copied as they are read.
+	if decode {
+		s.buf = append(s.buf[:0], s.b[start:j]...)
+	}
 	for s.i = j; s.i < len(s.b); {
 		switch s.b[s.i] {
 		case '"':
 			s.i++
+			if decode {
+				return s.buf, true, nil
+			}
 			return s.b[start : s.i-1], true, nil
 		case '\\':
 			n, what := escapeLen(s.b[s.i:])
-			s.i += n // on an error, at the byte it names
 			if what != "" {
+				s.i += n // at the byte the error names
 				return nil, false, s.Fail(what)
 			}
+			if decode {
+				s.buf = appendEscape(s.buf, s.b[s.i:s.i+n])
+			}
+			s.i += n
 		default:
-			s.i, _ = s.scanWords(s.i, -1)
+			k, _ := s.scanWords(s.i, -1)
+			if decode {
+				s.buf = append(s.buf, s.b[s.i:k]...)
+			}
+			s.i = k
 		}
 	}
 	return nil, false, s.Fail("the end of a string")
@@ -226,32 +239,37 @@ func AppendUnescaped(dst, raw []byte) []byte {
 		if what != "" { // not as RawStr read it: no more is decoded
 			return utf8.AppendRune(dst, utf8.RuneError)
 		}
-		switch e := raw[i+1]; e {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r, _ := hex4(raw[i+2:])
-			if n == 12 {
-				lo, _ := hex4(raw[i+8:])
-				r = utf16.DecodeRune(r, lo)
-			} else if utf16.IsSurrogate(r) {
-				r = utf8.RuneError
-			}
-			dst = utf8.AppendRune(dst, r)
-		default: // '"', '\\', '/'
-			dst = append(dst, e)
-		}
+		dst = appendEscape(dst, raw[i:i+n])
 		i += n
 	}
 	return dst
+}
+
+// appendEscape appends the character of escape e, one escape as escapeLen
+// measured it (a surrogate pair's two when n was 12).
+func appendEscape(dst, e []byte) []byte {
+	switch e[1] {
+	case 'b':
+		return append(dst, '\b')
+	case 'f':
+		return append(dst, '\f')
+	case 'n':
+		return append(dst, '\n')
+	case 'r':
+		return append(dst, '\r')
+	case 't':
+		return append(dst, '\t')
+	case 'u':
+		r, _ := hex4(e[2:])
+		if len(e) == 12 {
+			lo, _ := hex4(e[8:])
+			r = utf16.DecodeRune(r, lo)
+		} else if utf16.IsSurrogate(r) {
+			r = utf8.RuneError
+		}
+		return utf8.AppendRune(dst, r)
+	}
+	return append(dst, e[1]) // '"', '\\', '/'
 }
 
 // hex4 reads the 4 hex digits at the start of b.

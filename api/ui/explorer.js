@@ -258,8 +258,8 @@ async function runHistogram(params) {
   const tries = [];
   const filtered = filteredHistogramQuery(st.q, unit);
   if (filtered) tries.push({ sql: filtered, what: 'match the query\u2019s FROM and WHERE', none: 'No events match the query\u2019s FROM and WHERE in this range' });
-  if (st.source) tries.push({ sql: histogramQuery(st.source, unit), what: `of ${st.source} (all of them: the query\u2019s filter could not be counted)`, none: `No events of ${st.source} in this range` });
-  if (!filtered && tries.length) tries[0].what = `of ${st.source}`;
+  const all = filtered ? ' (all of them: the query\u2019s filter could not be counted)' : '';
+  if (st.source) tries.push({ sql: histogramQuery(st.source, unit), what: `of ${st.source}${all}`, none: `No events of ${st.source} in this range` });
   if (!tries.length) {
     histogram.setMessage('Choose a source to see its events over time');
     setText($('hist-status'), '');

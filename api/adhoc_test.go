@@ -151,9 +151,10 @@ func TestTail(t *testing.T) {
 	require.Equal(t, "hello", next(again)[1])
 	require.Contains(t, next(again)[2], `"event_message":"two"`)
 	// From the start: every event the feed keeps (a store in memory keeps
-	// them from the first reader on: "before" came earlier).
+	// them from its first ingest: "before" came before any reader).
 	start, _ := open("?from=start")
 	next(start)
+	require.Contains(t, next(start)[2], `"event_message":"before"`)
 	require.Contains(t, next(start)[2], `"event_message":"one"`)
 
 	requireError(t, h.get("/api/sources/src/tail?lql="+url.QueryEscape(`m.x:>>1`)), 400, "INVALID_ARGUMENT", "1:6")

@@ -93,13 +93,6 @@ func (s *Store) memFeed() *storage.Ring {
 	return s.ring
 }
 
-// memFeedIfUsed is the Ring, when a reader made one.
-func (s *Store) memFeedIfUsed() *storage.Ring {
-	s.feedMu.Lock()
-	defer s.feedMu.Unlock()
-	return s.ring
-}
-
 // ReadFeed implements storage.Feed.
 func (s *Store) ReadFeed(source string, from storage.Pos, maxEvents int) ([]storage.Record, storage.Pos, int64, error) {
 	if !s.Durable() {

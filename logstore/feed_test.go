@@ -203,7 +203,6 @@ func TestFeedChangedWakesReaders(t *testing.T) {
 			} else {
 				st = New(Options{})
 			}
-			st.FeedHead("s") // a memory store keeps chunks once read
 			ch := st.FeedChanged()
 			go func() { ingestN(t, st, "s", 0, 1, 1) }()
 			select {
@@ -215,11 +214,15 @@ func TestFeedChangedWakesReaders(t *testing.T) {
 	}
 }
 
-// A store in memory feeds from a ring of recent chunks: only once read,
-// and within its budget (older chunks are lost, counted).
+// A store in memory feeds from a ring of recent chunks, kept from its
+// first ingest (a reader from the start sees what came before it), within
+// its budget (older chunks are lost, counted).
 func TestMemoryFeedIsARing(t *testing.T) {
 	st := New(Options{FeedBytes: 2000})
-	ingestN(t, st, "s", 0, 3, 3) // before anyone reads: not kept
+	ingestN(t, st, "s", 0, 3, 3) // before anyone reads: kept all the same
+	ids, _, lost := readFeedIDs(t, st, "s", storage.Pos{})
+	require.Equal(t, wantIDs(0, 3), ids)
+	require.Zero(t, lost)
 	start := st.FeedHead("s")
 	ingestN(t, st, "s", 3, 6, 3)
 	backlog, err := st.FeedBacklog("s", start)

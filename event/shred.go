@@ -90,6 +90,7 @@ func (s *shredder) event() (int64, error) {
 		return 0, fmt.Errorf("an event must be a JSON object")
 	}
 	sc.Advance()
+	root.next = 0 // the keys of one source come mostly in one order: predict its first
 	var (
 		ts      int64
 		haveTS  bool   // a timestamp key was seen (the first one decides)
@@ -298,6 +299,7 @@ func (s *shredder) value(n *Node, depth int) error {
 // consumed, into n's children.
 func (s *shredder) members(n *Node, depth int) error {
 	sc := &s.sc
+	n.next = 0 // predict the object's first child first (childBytes)
 	for first := true; ; first = false {
 		rawKey, done, err := sc.NextKey(first)
 		if err != nil {

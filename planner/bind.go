@@ -458,6 +458,13 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		w(n.Query)
 	case *sqlparse.UnpivotRef:
 		w(n.From)
+	case *sqlparse.SampleRef:
+		w(n.From)
+		w(n.Size)
+		for _, e := range n.PartitionBy {
+			w(e)
+		}
+		w(n.Repeatable)
 	case *sqlparse.PivotRef:
 		w(n.From)
 		for _, a := range n.Aggs {

@@ -65,6 +65,8 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]expr
 		return b.planItem(b.unpivot(f, env), f.Alias, sc) // bind_unpivot.go
 	case *sqlparse.PivotRef:
 		return b.planItem(b.pivot(f, env), f.Alias, sc) // bind_pivot.go
+	case *sqlparse.SampleRef:
+		return b.sample(f, env, sc, where) // bind_sample.go
 	case *sqlparse.UnnestRef:
 		return b.unnestItem(f, nil, false, sc, where)
 	case *sqlparse.Join:
@@ -242,7 +244,29 @@ func (b *binder) valueItem(t *fromTree, q *sqlparse.Query, sc *scope) *fromTree 
 	if isValueTable(q) && len(sc.vars) > 0 {
 		sc.vars[len(sc.vars)-1].value = true
 	}
+	if b.symbolic && len(sc.vars) > 0 && selectsStar(q) {
+		sc.vars[len(sc.vars)-1].open = true
+	}
 	return t
+}
+
+// selectsStar reports whether a SELECT of q (through parentheses and set
+// operations) lists a * (t.* too): checked without schemas, the columns it
+// gives from a source are not known.
+func selectsStar(q sqlparse.SetExpr) bool {
+	switch q := q.(type) {
+	case *sqlparse.Query:
+		return selectsStar(q.Body)
+	case *sqlparse.Select:
+		for _, it := range q.Items {
+			if it.Star {
+				return true
+			}
+		}
+	case *sqlparse.SetOp:
+		return selectsStar(q.Left) || selectsStar(q.Right)
+	}
+	return false
 }
 
 // isValueTable reports whether q's rows are values: SELECT AS VALUE, or a

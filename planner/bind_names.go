@@ -70,12 +70,15 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 	}
 	var scans []*rangeVar
 	for _, rv := range ctx.sc.visible() {
-		if rv.kind == rvScan {
+		if rv.kind == rvScan || rv.open {
 			scans = append(scans, rv)
 		}
 	}
 	if len(scans) == 1 {
 		// A field no event has yet: NULL until one does.
+		if scans[0].open {
+			return &expr.Const{V: types.NullOf(types.Null)}
+		}
 		return b.fields(scanField(scans[0], parts[0], types.Null, false), parts[1:], e.At)
 	}
 	b.fail(e.At, "unrecognized name %s", parts[0])
@@ -149,6 +152,9 @@ func (b *binder) member(rv *rangeVar, rest []string, pos int) expr.Expr {
 		return b.fields(scanField(srv, path, t, false), rest[1:], pos)
 	case rvPlan, rvConst, rvView:
 		x := b.columnOf(rv, rest[0])
+		if x == nil && rv.open {
+			x = &expr.Const{V: types.NullOf(types.Null)}
+		}
 		if x == nil {
 			b.fail(pos, "%s has no column %s", rv.alias, rest[0])
 		}

@@ -34,6 +34,10 @@ type rangeVar struct {
 	scanRV *rangeVar   // rvPath, rvView: the scan the path belongs to
 	view   []string    // rvView: the CTE's column names, in order
 	value  bool        // rvPlan, rvConst: a value table, SELECT AS VALUE (bind_from.go valueItem)
+	// open: an rvPlan whose SELECT * read sources while a query is checked
+	// without their schemas (Check): its columns are not all known, and a
+	// name it lacks is NULL there, as a source's unknown field is.
+	open bool
 }
 
 // sym is a column of a range variable before the FROM row's layout is fixed.

@@ -212,6 +212,22 @@ type PivotRef struct {
 	Alias  string
 }
 
+// SampleRef is `from_item TABLESAMPLE method (size PERCENT|ROWS
+// [PARTITION BY expr, …]) [REPEATABLE (seed)] [WITH WEIGHT [[AS] alias]]`;
+// Method is as written (the binder checks it), Weight is set by WITH
+// WEIGHT and WeightAs is its alias ("" when not written).
+type SampleRef struct {
+	At          int
+	From        FromItem
+	Method      string
+	Size        Expr
+	Rows        bool
+	PartitionBy []Expr
+	Repeatable  Expr
+	Weight      bool
+	WeightAs    string
+}
+
 // UnpivotSet is one entry of UNPIVOT's IN list: a column, or a
 // parenthesised set of columns, with its label (nil when not written).
 type UnpivotSet struct {
@@ -538,6 +554,7 @@ func (n *UnnestRef) Pos() int    { return n.At }
 func (n *SubqueryRef) Pos() int  { return n.At }
 func (n *UnpivotRef) Pos() int   { return n.At }
 func (n *PivotRef) Pos() int     { return n.At }
+func (n *SampleRef) Pos() int    { return n.At }
 func (n *Join) Pos() int         { return n.At }
 func (n *Ident) Pos() int        { return n.At }
 func (n *Literal) Pos() int      { return n.At }
@@ -570,6 +587,7 @@ func (*UnnestRef) fromNode()   {}
 func (*SubqueryRef) fromNode() {}
 func (*UnpivotRef) fromNode()  {}
 func (*PivotRef) fromNode()    {}
+func (*SampleRef) fromNode()   {}
 func (*Join) fromNode()        {}
 
 func (*Ident) exprNode()        {}

@@ -666,10 +666,51 @@ func (p *parser) fromItem() FromItem {
 			item = p.unpivot(item)
 		case p.isPivot():
 			item = p.pivot(item)
+		case p.isKw("TABLESAMPLE"):
+			return p.tablesample(item)
 		default:
 			return item
 		}
 	}
+}
+
+// tablesample reads TABLESAMPLE … after the from item it samples (after its
+// PIVOT or UNPIVOT, if any).
+func (p *parser) tablesample(from FromItem) FromItem {
+	s := &SampleRef{At: p.tok.pos, From: from}
+	p.advance()
+	s.Method = p.name("a sampling method (BERNOULLI, SYSTEM or RESERVOIR)")
+	p.expectOp("(")
+	s.Size = p.expr()
+	switch {
+	case p.acceptWord("ROWS"):
+		s.Rows = true
+	case p.acceptWord("PERCENT"):
+	default:
+		p.fail("PERCENT or ROWS")
+	}
+	if p.acceptWord("PARTITION") {
+		p.expectKw("BY")
+		for {
+			s.PartitionBy = append(s.PartitionBy, p.expr())
+			if !p.acceptOp(",") {
+				break
+			}
+		}
+	}
+	p.expectOp(")")
+	if p.acceptWord("REPEATABLE") {
+		p.expectOp("(")
+		s.Repeatable = p.expr()
+		p.expectOp(")")
+	}
+	if p.isKw("WITH") && p.peek().kind == tokIdent && strings.EqualFold(p.peek().text, "WEIGHT") {
+		p.advance()
+		p.advance()
+		s.Weight = true
+		s.WeightAs = p.alias()
+	}
+	return s
 }
 
 func (p *parser) isPivot() bool {

@@ -109,6 +109,12 @@ var dialect = []struct{ in, want string }{
 	// UNPIVOT, single and multi-column, with labels and aliases.
 	{"select * from t unpivot(v for k in (a, b as 'bee')) as u, (select 1 as x, 2 as y) unpivot include nulls ((p, q) for n in ((x, y) as 1, (y, x) 2))",
 		"SELECT * FROM t UNPIVOT (v FOR k IN (a, b AS 'bee')) AS u, (SELECT 1 AS x, 2 AS y) UNPIVOT INCLUDE NULLS ((p, q) FOR n IN ((x, y) AS 1, (y, x) AS 2))"},
+	// TABLESAMPLE after a table (its alias before it), a subquery or a
+	// PIVOT, with every part.
+	{"select * from t as x tablesample system (10 percent), (select 1) tablesample reservoir (5 rows partition by a, b + 1) repeatable (7) with weight w",
+		"SELECT * FROM t AS x TABLESAMPLE SYSTEM (10 PERCENT), (SELECT 1) TABLESAMPLE RESERVOIR (5 ROWS PARTITION BY a, b + 1) REPEATABLE (7) WITH WEIGHT AS w"},
+	{"select * from t pivot(sum(x) for y in (1)) tablesample bernoulli (0.5 percent) with weight",
+		"SELECT * FROM t PIVOT (sum(x) FOR y IN (1)) TABLESAMPLE BERNOULLI (0.5 PERCENT) WITH WEIGHT"},
 	// Exact decimals: typed literals and types, with their aliases.
 	{"select numeric '1.5', bignumeric '-2', decimal '3', bigdecimal '4', cast(x as numeric), cast(y as bigdecimal) from t",
 		"SELECT NUMERIC '1.5', BIGNUMERIC '-2', DECIMAL '3', BIGDECIMAL '4', CAST(x AS NUMERIC), CAST(y AS BIGDECIMAL) FROM t"},
@@ -164,6 +170,9 @@ var errorCases = []string{
 	`select (x) over /* ERROR "expected end of query" */ (order by y) from t`,
 	`select array_agg(x ignore /* ERROR "expected NULLS" */ order by y) from t`,
 	`select array_agg(x limit 1 /* ERROR "expected .\)., found .order." */ order by y) from t`,
+	`select * from t tablesample system (10 /* ERROR "expected PERCENT or ROWS" */ )`,
+	`select * from t tablesample /* ERROR "expected a sampling method" */ (10 percent)`,
+	`select /* ERROR "expected an expression, found .tablesample." */ tablesample from t`,
 	// BigQuery constructs logq does not have are refused by name.
 	`select * from t pivot (sum(x) for y in ('a' /* ERROR "expected .\)., found" */ 'c'))`,
 	`select * from t pivot ( /* ERROR "PIVOT needs an aggregate function call here" */ x for y in (1))`,

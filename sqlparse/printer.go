@@ -303,6 +303,29 @@ func (w *printer) from(f FromItem) {
 		w.aliased(f.Values, f.As)
 		w.WriteString("))")
 		w.alias(f.Alias)
+	case *SampleRef:
+		w.from(f.From)
+		w.WriteString(" TABLESAMPLE " + quoteName(strings.ToUpper(f.Method)) + " (") // a method name is not case-sensitive
+		w.expr(f.Size)
+		if f.Rows {
+			w.WriteString(" ROWS")
+		} else {
+			w.WriteString(" PERCENT")
+		}
+		if len(f.PartitionBy) > 0 {
+			w.WriteString(" PARTITION BY ")
+			w.exprList(f.PartitionBy)
+		}
+		w.WriteString(")")
+		if f.Repeatable != nil {
+			w.WriteString(" REPEATABLE (")
+			w.expr(f.Repeatable)
+			w.WriteString(")")
+		}
+		if f.Weight {
+			w.WriteString(" WITH WEIGHT")
+			w.alias(f.WeightAs)
+		}
 	case *UnpivotRef:
 		w.from(f.From)
 		w.WriteString(" UNPIVOT ")

@@ -610,8 +610,10 @@ func (p *parser) orderBy() []*OrderItem {
 	}
 }
 
-func (p *parser) from() FromItem {
-	left := p.fromItem()
+func (p *parser) from() FromItem { return p.joins(p.fromItem()) }
+
+// joins reads the joins, if any, that follow the from item left.
+func (p *parser) joins(left FromItem) FromItem {
 	for {
 		if p.setOpPrefix() > 0 { // FROM t LEFT UNION ALL …: the query ends
 			return left
@@ -658,8 +660,10 @@ func (p *parser) from() FromItem {
 	}
 }
 
-func (p *parser) fromItem() FromItem {
-	item := p.fromItemBase()
+func (p *parser) fromItem() FromItem { return p.fromItemOps(p.fromItemBase()) }
+
+// fromItemOps reads the PIVOT, UNPIVOT and TABLESAMPLE that follow item.
+func (p *parser) fromItemOps(item FromItem) FromItem {
 	for {
 		switch {
 		case p.isUnpivot():
@@ -830,8 +834,16 @@ func (p *parser) fromItemBase() FromItem {
 		return u
 	case p.isOp("("):
 		p.advance()
-		if p.isKw("SELECT") || p.isKw("WITH") || p.isOp("(") {
+		if p.isKw("SELECT") || p.isKw("WITH") || p.isOp("(") && (p.peek().kind == tokKeyword && (p.peek().text == "SELECT" || p.peek().text == "WITH") || p.peek().kind == tokOp && p.peek().text == "(") {
 			q := p.query()
+			if inner, ok := q.Body.(*Query); ok && !p.isOp(")") && q.With == nil && q.OrderBy == nil && q.Limit == nil && q.Offset == nil {
+				// `((SELECT …) AS x JOIN …)`: a parenthesized join whose
+				// first item is a subquery, not a subquery in parentheses.
+				first := p.fromItemOps(&SubqueryRef{At: inner.At, Query: inner, Alias: p.alias()})
+				item := p.joins(first)
+				p.expectOp(")")
+				return item
+			}
 			p.expectOp(")")
 			return &SubqueryRef{At: at, Query: q, Alias: p.alias()}
 		}

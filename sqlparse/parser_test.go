@@ -115,6 +115,10 @@ var dialect = []struct{ in, want string }{
 		"SELECT * FROM t AS x TABLESAMPLE SYSTEM (10 PERCENT), (SELECT 1) TABLESAMPLE RESERVOIR (5 ROWS PARTITION BY a, b + 1) REPEATABLE (7) WITH WEIGHT AS w"},
 	{"select * from t pivot(sum(x) for y in (1)) tablesample bernoulli (0.5 percent) with weight",
 		"SELECT * FROM t PIVOT (sum(x) FOR y IN (1)) TABLESAMPLE BERNOULLI (0.5 PERCENT) WITH WEIGHT"},
+	// A parenthesized join whose first item is a subquery; a subquery of a
+	// parenthesized query; a parenthesized join of tables.
+	{"select * from ((select 1 as a) x cross join (select 2 as b) as y), (((select 3) union all (select 4))), ((t join u using (k)))",
+		"SELECT * FROM (SELECT 1 AS a) AS x CROSS JOIN (SELECT 2 AS b) AS y, (((SELECT 3) UNION ALL (SELECT 4))), (t JOIN u USING (k))"},
 	// Exact decimals: typed literals and types, with their aliases.
 	{"select numeric '1.5', bignumeric '-2', decimal '3', bigdecimal '4', cast(x as numeric), cast(y as bigdecimal) from t",
 		"SELECT NUMERIC '1.5', BIGNUMERIC '-2', DECIMAL '3', BIGDECIMAL '4', CAST(x AS NUMERIC), CAST(y AS BIGDECIMAL) FROM t"},

@@ -13,10 +13,9 @@ import (
 // one definition for INT64 and FLOAT64 (funcs_ops.go, funcs_math.go,
 // funcs_trig.go); overloadDecimal gives it a decimal form. A call whose
 // number arguments include a decimal and no FLOAT64 is computed exactly in
-// their decimal supertype (types/decimal.go); a decimal beside a FLOAT64
-// is coerced to FLOAT64 first, as BigQuery coerces it. The functions that
-// BigQuery computes in NUMERIC but logq only in FLOAT64 refuse a decimal
-// rather than answer in another type.
+// their decimal supertype (types/decimal.go, types/decimal_math.go); a
+// decimal beside a FLOAT64 is coerced to FLOAT64 first, as BigQuery
+// coerces it.
 func registerDecimalFuncs() {
 	for name, t := range map[string]types.Type{"parse_numeric": types.Numeric, "parse_bignumeric": types.BigNumeric} {
 		expr.Register(name, def(1, 1, func(c *expr.Call) (types.Type, error) {
@@ -103,9 +102,24 @@ func registerDecimalFuncs() {
 		}
 		return decimalResult(types.DecimalFromBigInt(c.T, new(big.Int).Quo(a[0].Scaled(), y)))
 	})
-	for _, name := range []string{"sqrt", "pow", "ln", "log", "log10", "exp"} {
-		refuseDecimal(name)
+	// SQRT, EXP, LN, LOG10, LOG and POW, exact and rounded to the scale as
+	// BigQuery rounds them (types/decimal_math.go); LOG of one argument is LN.
+	for name, f := range map[string]func(types.Value) (types.Value, error){
+		"sqrt": types.DecimalSqrt, "exp": types.DecimalExp, "ln": types.DecimalLn, "log10": types.DecimalLog10,
+	} {
+		overloadDecimal(name, -1, func(c *expr.Call, a []types.Value) (types.Value, error) {
+			return decimalCallResult(c, a)(f(a[0]))
+		})
 	}
+	overloadDecimal("log", -1, func(c *expr.Call, a []types.Value) (types.Value, error) {
+		if len(a) == 1 {
+			return decimalCallResult(c, a)(types.DecimalLn(a[0]))
+		}
+		return decimalCallResult(c, a)(types.DecimalLog(a[0], a[1]))
+	})
+	overloadDecimal("pow", -1, func(c *expr.Call, a []types.Value) (types.Value, error) {
+		return decimalCallResult(c, a)(types.DecimalPow(a[0], a[1]))
+	})
 }
 
 // decimalType is the decimal supertype of the number arguments args, and
@@ -183,21 +197,6 @@ func decimalsToFloat(args []expr.Expr) error {
 	return nil
 }
 
-// refuseDecimal makes the registered function name refuse a decimal
-// argument: BigQuery answers it in NUMERIC, logq only in FLOAT64.
-func refuseDecimal(name string) {
-	f := expr.Registered(name)
-	check := f.Check
-	f.Check = func(c *expr.Call) (types.Type, error) {
-		for _, a := range c.Args {
-			if a.Type().IsDecimal() {
-				return types.Type{}, fmt.Errorf("%s of %s is not supported (CAST it to FLOAT64 for an approximate answer)", strings.ToUpper(c.Fn), a.Type())
-			}
-		}
-		return check(c)
-	}
-}
-
 // decimalResult turns a decimal computation's error into an evaluation
 // error (NULL under SAFE.).
 func decimalResult(v types.Value, err error) (types.Value, error) {
@@ -205,4 +204,19 @@ func decimalResult(v types.Value, err error) (types.Value, error) {
 		return types.Value{}, expr.EvalErr("%v", err)
 	}
 	return v, nil
+}
+
+// decimalCallResult is decimalResult for the call c of arguments a, whose
+// error names the call ("division by zero: POW(0, -1)").
+func decimalCallResult(c *expr.Call, a []types.Value) func(types.Value, error) (types.Value, error) {
+	return func(v types.Value, err error) (types.Value, error) {
+		if err == nil {
+			return v, nil
+		}
+		args := make([]string, len(a))
+		for i, x := range a {
+			args[i] = x.String()
+		}
+		return types.Value{}, expr.EvalErr("%v: %s(%s)", err, strings.ToUpper(c.Fn), strings.Join(args, ", "))
+	}
 }

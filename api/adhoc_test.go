@@ -62,7 +62,10 @@ func FuzzAdhocQuery(f *testing.F) {
 	h := newHarness(&testing.T{}, nil)
 	h.ingest("s", []byte(`[{"event_message":"a","metadata":{"n":1}},{"event_message":"b"}]`), nil)
 	for _, s := range []string{"select 1", "select count(*) from s", "select * from s cross join unnest(metadata) as m", "select (", "with a as (select 1) select * from a a a",
-		"select timestamp_trunc(timestamp, hour) as t, count(*) from s group by t", "select @p", "select repeat('x', 1000000000)"} {
+		"select timestamp_trunc(timestamp, hour) as t, count(*) from s group by t", "select @p", "select repeat('x', 1000000000)",
+		"select * from s as t tablesample reservoir (1 rows partition by t.event_message) repeatable (3) with weight w",
+		"select count(*) from (select * from s) tablesample bernoulli (50 percent)", "select * from ((select 1 as a) x cross join s)",
+		"select sqrt(numeric '2'), pow(bignumeric '1.5', 30), log(numeric '8', 2), exp(numeric '80')"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, sql string) {

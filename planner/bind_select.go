@@ -209,10 +209,13 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 			orderCols.Cols = append(orderCols.Cols, c)
 		}
 	}
+	// Checked without schemas, a * of a source lists only its fixed
+	// fields: what ORDER BY names beside them is decided when it runs.
+	unknownStar := b.symbolic && selectsStar(s) && sc.schemaless()
 	for i, h := range hidden {
 		h = final(h)
 		if s.Distinct {
-			h = b.afterDistinct(h, proj.Exprs[:outCols], keyStrings(proj.Exprs[:outCols]), hiddenAt[i])
+			h = b.afterDistinct(h, proj.Exprs[:outCols], keyStrings(proj.Exprs[:outCols]), hiddenAt[i], unknownStar)
 		}
 		orderCols.Exprs = append(orderCols.Exprs, h)
 		orderCols.Cols = append(orderCols.Cols, Column{Name: fmt.Sprintf("$order%d", i), T: h.Type()})
@@ -252,7 +255,7 @@ func (b *binder) selectBlock(s *sqlparse.Select, env *cteEnv, orderBy []*sqlpars
 // that is "not visible after SELECT DISTINCT" (aggregates and analytic
 // functions included, unless selected). ks are the selected expressions'
 // strings.
-func (b *binder) afterDistinct(e expr.Expr, selected []expr.Expr, ks []string, pos int) expr.Expr {
+func (b *binder) afterDistinct(e expr.Expr, selected []expr.Expr, ks []string, pos int, unknownStar bool) expr.Expr {
 	// A constant is left as it is: its text does not say its type (2.0
 	// and 2 both print 2), and it needs no column.
 	if _, ok := e.(*expr.Const); ok {
@@ -264,7 +267,7 @@ func (b *binder) afterDistinct(e expr.Expr, selected []expr.Expr, ks []string, p
 			return &expr.ColRef{Idx: i, T: selected[i].Type(), Name: "$distinct" + strconv.Itoa(i)}
 		}
 	}
-	if _, ok := e.(*expr.ColRef); ok {
+	if _, ok := e.(*expr.ColRef); ok && !unknownStar {
 		b.fail(pos, "ORDER BY after SELECT DISTINCT can only use the selected columns and expressions over them")
 	}
 	ch := e.Children()
@@ -273,7 +276,7 @@ func (b *binder) afterDistinct(e expr.Expr, selected []expr.Expr, ks []string, p
 	}
 	out := make([]expr.Expr, len(ch))
 	for i, c := range ch {
-		out[i] = b.afterDistinct(c, selected, ks, pos)
+		out[i] = b.afterDistinct(c, selected, ks, pos, unknownStar)
 	}
 	return e.WithChildren(out)
 }

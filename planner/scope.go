@@ -119,3 +119,16 @@ func lastName(path string) string { return path[strings.LastIndexByte(path, '.')
 func fieldOf(rv *rangeVar, path string) (t types.Type, object, ok bool) {
 	return rv.table.Field(path)
 }
+
+// schemaless reports whether a FROM item in scope has columns no schema
+// may list when checking: a source (or its path, or a view of it), or an
+// open derived table.
+func (sc *scope) schemaless() bool {
+	for _, rv := range sc.vars {
+		switch {
+		case rv.open, rv.kind == rvScan, rv.kind == rvPath, rv.kind == rvView:
+			return true
+		}
+	}
+	return false
+}

@@ -74,12 +74,17 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 			scans = append(scans, rv)
 		}
 	}
-	if len(scans) == 1 {
+	switch {
+	case len(scans) == 1:
 		// A field no event has yet: NULL until one does.
 		if scans[0].open {
 			return &expr.Const{V: types.NullOf(types.Null)}
 		}
 		return b.fields(scanField(scans[0], parts[0], types.Null, false), parts[1:], e.At)
+	case len(scans) > 1 && b.symbolic:
+		// Checked without schemas, which source has the field (or whether
+		// two have it) is for the run to say.
+		return &expr.Const{V: types.NullOf(types.Null)}
 	}
 	b.fail(e.At, "unrecognized name %s", parts[0])
 	return nil

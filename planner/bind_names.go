@@ -86,6 +86,15 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 		// two have it) is for the run to say.
 		return &expr.Const{V: types.NullOf(types.Null)}
 	}
+	if b.symbolic {
+		// Nor can the check tell whether a source of an enclosing query has
+		// it (a correlated reference): the run can.
+		for _, o := range b.outer {
+			if o.schemaless() {
+				return &expr.Const{V: types.NullOf(types.Null)}
+			}
+		}
+	}
 	b.fail(e.At, "unrecognized name %s", parts[0])
 	return nil
 }

@@ -3,6 +3,8 @@ package exec
 import (
 	"context"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"logq/planner"
@@ -136,7 +138,7 @@ func execute(ctx context.Context, plan planner.Node, view View, req Request, mem
 		return nil, err
 	}
 	defer op.Close()
-	res := &Result{Columns: plan.Columns()}
+	res := &Result{Columns: resultColumns(plan.Columns())}
 	var records *recordWriter // RecordsAsJSON's buffers, made at the first record
 	arrays := map[int]bool{}  // the result columns whose type holds an ARRAY
 	for c, col := range res.Columns {
@@ -311,4 +313,38 @@ func nullInResult(v *types.Value) bool {
 		}
 	}
 	return false
+}
+
+// resultColumns names a query's result columns as BigQuery names them when
+// it writes a result: a name that an earlier column has (names compare
+// without case) takes the first free suffix _1, _2, …, so that a row, a
+// JSON object, never holds one key twice (SELECT 1 AS a, 2 AS a gives a
+// and a_1). Inside the query, duplicate names stay as they are. cols is
+// the plan's own slice: it is copied when a name changes.
+func resultColumns(cols []planner.Column) []planner.Column {
+	taken := make(map[string]bool, len(cols))
+	for _, c := range cols {
+		taken[strings.ToLower(c.Name)] = true
+	}
+	seen := make(map[string]bool, len(cols))
+	out := cols
+	for i, c := range cols {
+		k := strings.ToLower(c.Name)
+		if !seen[k] {
+			seen[k] = true
+			continue
+		}
+		if &out[0] == &cols[0] {
+			out = append([]planner.Column(nil), cols...)
+		}
+		for n := 1; ; n++ {
+			name := c.Name + "_" + strconv.Itoa(n)
+			if !taken[strings.ToLower(name)] {
+				taken[strings.ToLower(name)], seen[strings.ToLower(name)] = true, true
+				out[i].Name = name
+				break
+			}
+		}
+	}
+	return out
 }

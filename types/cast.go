@@ -107,8 +107,11 @@ func cast(v Value, to Type) (Value, error) {
 			if body == "nan" { // a signed NaN too ("-NAN"), which strconv refuses
 				return FloatValue(math.NaN()), nil
 			}
+			// Past FLOAT64's range the value is ±inf, as ZetaSQL's
+			// SimpleAtod reads it (strconv says ErrRange with ±Inf); below
+			// it, 0.
 			f, err := strconv.ParseFloat(s, 64)
-			if err != nil {
+			if err != nil && !errors.Is(err, strconv.ErrRange) {
 				return fail()
 			}
 			return FloatValue(f), nil

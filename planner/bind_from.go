@@ -244,15 +244,14 @@ func (b *binder) valueItem(t *fromTree, q *sqlparse.Query, sc *scope) *fromTree 
 	if isValueTable(q) && len(sc.vars) > 0 {
 		sc.vars[len(sc.vars)-1].value = true
 	}
-	if b.symbolic && len(sc.vars) > 0 && selectsStar(q) {
+	if b.symbolic && len(sc.vars) > 0 && starReadsSource(q, sc.env, 0) {
 		sc.vars[len(sc.vars)-1].open = true
 	}
 	return t
 }
 
 // selectsStar reports whether a SELECT of q (through parentheses and set
-// operations) lists a * (t.* too): checked without schemas, the columns it
-// gives from a source are not known.
+// operations) lists a * (t.* too).
 func selectsStar(q sqlparse.SetExpr) bool {
 	switch q := q.(type) {
 	case *sqlparse.Query:
@@ -265,6 +264,45 @@ func selectsStar(q sqlparse.SetExpr) bool {
 		}
 	case *sqlparse.SetOp:
 		return selectsStar(q.Left) || selectsStar(q.Right)
+	}
+	return false
+}
+
+// starReadsSource reports whether a SELECT of q lists a * over a FROM that
+// reads a source (through subqueries and the CTEs of env): checked without
+// schemas, the columns that * gives are not known. It errs towards yes
+// (a name it cannot place is taken for a source); depth bounds CTEs that
+// read each other.
+func starReadsSource(q sqlparse.SetExpr, env *cteEnv, depth int) bool {
+	if depth > 32 {
+		return true
+	}
+	var reads func(f sqlparse.FromItem) bool
+	reads = func(f sqlparse.FromItem) bool {
+		switch f := f.(type) {
+		case *sqlparse.TableRef:
+			def := env.lookup(f.Name)
+			return def == nil || def.work == nil && starReadsSource(def.cte.Query, def.env, depth+1)
+		case *sqlparse.SubqueryRef:
+			return starReadsSource(f.Query, env, depth+1)
+		case *sqlparse.Join:
+			return reads(f.Left) || reads(f.Right)
+		case *sqlparse.PivotRef:
+			return reads(f.From)
+		case *sqlparse.UnpivotRef:
+			return reads(f.From)
+		case *sqlparse.SampleRef:
+			return reads(f.From)
+		}
+		return false
+	}
+	switch q := q.(type) {
+	case *sqlparse.Query:
+		return starReadsSource(q.Body, env, depth)
+	case *sqlparse.SetOp:
+		return starReadsSource(q.Left, env, depth) || starReadsSource(q.Right, env, depth)
+	case *sqlparse.Select:
+		return selectsStar(q) && q.From != nil && reads(q.From)
 	}
 	return false
 }

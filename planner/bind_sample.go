@@ -15,23 +15,24 @@ import (
 //
 //   - BERNOULLI and SYSTEM (PERCENT, 0–100) keep each row with that
 //     probability, independently (SYSTEM may be any method; here it is
-//     BERNOULLI's). WITH WEIGHT adds a FLOAT64 column, 100/size.
+//     BERNOULLI's). They are a filter over the item as it is bound, so its
+//     names (alias, value table, an UNNEST's element) stay as they are;
+//     WITH WEIGHT adds a constant column, 100/size.
 //   - RESERVOIR (ROWS, ≥ 0) keeps size rows chosen uniformly (all of them
 //     when there are fewer), per group of PARTITION BY's values when given
-//     (NULL is a value, as in GROUP BY). WITH WEIGHT is the rows in the
-//     group (or the input) over the rows kept of it.
-//   - REPEATABLE(seed) makes the choice a function of the seed and each
-//     row's values (for a log source, the event's id and timestamp), so the
-//     same data gives the same sample; rows with equal values are kept or
-//     dropped together (ZetaSQL leaves the method to the engine). Without
-//     it each run draws anew.
-//   - The size (and the seed) is an INT64 or FLOAT64 constant: a literal,
-//     or a parameter CAST to a number (logq's parameters are strings).
-//
-// It is bound as the derived table it stands for, which keeps the from
-// item's alias: `SELECT * FROM item WHERE RAND() < size/100`, or
-// `… ORDER BY RAND() LIMIT size` for RESERVOIR, with ROW_NUMBER and
-// COUNT over the partition for PARTITION BY and the weight.
+//     (NULL is a value, as in GROUP BY). It is the derived table it stands
+//     for, under the item's alias: `SELECT * FROM item ORDER BY draw LIMIT
+//     size`, or `QUALIFY ROW_NUMBER() OVER (PARTITION BY … ORDER BY draw)
+//     <= size`; WITH WEIGHT is the rows of the group (or the input) over
+//     the rows kept of it. An UNNEST or a SELECT AS VALUE item, whose names
+//     a derived table would change, is refused (a subquery around it is
+//     not).
+//   - REPEATABLE(seed) makes the draw a hash of the seed and the row's
+//     values (for a log source, the event's id and timestamp), so the same
+//     rows and seed give the same sample. Without it each run draws anew.
+//   - The size is an INT64 or FLOAT64 constant (ROWS an INT64), the seed an
+//     INT64: a literal, or a parameter CAST to a number (logq's parameters
+//     are strings).
 func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]expr.Expr) *fromTree {
 	method := strings.ToUpper(f.Method)
 	switch method {
@@ -49,10 +50,28 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 	if len(f.PartitionBy) > 0 && method != "RESERVOIR" {
 		b.fail(f.PartitionBy[0].Pos(), "the TABLESAMPLE %s method does not support PARTITION BY: remove PARTITION BY, or use TABLESAMPLE RESERVOIR with ROWS", method)
 	}
-	if _, ok := f.From.(*sqlparse.Join); ok {
+	_, unnest := f.From.(*sqlparse.UnnestRef)
+	var path bool
+	switch in := f.From.(type) {
+	case *sqlparse.Join:
 		b.fail(f.At, "TABLESAMPLE of a join is not supported: sample one of its FROM items")
+	case *sqlparse.TableRef:
+		path = b.pathUnnest(in, sc) != nil
+	case *sqlparse.SubqueryRef:
+		if f.Rows && isValueTable(in.Query) {
+			b.fail(f.At, "TABLESAMPLE RESERVOIR of a SELECT AS VALUE subquery is not supported: select the value as a column")
+		}
+	}
+	if (unnest || path) && (f.Rows || len(sc.vars) > 0) {
+		// A derived table (RESERVOIR) would rename an UNNEST's element, and
+		// beside a left side the array may be that side's rows'.
+		b.fail(f.At, "TABLESAMPLE of an UNNEST or an array path is supported only with BERNOULLI or SYSTEM, first in its FROM: sample a subquery, (SELECT … FROM UNNEST(…)) TABLESAMPLE …")
 	}
 	alias := fromAlias(f)
+	if unnest {
+		alias = f.From.(*sqlparse.UnnestRef).Alias
+	}
+
 	at := f.At
 	id := func(name string) sqlparse.Expr { return &sqlparse.Ident{At: at, Parts: []string{name}} }
 	call := func(name string, args ...sqlparse.Expr) *sqlparse.Call {
@@ -64,28 +83,30 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 	num := func(v float64) sqlparse.Expr {
 		return &sqlparse.Literal{At: at, Kind: sqlparse.LitFloat, Value: strconv.FormatFloat(v, 'g', -1, 64)}
 	}
-	star := &sqlparse.SelectItem{At: at, Star: true}
 	weightAs := f.WeightAs
 	if weightAs == "" {
 		weightAs = "weight"
 	}
 
-	// The row's draw: RAND(), or with REPEATABLE a hash of the seed and the
-	// row's values (53 bits of it, as a FLOAT64 in [0, 1)). It reads the
-	// from item's row, so it is computed in the SELECT that reads it.
+	// The row's draw, in [0, 1): RAND(), or with REPEATABLE 53 bits of a
+	// hash of the seed and the row's values, read through the row's name.
 	from := f.From
 	draw := func() sqlparse.Expr { return call("rand") }
 	if f.Repeatable != nil {
-		seed := b.sampleConst(f.Repeatable, "REPEATABLE", true)
+		seed := b.sampleConst(f.Repeatable, "REPEATABLE", true).I
 		row := alias
+		if row == "" && !f.Rows {
+			b.fail(f.At, "TABLESAMPLE … REPEATABLE draws from the row's values: give the FROM item an alias")
+		}
 		if row == "" {
 			row = "$sample"
+			star := &sqlparse.SelectItem{At: at, Star: true}
 			from = &sqlparse.SubqueryRef{At: at, Query: &sqlparse.Query{At: at, Body: &sqlparse.Select{At: at, Items: []*sqlparse.SelectItem{star}, From: from}}, Alias: row}
 		}
-		// A row's values as text: an event of a log source is named by its
-		// id and timestamp (writing the whole event costs ~25 µs).
+		// An event of a log source is named by its id and timestamp (its
+		// whole JSON would cost ~25 µs an event).
 		text := func() sqlparse.Expr { return call("to_json_string", id(row)) }
-		if t, ok := f.From.(*sqlparse.TableRef); ok && env.lookup(t.Name) == nil && b.pathUnnest(t, sc) == nil {
+		if t, ok := f.From.(*sqlparse.TableRef); ok && !path && env.lookup(t.Name) == nil {
 			text = func() sqlparse.Expr {
 				field := func(name string) sqlparse.Expr { return &sqlparse.Ident{At: at, Parts: []string{row, name}} }
 				return call("concat", field("id"), &sqlparse.Literal{At: at, Kind: sqlparse.LitString, Value: ":"},
@@ -94,14 +115,12 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 		}
 		draw = func() sqlparse.Expr {
 			h := call("farm_fingerprint", call("concat",
-				&sqlparse.Literal{At: at, Kind: sqlparse.LitString, Value: strconv.FormatInt(seed.I, 10) + ":"},
-				text()))
+				&sqlparse.Literal{At: at, Kind: sqlparse.LitString, Value: strconv.FormatInt(seed, 10) + ":"}, text()))
 			bits := &sqlparse.Binary{At: at, Op: "&", L: h, R: integer(1<<53 - 1)}
 			return &sqlparse.Binary{At: at, Op: "/", L: bits, R: num(1 << 53)}
 		}
 	}
 
-	var q *sqlparse.Query
 	if !f.Rows {
 		v := b.sampleConst(f.Size, "PERCENT", false)
 		pct := v.F
@@ -111,51 +130,45 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 		if pct > 100 {
 			b.fail(f.Size.Pos(), "PERCENT value must be in the range [0, 100], found %v", pct)
 		}
-		sel := &sqlparse.Select{At: at, Items: []*sqlparse.SelectItem{star}, From: from,
-			Where: &sqlparse.Binary{At: at, Op: "<", L: draw(), R: num(pct / 100)}}
+		// The item as it is, filtered: a constant row stays a row source,
+		// so that the filter has rows to drop.
+		keep := b.keepConstRows
+		b.keepConstRows = true
+		t := b.from(from, env, sc, where)
+		b.keepConstRows = keep
+		cond := b.boolExpr(&sqlparse.Binary{At: at, Op: "<", L: draw(), R: num(pct / 100)}, &exprCtx{sc: sc}, "TABLESAMPLE")
 		if f.Weight {
 			w := 1.0 // no row is kept at 0%: any weight
 			if pct > 0 {
 				w = 100 / pct
 			}
-			sel.Items = append(sel.Items, &sqlparse.SelectItem{At: at, Expr: num(w), Alias: weightAs})
+			sc.vars = append(sc.vars, &rangeVar{kind: rvConst, cols: []Column{{Name: weightAs, T: types.Float64}}, consts: []expr.Expr{&expr.Const{V: types.FloatValue(w)}}})
 		}
-		q = &sqlparse.Query{At: at, Body: sel}
+		return &fromTree{sub: t, cond: cond}
+	}
+
+	k := b.sampleConst(f.Size, "ROWS", true).I
+	sel := &sqlparse.Select{At: at, From: from, Items: []*sqlparse.SelectItem{{At: at, Star: true}}}
+	q := &sqlparse.Query{At: at, Body: sel}
+	if len(f.PartitionBy) == 0 {
+		q.OrderBy = []*sqlparse.OrderItem{{At: at, Expr: draw()}}
+		q.Limit = integer(k)
 	} else {
-		k := integer(b.sampleConst(f.Size, "ROWS", true).I)
-		// Inside, each row of the input with its draw, or its rank by draw
-		// in its group, and its group's size (the whole input's without
-		// PARTITION BY) for the weight; outside, the k first by draw.
-		inner := &sqlparse.Select{At: at, From: from, Items: []*sqlparse.SelectItem{star}}
-		outer := &sqlparse.Select{At: at, From: &sqlparse.SubqueryRef{At: at, Query: &sqlparse.Query{At: at, Body: inner}}}
-		q = &sqlparse.Query{At: at, Body: outer}
-		add := func(e sqlparse.Expr, name string) {
-			inner.Items = append(inner.Items, &sqlparse.SelectItem{At: at, Expr: e, Alias: name})
+		rank := call("row_number")
+		rank.Over = &sqlparse.WindowSpec{At: at, PartitionBy: f.PartitionBy, OrderBy: []*sqlparse.OrderItem{{At: at, Expr: draw()}}}
+		sel.Qualify = &sqlparse.Binary{At: at, Op: "<=", L: rank, R: integer(k)}
+	}
+	if f.Weight {
+		var w sqlparse.Expr = num(1) // no row is kept of 0 rows: any weight
+		if k > 0 {
+			rows := func() sqlparse.Expr {
+				n := call("count")
+				n.Star, n.Over = true, &sqlparse.WindowSpec{At: at, PartitionBy: f.PartitionBy}
+				return n
+			}
+			w = &sqlparse.Binary{At: at, Op: "/", L: rows(), R: call("least", integer(k), rows())}
 		}
-		if len(f.PartitionBy) == 0 {
-			add(draw(), "$draw")
-			q.OrderBy = []*sqlparse.OrderItem{{At: at, Expr: id("$draw")}}
-			q.Limit = k
-		} else {
-			rank := call("row_number")
-			rank.Over = &sqlparse.WindowSpec{At: at, PartitionBy: f.PartitionBy, OrderBy: []*sqlparse.OrderItem{{At: at, Expr: draw()}}}
-			add(rank, "$rank")
-			outer.Where = &sqlparse.Binary{At: at, Op: "<=", L: id("$rank"), R: k}
-		}
-		if f.Weight {
-			n := call("count")
-			n.Star, n.Over = true, &sqlparse.WindowSpec{At: at, PartitionBy: f.PartitionBy}
-			add(n, "$rows")
-		}
-		var added []string
-		for _, it := range inner.Items[1:] {
-			added = append(added, it.Alias)
-		}
-		outer.Items = []*sqlparse.SelectItem{{At: at, Star: true, Except: added}}
-		if f.Weight {
-			w := &sqlparse.Binary{At: at, Op: "/", L: id("$rows"), R: call("least", k, id("$rows"))}
-			outer.Items = append(outer.Items, &sqlparse.SelectItem{At: at, Expr: w, Alias: weightAs})
-		}
+		sel.Items = append(sel.Items, &sqlparse.SelectItem{At: at, Expr: w, Alias: weightAs})
 	}
 	return b.from(&sqlparse.SubqueryRef{At: at, Query: q, Alias: alias}, env, sc, where)
 }

@@ -348,7 +348,7 @@ func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem 
 			cols = sc.using.starColumns(i, rv, cols) // bind_using.go
 		}
 		all = append(all, cols...)
-		schemaless = schemaless || rv.kind == rvScan || rv.kind == rvPath || rv.kind == rvView
+		schemaless = schemaless || rv.kind == rvScan || rv.kind == rvPath || rv.kind == rvView || rv.open
 	}
 	// find lists the columns called name (EXCEPT drops them all).
 	find := func(name, list string) []int {

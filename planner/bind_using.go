@@ -140,6 +140,15 @@ func (b *binder) usingSide(sc *scope, lo, hi int, name string, pos int, side str
 		rv := scans[0]
 		return scanField(rv, name, types.Null, false), func() { sc.using.hide(rv, name) }
 	}
+	if b.symbolic {
+		// Checked without schemas, an open derived table (or one of
+		// several sources) may have it: the run decides.
+		for _, rv := range sc.vars[lo:hi] {
+			if rv.open || rv.kind == rvScan {
+				return &expr.Const{V: types.NullOf(types.Null)}, func() {}
+			}
+		}
+	}
 	b.fail(pos, "column %s in USING is not on the %s side of the join", name, side)
 	return nil, nil
 }

@@ -132,12 +132,34 @@ func TestCheckReportsPositions(t *testing.T) {
 		"select 1 from unnest([1, 2], mode => 'PAD')":                         "1:38: mode is allowed only when UNNEST has more than one array",
 		"select * replace (1 as k) from (select 1 as k) a, (select 2 as k) b": "1:19: column k in SELECT * REPLACE is ambiguous",
 		"select array_find([1], 1, 'FIRST', [1]) from t":                      "1:8: ARRAY_FIND takes 2 to 3 arguments, got 4",
+		// A * of known columns (no source below it) is checked as any item.
+		"with a as (select 1 as x), b as (select * from a) select y from b": "1:58: unrecognized name y",
+		"select d.zz from (select * from (select 1 as q)) d":                "1:8: d has no column zz",
 	} {
 		q, err := sqlparse.Parse(sql)
 		require.NoError(t, err, sql)
 		err = Check(q, sql)
 		require.Error(t, err, sql)
 		require.Contains(t, err.Error(), want, sql)
+	}
+}
+
+// TestCheckLeavesSourceColumnsToTheRun: without schemas, the check cannot
+// know a source's fields, nor those of a * over one: names they may have
+// pass it (the run, with the schemas, decides).
+func TestCheckLeavesSourceColumnsToTheRun(t *testing.T) {
+	for _, sql := range []string{
+		"select u.a from (select * from src) as u",
+		"with c as (select * from (select * from src)) select c.a, b from c",
+		"select distinct * except (id) from src order by a",
+		"select a, b from src join other using (a)",
+		"select (select sum(x) from unnest(arr) as x) from src",
+		"select * except (a) from (select * from src) tablesample bernoulli (10 percent)",
+		"select count(*) from src join (select * from other) as o using (k)",
+	} {
+		q, err := sqlparse.Parse(sql)
+		require.NoError(t, err, sql)
+		require.NoError(t, Check(q, sql), sql)
 	}
 }
 

@@ -25,8 +25,9 @@ import (
 // counted as lost to each reader that still needed them). A start leaves
 // the spool alone.
 //
-// A store in memory feeds its readers from a storage.Ring of recent chunks,
-// made on the first read (a store nobody follows copies nothing).
+// A store in memory feeds its readers from a storage.Ring of its most recent
+// chunks, filled from the first ingest (so a tail from=start reads what came
+// before it; the ring's budget bounds what that copies).
 
 // FeedHead implements storage.Feed.
 func (s *Store) FeedHead(source string) storage.Pos {

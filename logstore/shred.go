@@ -113,8 +113,8 @@ func (s *Source) apply(b *walBatch, base int) (accepted int, rejects []event.Rej
 	s.events += int64(accepted)
 	if s.wal == nil && accepted > 0 && !s.store.Durable() {
 		// A store in memory acknowledges what it applied; its feed keeps
-		// the recent chunks from the start, so a tail from=start (or a
-		// drain made later) reads what was ingested before it.
+		// the recent chunks from the first ingest, so a tail from=start
+		// reads what was ingested before it.
 		s.store.memFeed().Add(s.name, b.arrival, b.seed, b.events)
 	}
 	return accepted, rejects

@@ -91,14 +91,14 @@ func registerDecimalFuncs() {
 	overloadDecimal("mod", -1, func(c *expr.Call, a []types.Value) (types.Value, error) {
 		y := a[1].Scaled()
 		if y.Sign() == 0 {
-			return types.Value{}, expr.EvalErr("division by zero: MOD(%s, %s)", a[0], a[1])
+			return decimalCallResult(c, a)(types.Value{}, types.ErrDecimalDivisionByZero)
 		}
 		return decimalResult(types.DecimalValue(c.T, new(big.Int).Rem(a[0].Scaled(), y)))
 	})
 	overloadDecimal("div", -1, func(c *expr.Call, a []types.Value) (types.Value, error) {
 		y := a[1].Scaled()
 		if y.Sign() == 0 {
-			return types.Value{}, expr.EvalErr("division by zero: DIV(%s, %s)", a[0], a[1])
+			return decimalCallResult(c, a)(types.Value{}, types.ErrDecimalDivisionByZero)
 		}
 		return decimalResult(types.DecimalFromBigInt(c.T, new(big.Int).Quo(a[0].Scaled(), y)))
 	})
@@ -198,7 +198,7 @@ func decimalsToFloat(args []expr.Expr) error {
 }
 
 // decimalResult turns a decimal computation's error into an evaluation
-// error (NULL under SAFE.).
+// error (NULL under SAFE.); decimalCallResult also names the call.
 func decimalResult(v types.Value, err error) (types.Value, error) {
 	if err != nil {
 		return types.Value{}, expr.EvalErr("%v", err)

@@ -25,6 +25,10 @@ import (
 // of range.
 var ErrDecimalOverflow = errors.New("numeric overflow")
 
+// ErrDecimalDivisionByZero is a decimal quotient, remainder or power with a
+// zero divisor.
+var ErrDecimalDivisionByZero = errors.New("division by zero")
+
 type decimalSpec struct {
 	name     string
 	scale    int
@@ -348,7 +352,7 @@ func DecimalArith(t Type, op string, a, b Value) (Value, error) {
 		r = DivRound(x.Mul(x, y), s.unit)
 	case "/":
 		if y.Sign() == 0 {
-			return Value{}, errors.New("division by zero")
+			return Value{}, ErrDecimalDivisionByZero
 		}
 		r = DivRound(x.Mul(x, s.unit), y)
 	default:

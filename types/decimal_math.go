@@ -36,7 +36,6 @@ var (
 	errSqrtNegative   = errors.New("square root of a negative value")
 	errLogNotPositive = errors.New("logarithm of zero or a negative value")
 	errLogBase        = errors.New("logarithm to a base of zero, a negative value or 1")
-	errPowZero        = errors.New("division by zero")
 	errPowNegative    = errors.New("negative value raised to a fractional power")
 )
 
@@ -134,7 +133,7 @@ func DecimalPow(x, y Value) (Value, error) {
 		return x, nil
 	case a.Sign() == 0:
 		if ny.Sign() < 0 {
-			return Value{}, errPowZero
+			return Value{}, ErrDecimalDivisionByZero
 		}
 		return x, nil
 	case new(big.Int).Neg(ny).Cmp(s.unit) == 0:

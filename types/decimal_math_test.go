@@ -636,8 +636,8 @@ func TestDecimalMathErrors(t *testing.T) {
 		{errLogNotPositive, func() (Value, error) { return DecimalLog(n("0"), n("1")) }}, // the value first
 		{errLogBase, func() (Value, error) { return DecimalLog(n("10"), n("1")) }},
 		{errLogBase, func() (Value, error) { return DecimalLog(n("10"), n("-2")) }},
-		{errPowZero, func() (Value, error) { return DecimalPow(n("0"), n("-0.1")) }},
-		{errPowZero, func() (Value, error) { return DecimalPow(n("0"), n("-1")) }},
+		{ErrDecimalDivisionByZero, func() (Value, error) { return DecimalPow(n("0"), n("-0.1")) }},
+		{ErrDecimalDivisionByZero, func() (Value, error) { return DecimalPow(n("0"), n("-1")) }},
 		{errPowNegative, func() (Value, error) { return DecimalPow(n("-1"), n("0.5")) }},
 		{errPowNegative, func() (Value, error) { return DecimalPow(n("-0.000000001"), n("-0.000000001")) }},
 		{ErrDecimalOverflow, func() (Value, error) { return DecimalPow(n("99999999999999999999999999999.999999999"), n("2")) }},

@@ -137,11 +137,16 @@ func checkConstants(n Node) error {
 
 // Check binds a saved query with every parameter unknown and no data, to find
 // errors before the query is ever called.
-func Check(q *sqlparse.Query, src string) (err error) {
+func Check(q *sqlparse.Query, src string) error { return CheckAgainst(q, src, EmptyCatalog{}) }
+
+// CheckAgainst is Check with the sources' schemas cat knows. Check is
+// CheckAgainst an empty catalog, and must refuse no query that a catalog
+// with the query's fields accepts (exec's FuzzCheckNoStricterThanRun).
+func CheckAgainst(q *sqlparse.Query, src string, cat Catalog) (err error) {
 	if !expr.Linked() {
 		return errNoLibrary
 	}
-	b := &binder{src: src, opts: Options{Catalog: EmptyCatalog{}}, symbolic: true}
+	b := &binder{src: src, opts: Options{Catalog: cat}, symbolic: true}
 	defer b.recover(&err)
 	b.checkAll = true
 	b.query(q, nil)

@@ -48,6 +48,10 @@ type valueSet struct {
 	keys    map[string]struct{}
 	hasNull bool
 	empty   bool
+	// structs are the set's STRUCT values: one that holds a NULL or a NaN
+	// (at any depth) is equal to no other, and = says FALSE or NULL for it
+	// field by field, which the keys cannot say (structIn).
+	structs []types.Value
 }
 
 // resolveSubqueries replaces every subquery of plan by its value.
@@ -274,6 +278,9 @@ func (s *valueSet) add(v types.Value, key *[]byte) {
 		s.hasNull = true
 		return
 	}
+	if v.T.Kind == types.KindStruct {
+		s.structs = append(s.structs, v)
+	}
 	*key = appendKey((*key)[:0], v)
 	if _, ok := s.keys[string(*key)]; !ok {
 		s.keys[string(*key)] = struct{}{}
@@ -290,6 +297,9 @@ func (s *valueSet) test(v types.Value, key *[]byte) (in, null bool) {
 	if v.Null {
 		return false, true
 	}
+	if v.T.Kind == types.KindStruct {
+		return s.structIn(v, key)
+	}
 	if !matchesNothing(v) {
 		*key = appendKey((*key)[:0], v)
 		if _, found := s.keys[string(*key)]; found {
@@ -297,6 +307,49 @@ func (s *valueSet) test(v types.Value, key *[]byte) (in, null bool) {
 		}
 	}
 	return false, s.hasNull
+}
+
+// structIn is test for a STRUCT: found by its key when neither it nor the
+// value holds a NULL or NaN; else = compares them field by field (ZetaSQL's
+// three-valued STRUCT equality, the one definition in the function library),
+// and a NULL from it makes the answer NULL unless a value is equal.
+func (s *valueSet) structIn(v types.Value, key *[]byte) (in, null bool) {
+	vUnknown := holdsUnknown(v)
+	if !vUnknown {
+		*key = appendKey((*key)[:0], v)
+		if _, found := s.keys[string(*key)]; found {
+			return true, false
+		}
+	}
+	null = s.hasNull
+	eq := expr.Registered("=")
+	call := &expr.Call{Fn: "=", T: types.Bool}
+	for _, e := range s.structs {
+		if !vUnknown && !holdsUnknown(e) {
+			continue // its key would have matched
+		}
+		r, err := eq.Eval(call, []types.Value{v, e})
+		switch {
+		case err != nil || r.Null:
+			null = true
+		case r.I != 0:
+			return true, false
+		}
+	}
+	return false, null
+}
+
+// holdsUnknown reports whether v holds a NULL or a NaN at any depth.
+func holdsUnknown(v types.Value) bool {
+	if matchesNothing(v) {
+		return true
+	}
+	for _, e := range v.L {
+		if holdsUnknown(e) {
+			return true
+		}
+	}
+	return false
 }
 
 // inSet is x IN (subquery) once the subquery's values are known: set, or

@@ -89,9 +89,6 @@ func (b *binder) exprSubquery(e *sqlparse.ExprSubquery, ctx *exprCtx) expr.Expr 
 
 // inSubquery binds x [NOT] IN (SELECT y …).
 func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) expr.Expr {
-	if st, ok := e.X.(*sqlparse.StructLit); ok && len(st.Elems) > 1 {
-		b.fail(e.At, "(a, b, …) IN (subquery) is not supported; compare one value, or join the subquery")
-	}
 	x := b.expr(e.X, ctx)
 	plan, row := b.subqueryPlan(e.Query, ctx)
 	var key expr.Expr // the enclosing row's key, for a correlated IN
@@ -115,9 +112,10 @@ func (b *binder) inSubquery(e *sqlparse.In, ctx *exprCtx) expr.Expr {
 		x, plan, row = b.inCollated(e.At, x, plan, row) // compare collation keys
 		cols, ct = plan.Columns(), plan.Columns()[len(cols)-1].T
 	}
-	if k := x.Type().Kind; k == types.KindArray || k == types.KindStruct || ct.Kind == types.KindArray || ct.Kind == types.KindStruct {
-		// Not BigQuery's limit but logq's: its IN set hashes scalars only.
-		b.fail(e.At, "IN (subquery) of ARRAY or STRUCT values (%s, %s) is not supported: compare their fields, or use EXISTS", x.Type(), ct)
+	if x.Type().Has(types.KindArray) || ct.Has(types.KindArray) {
+		// BigQuery has no equality of arrays (ZetaSQL's is an extension
+		// logq's = has, its IN set does not).
+		b.fail(e.At, "IN (subquery) of values holding an ARRAY (%s, %s) is not supported: compare their other fields, or use EXISTS", x.Type(), ct)
 	}
 	// Type the comparison as `x = y` does (numbers mix, a constant string
 	// becomes a timestamp, …), keeping x as coerced.

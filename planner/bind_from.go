@@ -49,7 +49,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]expr
 					return t
 				}
 			}
-			return b.valueItem(b.planItem(b.cte(def, f.At), alias, sc), def.cte.Query, sc)
+			return b.valueItem(b.planItem(b.cte(def, f.At), alias, sc), def.cte.Query, def.env, sc)
 		}
 		if b.caller {
 			b.fail(f.At, "table %s is not allowed: a sandboxed query may read only these CTEs: %s",
@@ -60,7 +60,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]expr
 		sc.vars = append(sc.vars, rv)
 		return &fromTree{rv: rv}
 	case *sqlparse.SubqueryRef:
-		return b.valueItem(b.planItem(b.query(f.Query, env), f.Alias, sc), f.Query, sc)
+		return b.valueItem(b.planItem(b.query(f.Query, env), f.Alias, sc), f.Query, env, sc)
 	case *sqlparse.UnpivotRef:
 		return b.planItem(b.unpivot(f, env), f.Alias, sc) // bind_unpivot.go
 	case *sqlparse.PivotRef:
@@ -240,11 +240,11 @@ func (b *binder) planItem(plan Node, alias string, sc *scope) *fromTree {
 // valueItem marks the range variable planItem just added as a value table
 // when q is SELECT AS VALUE: its one column is the row (its alias is the
 // value, not a STRUCT of it) and a STRUCT's fields are its columns.
-func (b *binder) valueItem(t *fromTree, q *sqlparse.Query, sc *scope) *fromTree {
+func (b *binder) valueItem(t *fromTree, q *sqlparse.Query, env *cteEnv, sc *scope) *fromTree {
 	if isValueTable(q) && len(sc.vars) > 0 {
 		sc.vars[len(sc.vars)-1].value = true
 	}
-	if b.symbolic && len(sc.vars) > 0 && starReadsSource(q, sc.env, 0) {
+	if b.symbolic && len(sc.vars) > 0 && starReadsSource(q, env, 0) {
 		sc.vars[len(sc.vars)-1].open = true
 	}
 	return t
@@ -269,7 +269,8 @@ func selectsStar(q sqlparse.SetExpr) bool {
 }
 
 // starReadsSource reports whether a SELECT of q lists a * over a FROM that
-// reads a source (through subqueries and the CTEs of env): checked without
+// may read a source (through subqueries, their own CTEs and those of env)
+// or an UNNEST (whose elements may be a source's): checked without
 // schemas, the columns that * gives are not known. It errs towards yes
 // (a name it cannot place is taken for a source); depth bounds CTEs that
 // read each other.
@@ -282,7 +283,7 @@ func starReadsSource(q sqlparse.SetExpr, env *cteEnv, depth int) bool {
 		switch f := f.(type) {
 		case *sqlparse.TableRef:
 			def := env.lookup(f.Name)
-			return def == nil || def.work == nil && starReadsSource(def.cte.Query, def.env, depth+1)
+			return def == nil || def.work != nil || starReadsSource(def.cte.Query, def.env, depth+1)
 		case *sqlparse.SubqueryRef:
 			return starReadsSource(f.Query, env, depth+1)
 		case *sqlparse.Join:
@@ -293,11 +294,20 @@ func starReadsSource(q sqlparse.SetExpr, env *cteEnv, depth int) bool {
 			return reads(f.From)
 		case *sqlparse.SampleRef:
 			return reads(f.From)
+		case *sqlparse.UnnestRef:
+			return true
 		}
 		return false
 	}
 	switch q := q.(type) {
 	case *sqlparse.Query:
+		if len(q.With) > 0 { // the query's own CTEs, each seeing those before it
+			for _, c := range q.With {
+				inner := &cteEnv{parent: env, defs: map[string]*cteDef{}}
+				inner.defs[strings.ToLower(c.Name)] = &cteDef{cte: c, env: env}
+				env = inner
+			}
+		}
 		return starReadsSource(q.Body, env, depth)
 	case *sqlparse.SetOp:
 		return starReadsSource(q.Left, env, depth) || starReadsSource(q.Right, env, depth)

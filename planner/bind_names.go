@@ -46,6 +46,7 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 	for _, rv := range ctx.sc.visible() {
 		if x := b.columnOf(rv, parts[0]); x != nil {
 			found = append(found, x)
+			b.refuseTwice(rv, parts[0], e.At)
 		}
 	}
 	switch {
@@ -62,6 +63,16 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 		}
 		return it.expr
 	}
+	if b.symbolic && len(b.outer) > 0 {
+		// Checked without schemas, a name in a subquery over a source may
+		// be the source's field, which wins over an enclosing query's
+		// column: the run decides.
+		for _, rv := range ctx.sc.visible() {
+			if rv.fieldsUnknown() {
+				return &expr.Const{V: types.NullOf(types.Null)}
+			}
+		}
+	}
 	if x := b.outerName(e); x != nil { // bind_subquery.go
 		return x
 	}
@@ -70,7 +81,7 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 	}
 	var scans []*rangeVar
 	for _, rv := range ctx.sc.visible() {
-		if rv.kind == rvScan || rv.open {
+		if rv.fieldsUnknown() {
 			scans = append(scans, rv)
 		}
 	}
@@ -97,6 +108,23 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 	}
 	b.fail(e.At, "unrecognized name %s", parts[0])
 	return nil
+}
+
+// refuseTwice refuses a name that two columns of a derived table have
+// (SELECT 1 AS x, 2 AS x): which one it means is ambiguous, as BigQuery says.
+func (b *binder) refuseTwice(rv *rangeVar, name string, pos int) {
+	if rv.kind != rvPlan && rv.kind != rvConst || rv.value {
+		return
+	}
+	n := 0
+	for _, c := range rv.cols {
+		if strings.EqualFold(c.Name, name) {
+			n++
+		}
+	}
+	if n > 1 {
+		b.fail(pos, "column name %s is ambiguous: %s has %d columns of that name", name, map[bool]string{true: "the FROM item", false: rv.alias}[rv.alias == ""], n)
+	}
 }
 
 // columnOf returns the column name of rv as an expression, or nil.
@@ -166,6 +194,7 @@ func (b *binder) member(rv *rangeVar, rest []string, pos int) expr.Expr {
 		return b.fields(scanField(srv, path, t, false), rest[1:], pos)
 	case rvPlan, rvConst, rvView:
 		x := b.columnOf(rv, rest[0])
+		b.refuseTwice(rv, rest[0], pos)
 		if x == nil && rv.open {
 			x = &expr.Const{V: types.NullOf(types.Null)}
 		}

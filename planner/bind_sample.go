@@ -16,8 +16,9 @@ import (
 //   - BERNOULLI and SYSTEM (PERCENT, 0–100) keep each row with that
 //     probability, independently (SYSTEM may be any method; here it is
 //     BERNOULLI's). They are a filter over the item as it is bound, so its
-//     names (alias, value table, an UNNEST's element) stay as they are;
-//     WITH WEIGHT adds a constant column, 100/size.
+//     names (alias, value table, an UNNEST's element) stay as they are.
+//     WITH WEIGHT adds a column, 100/size, NULL where an outer join pads
+//     the item: then it is the item's derived table, as RESERVOIR is.
 //   - RESERVOIR (ROWS, ≥ 0) keeps size rows chosen uniformly (all of them
 //     when there are fewer), per group of PARTITION BY's values when given
 //     (NULL is a value, as in GROUP BY). It is the derived table it stands
@@ -25,8 +26,8 @@ import (
 //     size`, or `QUALIFY ROW_NUMBER() OVER (PARTITION BY … ORDER BY draw)
 //     <= size`; WITH WEIGHT is the rows of the group (or the input) over
 //     the rows kept of it. An UNNEST or a SELECT AS VALUE item, whose names
-//     a derived table would change, is refused (a subquery around it is
-//     not).
+//     a derived table would change, is refused for a derived table (a
+//     subquery around it is not).
 //   - REPEATABLE(seed) makes the draw a hash of the seed and the row's
 //     values (for a log source, the event's id and timestamp), so the same
 //     rows and seed give the same sample. Without it each run draws anew.
@@ -50,6 +51,9 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 	if len(f.PartitionBy) > 0 && method != "RESERVOIR" {
 		b.fail(f.PartitionBy[0].Pos(), "the TABLESAMPLE %s method does not support PARTITION BY: remove PARTITION BY, or use TABLESAMPLE RESERVOIR with ROWS", method)
 	}
+	// RESERVOIR, and a weight (a column of the sampled rows, NULL where an
+	// outer join pads them), are a derived table of the item.
+	derived := f.Rows || f.Weight
 	_, unnest := f.From.(*sqlparse.UnnestRef)
 	var path bool
 	switch in := f.From.(type) {
@@ -58,14 +62,14 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 	case *sqlparse.TableRef:
 		path = b.pathUnnest(in, sc) != nil
 	case *sqlparse.SubqueryRef:
-		if f.Rows && isValueTable(in.Query) {
-			b.fail(f.At, "TABLESAMPLE RESERVOIR of a SELECT AS VALUE subquery is not supported: select the value as a column")
+		if derived && isValueTable(in.Query) {
+			b.fail(f.At, "TABLESAMPLE RESERVOIR or WITH WEIGHT of a SELECT AS VALUE subquery is not supported: select the value as a column")
 		}
 	}
-	if (unnest || path) && (f.Rows || len(sc.vars) > 0) {
-		// A derived table (RESERVOIR) would rename an UNNEST's element, and
-		// beside a left side the array may be that side's rows'.
-		b.fail(f.At, "TABLESAMPLE of an UNNEST or an array path is supported only with BERNOULLI or SYSTEM, first in its FROM: sample a subquery, (SELECT … FROM UNNEST(…)) TABLESAMPLE …")
+	if (unnest || path) && (derived || len(sc.vars) > 0) {
+		// A derived table would rename an UNNEST's element, and beside a
+		// left side the array may be that side's rows'.
+		b.fail(f.At, "TABLESAMPLE of an UNNEST or an array path is supported only with BERNOULLI or SYSTEM without WITH WEIGHT, first in its FROM: sample a subquery, (SELECT … FROM UNNEST(…)) TABLESAMPLE …")
 	}
 	alias := fromAlias(f)
 	if unnest {
@@ -95,7 +99,7 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 	if f.Repeatable != nil {
 		seed := b.sampleConst(f.Repeatable, "REPEATABLE", true).I
 		row := alias
-		if row == "" && !f.Rows {
+		if row == "" && !derived {
 			b.fail(f.At, "TABLESAMPLE … REPEATABLE draws from the row's values: give the FROM item an alias")
 		}
 		if row == "" {
@@ -121,6 +125,8 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 		}
 	}
 
+	sel := &sqlparse.Select{At: at, From: from, Items: []*sqlparse.SelectItem{{At: at, Star: true}}}
+	q := &sqlparse.Query{At: at, Body: sel}
 	if !f.Rows {
 		v := b.sampleConst(f.Size, "PERCENT", false)
 		pct := v.F
@@ -130,26 +136,26 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 		if pct > 100 {
 			b.fail(f.Size.Pos(), "PERCENT value must be in the range [0, 100], found %v", pct)
 		}
-		// The item as it is, filtered: a constant row stays a row source,
-		// so that the filter has rows to drop.
-		keep := b.keepConstRows
-		b.keepConstRows = true
-		t := b.from(from, env, sc, where)
-		b.keepConstRows = keep
-		cond := b.boolExpr(&sqlparse.Binary{At: at, Op: "<", L: draw(), R: num(pct / 100)}, &exprCtx{sc: sc}, "TABLESAMPLE")
-		if f.Weight {
-			w := 1.0 // no row is kept at 0%: any weight
-			if pct > 0 {
-				w = 100 / pct
-			}
-			sc.vars = append(sc.vars, &rangeVar{kind: rvConst, cols: []Column{{Name: weightAs, T: types.Float64}}, consts: []expr.Expr{&expr.Const{V: types.FloatValue(w)}}})
+		kept := &sqlparse.Binary{At: at, Op: "<", L: draw(), R: num(pct / 100)}
+		if !derived {
+			// The item as it is, filtered: a constant row stays a row
+			// source, so that the filter has rows to drop.
+			keep := b.keepConstRows
+			b.keepConstRows = true
+			t := b.from(from, env, sc, where)
+			b.keepConstRows = keep
+			return &fromTree{sub: t, cond: b.boolExpr(kept, &exprCtx{sc: sc}, "TABLESAMPLE")}
 		}
-		return &fromTree{sub: t, cond: cond}
+		w := 1.0 // no row is kept at 0%: any weight
+		if pct > 0 {
+			w = 100 / pct
+		}
+		sel.Where = kept
+		sel.Items = append(sel.Items, &sqlparse.SelectItem{At: at, Expr: num(w), Alias: weightAs})
+		return b.from(&sqlparse.SubqueryRef{At: at, Query: q, Alias: alias}, env, sc, where)
 	}
 
 	k := b.sampleConst(f.Size, "ROWS", true).I
-	sel := &sqlparse.Select{At: at, From: from, Items: []*sqlparse.SelectItem{{At: at, Star: true}}}
-	q := &sqlparse.Query{At: at, Body: sel}
 	if len(f.PartitionBy) == 0 {
 		q.OrderBy = []*sqlparse.OrderItem{{At: at, Expr: draw()}}
 		q.Limit = integer(k)

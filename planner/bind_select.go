@@ -348,7 +348,7 @@ func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem 
 			cols = sc.using.starColumns(i, rv, cols) // bind_using.go
 		}
 		all = append(all, cols...)
-		schemaless = schemaless || rv.kind == rvScan || rv.kind == rvPath || rv.kind == rvView || rv.open
+		schemaless = schemaless || rv.starUnknown()
 	}
 	// find lists the columns called name (EXCEPT drops them all).
 	find := func(name, list string) []int {
@@ -400,7 +400,7 @@ func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem 
 		}
 		out = append(out, c)
 	}
-	if len(out) == 0 && len(it.Except) > 0 {
+	if len(out) == 0 && len(it.Except) > 0 && !(schemaless && b.symbolic) {
 		b.fail(it.At, "SELECT * EXCEPT leaves no column")
 	}
 	return out

@@ -144,7 +144,7 @@ func (b *binder) usingSide(sc *scope, lo, hi int, name string, pos int, side str
 		// Checked without schemas, an open derived table (or one of
 		// several sources) may have it: the run decides.
 		for _, rv := range sc.vars[lo:hi] {
-			if rv.open || rv.kind == rvScan {
+			if rv.fieldsUnknown() {
 				return &expr.Const{V: types.NullOf(types.Null)}, func() {}
 			}
 		}

@@ -156,6 +156,15 @@ func TestCheckLeavesSourceColumnsToTheRun(t *testing.T) {
 		"select (select sum(x) from unnest(arr) as x) from src",
 		"select * except (a) from (select * from src) tablesample bernoulli (10 percent)",
 		"select count(*) from src join (select * from other) as o using (k)",
+		// From a review: a * over an UNNEST of a source's array, a
+		// subquery's own WITH, a CTE read through another CTE's own
+		// environment, a * EXCEPT that leaves none of the fixed fields, a
+		// name in a subquery over a source beside an outer column of it.
+		"with c as (select n from src) select k, v from (select * from c, unnest(c.n))",
+		"with c as (select 1 as x) select a from (with c as (select * from src) select * from c)",
+		"with a as (select * from src), b as (select * from a) select * from (with a as (select 1 as x) select b.a from b)",
+		"select * except (id, timestamp, event_message) from src",
+		"select (select count(*) from other where c = 'cx') from (select 1 as c)",
 	} {
 		q, err := sqlparse.Parse(sql)
 		require.NoError(t, err, sql)

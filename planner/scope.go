@@ -120,13 +120,21 @@ func fieldOf(rv *rangeVar, path string) (t types.Type, object, ok bool) {
 	return rv.table.Field(path)
 }
 
-// schemaless reports whether a FROM item in scope has columns no schema
-// may list when checking: a source (or its path, or a view of it), or an
-// open derived table.
+// fieldsUnknown reports whether a name rv lacks may still be one of its
+// columns: a source's field no schema (or no event yet) lists, or an open
+// derived table's column.
+func (rv *rangeVar) fieldsUnknown() bool { return rv.kind == rvScan || rv.open }
+
+// starUnknown reports whether the columns * gives of rv may be more than a
+// schema lists: fieldsUnknown, or a path of a source or a view of one.
+func (rv *rangeVar) starUnknown() bool {
+	return rv.fieldsUnknown() || rv.kind == rvPath || rv.kind == rvView
+}
+
+// schemaless reports whether a FROM item in scope is starUnknown.
 func (sc *scope) schemaless() bool {
 	for _, rv := range sc.vars {
-		switch {
-		case rv.open, rv.kind == rvScan, rv.kind == rvPath, rv.kind == rvView:
+		if rv.starUnknown() {
 			return true
 		}
 	}

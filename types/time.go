@@ -458,10 +458,11 @@ func LoadLocation(name string) (*time.Location, error) {
 	if loc, ok := loadedZones.Load(name); ok {
 		return loc.(*time.Location), nil
 	}
-	// "Local" is Go's name for the server's own zone, no zone of the
-	// database: a query's answer must not depend on where logq runs.
+	// "Local" is Go's name for the server's own zone, and "localtime" the
+	// host's file of it, no zone of the database: a query's answer must
+	// not depend on where logq runs.
 	loc, err := time.LoadLocation(name)
-	if err != nil || name == "Local" {
+	if err != nil || name == "Local" || name == "localtime" {
 		return nil, fmt.Errorf("%w: unknown time zone %q", ErrBadTime, name)
 	}
 	loadedZones.Store(name, loc)

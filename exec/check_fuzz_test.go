@@ -51,6 +51,7 @@ func FuzzCheckNoStricterThanRun(f *testing.F) {
 		"with a as (select * from src), b as (select * from a) select * from (with a as (select 1 as x) select b.a from b)",
 		"select * except (id, timestamp, event_message) from other",
 		"select (select count(*) from other where c = 'cx') from (select 1 as c)",
+		"select * except (id, timestamp, n, arr, event_message) from src union all select 1, 'x', 'y'",
 	} {
 		f.Add(uint(len(stores)-1), sql)
 	}

@@ -123,7 +123,20 @@ func (b *binder) setOp(s *sqlparse.SetOp, env *cteEnv) Node {
 	if s.Match != "" {
 		return b.setOpByName(s, env) // bind_setop_name.go
 	}
-	return b.combine(s, b.setExpr(s.Left, env), b.setExpr(s.Right, env))
+	left, right := b.setExpr(s.Left, env), b.setExpr(s.Right, env)
+	if b.symbolic && len(left.Columns()) != len(right.Columns()) {
+		// Checked without schemas, a * over a source lists only what a
+		// schema would: the widths are the run's to compare. The input
+		// whose columns are all known stands for the result.
+		ls, rs := starReadsSource(s.Left, env, 0), starReadsSource(s.Right, env, 0)
+		switch {
+		case ls && !rs:
+			return right
+		case ls || rs:
+			return left
+		}
+	}
+	return b.combine(s, left, right)
 }
 
 // combine is the set operation s of two bound inputs whose columns pair

@@ -165,6 +165,7 @@ func TestCheckLeavesSourceColumnsToTheRun(t *testing.T) {
 		"with a as (select * from src), b as (select * from a) select * from (with a as (select 1 as x) select b.a from b)",
 		"select * except (id, timestamp, event_message) from src",
 		"select (select count(*) from other where c = 'cx') from (select 1 as c)",
+		"select * except (id, timestamp, n, arr) from src union all select 1, 'x', 'y'",
 	} {
 		q, err := sqlparse.Parse(sql)
 		require.NoError(t, err, sql)

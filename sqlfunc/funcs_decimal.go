@@ -30,7 +30,7 @@ func registerDecimalFuncs() {
 		}, false))
 	}
 	arith := func(c *expr.Call, a []types.Value) (types.Value, error) {
-		return decimalResult(types.DecimalArith(c.T, c.Fn, a[0], a[1]))
+		return decimalCallResult(c, a)(types.DecimalArith(c.T, c.Fn, a[0], a[1]))
 	}
 	for _, op := range []string{"+", "-", "*", "/"} {
 		overloadDecimal(op, -1, arith)
@@ -207,7 +207,8 @@ func decimalResult(v types.Value, err error) (types.Value, error) {
 }
 
 // decimalCallResult is decimalResult for the call c of arguments a, whose
-// error names the call ("division by zero: POW(0, -1)").
+// error names the call ("division by zero: POW(0, -1)", an operator's as
+// the INT64 and FLOAT64 ones write it: "division by zero: 1 / 0").
 func decimalCallResult(c *expr.Call, a []types.Value) func(types.Value, error) (types.Value, error) {
 	return func(v types.Value, err error) (types.Value, error) {
 		if err == nil {
@@ -216,6 +217,9 @@ func decimalCallResult(c *expr.Call, a []types.Value) func(types.Value, error) (
 		args := make([]string, len(a))
 		for i, x := range a {
 			args[i] = x.String()
+		}
+		if len(a) == 2 && strings.Trim(c.Fn, "+-*/") == "" {
+			return types.Value{}, expr.EvalErr("%v: %s %s %s", err, args[0], c.Fn, args[1])
 		}
 		return types.Value{}, expr.EvalErr("%v: %s(%s)", err, strings.ToUpper(c.Fn), strings.Join(args, ", "))
 	}

@@ -48,10 +48,11 @@ type valueSet struct {
 	keys    map[string]struct{}
 	hasNull bool
 	empty   bool
-	// structs are the set's STRUCT values: one that holds a NULL or a NaN
-	// (at any depth) is equal to no other, and = says FALSE or NULL for it
-	// field by field, which the keys cannot say (structIn).
-	structs []types.Value
+	// structs are the set's STRUCT values, uncertain those of them holding
+	// a NULL or a NaN (at any depth): such a value is equal to no other,
+	// and = says FALSE or NULL for it field by field, which the keys
+	// cannot say (structIn).
+	structs, uncertain []types.Value
 }
 
 // resolveSubqueries replaces every subquery of plan by its value.
@@ -280,6 +281,9 @@ func (s *valueSet) add(v types.Value, key *[]byte) {
 	}
 	if v.T.Kind == types.KindStruct {
 		s.structs = append(s.structs, v)
+		if holdsUnknown(v) {
+			s.uncertain = append(s.uncertain, v)
+		}
 	}
 	*key = appendKey((*key)[:0], v)
 	if _, ok := s.keys[string(*key)]; !ok {
@@ -310,24 +314,26 @@ func (s *valueSet) test(v types.Value, key *[]byte) (in, null bool) {
 }
 
 // structIn is test for a STRUCT: found by its key when neither it nor the
-// value holds a NULL or NaN; else = compares them field by field (ZetaSQL's
-// three-valued STRUCT equality, the one definition in the function library),
-// and a NULL from it makes the answer NULL unless a value is equal.
+// value holds a NULL or NaN; else = compares it with each value that could
+// answer other than FALSE (all of them when v holds one, else the
+// uncertain ones), field by field (ZetaSQL's three-valued STRUCT equality,
+// the one definition in the function library); a NULL from it makes the
+// answer NULL unless a value is equal.
 func (s *valueSet) structIn(v types.Value, key *[]byte) (in, null bool) {
-	vUnknown := holdsUnknown(v)
-	if !vUnknown {
+	candidates := s.structs
+	if !holdsUnknown(v) {
 		*key = appendKey((*key)[:0], v)
 		if _, found := s.keys[string(*key)]; found {
 			return true, false
 		}
+		candidates = s.uncertain
 	}
 	null = s.hasNull
-	eq := expr.Registered("=")
-	call := &expr.Call{Fn: "=", T: types.Bool}
-	for _, e := range s.structs {
-		if !vUnknown && !holdsUnknown(e) {
-			continue // its key would have matched
-		}
+	if len(candidates) == 0 {
+		return false, null
+	}
+	eq, call := expr.Registered("="), &expr.Call{Fn: "=", T: types.Bool}
+	for _, e := range candidates {
 		r, err := eq.Eval(call, []types.Value{v, e})
 		switch {
 		case err != nil || r.Null:

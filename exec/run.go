@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -322,29 +323,33 @@ func nullInResult(v *types.Value) bool {
 // and a_1). Inside the query, duplicate names stay as they are. cols is
 // the plan's own slice: it is copied when a name changes.
 func resultColumns(cols []planner.Column) []planner.Column {
-	taken := make(map[string]bool, len(cols))
-	for _, c := range cols {
-		taken[strings.ToLower(c.Name)] = true
-	}
 	seen := make(map[string]bool, len(cols))
-	out := cols
+	var out []planner.Column  // cols' copy, made at the first repeated name
+	var taken map[string]bool // then every name, the suffixed ones too
 	for i, c := range cols {
 		k := strings.ToLower(c.Name)
 		if !seen[k] {
 			seen[k] = true
 			continue
 		}
-		if &out[0] == &cols[0] {
-			out = append([]planner.Column(nil), cols...)
+		if out == nil {
+			out = slices.Clone(cols)
+			taken = make(map[string]bool, len(cols))
+			for _, c := range cols {
+				taken[strings.ToLower(c.Name)] = true
+			}
 		}
 		for n := 1; ; n++ {
 			name := c.Name + "_" + strconv.Itoa(n)
-			if !taken[strings.ToLower(name)] {
-				taken[strings.ToLower(name)], seen[strings.ToLower(name)] = true, true
+			if l := strings.ToLower(name); !taken[l] {
+				taken[l], seen[l] = true, true
 				out[i].Name = name
 				break
 			}
 		}
+	}
+	if out == nil {
+		return cols
 	}
 	return out
 }

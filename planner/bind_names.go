@@ -63,15 +63,17 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 		}
 		return it.expr
 	}
-	if b.symbolic && len(b.outer) > 0 {
+	var scans []*rangeVar // the items a field no schema lists may belong to
+	for _, rv := range ctx.sc.visible() {
+		if rv.fieldsUnknown() {
+			scans = append(scans, rv)
+		}
+	}
+	if b.symbolic && len(b.outer) > 0 && len(scans) > 0 {
 		// Checked without schemas, a name in a subquery over a source may
 		// be the source's field, which wins over an enclosing query's
 		// column: the run decides.
-		for _, rv := range ctx.sc.visible() {
-			if rv.fieldsUnknown() {
-				return &expr.Const{V: types.NullOf(types.Null)}
-			}
-		}
+		return unknownColumn()
 	}
 	if x := b.outerName(e); x != nil { // bind_subquery.go
 		return x
@@ -79,32 +81,15 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 	if ctx.sc.outside(parts[0], func(rv *rangeVar) bool { return b.columnOf(rv, parts[0]) != nil }) {
 		b.fail(e.At, "%s is not visible %s", parts[0], ctx.sc.innerWhy)
 	}
-	var scans []*rangeVar
-	for _, rv := range ctx.sc.visible() {
-		if rv.fieldsUnknown() {
-			scans = append(scans, rv)
-		}
-	}
-	switch {
-	case len(scans) == 1:
+	if len(scans) == 1 && !scans[0].open {
 		// A field no event has yet: NULL until one does.
-		if scans[0].open {
-			return &expr.Const{V: types.NullOf(types.Null)}
-		}
 		return b.fields(scanField(scans[0], parts[0], types.Null, false), parts[1:], e.At)
-	case len(scans) > 1 && b.symbolic:
-		// Checked without schemas, which source has the field (or whether
-		// two have it) is for the run to say.
-		return &expr.Const{V: types.NullOf(types.Null)}
 	}
-	if b.symbolic {
-		// Nor can the check tell whether a source of an enclosing query has
-		// it (a correlated reference): the run can.
-		for _, o := range b.outer {
-			if o.schemaless() {
-				return &expr.Const{V: types.NullOf(types.Null)}
-			}
-		}
+	if len(scans) == 1 || b.symbolic && (len(scans) > 1 || b.outerSchemaless()) {
+		// Checked without schemas (an open derived table is only open
+		// then), which source has the field, or whether a source of an
+		// enclosing query does (a correlated reference), is the run's to say.
+		return unknownColumn()
 	}
 	b.fail(e.At, "unrecognized name %s", parts[0])
 	return nil
@@ -196,7 +181,7 @@ func (b *binder) member(rv *rangeVar, rest []string, pos int) expr.Expr {
 		x := b.columnOf(rv, rest[0])
 		b.refuseTwice(rv, rest[0], pos)
 		if x == nil && rv.open {
-			x = &expr.Const{V: types.NullOf(types.Null)}
+			x = unknownColumn()
 		}
 		if x == nil {
 			b.fail(pos, "%s has no column %s", rv.alias, rest[0])

@@ -198,11 +198,7 @@ func fromAlias(f sqlparse.FromItem) string {
 	case *sqlparse.PivotRef:
 		return f.Alias
 	case *sqlparse.SampleRef:
-		// The sampled item's, which its derived table keeps (bind_sample.go);
-		// an UNNEST's alias names its value column there, not the table.
-		if _, ok := f.From.(*sqlparse.UnnestRef); !ok {
-			return fromAlias(f.From)
-		}
+		return fromAlias(f.From) // the sampled item's, which its sample keeps
 	}
 	return ""
 }

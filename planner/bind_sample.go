@@ -71,10 +71,7 @@ func (b *binder) sample(f *sqlparse.SampleRef, env *cteEnv, sc *scope, where *[]
 		// left side the array may be that side's rows'.
 		b.fail(f.At, "TABLESAMPLE of an UNNEST or an array path is supported only with BERNOULLI or SYSTEM without WITH WEIGHT, first in its FROM: sample a subquery, (SELECT … FROM UNNEST(…)) TABLESAMPLE …")
 	}
-	alias := fromAlias(f)
-	if unnest {
-		alias = f.From.(*sqlparse.UnnestRef).Alias
-	}
+	alias := fromAlias(f.From)
 
 	at := f.At
 	id := func(name string) sqlparse.Expr { return &sqlparse.Ident{At: at, Parts: []string{name}} }

@@ -145,7 +145,7 @@ func (b *binder) usingSide(sc *scope, lo, hi int, name string, pos int, side str
 		// several sources) may have it: the run decides.
 		for _, rv := range sc.vars[lo:hi] {
 			if rv.fieldsUnknown() {
-				return &expr.Const{V: types.NullOf(types.Null)}, func() {}
+				return unknownColumn(), func() {}
 			}
 		}
 	}

@@ -131,6 +131,22 @@ func (rv *rangeVar) starUnknown() bool {
 	return rv.fieldsUnknown() || rv.kind == rvPath || rv.kind == rvView
 }
 
+// unknownColumn is what a name binds to while a query is checked without
+// schemas when a column no schema lists may be it: a NULL of no type, which
+// every operator and function takes (as a NULL value's field is, field).
+func unknownColumn() expr.Expr { return &expr.Const{V: types.NullOf(types.Null)} }
+
+// outerSchemaless reports whether a query enclosing the one being bound
+// reads an item whose columns a schema may not list.
+func (b *binder) outerSchemaless() bool {
+	for _, o := range b.outer {
+		if o.schemaless() {
+			return true
+		}
+	}
+	return false
+}
+
 // schemaless reports whether a FROM item in scope is starUnknown.
 func (sc *scope) schemaless() bool {
 	for _, rv := range sc.vars {

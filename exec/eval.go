@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"maps"
 	"regexp"
 	"strings"
 
@@ -99,6 +100,13 @@ func (ev *evaluator) eval(e expr.Expr, b *Batch) (*Vector, error) {
 		return ev.evalApplied(x, b)
 	case *planner.OuterParam:
 		return constVector(x.Value(), b.N), nil
+	case *expr.With:
+		return ev.with(x, b)
+	case *expr.WithVar:
+		if v := b.lets[x.ID]; v != nil {
+			return v, nil
+		}
+		return nil, &Error{Kind: KindInternal, Msg: "WITH variable " + x.Name + " read outside its WITH expression"}
 	case *expr.Call:
 		if x.Fn == "if" {
 			return ev.ifExpr(x, b)
@@ -109,6 +117,21 @@ func (ev *evaluator) eval(e expr.Expr, b *Batch) (*Vector, error) {
 		return ev.rowByRow(x, b)
 	}
 	return nil, &Error{Kind: KindInternal, Msg: "unknown expression"}
+}
+
+// with evaluates a WITH expression: each variable once over the batch, in
+// order, then the result over the batch extended by their values.
+func (ev *evaluator) with(w *expr.With, b *Batch) (*Vector, error) {
+	inner := &Batch{N: b.N, Cols: b.Cols, lets: make(map[int]*Vector, len(b.lets)+len(w.Vars))}
+	maps.Copy(inner.lets, b.lets)
+	for i, v := range w.Vars {
+		x, err := ev.eval(v, inner)
+		if err != nil {
+			return nil, err
+		}
+		inner.lets[w.IDs[i]] = x
+	}
+	return ev.eval(w.Body, inner)
 }
 
 // eval2 evaluates the two arguments of a binary call.

@@ -203,6 +203,9 @@ func (l *lazyField) strings(refs []int64, dst []string, rows []int32) ([]string,
 type Batch struct {
 	N    int
 	Cols []*Vector
+	// lets are the values of the WITH expression variables in scope
+	// (expr.With), by variable ID, for the rows of Cols.
+	lets map[int]*Vector
 }
 
 // take returns a batch of b's rows rows, in that order, in new vectors.
@@ -210,6 +213,12 @@ func (b *Batch) take(rows []int32) *Batch {
 	out := &Batch{N: len(rows), Cols: make([]*Vector, len(b.Cols))}
 	for i, v := range b.Cols {
 		out.Cols[i] = gather(v, rows, nil)
+	}
+	if b.lets != nil {
+		out.lets = make(map[int]*Vector, len(b.lets))
+		for id, v := range b.lets {
+			out.lets[id] = gather(v, rows, nil)
+		}
 	}
 	return out
 }

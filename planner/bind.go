@@ -194,6 +194,10 @@ type binder struct {
 	collect *collector
 	// flatten is set while an array path is bound (bind_flatten.go).
 	flatten bool
+	// lets counts the WITH expression variables being bound, by lower-case
+	// name, and letSeq numbers them (bind_with.go).
+	lets   map[string]int
+	letSeq int
 }
 
 func (b *binder) recover(err *error) {
@@ -550,6 +554,11 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 		}
 	case *sqlparse.ExprSubquery:
 		w(n.Query)
+	case *sqlparse.WithExpr:
+		for _, v := range n.Values {
+			w(v)
+		}
+		w(n.Result)
 	}
 }
 

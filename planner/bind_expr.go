@@ -26,6 +26,8 @@ type exprCtx struct {
 	// laterAliases are the select list's items, which HAVING may name
 	// where no column of FROM has the name.
 	laterAliases []selItem
+	// lets are the WITH expression variables the expression may read.
+	lets *letScope
 }
 
 // paramRef is a parameter whose value is not known (Check only).
@@ -269,6 +271,8 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 		b.fail(e.At, "an argument by name (%s =>) is not taken here", e.Name)
 	case *sqlparse.ExprSubquery:
 		return b.exprSubquery(e, ctx)
+	case *sqlparse.WithExpr:
+		return b.withExpr(e, ctx) // bind_with.go
 	}
 	b.fail(e.Pos(), "unsupported expression")
 	return nil

@@ -16,6 +16,9 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 		b.fail(e.At, "unrecognized name %s", e.Parts[0])
 	}
 	parts := e.Parts
+	if x := b.letRef(parts[0], ctx, e.At); x != nil { // bind_with.go
+		return b.fields(x, parts[1:], e.At)
+	}
 	// A range variable's alias takes precedence over a column of the same name.
 	rv := ctx.sc.find(parts[0])
 	if rv == nil && len(parts) == 1 {

@@ -596,6 +596,12 @@ func (b *binder) aggOutput(e expr.Expr, keys []expr.Expr, ks []string, pos int) 
 			c.Args[i] = b.aggOutput(a, keys, ks, pos)
 		}
 		return &c
+	case *expr.With:
+		ch := x.Children()
+		for i, c := range ch {
+			ch[i] = b.aggOutput(c, keys, ks, pos)
+		}
+		return x.WithChildren(ch)
 	case *expr.Case:
 		c := &expr.Case{T: x.T, Else: b.aggOutput(x.Else, keys, ks, pos)}
 		for _, w := range x.Whens {

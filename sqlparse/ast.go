@@ -536,6 +536,17 @@ type DatePartArg struct {
 	Unit string
 }
 
+// WithExpr is a WITH expression, WITH(a AS x, b AS y, result): each
+// variable is bound in order (a later one may read an earlier one) and the
+// result reads them all.
+type WithExpr struct {
+	At     int
+	Names  []string
+	NameAt []int
+	Values []Expr
+	Result Expr
+}
+
 // ExprSubquery is a scalar subquery (SELECT …) or EXISTS/ARRAY(SELECT …).
 type ExprSubquery struct {
 	At    int
@@ -577,6 +588,7 @@ func (n *ArrayLit) Pos() int     { return n.At }
 func (n *StructLit) Pos() int    { return n.At }
 func (n *DatePartArg) Pos() int  { return n.At }
 func (n *ExprSubquery) Pos() int { return n.At }
+func (n *WithExpr) Pos() int     { return n.At }
 
 func (*Query) setExprNode()  {}
 func (*Select) setExprNode() {}
@@ -611,3 +623,4 @@ func (*ArrayLit) exprNode()     {}
 func (*StructLit) exprNode()    {}
 func (*DatePartArg) exprNode()  {}
 func (*ExprSubquery) exprNode() {}
+func (*WithExpr) exprNode()     {}

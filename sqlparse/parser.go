@@ -185,6 +185,16 @@ func (p *parser) isOp(op string) bool { return p.tok.kind == tokOp && p.tok.text
 
 func (p *parser) isKw(kw string) bool { return p.tok.kind == tokKeyword && p.tok.text == kw }
 
+// startsQuery says a query begins here: SELECT, or WITH that is not the
+// WITH(…) expression.
+func (p *parser) startsQuery() bool {
+	if p.isKw("WITH") {
+		next := p.peek()
+		return !(next.kind == tokOp && next.text == "(")
+	}
+	return p.isKw("SELECT")
+}
+
 // isWord matches a non-reserved word such as SAFE_CAST or OFFSET-like idents.
 func (p *parser) isWord(w string) bool {
 	return p.tok.kind == tokIdent && strings.EqualFold(p.tok.text, w)

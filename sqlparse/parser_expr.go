@@ -165,7 +165,7 @@ func (p *parser) comparison(left Expr) Expr {
 			return in
 		}
 		p.expectOp("(")
-		if p.isKw("SELECT") || p.isKw("WITH") {
+		if p.startsQuery() {
 			in.Query = p.query()
 			p.expectOp(")")
 			return in
@@ -377,6 +377,10 @@ func (p *parser) keywordPrimary() Expr {
 		}
 		p.expectOp(")")
 		return s
+	case "WITH":
+		if next := p.peek(); next.kind == tokOp && next.text == "(" {
+			return p.withExpr()
+		}
 	case "EXISTS":
 		p.advance()
 		p.hint()
@@ -387,6 +391,37 @@ func (p *parser) keywordPrimary() Expr {
 	}
 	p.fail("an expression")
 	return nil
+}
+
+// withExpr reads WITH(name AS value, …, result): at least one variable,
+// each name once.
+func (p *parser) withExpr() *WithExpr {
+	w := &WithExpr{At: p.tok.pos}
+	p.advance()
+	p.expectOp("(")
+	for {
+		// A variable is `name AS`; anything else is the result.
+		if t, next := p.tok, p.peek(); (t.kind == tokIdent || t.kind == tokQuotedIdent) && next.kind == tokKeyword && next.text == "AS" {
+			for _, n := range w.Names {
+				if strings.EqualFold(n, t.text) {
+					panic(errorAt(t.pos, "the WITH expression defines %s twice", t.text))
+				}
+			}
+			w.Names = append(w.Names, t.text)
+			w.NameAt = append(w.NameAt, t.pos)
+			p.advance()
+			p.advance()
+			w.Values = append(w.Values, p.expr())
+			p.expectOp(",")
+			continue
+		}
+		if len(w.Names) == 0 {
+			p.fail("a variable (name AS expression) in the WITH expression")
+		}
+		w.Result = p.expr()
+		p.expectOp(")")
+		return w
+	}
 }
 
 func (p *parser) arrayLit(at int) *ArrayLit {
@@ -406,7 +441,7 @@ func (p *parser) arrayLit(at int) *ArrayLit {
 
 func (p *parser) parenthesised() Expr {
 	at := p.expectOp("(")
-	if p.isKw("SELECT") || p.isKw("WITH") {
+	if p.startsQuery() {
 		q := p.query()
 		p.expectOp(")")
 		return &ExprSubquery{At: at, Query: q}

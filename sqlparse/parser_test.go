@@ -130,6 +130,11 @@ var dialect = []struct{ in, want string }{
 	// WITH RECURSIVE.
 	{"with recursive r as (select 1 as n union all select n + 1 from r where n < 3) select n from r",
 		"WITH RECURSIVE r AS (SELECT 1 AS n UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT n FROM r"},
+	// The WITH expression beside a WITH clause, in parentheses and in IN.
+	{"with w as (select 1 as b) select with(a as 1, `b c` as a + b, (with(x as `b c`, x))), b in (with(y as 1, y), 2) from w",
+		"WITH w AS (SELECT 1 AS b) SELECT WITH(a AS 1, `b c` AS a + b, WITH(x AS `b c`, x)), b IN (WITH(y AS 1, y), 2) FROM w"},
+	{"select with(a as 1, A as 2, a)", ""},
+	{"select with(1)", ""},
 	// CAST … FORMAT, with a time zone.
 	{"select cast(b as string format 'base64'), safe_cast(s as timestamp format 'yyyy' || 'mm' at time zone 'UTC') from t",
 		"SELECT CAST(b AS STRING FORMAT 'base64'), SAFE_CAST(s AS TIMESTAMP FORMAT 'yyyy' || 'mm' AT TIME ZONE 'UTC') FROM t"},

@@ -678,6 +678,15 @@ func (w *printer) expr(e Expr) {
 	case *NamedArg:
 		w.WriteString(quoteName(e.Name) + " => ")
 		w.expr(e.X)
+	case *WithExpr:
+		w.WriteString("WITH(")
+		for i, n := range e.Names {
+			w.WriteString(quoteName(n) + " AS ")
+			w.expr(e.Values[i])
+			w.WriteString(", ")
+		}
+		w.expr(e.Result)
+		w.WriteString(")")
 	case *ExprSubquery:
 		if e.Kind != "" {
 			w.WriteString(e.Kind)

@@ -214,6 +214,7 @@ func TestSandboxRefusals(t *testing.T) {
 		{"select id from edge_logs as e where exists (select 1 from auth_logs as a where exists (select 1 from postgres_logs as p where p.id > e.id))", "1:134", "correlated subqueries are not supported: e.id refers to outer column e.id"},
 		{"select * from edge_logs", "1:8", "SELECT * is not allowed in a sandboxed query; name the columns"},
 		{"select id, t.* from edge_logs as t", "1:12", "t.* is not allowed in a sandboxed query; name the columns"},
+		{"select id, struct(id as x).* from edge_logs", "1:12", "expression.* is not allowed in a sandboxed query; name the columns"},
 		{"select n from (select * from auth_logs)", "1:23", "SELECT * is not allowed"},
 		{"select id from edge_logs where exfiltrate(id) = 1", "1:32", "unknown function exfiltrate"},
 		{"select id from", "1:15", "expected a table name, UNNEST or a subquery, found end of input"},

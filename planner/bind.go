@@ -437,6 +437,7 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 	case *sqlparse.Select:
 		for _, it := range n.Items {
 			w(it.Expr)
+			w(it.Of)
 			for _, r := range it.Replace {
 				w(r.Expr)
 			}

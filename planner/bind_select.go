@@ -328,7 +328,14 @@ func impliedAlias(e sqlparse.Expr) string {
 func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem {
 	vars := sc.vars
 	var all []selItem
-	if len(it.Prefix) > 0 {
+	if it.Of != nil {
+		// SELECT a[OFFSET(0)].*: the fields of a STRUCT-valued expression.
+		v := b.expr(it.Of, &exprCtx{sc: sc})
+		if v.Type().Kind != types.KindStruct {
+			b.fail(it.At, "expression.* needs a STRUCT, not %s", v.Type())
+		}
+		all, vars = structFields(v), nil
+	} else if len(it.Prefix) > 0 {
 		rv := sc.find(it.Prefix[0])
 		if rv == nil || len(it.Prefix) > 1 {
 			// A STRUCT-valued expression's fields: SELECT kv.*, t.kv.*.

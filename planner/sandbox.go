@@ -42,7 +42,9 @@ func (b *binder) sandboxed(q *sqlparse.Query, sb *Sandbox) Node {
 		switch n := n.(type) {
 		case *sqlparse.Select:
 			for _, it := range n.Items {
-				if it.Star && len(it.Prefix) > 0 {
+				if it.Star && it.Of != nil {
+					b.fail(it.At, "expression.* is not allowed in a sandboxed query; name the columns")
+				} else if it.Star && len(it.Prefix) > 0 {
 					b.fail(it.At, "%s.* is not allowed in a sandboxed query; name the columns", strings.Join(it.Prefix, "."))
 				} else if it.Star {
 					b.fail(it.At, "SELECT * is not allowed in a sandboxed query; name the columns")

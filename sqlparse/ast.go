@@ -112,6 +112,7 @@ type SelectItem struct {
 	Alias   string // "" when none was written
 	Star    bool
 	Prefix  []string      // for `path.*`
+	Of      Expr          // for `expression.*` of another expression (a[OFFSET(0)].*)
 	Except  []string      // SELECT * EXCEPT (a, b)
 	Replace []StarReplace // SELECT * REPLACE (x + 1 AS a)
 }

@@ -514,13 +514,14 @@ func (p *parser) selectItem() *SelectItem {
 	}
 	it.Expr = p.expr()
 	if p.isOp(".") && p.peek().kind == tokOp && p.peek().text == "*" {
-		id, ok := it.Expr.(*Ident)
-		if !ok {
-			p.fail("a name before .*")
+		p.advance()
+		p.advance()
+		if id, ok := it.Expr.(*Ident); ok {
+			it.Prefix = id.Parts
+		} else {
+			it.Of = it.Expr
 		}
-		p.advance()
-		p.advance()
-		it.Star, it.Prefix, it.Expr = true, id.Parts, nil
+		it.Star, it.Expr = true, nil
 		p.starModifiers(it)
 		return it
 	}

@@ -109,6 +109,11 @@ func (w *printer) selectBlock(s *Select) {
 		}
 		switch {
 		case it.Star:
+			if it.Of != nil {
+				w.WriteString("(")
+				w.expr(it.Of)
+				w.WriteString(").")
+			}
 			for _, p := range it.Prefix {
 				w.WriteString(quoteName(p))
 				w.WriteString(".")

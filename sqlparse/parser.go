@@ -422,7 +422,7 @@ func (p *parser) selectBlock() *Select {
 		for {
 			nw := &NamedWindow{At: p.tok.pos, Name: p.name("a window name")}
 			p.expectKw("AS")
-			nw.Spec = p.windowSpec()
+			nw.Spec = p.over() // WINDOW c AS b names b alone: c AS (b)
 			s.Windows = append(s.Windows, nw)
 			if !p.acceptOp(",") {
 				break
@@ -662,8 +662,16 @@ func (p *parser) joins(left FromItem) FromItem {
 		case p.acceptKw("USING"):
 			j.Using = p.nameList()
 		default:
-			// BigQuery allows an unconditioned join only against UNNEST.
-			if _, ok := j.Right.(*UnnestRef); !ok {
+			// BigQuery allows an unconditioned join only against UNNEST
+			// or an array path (JOIN t.arr), which the planner tells from
+			// a dotted table name (and refuses that).
+			switch r := j.Right.(type) {
+			case *UnnestRef:
+			case *TableRef:
+				if !strings.Contains(r.Name, ".") {
+					p.fail("ON or USING")
+				}
+			default:
 				p.fail("ON or USING")
 			}
 		}

@@ -134,6 +134,11 @@ var dialect = []struct{ in, want string }{
 	{"with w as (select 1 as b) select with(a as 1, `b c` as a + b, (with(x as `b c`, x))), b in (with(y as 1, y), 2) from w",
 		"WITH w AS (SELECT 1 AS b) SELECT WITH(a AS 1, `b c` AS a + b, WITH(x AS `b c`, x)), b IN (WITH(y AS 1, y), 2) FROM w"},
 	{"select with(a as 1, A as 2, a)", ""},
+	// A correlated join of an array path without ON; a named window
+	// defined as another's name.
+	{"select item from t left join t.items as item, u join u.v window a as (order by x), b as a",
+		"SELECT item FROM t LEFT JOIN t.items AS item, u JOIN u.v WINDOW a AS (ORDER BY x), b AS (a)"},
+	{"select 1 from t join u", ""},
 	// expression.* of an expression that is not a path.
 	{"select a[offset(0)].*, (select as struct 1 as x).* except (x), with(s as b, s).* replace (1 as y) from t",
 		"SELECT (a[OFFSET(0)]).*, ((SELECT AS STRUCT 1 AS x)).* EXCEPT (x), (WITH(s AS b, s)).* REPLACE (1 AS y) FROM t"},

@@ -62,7 +62,7 @@ func (r *rel) aggregate(n *planner.Aggregate) (*rel, bool) {
 }
 
 func aggCol(in []rcol, a expr.AggCall) (rcol, bool) {
-	if a.HasLimit || len(a.Order) > 0 || a.IgnoreNulls || a.Having != 0 || a.Filtered {
+	if a.HasLimit || len(a.Order) > 0 || a.IgnoreNulls || a.RespectNulls || a.Having != 0 || a.Filtered {
 		return rcol{}, false
 	}
 	if a.Star {

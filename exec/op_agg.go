@@ -280,9 +280,6 @@ func (o *aggOp) addGrouped(b *Batch, keys []*Vector) error {
 	for ai, a := range o.plan.Aggs {
 		args := make([]*Vector, len(a.Args))
 		for i, e := range a.Args {
-			if a.Fn == "approx_quantiles" && i == 1 {
-				continue
-			}
 			v, err := o.ev.eval(e, b)
 			if err != nil {
 				return err

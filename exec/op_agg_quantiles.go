@@ -17,6 +17,7 @@ type quantAgg struct {
 	n       int
 	ranks   []int
 	compact bool // the array holds ranks alone
+	respect bool // RESPECT NULLS: NULLs are values, ranked first
 	elem    types.Type
 	q       []quantileState
 	strs    [][]string      // the values of STRING and BYTES, per group
@@ -40,7 +41,7 @@ func newQuantAgg(a expr.AggCall) aggState {
 			ranks = append(ranks, i)
 		}
 	}
-	return &quantAgg{n: n, ranks: ranks, compact: a.Ranks != nil, elem: *a.T.Elem}
+	return &quantAgg{n: n, ranks: ranks, compact: a.Ranks != nil, respect: a.RespectNulls, elem: *a.T.Elem}
 }
 
 func (s *quantAgg) setBudget(m *memBudget) { s.mem = m }
@@ -60,15 +61,16 @@ func (s *quantAgg) byBytes() bool { return s.elem.InS() }
 
 // byValue reports whether the values are kept whole and ordered by
 // types.Compare: INTERVALs, whose order is their length (a month is 30 days,
-// as ZetaSQL compares them), not their parts'.
-func (s *quantAgg) byValue() bool { return s.elem.Kind == types.KindInterval }
+// as ZetaSQL compares them), not their parts', and every type under RESPECT
+// NULLS (rare: kept whole, NULLs with them).
+func (s *quantAgg) byValue() bool { return s.respect || s.elem.Kind == types.KindInterval }
 
 func (s *quantAgg) update(g []int32, args []*Vector, n int) {
 	v := args[0]
 	if s.byValue() {
 		kept := 0
 		for r, gi := range g {
-			if !v.isNull(r) {
+			if s.respect || !v.isNull(r) {
 				s.boxed[gi] = append(s.boxed[gi], v.Value(r))
 				kept++
 			}
@@ -174,11 +176,11 @@ func (s *quantAgg) result(g int) types.Value {
 }
 
 func (s *quantAgg) compute(g int) types.Value {
-	if s.byBytes() {
-		return s.computeStrings(g)
-	}
 	if s.byValue() {
 		return s.computeValues(g)
+	}
+	if s.byBytes() {
+		return s.computeStrings(g)
 	}
 	vals := s.quantiles(g)
 	if vals == nil {
@@ -237,18 +239,35 @@ func (s *quantAgg) computeStrings(g int) types.Value {
 }
 
 // computeValues is compute over values kept whole: exact, at exactRank, in
-// types.Compare's order (values that compare equal keep their arrival
-// order: which of them a rank gives is unspecified, as in BigQuery).
+// types.Compare's order, NULLs (RESPECT NULLS) and then NaNs first (values
+// that compare equal keep their arrival order: which of them a rank gives
+// is unspecified, as in BigQuery).
 func (s *quantAgg) computeValues(g int) types.Value {
 	vals := s.boxed[g]
 	if len(vals) == 0 {
 		return types.NullOf(types.ArrayOf(s.elem))
 	}
 	slices.SortStableFunc(vals, func(a, b types.Value) int {
+		if a.Null || b.Null {
+			return boolOrder(b.Null) - boolOrder(a.Null)
+		}
+		if s.elem.Kind == types.KindFloat64 {
+			if an, bn := a.F != a.F, b.F != b.F; an || bn {
+				return boolOrder(bn) - boolOrder(an)
+			}
+		}
 		c, _ := types.Compare(a, b)
 		return c
 	})
 	return s.exactArray(len(vals), func(r int) types.Value { return vals[r] })
+}
+
+// boolOrder is 1 for true: a - b of two orders it false first.
+func boolOrder(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // exactArray is a group's result array from its N values sorted: at each

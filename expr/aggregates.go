@@ -96,6 +96,9 @@ type AggCall struct {
 	Limit       int64
 	HasLimit    bool
 	IgnoreNulls bool
+	// RespectNulls: APPROX_QUANTILES(x, n RESPECT NULLS) ranks NULLs
+	// first (it ignores them otherwise).
+	RespectNulls bool
 	// HAVING MAX (1) or HAVING MIN (-1) expr: the aggregate reads only the
 	// rows whose expr equals its maximum (minimum) in the group. The expr
 	// is the last of Args.

@@ -85,9 +85,10 @@ func (b *binder) havingModifier(e *sqlparse.Call, call *expr.AggCall, inner *exp
 func (b *binder) aggModifiers(e *sqlparse.Call, def *expr.Agg, call *expr.AggCall, inner *exprCtx) {
 	name := def.Name
 	switch {
-	case name == "approx_quantiles" && e.Nulls == "IGNORE":
-		// what APPROX_QUANTILES does anyway (RESPECT NULLS, which ranks
-		// NULLs first, is not supported)
+	case name == "approx_quantiles":
+		// IGNORE NULLS is what it does anyway; RESPECT NULLS ranks them
+		// first.
+		call.RespectNulls = e.Nulls == "RESPECT"
 	case e.Nulls != "" && !def.IgnoreNulls:
 		b.fail(e.At, "%s NULLS is not supported in %s", e.Nulls, strings.ToUpper(name))
 	default:

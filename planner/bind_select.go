@@ -547,7 +547,7 @@ func (a *aggRef) String() string                     { return "$agg" + strconv.I
 // two sums); one written call stays one aggregate wherever the binder
 // copies it (a PIVOT aggregate for two aliases of one value).
 func (c *aggCollector) add(call expr.AggCall, pos int) *aggRef {
-	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls, call.Having, call.Filtered)
+	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls, call.RespectNulls, call.Having, call.Filtered)
 	for _, a := range call.Args {
 		key += "|" + a.String()
 		if isVolatile(a) {

@@ -85,6 +85,12 @@ func (n *Aggregate) explain() string {
 			args = append(args, x.String())
 		}
 		s += strings.Join(args, ", ") + ")"
+		if a.Distinct {
+			s += " DISTINCT"
+		}
+		if a.RespectNulls {
+			s += " RESPECT NULLS"
+		}
 		if a.Ranks != nil {
 			// The array holds these ranks alone; the reads index it.
 			s += fmt.Sprintf("ranks%v at [0..%d]", a.Ranks, len(a.Ranks)-1)

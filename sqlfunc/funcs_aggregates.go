@@ -63,7 +63,7 @@ func init() {
 		}},
 		{Name: "approx_top_count", MinArgs: 2, MaxArgs: 2, Window: true, Check: approxTopCountType},
 		{Name: "approx_top_sum", MinArgs: 3, MaxArgs: 3, Window: true, Check: approxTopSumType},
-		{Name: "approx_quantiles", MinArgs: 2, MaxArgs: 2, Check: approxQuantilesType},
+		{Name: "approx_quantiles", MinArgs: 2, MaxArgs: 2, Distinct: true, Check: approxQuantilesType},
 		{Name: "covar_pop", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
 		{Name: "covar_samp", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},
 		{Name: "corr", MinArgs: 2, MaxArgs: 2, Window: true, Check: numericPair},

@@ -289,7 +289,8 @@ func IntervalOfPart(n int64, part DatePart) (Value, error) {
 }
 
 // parseISOInterval reads ISO 8601's duration after its P: nY nM nW nD,
-// then T and nH nM n[.f]S, each number signed.
+// then T and nH nM n[.f]S, each number signed; the seconds' fraction may
+// follow a comma, as ISO 8601 allows (and ZetaSQL reads).
 func parseISOInterval(s string) (Value, error) {
 	bad := errors.New("bad ISO 8601 duration")
 	whole := "P" + s
@@ -308,7 +309,7 @@ func parseISOInterval(s string) (Value, error) {
 		if n < len(s) && (s[n] == '-' || s[n] == '+') {
 			n++
 		}
-		for n < len(s) && (s[n] >= '0' && s[n] <= '9' || s[n] == '.') {
+		for n < len(s) && (s[n] >= '0' && s[n] <= '9' || s[n] == '.' || s[n] == ',') {
 			n++
 		}
 		if n == len(s) || n == 0 {
@@ -318,7 +319,7 @@ func parseISOInterval(s string) (Value, error) {
 		s = s[n+1:]
 		any = true
 		if unit == 's' && inTime {
-			us, err := parseSecondsMicros(num)
+			us, err := parseSecondsMicros(strings.Replace(num, ",", ".", 1))
 			if err != nil {
 				return Value{}, bad
 			}

@@ -20,7 +20,7 @@ func TestParseFormatInterval(t *testing.T) {
 		{"P-1Y2W", "-1-0 14 0:0:0"},
 		{"PT-90M", "0-0 0 -1:30:0"},
 		{"PT10H20M30,456S", "0-0 0 10:20:30.456"}, // ISO 8601's decimal comma (the conversion reference's example)
-		{"PT1,5M", ""},                             // only seconds have a fraction
+		{"PT1,5M", ""}, // only seconds have a fraction
 		{"PT1,2,3S", ""},
 		{"P", ""},
 		{"1 day", ""},

@@ -143,7 +143,12 @@ func (p *parser) comparison(left Expr) Expr {
 			p.expectOp(")")
 			return l
 		}
-		p.expectOp("(")
+		at := p.expectOp("(")
+		if p.startsQuery() { // LIKE ANY (SELECT …): the patterns the subquery gives
+			l.Unnest = &ExprSubquery{At: at, Kind: "ARRAY", Query: p.query()}
+			p.expectOp(")")
+			return l
+		}
 		l.Patterns = append(l.Patterns, p.expr())
 		for p.acceptOp(",") {
 			l.Patterns = append(l.Patterns, p.expr())

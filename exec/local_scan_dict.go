@@ -39,7 +39,7 @@ func splitValuePreds(p *planner.Scan) (preds []valuePred, rest []expr.Expr) {
 	for _, c := range conjuncts(p.Filter) {
 		used := map[int]bool{}
 		colsRead(c, used)
-		if len(used) == 1 {
+		if len(used) == 1 && !expr.IsVolatile(c) { // RAND() < 0.5 OR f = 'x' is drawn per row, not per entry
 			for f := range used {
 				if sf := p.Fields[f]; !sf.Presence && sf.T.Kind == types.KindString {
 					var key strings.Builder

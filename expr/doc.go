@@ -1,7 +1,8 @@
 // Package expr is the expression model the planner binds and the executor
 // evaluates: bound, typed expressions (Expr: ColRef, Const, Call, Case,
-// With and WithVar for the WITH expression, and the aggregate call AggCall), the definition of every function (Func for a
-// scalar function or operator, Agg for an aggregate, Analytic for a function
+// With and WithVar for the WITH expression, and the aggregate call
+// AggCall), the definition of every function (Func for a scalar function or
+// operator, Agg for an aggregate, Analytic for a function
 // that exists only with OVER) and their registry, implicit coercion
 // (coerce.go), constant folding (fold.go) and the evaluation of one call on
 // boxed values (Eval, EvalCall).

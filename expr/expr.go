@@ -181,6 +181,23 @@ func (e *Case) WithChildren(ch []Expr) Expr {
 	return c
 }
 
+// IsVolatile reports whether e calls a volatile function (RAND): each
+// evaluation may differ, so e is evaluated once per row where it stands,
+// never copied, shared between rows or answered per distinct value.
+func IsVolatile(e Expr) bool {
+	if c, ok := e.(*Call); ok {
+		if f := c.Resolve(); f != nil && f.Volatile {
+			return true
+		}
+	}
+	for _, ch := range e.Children() {
+		if IsVolatile(ch) {
+			return true
+		}
+	}
+	return false
+}
+
 // colsUsed adds the input columns e reads to set.
 func ColsUsed(e Expr, set map[int]bool) {
 	if c, ok := e.(*ColRef); ok {

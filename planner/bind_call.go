@@ -224,7 +224,7 @@ func (b *binder) aggregate(e *sqlparse.Call, name string, ctx *exprCtx) expr.Exp
 	if ctx.aggs == nil {
 		b.fail(e.At, "aggregate function %s is not allowed here", strings.ToUpper(name))
 	}
-	return ctx.aggs.add(b.aggCall(e, name, &exprCtx{sc: ctx.sc}), e.At)
+	return ctx.aggs.add(b.aggCall(e, name, &exprCtx{sc: ctx.sc, noLets: ctx.lets}), e.At)
 }
 
 // aggCall binds an aggregate call's arguments in inner and types it. Only

@@ -26,8 +26,10 @@ type exprCtx struct {
 	// laterAliases are the select list's items, which HAVING may name
 	// where no column of FROM has the name.
 	laterAliases []selItem
-	// lets are the WITH expression variables the expression may read.
-	lets *letScope
+	// lets are the WITH expression variables the expression may read, and
+	// noLets those it may not (an aggregate's or analytic call's
+	// arguments, inside a WITH expression): a name of one is refused.
+	lets, noLets *letScope
 }
 
 // paramRef is a parameter whose value is not known (Check only).
@@ -218,7 +220,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 		}
 		return r
 	case *sqlparse.Between:
-		x := b.expr(e.X, ctx)
+		x, once := b.once(b.expr(e.X, ctx)) // bind_with.go: RAND() BETWEEN … reads one draw
 		r := b.call(e.At, "and", []expr.Expr{
 			b.call(e.At, ">=", []expr.Expr{x, b.expr(e.Lo, ctx)}),
 			b.call(e.At, "<=", []expr.Expr{x, b.expr(e.Hi, ctx)}),
@@ -226,7 +228,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 		if e.Not {
 			r = b.call(e.At, "not", []expr.Expr{r})
 		}
-		return r
+		return once(r)
 	case *sqlparse.Like:
 		if e.Quant != "" {
 			return b.quantifiedLike(e, ctx)
@@ -340,8 +342,9 @@ func (b *binder) literal(e *sqlparse.Literal) expr.Expr {
 func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) expr.Expr {
 	c := &expr.Case{}
 	var operand expr.Expr
+	once := func(x expr.Expr) expr.Expr { return x }
 	if e.Operand != nil {
-		operand = b.expr(e.Operand, ctx)
+		operand, once = b.once(b.expr(e.Operand, ctx)) // bind_with.go: compared once per row
 	}
 	var values []expr.Expr // CASE x WHEN v …: x and every v compare under one collation
 	if operand != nil {
@@ -392,9 +395,9 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) expr.Expr {
 	}
 	out, err := expr.Fold(c)
 	if err != nil {
-		return c
+		return once(c)
 	}
-	return out
+	return once(out)
 }
 
 // quantifiedLike binds x [NOT] LIKE ANY|ALL (patterns): the OR (ANY) or AND

@@ -64,11 +64,8 @@ func (b *binder) groupAllKeys(items []selItem, sc *scope) []expr.Expr {
 // outside its subqueries.
 func identPaths(e sqlparse.Expr) []string {
 	var out []string
-	walkASTIf(e, func(n sqlparse.Node) bool {
-		if id, ok := n.(*sqlparse.Ident); ok {
-			out = append(out, strings.ToLower(strings.Join(id.Parts, ".")))
-		}
-		return !isSubqueryBody(n)
+	rowNames(e, func(id *sqlparse.Ident) {
+		out = append(out, strings.ToLower(strings.Join(id.Parts, ".")))
 	})
 	return out
 }

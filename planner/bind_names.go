@@ -12,12 +12,12 @@ import (
 
 // ident resolves a (possibly dotted) name.
 func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
-	if ctx.sc == nil {
-		b.fail(e.At, "unrecognized name %s", e.Parts[0])
-	}
 	parts := e.Parts
 	if x := b.letRef(parts[0], ctx, e.At); x != nil { // bind_with.go
 		return b.fields(x, parts[1:], e.At)
+	}
+	if ctx.sc == nil {
+		b.fail(e.At, "unrecognized name %s", e.Parts[0])
 	}
 	// A range variable's alias takes precedence over a column of the same name.
 	rv := ctx.sc.find(parts[0])
@@ -77,6 +77,9 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 		// be the source's field, which wins over an enclosing query's
 		// column: the run decides.
 		return unknownColumn()
+	}
+	if len(b.outer) > 0 { // a name the subquery's own FROM lacks
+		b.refuseOuterLet(parts[0], e.At) // bind_with.go
 	}
 	if x := b.outerName(e); x != nil { // bind_subquery.go
 		return x

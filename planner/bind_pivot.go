@@ -33,14 +33,11 @@ func (b *binder) pivot(f *sqlparse.PivotRef, env *cteEnv) Node {
 	alias := strings.ToLower(fromAlias(f.From))
 	used := map[string]bool{}
 	mark := func(n sqlparse.Node) {
-		walkASTIf(n, func(x sqlparse.Node) bool {
-			if id, ok := x.(*sqlparse.Ident); ok {
-				used[strings.ToLower(id.Parts[0])] = true
-				if len(id.Parts) > 1 && strings.ToLower(id.Parts[0]) == alias {
-					used[strings.ToLower(id.Parts[1])] = true
-				}
+		rowNames(n, func(id *sqlparse.Ident) { // a subquery's names are its own FROM's
+			used[strings.ToLower(id.Parts[0])] = true
+			if len(id.Parts) > 1 && strings.ToLower(id.Parts[0]) == alias {
+				used[strings.ToLower(id.Parts[1])] = true
 			}
-			return !isSubqueryBody(x) // a subquery's names are its own FROM's
 		})
 	}
 	for _, a := range f.Aggs {

@@ -550,7 +550,7 @@ func (c *aggCollector) add(call expr.AggCall, pos int) *aggRef {
 	key := call.Fn + fmt.Sprint(call.Star, call.Distinct, call.Order, call.Limit, call.HasLimit, call.IgnoreNulls, call.RespectNulls, call.Having, call.Filtered)
 	for _, a := range call.Args {
 		key += "|" + a.String()
-		if isVolatile(a) {
+		if expr.IsVolatile(a) {
 			key += "@" + strconv.Itoa(pos)
 		}
 	}
@@ -655,7 +655,12 @@ func keyIndex(e expr.Expr, keys []expr.Expr) int {
 // column's name to its key first, so with GROUP BY ROLLUP(x, x+1) the
 // selected x+1 is NULL exactly where x is, not where the key x+1 is.
 func computedFromColumnKeys(e expr.Expr, keys []expr.Expr) bool {
-	if _, ok := e.(*expr.Call); !ok || len(keys) == 0 {
+	switch e.(type) {
+	case *expr.Call, *expr.With:
+	default:
+		return false
+	}
+	if len(keys) == 0 {
 		return false
 	}
 	if c, ok := keys[len(keys)-1].(*expr.Call); !ok || c.Fn != "$grouping_set" {
@@ -673,13 +678,17 @@ func computedFromColumnKeys(e expr.Expr, keys []expr.Expr) bool {
 				}
 			}
 			ok = false
-		case *expr.Const:
+		case *expr.Const, *expr.WithVar: // a variable's value is walked in its With
 		case *expr.Call:
 			if x.Fn == "$grouping_set" {
 				ok = false
 			}
 			for _, a := range x.Args {
 				walk(a)
+			}
+		case *expr.With:
+			for _, c := range x.Children() {
+				walk(c)
 			}
 		default:
 			ok = false

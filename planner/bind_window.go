@@ -122,6 +122,11 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 	// In ORDER BY and QUALIFY they may name select-list aliases (never an
 	// analytic one: ident refuses it); in the select list there are none.
 	inner := &exprCtx{sc: ctx.sc, aggs: ctx.aggs, aliases: ctx.aliases, inWindow: true}
+	// The function's arguments may not read a WITH expression's variable
+	// (BigQuery's rule); its PARTITION BY and ORDER BY are bound as the
+	// window reads them (a named window's may be written outside the WITH).
+	args := *inner
+	args.noLets = ctx.lets
 	call := WindowCall{Fn: name}
 	for _, p := range spec.PartitionBy {
 		x := b.expr(p, inner)
@@ -147,7 +152,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 		if !expr.LookupAgg(name).Window {
 			b.fail(e.At, "%s is not supported as an analytic function", up)
 		}
-		agg := b.aggCall(e, name, inner)
+		agg := b.aggCall(e, name, &args)
 		if len(agg.Order) > 0 || agg.HasLimit {
 			b.fail(e.At, "ORDER BY and LIMIT inside %s are not allowed with OVER", up)
 		}
@@ -157,7 +162,7 @@ func (b *binder) windowCall(e *sqlparse.Call, name string, safe bool, ctx *exprC
 		call.Fn, call.Agg, call.T = "aggregate", agg, agg.T
 	case expr.IsAnalytic(name):
 		b.bound(name)
-		framed = b.analyticArgs(e, expr.LookupAnalytic(name), inner, &call) // analytic.go
+		framed = b.analyticArgs(e, expr.LookupAnalytic(name), &args, &call) // analytic.go
 	default:
 		if expr.LookupFunc(name) != nil {
 			b.fail(e.At, "%s is not an analytic function: it cannot take OVER", up)

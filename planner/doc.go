@@ -26,7 +26,9 @@
 //   - GROUP BY and ORDER BY names resolve to SELECT aliases first, then to FROM
 //     columns (inside ORDER BY and QUALIFY expressions and their windows too);
 //     an integer literal there is a 1-based select-list ordinal;
-//   - a column merged by JOIN … USING is one unqualified name (bind_using.go).
+//   - a column merged by JOIN … USING is one unqualified name (bind_using.go);
+//   - inside a WITH expression its variables come before all of these
+//     (bind_with.go).
 //
 // Set operations (bind_setop.go): UNION ALL is a Union, UNION DISTINCT an
 // Aggregate over it, INTERSECT/EXCEPT DISTINCT a SetOp node; both inputs are

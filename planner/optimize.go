@@ -100,7 +100,7 @@ func pushInto(n Node, conds []expr.Expr) Node {
 		for _, c := range conds {
 			// A condition on RAND()'s column stays above: pushed below, it
 			// would draw its own number.
-			if s := expr.Substitute(c, x.Exprs); !isVolatile(s) || isVolatile(c) {
+			if s := expr.Substitute(c, x.Exprs); !expr.IsVolatile(s) || expr.IsVolatile(c) {
 				below = append(below, s)
 			} else {
 				above = append(above, c)
@@ -525,21 +525,6 @@ func quantileRanks(n Node) Node {
 		}
 	}
 	return n
-}
-
-// isVolatile reports whether e calls a volatile function (RAND).
-func isVolatile(e expr.Expr) bool {
-	if c, ok := e.(*expr.Call); ok {
-		if f := c.Resolve(); f != nil && f.Volatile {
-			return true
-		}
-	}
-	for _, ch := range e.Children() {
-		if isVolatile(ch) {
-			return true
-		}
-	}
-	return false
 }
 
 // timeOp reports whether a comparison of the time with a constant bounds

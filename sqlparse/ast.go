@@ -543,7 +543,6 @@ type DatePartArg struct {
 type WithExpr struct {
 	At     int
 	Names  []string
-	NameAt []int
 	Values []Expr
 	Result Expr
 }

@@ -413,7 +413,6 @@ func (p *parser) withExpr() *WithExpr {
 				}
 			}
 			w.Names = append(w.Names, t.text)
-			w.NameAt = append(w.NameAt, t.pos)
 			p.advance()
 			p.advance()
 			w.Values = append(w.Values, p.expr())

@@ -48,4 +48,14 @@ func TestVolatileDrawnOncePerRow(t *testing.T) {
 		require.NoError(t, err, c.sql)
 		require.Equal(t, c.want, res.Rows[0][0].I, c.sql)
 	}
+
+	// ORDER BY an alias of RAND() with a LIMIT sorts by the value shown: a
+	// second draw for the sort key would leave about half the rows out of
+	// order.
+	res, err := runSQL(t, st, "select rand() as r from src order by r limit 100", 0)
+	require.NoError(t, err)
+	require.Len(t, res.Rows, 100)
+	for i := 1; i < len(res.Rows); i++ {
+		require.LessOrEqual(t, res.Rows[i-1][0].F, res.Rows[i][0].F, "row %d", i)
+	}
 }

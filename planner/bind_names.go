@@ -27,7 +27,7 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 			if it := ctx.aliases[i]; ctx.inWindow && it.ast != nil && hasAnalytic(it.ast) {
 				b.fail(e.At, "analytic functions do not nest: %s is an analytic function's result", parts[0])
 			}
-			return ctx.aliases[i].expr
+			return b.aliasValue(ctx.aliases[i], "QUALIFY and ORDER BY expressions", e.At)
 		}
 	}
 	if rv != nil {
@@ -64,7 +64,7 @@ func (b *binder) ident(e *sqlparse.Ident, ctx *exprCtx) expr.Expr {
 		if it.ast != nil && hasAnalytic(it.ast) {
 			b.fail(e.At, "HAVING cannot read %s: it is an analytic function's result (use QUALIFY)", parts[0])
 		}
-		return it.expr
+		return b.aliasValue(it, "HAVING", e.At)
 	}
 	var scans []*rangeVar // the items a field no schema lists may belong to
 	for _, rv := range ctx.sc.visible() {
@@ -252,4 +252,14 @@ func (b *binder) field(x expr.Expr, name string, pos int) expr.Expr {
 	}
 	b.fail(pos, "cannot access field %s on a value of type %s", name, t)
 	return nil
+}
+
+// aliasValue is a select-list item's value read by name in another clause,
+// which computes it again: refused for a volatile one (RAND() AS r), whose
+// second draw would differ from the value the row shows.
+func (b *binder) aliasValue(it selItem, where string, pos int) expr.Expr {
+	if it.expr != nil && expr.IsVolatile(it.expr) {
+		b.fail(pos, "%s cannot read %s: it calls a volatile function (RAND), which would be drawn again; filter or order by it in an enclosing query", where, it.name)
+	}
+	return it.expr
 }

@@ -372,6 +372,9 @@ func projectAboveTopK(s *Sort) Node {
 	for i, k := range s.Keys {
 		keys[i] = k
 		keys[i].Expr = expr.Substitute(k.Expr, p.Exprs)
+		if expr.IsVolatile(keys[i].Expr) && !expr.IsVolatile(k.Expr) {
+			return s // ORDER BY r of RAND() AS r: sort by the value shown, computed once
+		}
 	}
 	inner := &Sort{In: p.In, Keys: keys, Limit: s.Limit, Offset: s.Offset}
 	return &Project{In: projectAboveTopK(inner), Exprs: p.Exprs, Cols: p.Cols}

@@ -15,15 +15,17 @@ import (
 
 // CAST(x AS t FORMAT f [AT TIME ZONE tz]) is the internal function
 // cast_format(x, f, tz, now): BYTES to and from STRING in the encodings of
-// bytesFormats, and the date and time types to and from STRING with
-// BigQuery's format elements (types/cast_format_time.go). now is the
-// query's CURRENT_TIMESTAMP, which supplies the parts a date format leaves
-// out. Other pairs of types are refused at load.
+// bytesFormats, the date and time types to and from STRING with
+// BigQuery's format elements (types/cast_format_time.go), and INT64,
+// FLOAT64, NUMERIC and BIGNUMERIC to STRING with the numeric format
+// elements (types/cast_format_number.go). now is the query's
+// CURRENT_TIMESTAMP, which supplies the parts a date format leaves out.
+// Other pairs of types are refused at load.
 func registerCastFormat() {
 	expr.Register("cast_format", def(4, 4, func(c *expr.Call) (types.Type, error) {
 		from, to := c.Args[0].Type(), c.T
 		if !castFormatPair(from, to) {
-			return types.Type{}, fmt.Errorf("CAST from %s to %s with FORMAT is not supported (FORMAT casts BYTES and the date and time types to and from STRING)", from, to)
+			return types.Type{}, fmt.Errorf("CAST from %s to %s with FORMAT is not supported (FORMAT casts BYTES and the date and time types to and from STRING, and INT64, FLOAT64, NUMERIC and BIGNUMERIC to STRING)", from, to)
 		}
 		for i := 1; i <= 2; i++ {
 			x, err := expr.CoerceTo(c.Args[i], types.String)
@@ -51,6 +53,12 @@ func registerCastFormat() {
 				return types.Value{}, expr.EvalErr("CAST … FORMAT: %v", err)
 			}
 			return types.Value{T: types.Bytes, S: b}, nil
+		case castFormatNumber(x.T):
+			s, err := types.FormatNumber(x, f.S)
+			if err != nil {
+				return types.Value{}, expr.EvalErr("CAST … FORMAT: %v", err)
+			}
+			return types.StringValue(s), nil
 		}
 		return castFormatTime(c, a)
 	}, true))
@@ -69,6 +77,18 @@ func castFormatPair(from, to types.Type) bool {
 		return to.Kind == types.KindString
 	case from.Kind == types.KindString:
 		return to.IsTime()
+	case castFormatNumber(from):
+		return to.Kind == types.KindString
+	}
+	return false
+}
+
+// castFormatNumber reports whether CAST … FORMAT writes t with the numeric
+// format elements.
+func castFormatNumber(t types.Type) bool {
+	switch t.Kind {
+	case types.KindInt64, types.KindFloat64, types.KindNumeric, types.KindBigNumeric:
+		return true
 	}
 	return false
 }

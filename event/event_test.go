@@ -27,6 +27,32 @@ func TestSplitBodyForms(t *testing.T) {
 	}
 }
 
+// SplitMarking marks the events whose top-level object has one of the keys:
+// written plainly, or with an escape (which may spell one); a key nested
+// deeper, in a value, or in a longer name is not one; a non-object element
+// is marked (the caller decides).
+func TestSplitMarking(t *testing.T) {
+	keys := []string{"log_entry", "message"}
+	for _, c := range []struct {
+		body string
+		want []bool
+	}{
+		{`[{"message":1},{"a":{"message":2}},{"x":"message"},{"my_message":3},{"b":1,"log_entry":"l"},{"mess\u0061ge":4},{"\u0061":5},7]`,
+			[]bool{true, false, false, false, true, true, true, true}},
+		{"{\"a\":1}\n{\"message\":2}\n", []bool{false, true}},
+		{`{"batch":[{"a":1},{"message":2}]}`, []bool{false, true}},
+		{`{"message":1}`, []bool{true}},
+		{`[]`, []bool{}},
+	} {
+		evs, marked, err := SplitMarking([]byte(c.body), keys)
+		require.NoError(t, err, c.body)
+		require.Equal(t, c.want, marked, c.body)
+		plain, err := Split([]byte(c.body))
+		require.NoError(t, err, c.body)
+		require.Equal(t, plain, evs, c.body)
+	}
+}
+
 // Timestamps: ISO 8601 text, or integers whose digit count gives the unit.
 func TestParseTime(t *testing.T) {
 	const us = int64(1_700_000_000_123_456) // 2023-11-14T22:13:20.123456Z
@@ -116,7 +142,7 @@ func FuzzSplit(f *testing.F) {
 
 // isBatch reports an object whose only key is "batch" (Split unwraps it).
 func isBatch(ev []byte) bool {
-	_, ok, _ := batchField(ev)
+	_, ok, _ := (&splitter{}).batchField(ev)
 	return ok
 }
 

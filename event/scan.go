@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -451,27 +452,53 @@ const MaxDepth = 64
 // Split splits an ingest body into raw events: a JSON array of events,
 // an object {"batch": [...]}, one event object, or NDJSON (one object a line).
 func Split(body []byte) ([][]byte, error) {
-	s := &Scanner{b: body}
-	switch s.Peek() {
+	p := &splitter{Scanner: Scanner{b: body}}
+	return p.split()
+}
+
+// SplitMarking is Split, and says of each event whether its top-level
+// object has one of keys (as written; a key written with an escape counts
+// as one of them), so that a later step looking for them skips the events
+// that have none without searching their bytes again. marked is nil when
+// the body's form gives no marks (a lone object's "batch").
+func SplitMarking(body []byte, keys []string) (evs [][]byte, marked []bool, err error) {
+	p := &splitter{Scanner: Scanner{b: body}, keys: keys, marks: []bool{}}
+	evs, err = p.split()
+	if err != nil || len(p.marks) != len(evs) {
+		return evs, nil, err
+	}
+	return evs, p.marks, nil
+}
+
+// splitter is the scanner Split walks a body with, marking events as
+// SplitMarking asks (marks nil: none asked).
+type splitter struct {
+	Scanner
+	keys  []string
+	marks []bool
+}
+
+func (p *splitter) split() ([][]byte, error) {
+	switch p.Peek() {
 	case '[':
-		return s.elements()
+		return p.elements()
 	case '{':
-		first, err := s.Skip(0)
+		first, err := p.event()
 		if err != nil {
 			return nil, err
 		}
-		if s.Peek() == 0 {
-			if batch, ok, err := batchField(first); ok || err != nil {
+		if p.Peek() == 0 {
+			if batch, ok, err := p.batchField(first); ok || err != nil {
 				return batch, err
 			}
 			return [][]byte{first}, nil
 		}
 		out := [][]byte{first}
-		for s.Peek() != 0 {
-			if s.Peek() != '{' {
-				return nil, s.Fail("one JSON object per line")
+		for p.Peek() != 0 {
+			if p.Peek() != '{' {
+				return nil, p.Fail("one JSON object per line")
 			}
-			ev, err := s.Skip(0)
+			ev, err := p.event()
 			if err != nil {
 				return nil, err
 			}
@@ -481,31 +508,62 @@ func Split(body []byte) ([][]byte, error) {
 	case 0:
 		return nil, fmt.Errorf("%w: empty body", ErrJSON)
 	}
-	return nil, s.Fail("a JSON array or object")
+	return nil, p.Fail("a JSON array or object")
 }
 
-func (s *Scanner) elements() ([][]byte, error) {
-	s.i++ // '['
+func (p *splitter) elements() ([][]byte, error) {
+	p.i++ // '['
 	var out [][]byte
-	if s.Peek() == ']' {
-		s.i++
-		return out, s.end()
+	if p.Peek() == ']' {
+		p.i++
+		return out, p.end()
 	}
 	for {
-		s.ws()
-		ev, err := s.Skip(0)
+		p.ws()
+		ev, err := p.event()
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ev)
-		switch s.Peek() {
+		switch p.Peek() {
 		case ',':
-			s.i++
+			p.i++
 		case ']':
-			s.i++
-			return out, s.end()
+			p.i++
+			return out, p.end()
 		default:
-			return nil, s.Fail("',' or ']'")
+			return nil, p.Fail("',' or ']'")
+		}
+	}
+}
+
+// event skips one event, as Skip(0) does, marking it when asked: an object
+// is walked key by key here so that its top-level keys are seen.
+func (p *splitter) event() ([]byte, error) {
+	if p.marks == nil || p.Peek() != '{' {
+		ev, err := p.Skip(0)
+		if p.marks != nil {
+			p.marks = append(p.marks, true) // not an object: the later step decides
+		}
+		return ev, err
+	}
+	start := p.i
+	p.i++
+	marked := false
+	for first := true; ; first = false {
+		key, escaped, done, err := p.RawKey(first)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			p.marks = append(p.marks, marked)
+			return p.b[start:p.i], nil
+		}
+		if !marked {
+			marked = escaped || slices.Contains(p.keys, string(key))
+		}
+		if _, err := p.Skip(1); err != nil {
+			return nil, err
 		}
 	}
 }
@@ -518,7 +576,7 @@ func (s *Scanner) end() error {
 }
 
 // batchField returns the elements of a lone "batch" key holding an array.
-func batchField(obj []byte) ([][]byte, bool, error) {
+func (p *splitter) batchField(obj []byte) ([][]byte, bool, error) {
 	s := &Scanner{b: obj}
 	s.i++
 	if s.Peek() == '}' {
@@ -540,8 +598,12 @@ func batchField(obj []byte) ([][]byte, bool, error) {
 	if s.Peek() != '}' {
 		return nil, false, nil // more keys: an event that happens to have a "batch" field
 	}
-	inner := &Scanner{b: obj[start:s.i]}
+	inner := &splitter{Scanner: Scanner{b: obj[start:s.i]}, keys: p.keys}
+	if p.marks != nil {
+		inner.marks = []bool{}
+	}
 	inner.Peek()
 	evs, err := inner.elements()
+	p.marks = inner.marks // the batch's events' marks, not the object's
 	return evs, true, err
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -66,6 +67,25 @@ func TestNormalizeMessage(t *testing.T) {
 		{`{"event_message":"e","log_entry":"l"}`, `{"event_message":"l"}`},
 	} {
 		require.Equal(t, c.want, string(normalizeMessage([]byte(c.in))), c.in)
+	}
+}
+
+// The JSON form's events skip normalizeMessage when Split found neither
+// key at their top level: each event comes out as normalizeMessage alone
+// makes it, for a body that mixes both kinds.
+func TestDecodeNormalizesOnlyWhatItMust(t *testing.T) {
+	evs := []string{
+		`{"event_message":"a","metadata":{"message":"nested"}}`,
+		`{"x":1,"message":"m","event_message":"e"}`,
+		`{"log_entry":"l","y":"message"}`,
+		`{"mess\u0061ge":"escaped","z":1}`,
+		`{"event_message":"plain","log":"message\""}`,
+	}
+	b, err := Decode(FormJSON, []byte("["+strings.Join(evs, ",")+"]"), Options{})
+	require.NoError(t, err)
+	require.Len(t, b.Events, len(evs))
+	for i, ev := range evs {
+		require.Equal(t, string(normalizeMessage([]byte(ev))), string(b.Events[i]), ev)
 	}
 }
 

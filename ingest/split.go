@@ -39,6 +39,9 @@ type Batch struct {
 	// "source": "<uuid>"}, as logflare-transport-core sends it; api uses it
 	// when neither the query string nor X-Source names a source.
 	Source string
+	// messageKeys[i] says whether event i may have a top-level log_entry
+	// or message key (normalizeMessage's); nil: any may.
+	messageKeys []bool
 }
 
 // Add keeps ev, the i-th event of the body.
@@ -84,7 +87,9 @@ func Decode(form Form, body []byte, opt Options) (*Batch, error) {
 		return nil, err
 	}
 	for i, ev := range b.Events {
-		b.Events[i] = normalizeMessage(ev)
+		if b.messageKeys == nil || b.messageKeys[i] {
+			b.Events[i] = normalizeMessage(ev)
+		}
 	}
 	return b, nil
 }
@@ -109,11 +114,14 @@ func fastSplit(body []byte) (*Batch, error) {
 	if len(t) == 0 || (t[0] != '[' && t[0] != '{') {
 		return nil, nil
 	}
-	evs, err := event.Split(t)
+	// Split marks the events with a top-level key normalizeMessage reads, so
+	// that the others are not searched for one (two passes over every
+	// event's bytes, ~4% of an edge event's ingest).
+	evs, marked, err := event.SplitMarking(t, messageKeys)
 	if err != nil || (t[0] == '{' && len(evs) < 2) {
 		return nil, nil // splitJSON says why, or handles one object / a batch
 	}
-	b := &Batch{Events: evs, Index: make([]int, len(evs))}
+	b := &Batch{Events: evs, Index: make([]int, len(evs)), messageKeys: marked}
 	for i := range b.Index {
 		b.Index[i] = i
 	}
@@ -195,6 +203,9 @@ func jsonError(b []byte) error {
 	}
 	return err
 }
+
+// messageKeys are the top-level keys normalizeMessage reads.
+var messageKeys = []string{"log_entry", "message"}
 
 // normalizeMessage applies Logflare's message order (log_entry, message,
 // event_message): the winner is written first as event_message, which the

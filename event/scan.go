@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
-	"slices"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -511,6 +510,17 @@ func (p *splitter) split() ([][]byte, error) {
 	return nil, p.Fail("a JSON array or object")
 }
 
+// isKey reports whether key is one of p.keys (compared without making a
+// string of it: this runs for every top-level key of every event).
+func (p *splitter) isKey(key []byte) bool {
+	for _, k := range p.keys {
+		if string(key) == k {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *splitter) elements() ([][]byte, error) {
 	p.i++ // '['
 	var out [][]byte
@@ -560,7 +570,7 @@ func (p *splitter) event() ([]byte, error) {
 			return p.b[start:p.i], nil
 		}
 		if !marked {
-			marked = escaped || slices.Contains(p.keys, string(key))
+			marked = escaped || p.isKey(key)
 		}
 		if _, err := p.Skip(1); err != nil {
 			return nil, err

@@ -457,14 +457,15 @@ func Split(body []byte) ([][]byte, error) {
 
 // SplitMarking is Split, and says of each event whether its top-level
 // object has one of keys (as written; a key written with an escape counts
-// as one of them), so that a later step looking for them skips the events
-// that have none without searching their bytes again. marked is nil when
-// the body's form gives no marks (a lone object's "batch").
+// as one of them, and so does an element that is no object), so that a
+// later step looking for them skips the events that have none without
+// searching their bytes again. A {"batch": [...]} body's marks are its
+// elements'.
 func SplitMarking(body []byte, keys []string) (evs [][]byte, marked []bool, err error) {
 	p := &splitter{Scanner: Scanner{b: body}, keys: keys, marks: []bool{}}
 	evs, err = p.split()
-	if err != nil || len(p.marks) != len(evs) {
-		return evs, nil, err
+	if err != nil {
+		return nil, nil, err
 	}
 	return evs, p.marks, nil
 }

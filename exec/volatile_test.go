@@ -43,6 +43,12 @@ func TestVolatileDrawnOncePerRow(t *testing.T) {
 		// Two draws would fall to ELSE for a quarter of the rows.
 		{"select countif(case rand() < 0.5 when true then true when false then true else false end) from unnest(generate_array(1, 2000))", 2000},
 		{"select countif(with(a as rand(), a = a and a - a = 0)) from unnest(generate_array(1, 2000))", 2000},
+		// Two draws would miss both items (or both patterns) for a quarter
+		// of the rows.
+		{"select countif(cast(rand() < 0.5 as int64) in (0, 1)) from unnest(generate_array(1, 2000))", 2000},
+		{"select countif(cast(rand() < 0.5 as int64) not in (0, 1)) from unnest(generate_array(1, 2000))", 0},
+		{"select countif(if(rand() < 0.5, 'a', 'b') like any ('a', 'b')) from unnest(generate_array(1, 2000))", 2000},
+		{"select countif(if(rand() < 0.5, 'a', 'b') like any unnest(['a', 'b'])) from unnest(generate_array(1, 2000))", 2000},
 	} {
 		res, err := runSQL(t, st, c.sql, 0)
 		require.NoError(t, err, c.sql)

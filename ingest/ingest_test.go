@@ -128,3 +128,35 @@ func TestSplitJSON(t *testing.T) {
 		require.Equal(t, c.source, b.Source)
 	}
 }
+
+// FuzzDecodeMarks checks that skipping normalizeMessage for the events
+// SplitMarking leaves unmarked changes nothing: every event the JSON form
+// decodes is what normalizeMessage alone makes of it, and nothing panics.
+func FuzzDecodeMarks(f *testing.F) {
+	for _, s := range []string{
+		`[{"message":"m","event_message":"e"},{"a":{"message":1}},{"log_entry":"l"}]`,
+		`[{"mess\u0061ge":"m"},{"x":"\"message\":"},7,{"b":[{"log_entry":1}]}]`,
+		"{\"a\":1}\n{\"message\":2}\n",
+		`{"batch":[{"message":1},{"z":2}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		b, err := Decode(FormJSON, body, Options{})
+		if err != nil {
+			return
+		}
+		raw, err := splitEvents(body) // the same events, none normalized
+		if err != nil {
+			t.Fatalf("Decode took a body splitEvents refuses: %v", err)
+		}
+		if len(raw.Events) != len(b.Events) {
+			t.Fatalf("%d events, split gives %d", len(b.Events), len(raw.Events))
+		}
+		for i, ev := range raw.Events {
+			if want := normalizeMessage(ev); string(want) != string(b.Events[i]) {
+				t.Fatalf("event %d: %s, want %s", i, b.Events[i], want)
+			}
+		}
+	})
+}

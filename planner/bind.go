@@ -543,6 +543,7 @@ func walkASTIf(n sqlparse.Node, f func(sqlparse.Node) bool) {
 			w(a)
 		}
 		w(n.Unnest)
+		w(n.Query)
 	case *sqlparse.IntervalLit:
 		w(n.Value)
 	case *sqlparse.ArrayLit:

@@ -198,14 +198,14 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 		if e.Query != nil {
 			return b.inSubquery(e, ctx)
 		}
-		x := b.expr(e.X, ctx)
 		if e.Unnest != nil {
-			r := b.call(e.At, "in_unnest", []expr.Expr{x, b.flattened(e.Unnest, ctx)})
+			r := b.call(e.At, "in_unnest", []expr.Expr{b.expr(e.X, ctx), b.flattened(e.Unnest, ctx)})
 			if e.Not {
 				r = b.call(e.At, "not", []expr.Expr{r})
 			}
 			return r
 		}
+		x, once := b.once(b.expr(e.X, ctx)) // bind_with.go: one draw for every item
 		var r expr.Expr
 		for _, item := range e.List {
 			eq := b.call(e.At, "=", []expr.Expr{x, b.expr(item, ctx)})
@@ -218,7 +218,7 @@ func (b *binder) expr(e sqlparse.Expr, ctx *exprCtx) expr.Expr {
 		if e.Not {
 			r = b.call(e.At, "not", []expr.Expr{r})
 		}
-		return r
+		return once(r)
 	case *sqlparse.Between:
 		x, once := b.once(b.expr(e.X, ctx)) // bind_with.go: RAND() BETWEEN … reads one draw
 		r := b.call(e.At, "and", []expr.Expr{
@@ -407,6 +407,9 @@ func (b *binder) caseExpr(e *sqlparse.Case, ctx *exprCtx) expr.Expr {
 // like_any/like_all's (which hold the reference's rules for an empty one).
 func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) expr.Expr {
 	patterns := e.Patterns
+	if e.Query != nil {
+		return b.likeSubquery(e, ctx)
+	}
 	if e.Unnest != nil {
 		lit, ok := e.Unnest.(*sqlparse.ArrayLit)
 		if !ok || len(lit.Elems) == 0 { // an array computed per row, or none: sqlfunc/funcs_like_array.go
@@ -418,7 +421,7 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) expr.Expr {
 		}
 		patterns = lit.Elems
 	}
-	x := b.expr(e.X, ctx)
+	x, once := b.once(b.expr(e.X, ctx)) // bind_with.go: one draw for every pattern
 	join := "or"
 	if e.Quant == "ALL" {
 		join = "and"
@@ -444,7 +447,30 @@ func (b *binder) quantifiedLike(e *sqlparse.Like, ctx *exprCtx) expr.Expr {
 	if r == nil {
 		return &expr.Const{V: types.BoolValue(e.Quant == "ALL")}
 	}
-	return r
+	return once(r)
+}
+
+// likeSubquery binds x [NOT] LIKE ANY|ALL (subquery) as the array form over
+// ARRAY(subquery), but for the reference's rule for an empty subquery: LIKE
+// ALL is TRUE and NOT LIKE ALL FALSE (an empty array gives FALSE and TRUE;
+// ANY answers alike for both).
+func (b *binder) likeSubquery(e *sqlparse.Like, ctx *exprCtx) expr.Expr {
+	arr := b.expr(&sqlparse.ExprSubquery{At: e.Query.At, Kind: "ARRAY", Query: e.Query}, ctx)
+	if k := arr.Type().Elem; k != nil && k.Kind != types.KindString && k.Kind != types.KindBytes && k.Kind != types.KindNull {
+		b.fail(e.Query.At, "LIKE %s (subquery) needs STRING or BYTES patterns, not %s", e.Quant, *k)
+	}
+	fn := "like_any"
+	if e.Quant == "ALL" {
+		fn = "like_all"
+	}
+	x := b.expr(e.X, ctx)
+	if e.Quant != "ALL" {
+		return b.call(e.At, fn, []expr.Expr{x, arr, &expr.Const{V: types.BoolValue(e.Not)}})
+	}
+	a, let := b.letVar(arr)
+	empty := b.call(e.At, "=", []expr.Expr{b.call(e.At, "array_length", []expr.Expr{a}), &expr.Const{V: types.IntValue(0)}})
+	return let(b.call(e.At, "if", []expr.Expr{empty, &expr.Const{V: types.BoolValue(!e.Not)},
+		b.call(e.At, fn, []expr.Expr{x, a, &expr.Const{V: types.BoolValue(e.Not)}})}))
 }
 
 // typeOf is the type a type expression names.

@@ -111,7 +111,7 @@ func (b *binder) from(f sqlparse.FromItem, env *cteEnv, sc *scope, where *[]expr
 				return b.unnestJoin(f, u, left, sc, where)
 			}
 			if f.On == nil && len(f.Using) == 0 && f.Kind != sqlparse.JoinComma && f.Kind != sqlparse.JoinCross {
-				b.fail(f.At, "%s of the table %s needs ON or USING (only UNNEST or an array path joins without)", f.Kind, tr.Name)
+				b.fail(f.At, "%s of %s needs ON or USING: it is no array of a FROM item (only UNNEST or an array path joins without)", f.Kind, tr.Name)
 			}
 		}
 		mid := len(sc.vars)

@@ -334,6 +334,11 @@ func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem 
 		if v.Type().Kind != types.KindStruct {
 			b.fail(it.At, "expression.* needs a STRUCT, not %s", v.Type())
 		}
+		if expr.IsVolatile(v) {
+			// Each field reads its own copy of the expression: RAND() would
+			// give a row fields of different draws.
+			b.fail(it.At, "expression.* of a volatile expression (RAND) is not supported: select it in a subquery and expand that column")
+		}
 		all, vars = structFields(v), nil
 	} else if len(it.Prefix) > 0 {
 		rv := sc.find(it.Prefix[0])

@@ -137,6 +137,12 @@ func (b *binder) once(x expr.Expr) (expr.Expr, func(expr.Expr) expr.Expr) {
 	if !expr.IsVolatile(x) {
 		return x, func(r expr.Expr) expr.Expr { return r }
 	}
+	return b.letVar(x)
+}
+
+// letVar makes x a variable computed once per row: what to read it as, and
+// what to wrap the expression reading it in.
+func (b *binder) letVar(x expr.Expr) (expr.Expr, func(expr.Expr) expr.Expr) {
 	b.letSeq++
 	ref := &expr.WithVar{ID: b.letSeq, Name: "$operand", T: x.Type()}
 	return ref, func(r expr.Expr) expr.Expr {

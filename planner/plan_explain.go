@@ -77,6 +77,9 @@ func (n *Aggregate) explain() string {
 	var aggs []string
 	for _, a := range n.Aggs {
 		s := a.Fn + "("
+		if a.Distinct {
+			s += "DISTINCT "
+		}
 		if a.Star {
 			s += "*"
 		}
@@ -84,13 +87,11 @@ func (n *Aggregate) explain() string {
 		for _, x := range a.Args {
 			args = append(args, x.String())
 		}
-		s += strings.Join(args, ", ") + ")"
-		if a.Distinct {
-			s += " DISTINCT"
-		}
+		s += strings.Join(args, ", ")
 		if a.RespectNulls {
 			s += " RESPECT NULLS"
 		}
+		s += ")"
 		if a.Ranks != nil {
 			// The array holds these ranks alone; the reads index it.
 			s += fmt.Sprintf("ranks%v at [0..%d]", a.Ranks, len(a.Ranks)-1)

@@ -503,6 +503,7 @@ type Like struct {
 	Quant      string
 	Patterns   []Expr
 	Unnest     Expr
+	Query      *Query // LIKE ANY (SELECT …): the patterns a subquery gives
 }
 
 // IntervalLit is INTERVAL n unit, or INTERVAL 'text' unit [TO unit].

@@ -143,9 +143,9 @@ func (p *parser) comparison(left Expr) Expr {
 			p.expectOp(")")
 			return l
 		}
-		at := p.expectOp("(")
+		p.expectOp("(")
 		if p.startsQuery() { // LIKE ANY (SELECT …): the patterns the subquery gives
-			l.Unnest = &ExprSubquery{At: at, Kind: "ARRAY", Query: p.query()}
+			l.Query = p.query()
 			p.expectOp(")")
 			return l
 		}

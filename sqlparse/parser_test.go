@@ -139,9 +139,9 @@ var dialect = []struct{ in, want string }{
 	{"select item from t left join t.items as item, u join u.v window a as (order by x), b as a",
 		"SELECT item FROM t LEFT JOIN t.items AS item, u JOIN u.v WINDOW a AS (ORDER BY x), b AS (a)"},
 	{"select 1 from t join u", ""},
-	// LIKE ANY (subquery) reads as LIKE ANY UNNEST(ARRAY(subquery)).
+	// LIKE ANY (subquery), and a list whose element is a scalar subquery.
 	{"select a like any (select p from t), a not like all ((select 'x'), 'y') from t",
-		"SELECT a LIKE ANY UNNEST(ARRAY(SELECT p FROM t)), a NOT LIKE ALL ((SELECT 'x'), 'y') FROM t"},
+		"SELECT a LIKE ANY (SELECT p FROM t), a NOT LIKE ALL ((SELECT 'x'), 'y') FROM t"},
 	// expression.* of an expression that is not a path.
 	{"select a[offset(0)].*, (select as struct 1 as x).* except (x), with(s as b, s).* replace (1 as y) from t",
 		"SELECT (a[OFFSET(0)]).*, ((SELECT AS STRUCT 1 AS x)).* EXCEPT (x), (WITH(s AS b, s)).* REPLACE (1 AS y) FROM t"},

@@ -623,6 +623,12 @@ func (w *printer) expr(e Expr) {
 			w.WriteString(")")
 			break
 		}
+		if e.Query != nil {
+			w.WriteString(e.Quant + " (")
+			w.query(e.Query)
+			w.WriteString(")")
+			break
+		}
 		w.WriteString(e.Quant + " (")
 		for i, pt := range e.Patterns {
 			if i > 0 {

@@ -319,6 +319,14 @@ func parseISOInterval(s string) (Value, error) {
 		s = s[n+1:]
 		any = true
 		if unit == 's' && inTime {
+			// ZetaSQL's (\d+)([.,](\d+))?: digits on both sides of the point.
+			whole, frac, point := strings.Cut(strings.TrimLeft(num, "+-"), ".")
+			if !point {
+				whole, frac, point = strings.Cut(whole, ",")
+			}
+			if whole == "" || point && frac == "" {
+				return Value{}, bad
+			}
 			us, err := parseSecondsMicros(strings.Replace(num, ",", ".", 1))
 			if err != nil {
 				return Value{}, bad

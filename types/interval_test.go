@@ -22,6 +22,11 @@ func TestParseFormatInterval(t *testing.T) {
 		{"PT10H20M30,456S", "0-0 0 10:20:30.456"}, // ISO 8601's decimal comma (the conversion reference's example)
 		{"PT1,5M", ""}, // only seconds have a fraction
 		{"PT1,2,3S", ""},
+		{"PT30,S", ""}, // digits on both sides of the point, as ZetaSQL reads them
+		{"PT,5S", ""},
+		{"PT30.S", ""},
+		{"PT.5S", ""},
+		{"PT-0.5S", "0-0 0 -0:0:0.500"},
 		{"P", ""},
 		{"1 day", ""},
 		{"1-2 3", "1-2 3 0:0:0"},

@@ -311,6 +311,33 @@ func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
 	return items
 }
 
+// starOfAggregate expands expr.* of an expression that calls an aggregate
+// or analytic function, BigQuery's latest-row idiom
+// (ARRAY_AGG(t ORDER BY ts DESC LIMIT 1)[OFFSET(0)].*): one item per field,
+// each the field of the expression, bound with the select list, where the
+// grouping sees them and equal calls are computed once. The expression is
+// bound here only for its type.
+func (b *binder) starOfAggregate(it *sqlparse.SelectItem, sc *scope) []selItem {
+	v := b.expr(it.Of, &exprCtx{sc: sc, aggs: &aggCollector{}, wins: &winCollector{}})
+	t := v.Type()
+	if t.Kind != types.KindStruct {
+		b.fail(it.At, "expression.* needs a STRUCT, not %s", t)
+	}
+	if expr.IsVolatile(v) {
+		b.fail(it.At, "expression.* of a volatile expression (RAND) is not supported: select it in a subquery and expand that column")
+	}
+	var out []selItem
+	seen := map[string]bool{}
+	for i, f := range t.Fields {
+		if f.Name == "" || seen[strings.ToLower(f.Name)] {
+			b.fail(it.At, "expression.* of an aggregate or analytic call needs distinct named fields; field %d of %s is not", i+1, t)
+		}
+		seen[strings.ToLower(f.Name)] = true
+		out = append(out, selItem{ast: &sqlparse.FieldAccess{At: it.At, X: it.Of, Name: f.Name}, name: f.Name, pos: it.At})
+	}
+	return out
+}
+
 // impliedAlias is the name BigQuery gives an unaliased expression: the last
 // part of a path, else "" (anonymous).
 func impliedAlias(e sqlparse.Expr) string {
@@ -328,7 +355,9 @@ func impliedAlias(e sqlparse.Expr) string {
 func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem {
 	vars := sc.vars
 	var all []selItem
-	if it.Of != nil {
+	if it.Of != nil && (hasAggregate(it.Of) || hasAnalytic(it.Of)) {
+		all, vars = b.starOfAggregate(it, sc), nil
+	} else if it.Of != nil {
 		// SELECT a[OFFSET(0)].*: the fields of a STRUCT-valued expression.
 		v := b.expr(it.Of, &exprCtx{sc: sc})
 		if v.Type().Kind != types.KindStruct {

@@ -35,7 +35,7 @@ func BenchmarkIngestForms(b *testing.B) {
 			Attributes: []*common.KeyValue{{Key: "http.status", Value: &common.AnyValue{Value: &common.AnyValue_IntValue{IntValue: 200}}}}})
 	}
 	pb, _ := proto.Marshal(&collogs.ExportLogsServiceRequest{ResourceLogs: []*logspb.ResourceLogs{{ScopeLogs: []*logspb.ScopeLogs{otlp}}}})
-	array := append(append([]byte("["), bytes.Join(evs, []byte(","))...), ']')
+	array := fixtures.ArrayBody(evs)
 	for _, c := range []struct {
 		name, path, ctype string
 		body              []byte

@@ -144,7 +144,7 @@ func benchIngestHTTP(b *testing.B, source string, durable bool, clients int, dra
 	evs := fixtures.Generate(fixtures.DefaultSpec(batch*20, time.Now()), source)
 	var bodies [][]byte
 	for i := 0; i < len(evs); i += batch {
-		bodies = append(bodies, append(append([]byte("["), bytes.Join(evs[i:i+batch], []byte(","))...), ']'))
+		bodies = append(bodies, fixtures.ArrayBody(evs[i:i+batch]))
 	}
 	store := logstore.New(logstore.Options{})
 	if durable {

@@ -1,7 +1,6 @@
 package event
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
@@ -17,7 +16,7 @@ import (
 func BenchmarkSplitShred(b *testing.B) {
 	for _, source := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
 		evs := fixtures.Generate(fixtures.DefaultSpec(500, time.Now()), source)
-		body := append(append([]byte("["), bytes.Join(evs, []byte(","))...), ']')
+		body := fixtures.ArrayBody(evs)
 		split, err := Split(body)
 		if err != nil {
 			b.Fatal(err)

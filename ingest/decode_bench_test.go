@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 func BenchmarkDecode(b *testing.B) {
 	for _, source := range []string{"cloudflare.logs.prod", "deno-relay-logs"} {
 		evs := fixtures.Generate(fixtures.DefaultSpec(500, time.Now()), source)
-		body := append(append([]byte("["), bytes.Join(evs, []byte(","))...), ']')
+		body := fixtures.ArrayBody(evs)
 		b.Run(source, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {

@@ -111,7 +111,7 @@ func startServer(t *testing.T) server {
 	for _, src := range fixtures.Sources {
 		fixtures.GenerateBatches(spec, src, 1000, func(evs [][]byte) {
 			s.post(t, "/api/logs?source_name="+url.QueryEscape(src), "application/json",
-				append(append([]byte("["), bytes.Join(evs, []byte(","))...), ']'))
+				fixtures.ArrayBody(evs))
 		})
 	}
 	var evs []string

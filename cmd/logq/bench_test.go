@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -110,7 +109,7 @@ func BenchmarkServeMemoryLimit(b *testing.B) {
 		spec := fixtures.DefaultSpec(events, time.Now().UTC())
 		for _, src := range sources {
 			fixtures.GenerateBatches(spec, src, 500, func(evs [][]byte) {
-				bodies <- upload{src, append(append([]byte("["), bytes.Join(evs, []byte(","))...), ']')}
+				bodies <- upload{src, fixtures.ArrayBody(evs)}
 			})
 		}
 		close(bodies)

@@ -168,7 +168,7 @@ func TestIngestEveryFormThenQuery(t *testing.T) {
 		evs := fixtures.Generate(spec, src)
 		raw[src] = evs
 		parts := [][][]byte{evs[:500], evs[500:1000], evs[1000:1500], evs[1500:2000], evs[2000:2999], evs[2999:]}
-		array := func(p [][]byte) []byte { return append(append([]byte("["), bytes.Join(p, []byte(","))...), ']') }
+		array := fixtures.ArrayBody
 		bodies := []struct {
 			body []byte
 			hdr  map[string]string

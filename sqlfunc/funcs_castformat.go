@@ -111,7 +111,11 @@ func bytesToText(format, b string) (string, error) {
 		}
 		return sb.String(), nil
 	case "base8":
-		// The bytes as one big-endian number in octal, ⌈8n/3⌉ digits.
+		// The bytes as one big-endian number in octal, ⌈8n/3⌉ digits
+		// (none for no bytes: big.Int writes zero as "0").
+		if b == "" {
+			return "", nil
+		}
 		digits := (8*len(b) + 2) / 3
 		s := new(big.Int).SetBytes([]byte(b)).Text(8)
 		return strings.Repeat("0", digits-len(s)) + s, nil

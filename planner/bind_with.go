@@ -130,7 +130,8 @@ func rowNamesIn(n sqlparse.Node, lets []string, f func(*sqlparse.Ident)) {
 }
 
 // once makes x, an operand that syntax reads more than once (x BETWEEN lo
-// AND hi, CASE x WHEN …), a variable when it is volatile, so that every
+// AND hi, CASE x WHEN …, x IN (a, b), x LIKE ANY (p, q)), a variable when
+// it is volatile, so that every
 // read sees one draw: it returns what to read x as, and what to wrap the
 // bound result in.
 func (b *binder) once(x expr.Expr) (expr.Expr, func(expr.Expr) expr.Expr) {

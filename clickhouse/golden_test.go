@@ -43,9 +43,21 @@ func loadGolden(t *testing.T, c *golden.Case, local *logstore.Store, ch *Engine)
 	}
 }
 
+// TestGoldenCasesAgree runs every golden case of the executor over logq's
+// store and over ClickHouse and requires the same answer.
+//
+// Under -race (CI's second run of this package) every fourth case is
+// compared: the race detector makes each ~5× slower, which put this test
+// past ten minutes at ~790 cases, while each case is one sequential
+// comparison whose concurrency (the engine's inserts and reads) the sampled
+// cases and the other tests here exercise. Every case runs without -race
+// in the same CI (scripts/test).
 func TestGoldenCasesAgree(t *testing.T) {
 	cl := needCluster(t)
-	for _, c := range readGolden(t) {
+	for i, c := range readGolden(t) {
+		if raceEnabled && i%4 != 0 {
+			continue
+		}
 		t.Run(c.Name, func(t *testing.T) {
 			local := logstore.New(logstore.Options{SegmentRows: 3})
 			ch := cl.engine(t, Config{})

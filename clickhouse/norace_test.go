@@ -1,0 +1,5 @@
+//go:build !race
+
+package clickhouse
+
+const raceEnabled = false

@@ -239,35 +239,16 @@ func (s *quantAgg) computeStrings(g int) types.Value {
 }
 
 // computeValues is compute over values kept whole: exact, at exactRank, in
-// types.Compare's order, NULLs (RESPECT NULLS) and then NaNs first (values
-// that compare equal keep their arrival order: which of them a rank gives
-// is unspecified, as in BigQuery).
+// ORDER BY's order with NULLs (RESPECT NULLS) first (values that compare
+// equal keep their arrival order: which of them a rank gives is
+// unspecified, as in BigQuery).
 func (s *quantAgg) computeValues(g int) types.Value {
 	vals := s.boxed[g]
 	if len(vals) == 0 {
 		return types.NullOf(types.ArrayOf(s.elem))
 	}
-	slices.SortStableFunc(vals, func(a, b types.Value) int {
-		if a.Null || b.Null {
-			return boolOrder(b.Null) - boolOrder(a.Null)
-		}
-		if s.elem.Kind == types.KindFloat64 {
-			if an, bn := a.F != a.F, b.F != b.F; an || bn {
-				return boolOrder(bn) - boolOrder(an)
-			}
-		}
-		c, _ := types.Compare(a, b)
-		return c
-	})
+	slices.SortStableFunc(vals, func(a, b types.Value) int { return orderCompare(a, b, false, true) })
 	return s.exactArray(len(vals), func(r int) types.Value { return vals[r] })
-}
-
-// boolOrder is 1 for true: a - b of two orders it false first.
-func boolOrder(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // exactArray is a group's result array from its N values sorted: at each

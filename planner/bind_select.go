@@ -311,20 +311,31 @@ func (b *binder) expandItems(s *sqlparse.Select, sc *scope) []selItem {
 	return items
 }
 
-// starOfAggregate expands expr.* of an expression that calls an aggregate
-// or analytic function, BigQuery's latest-row idiom
-// (ARRAY_AGG(t ORDER BY ts DESC LIMIT 1)[OFFSET(0)].*): one item per field,
-// each the field of the expression, bound with the select list, where the
-// grouping sees them and equal calls are computed once. The expression is
-// bound here only for its type.
-func (b *binder) starOfAggregate(it *sqlparse.SelectItem, sc *scope) []selItem {
-	v := b.expr(it.Of, &exprCtx{sc: sc, aggs: &aggCollector{}, wins: &winCollector{}})
+// starOf expands expr.* of an expression other than a name path: its
+// fields, each read from its own copy of the expression (so a volatile one,
+// RAND(), is refused: a row's fields would come from different draws).
+//
+// An expression that calls an aggregate or analytic function (BigQuery's
+// latest-row idiom, ARRAY_AGG(t ORDER BY ts DESC LIMIT 1)[OFFSET(0)].*) is
+// bound here only for its type: each field becomes an item written as the
+// field of the expression, bound with the select list, where the grouping
+// sees it and equal calls are computed once.
+func (b *binder) starOf(it *sqlparse.SelectItem, sc *scope) []selItem {
+	calls := hasAggregate(it.Of) || hasAnalytic(it.Of)
+	ctx := &exprCtx{sc: sc}
+	if calls {
+		ctx.aggs, ctx.wins = &aggCollector{}, &winCollector{}
+	}
+	v := b.expr(it.Of, ctx)
 	t := v.Type()
 	if t.Kind != types.KindStruct {
 		b.fail(it.At, "expression.* needs a STRUCT, not %s", t)
 	}
 	if expr.IsVolatile(v) {
 		b.fail(it.At, "expression.* of a volatile expression (RAND) is not supported: select it in a subquery and expand that column")
+	}
+	if !calls {
+		return structFields(v)
 	}
 	var out []selItem
 	seen := map[string]bool{}
@@ -355,20 +366,8 @@ func impliedAlias(e sqlparse.Expr) string {
 func (b *binder) starItems(it *sqlparse.SelectItem, sc *scope, n int) []selItem {
 	vars := sc.vars
 	var all []selItem
-	if it.Of != nil && (hasAggregate(it.Of) || hasAnalytic(it.Of)) {
-		all, vars = b.starOfAggregate(it, sc), nil
-	} else if it.Of != nil {
-		// SELECT a[OFFSET(0)].*: the fields of a STRUCT-valued expression.
-		v := b.expr(it.Of, &exprCtx{sc: sc})
-		if v.Type().Kind != types.KindStruct {
-			b.fail(it.At, "expression.* needs a STRUCT, not %s", v.Type())
-		}
-		if expr.IsVolatile(v) {
-			// Each field reads its own copy of the expression: RAND() would
-			// give a row fields of different draws.
-			b.fail(it.At, "expression.* of a volatile expression (RAND) is not supported: select it in a subquery and expand that column")
-		}
-		all, vars = structFields(v), nil
+	if it.Of != nil {
+		all, vars = b.starOf(it, sc), nil // SELECT a[OFFSET(0)].*
 	} else if len(it.Prefix) > 0 {
 		rv := sc.find(it.Prefix[0])
 		if rv == nil || len(it.Prefix) > 1 {

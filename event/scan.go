@@ -470,8 +470,8 @@ func SplitMarking(body []byte, keys []string) (evs [][]byte, marked []bool, err 
 	return evs, p.marks, nil
 }
 
-// splitter is the scanner Split walks a body with, marking events as
-// SplitMarking asks (marks nil: none asked).
+// splitter is the scanner Split walks a body with, marking events by keys
+// as SplitMarking asks (keys nil: Split, no marks).
 type splitter struct {
 	Scanner
 	keys  []string
@@ -551,9 +551,9 @@ func (p *splitter) elements() ([][]byte, error) {
 // event skips one event, as Skip(0) does, marking it when asked: an object
 // is walked key by key here so that its top-level keys are seen.
 func (p *splitter) event() ([]byte, error) {
-	if p.marks == nil || p.Peek() != '{' {
+	if p.keys == nil || p.Peek() != '{' {
 		ev, err := p.Skip(0)
-		if p.marks != nil {
+		if p.keys != nil {
 			p.marks = append(p.marks, true) // not an object: the later step decides
 		}
 		return ev, err
@@ -609,10 +609,7 @@ func (p *splitter) batchField(obj []byte) ([][]byte, bool, error) {
 	if s.Peek() != '}' {
 		return nil, false, nil // more keys: an event that happens to have a "batch" field
 	}
-	inner := &splitter{Scanner: Scanner{b: obj[start:s.i]}, keys: p.keys}
-	if p.marks != nil {
-		inner.marks = []bool{}
-	}
+	inner := &splitter{Scanner: Scanner{b: obj[start:s.i]}, keys: p.keys, marks: p.marks[:0:0]}
 	inner.Peek()
 	evs, err := inner.elements()
 	p.marks = inner.marks // the batch's events' marks, not the object's

@@ -39,9 +39,9 @@ type Batch struct {
 	// "source": "<uuid>"}, as logflare-transport-core sends it; api uses it
 	// when neither the query string nor X-Source names a source.
 	Source string
-	// messageKeys[i] says whether event i may have a top-level log_entry
-	// or message key (normalizeMessage's); nil: any may.
-	messageKeys []bool
+	// mayHaveMessage[i] says whether event i may have a top-level
+	// log_entry or message key (normalizeMessage's); nil: any may.
+	mayHaveMessage []bool
 }
 
 // Add keeps ev, the i-th event of the body.
@@ -87,7 +87,7 @@ func Decode(form Form, body []byte, opt Options) (*Batch, error) {
 		return nil, err
 	}
 	for i, ev := range b.Events {
-		if b.messageKeys == nil || b.messageKeys[i] {
+		if b.mayHaveMessage == nil || b.mayHaveMessage[i] {
 			b.Events[i] = normalizeMessage(ev)
 		}
 	}
@@ -121,7 +121,7 @@ func fastSplit(body []byte) (*Batch, error) {
 	if err != nil || (t[0] == '{' && len(evs) < 2) {
 		return nil, nil // splitJSON says why, or handles one object / a batch
 	}
-	b := &Batch{Events: evs, Index: make([]int, len(evs)), messageKeys: marked}
+	b := &Batch{Events: evs, Index: make([]int, len(evs)), mayHaveMessage: marked}
 	for i := range b.Index {
 		b.Index[i] = i
 	}

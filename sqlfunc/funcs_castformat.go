@@ -85,13 +85,7 @@ func castFormatPair(from, to types.Type) bool {
 
 // castFormatNumber reports whether CAST … FORMAT writes t with the numeric
 // format elements.
-func castFormatNumber(t types.Type) bool {
-	switch t.Kind {
-	case types.KindInt64, types.KindFloat64, types.KindNumeric, types.KindBigNumeric:
-		return true
-	}
-	return false
-}
+func castFormatNumber(t types.Type) bool { return t.IsNumeric() || t.IsDecimal() }
 
 // bytesFormats names the encodings of BYTES ↔ STRING casts, in lower case
 // (the format is matched without regard to case).

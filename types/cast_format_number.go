@@ -97,10 +97,7 @@ func nextNumTok(s string) (numTok, int) {
 	case '9':
 		return nt9, 1
 	case 'X':
-		if lower {
-			return ntXLower, 1
-		}
-		return ntXUpper, 1
+		return pick(lower, ntXLower, ntXUpper), 1
 	case '.':
 		return ntDot, 1
 	case 'D':
@@ -112,10 +109,7 @@ func nextNumTok(s string) (numTok, int) {
 	case 'S':
 		return ntS, 1
 	case 'C':
-		if lower {
-			return ntCLower, 1
-		}
-		return ntCUpper, 1
+		return pick(lower, ntCLower, ntCUpper), 1
 	case 'L':
 		return ntL, 1
 	case 'B':
@@ -129,18 +123,12 @@ func nextNumTok(s string) (numTok, int) {
 	case 'F':
 		return two('M', ntFM)
 	case 'R':
-		if lower {
-			return two('N', ntRNLower)
-		}
-		return two('N', ntRNUpper)
+		return two('N', pick(lower, ntRNLower, ntRNUpper))
 	case 'E':
 		if !hasPrefixFold(s, "EEEE") {
 			return 0, 0
 		}
-		if lower {
-			return ntELower, 4
-		}
-		return ntEUpper, 4
+		return pick(lower, ntELower, ntEUpper), 4
 	case 'T':
 		// Longest first, so TM9 and TME are not TM followed by 9 or E.
 		switch {
@@ -190,6 +178,8 @@ type numFormat struct {
 	roman     numTok // RN or rn
 }
 
+const tmAlone = "'TM', 'TM9' or 'TME' cannot be combined with other format elements"
+
 // numFormatError is an invalid format; the reason is worded as ZetaSQL's.
 func numFormatError(format, reason string, args ...any) error {
 	return fmt.Errorf("%w: error in format string %q: %s", ErrBadCast, clip(format), fmt.Sprintf(reason, args...))
@@ -228,13 +218,6 @@ func parseNumFormat(format string) (*numFormat, error) {
 	digits := 0
 	var has9, hasX, hasGroup bool
 	var tm, point numTok
-	setSign := func(t numTok) error {
-		if f.sign != 0 {
-			return numFormatError(format, "there can be at most one of 'S', 'MI', or 'PR'")
-		}
-		f.sign, state = t, psAfterSign
-		return nil
-	}
 	for i := 0; i < len(format); {
 		t, n := nextNumTok(format[i:])
 		if n == 0 {
@@ -273,9 +256,20 @@ func parseNumFormat(format string) (*numFormat, error) {
 		if t.isDigit() {
 			digits++
 		}
+		// After the first digit or point, S, MI or PR ends the number.
+		switch state {
+		case psInteger, psFraction, psAfterExponent, psHex:
+			if t.isSign() {
+				if f.sign != 0 {
+					return bad("there can be at most one of 'S', 'MI', or 'PR'")
+				}
+				f.sign, state = t, psAfterSign
+				continue
+			}
+		}
 		switch state {
 		case psTextMinimal:
-			return bad("'TM', 'TM9' or 'TME' cannot be combined with other format elements")
+			return bad(tmAlone)
 		case psRoman:
 			return bad("'RN' cannot appear together with '%s'", t.name())
 		case psStart:
@@ -301,10 +295,6 @@ func parseNumFormat(format string) (*numFormat, error) {
 			}
 		case psInteger:
 			switch {
-			case t.isSign():
-				if err := setSign(t); err != nil {
-					return nil, err
-				}
 			case t.isExp():
 				if hasGroup {
 					return bad("',' or 'G' cannot appear together with 'EEEE'")
@@ -326,7 +316,7 @@ func parseNumFormat(format string) (*numFormat, error) {
 			case t.isPoint():
 				point, f.pointAt, state = t, len(f.layout)-1, psFraction
 			case t.isTM():
-				return bad("'TM', 'TM9' or 'TME' cannot be combined with other format elements")
+				return bad(tmAlone)
 			default:
 				return bad("unexpected '%s'", t.name())
 			}
@@ -341,10 +331,6 @@ func parseNumFormat(format string) (*numFormat, error) {
 					return bad("',' or 'G' cannot appear together with 'EEEE'")
 				}
 				f.exponent, state = true, psAfterExponent
-			case t.isSign():
-				if err := setSign(t); err != nil {
-					return nil, err
-				}
 			case t.isPoint():
 				return bad("there can be at most one of '.', 'D', or 'V'")
 			case t.isGroup():
@@ -354,10 +340,6 @@ func parseNumFormat(format string) (*numFormat, error) {
 			}
 		case psAfterExponent:
 			switch {
-			case t.isSign():
-				if err := setSign(t); err != nil {
-					return nil, err
-				}
 			case t.isGroup():
 				return bad("',' or 'G' cannot appear together with 'EEEE'")
 			default:
@@ -376,10 +358,6 @@ func parseNumFormat(format string) (*numFormat, error) {
 		case psHex:
 			switch {
 			case t == nt0 || t.isHex():
-			case t.isSign():
-				if err := setSign(t); err != nil {
-					return nil, err
-				}
 			default:
 				return bad("'X' cannot appear together with '%s'", t.name())
 			}
@@ -387,7 +365,6 @@ func parseNumFormat(format string) (*numFormat, error) {
 	}
 
 	// What the flags may not be combined with.
-	const tmAlone = "'TM', 'TM9' or 'TME' cannot be combined with other format elements"
 	if f.currency != 0 {
 		switch {
 		case tm != 0:
@@ -425,7 +402,7 @@ func parseNumFormat(format string) (*numFormat, error) {
 	case hasX:
 		// A 0 writes its digit in the case of the next X or x, upper case
 		// when none follows.
-		f.out = outHex
+		f.out, f.pointAt = outHex, len(f.layout)
 		next := ntXUpper
 		for i := len(f.layout) - 1; i >= 0; i-- {
 			if f.layout[i] == nt0 {
@@ -450,20 +427,13 @@ func parseNumFormat(format string) (*numFormat, error) {
 	return f, nil
 }
 
-// ValidateNumberFormat reports whether format is a valid numeric format
-// for CAST(x AS STRING FORMAT format); the error says what is wrong.
-func ValidateNumberFormat(format string) error {
-	_, err := parseNumFormat(format)
-	return err
-}
-
 // FormatNumber writes an INT64, FLOAT64, NUMERIC or BIGNUMERIC value (not
 // NULL) as CAST(v AS STRING FORMAT format) does. Errors wrap ErrBadCast.
 func FormatNumber(v Value, format string) (string, error) {
 	switch v.T.Kind {
 	case KindInt64, KindFloat64, KindNumeric, KindBigNumeric:
 	default:
-		return "", fmt.Errorf("%w: FORMAT writes INT64, FLOAT64, NUMERIC and BIGNUMERIC, not %s", ErrBadCast, v.T)
+		return "", castError("FORMAT writes INT64, FLOAT64, NUMERIC and BIGNUMERIC, not %s", v.T)
 	}
 	f, err := parseNumFormat(format)
 	if err != nil {
@@ -477,7 +447,7 @@ func FormatNumber(v Value, format string) (string, error) {
 	case outTextMinimal:
 		// ZetaSQL parses TM, TM9 and TME but does not implement them, and
 		// BigQuery's docs do not list them.
-		return "", fmt.Errorf("%w: the text minimal format elements 'TM', 'TM9' and 'TME' are not supported", ErrBadCast)
+		return "", castError("the text minimal format elements 'TM', 'TM9' and 'TME' are not supported")
 	}
 	return f.writeDecimal(numberText(v, f.scale, f.exponent, f.fm)), nil
 }
@@ -569,17 +539,13 @@ func roundedDigits(abs *big.Int, decimals, scale int, exp bool) (ip, fp, e strin
 	digits := abs.String()
 	if !exp {
 		// digits·10^-decimals with scale fraction digits.
-		if scale >= decimals {
-			digits += zeros(scale - decimals)
-		} else if drop := decimals - scale; drop >= len(digits) {
-			// Only the first dropped digit counts: 0.5 rounds up, 0.49 down.
-			if drop == len(digits) && digits[0] >= '5' {
-				digits = "1"
-			} else {
-				digits = "0"
+		if drop := decimals - scale; drop > 0 {
+			if len(digits) <= drop { // keep one digit to round: 0.5 → 1
+				digits = zeros(drop-len(digits)+1) + digits
 			}
-		} else {
 			digits, _ = round(digits, len(digits)-drop)
+		} else {
+			digits += zeros(-drop)
 		}
 		if len(digits) <= scale {
 			digits = zeros(scale-len(digits)+1) + digits
@@ -587,34 +553,23 @@ func roundedDigits(abs *big.Int, decimals, scale int, exp bool) (ip, fp, e strin
 		return digits[:len(digits)-scale], digits[len(digits)-scale:], ""
 	}
 	x := 0
-	if abs.Sign() == 0 {
-		digits = zeros(scale + 1)
-	} else {
+	if abs.Sign() != 0 {
 		x = len(digits) - 1 - decimals
 		if len(digits) > scale+1 {
 			var longer bool
 			if digits, longer = round(digits, scale+1); longer {
-				digits = digits[:scale+1]
-				x++
+				digits, x = digits[:scale+1], x+1
 			}
-		} else {
-			digits += zeros(scale + 1 - len(digits))
 		}
 	}
-	e = "+"
-	if x < 0 {
-		e, x = "-", -x
-	}
-	if x < 10 {
-		e += "0"
-	}
-	return digits[:1], digits[1:], e + strconv.Itoa(x)
+	digits += zeros(scale + 1 - len(digits))
+	return digits[:1], digits[1:], fmt.Sprintf("%+03d", x)
 }
 
 // signText is what the sign elements write around a number: without one,
 // a leading "-" or space.
 func (f *numFormat) signText(neg, blank bool) (prefix, suffix string) {
-	pick := func(ifNeg, ifNot string) string {
+	mark := func(ifNeg, ifNot string) string {
 		if blank {
 			return " "
 		}
@@ -626,15 +581,15 @@ func (f *numFormat) signText(neg, blank bool) (prefix, suffix string) {
 	switch f.sign {
 	case ntS:
 		if f.signFront {
-			return pick("-", "+"), ""
+			return mark("-", "+"), ""
 		}
-		return "", pick("-", "+")
+		return "", mark("-", "+")
 	case ntMI:
-		return "", pick("-", " ")
+		return "", mark("-", " ")
 	case ntPR:
-		return pick("<", " "), pick(">", " ")
+		return mark("<", " "), mark(">", " ")
 	}
-	return pick("-", " "), ""
+	return mark("-", " "), ""
 }
 
 // currencyText is what the currency element writes.
@@ -684,14 +639,14 @@ func (f *numFormat) writeDecimal(n numText) string {
 	for _, t := range f.layout[f.pointAt:] {
 		switch {
 		case t == ntDot || t == ntD:
-			frac.WriteByte(pickByte(blank, ' ', '.'))
+			frac.WriteByte(pick(blank, byte(' '), '.'))
 		case t == ntV:
 		case t.isDigit():
 			switch {
 			case overflow:
 				frac.WriteByte('#')
 			case fi < len(n.frac):
-				frac.WriteByte(pickByte(blank, ' ', n.frac[fi]))
+				frac.WriteByte(pick(blank, ' ', n.frac[fi]))
 			}
 			// Past the end of n.frac FM has dropped a trailing zero.
 			fi++
@@ -720,7 +675,8 @@ func (f *numFormat) writeDecimal(n numText) string {
 	return f.finish(pad, prefix, f.currencyText(blank), digits+frac.String(), suffix)
 }
 
-func pickByte(cond bool, a, b byte) byte {
+// pick is a if cond, else b.
+func pick[T any](cond bool, a, b T) T {
 	if cond {
 		return a
 	}
@@ -740,12 +696,12 @@ func (f *numFormat) integerDigits(ip string, overflow, blank bool) (int, string)
 	di := len(ip) - 1
 	for at > 0 {
 		pos := at - 1
-		if di < 0 && (f.firstZero < 0 || pos < f.firstZero) {
+		if !overflow && di < 0 && (f.firstZero < 0 || pos < f.firstZero) {
 			break
 		}
 		var c byte
 		if f.layout[pos].isGroup() {
-			c = pickByte(blank, ' ', ',')
+			c = pick(blank, byte(' '), ',')
 		} else {
 			switch {
 			case overflow:
@@ -785,9 +741,9 @@ func (f *numFormat) writeNonFinite(n numText) string {
 		for _, t := range f.layout[f.pointAt:] {
 			switch {
 			case t == ntDot || t == ntD:
-				frac.WriteByte(pickByte(short, '.', ' '))
+				frac.WriteByte(pick(short, byte('.'), ' '))
 			case t.isDigit():
-				frac.WriteByte(pickByte(short, '#', ' '))
+				frac.WriteByte(pick(short, byte('#'), ' '))
 			}
 		}
 		fs := frac.String()
@@ -845,30 +801,15 @@ func (f *numFormat) writeHex(v Value) string {
 		}
 	}
 	hex := strconv.FormatUint(u, 16)
-	overflow := !ok || len(hex) > len(f.layout)
-	out := make([]byte, len(f.layout))
-	at, hi := len(f.layout), len(hex)-1
-	for at > 0 {
-		pos := at - 1
-		if !overflow && hi < 0 && (f.firstZero < 0 || pos < f.firstZero) {
-			break
+	pad, digits := f.integerDigits(hex, !ok || len(hex) > len(f.layout), false)
+	b := []byte(digits)
+	for i := range b {
+		if f.layout[pad+i] == ntXUpper {
+			b[i] = upperASCII(b[i])
 		}
-		c := byte('#')
-		if !overflow {
-			c = '0'
-			if hi >= 0 {
-				c = hex[hi]
-			}
-			if f.layout[pos] == ntXUpper {
-				c = upperASCII(c)
-			}
-		}
-		hi--
-		at--
-		out[at] = c
 	}
 	prefix, suffix := f.signText(neg, false)
-	return f.finish(at, prefix, "", string(out[at:]), suffix)
+	return f.finish(pad, prefix, "", string(b), suffix)
 }
 
 // romanWidth is the width of RN's output without FM: MMMDCCCLXXXVIII
@@ -889,12 +830,10 @@ func (f *numFormat) writeRoman(v Value) (string, error) {
 		ok = r >= 1 && r <= 3999 // false for NaN
 		x = int64(r)
 	default:
-		q := DivRound(v.Scaled(), specOf(v.T.Kind).unit)
-		ok = q.IsInt64()
-		x = q.Int64()
+		x, ok = DecimalToInt(v)
 	}
 	if !ok || x < 1 || x > 3999 {
-		return "", fmt.Errorf("%w: %s is out of range for 'RN', which writes 1 to 3999", ErrBadCast, v)
+		return "", castError("%s is out of range for 'RN', which writes 1 to 3999", v)
 	}
 	var b strings.Builder
 	for _, r := range []struct {

@@ -76,8 +76,8 @@ func TestDecimalDigitsFormat(t *testing.T) {
 		{"100", 'g', 3, false, "100"},
 		{"12", 'f', 0, true, "12."},
 	} {
-		d := decimalDigitsOf(c.in)
-		if got := d.format(c.verb, c.prec, c.alt); got != c.want {
+		d := types.SigDigitsOf(c.in)
+		if got := d.Format(c.verb, c.prec, c.alt); got != c.want {
 			t.Errorf("%s by %%%s.%d%c: got %q, want %q", c.in, map[bool]string{true: "#"}[c.alt], c.prec, c.verb, got, c.want)
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -372,8 +371,8 @@ func formatFloating(p formatSpec, v types.Value) (string, error) {
 	var s string
 	var neg bool
 	if v.T.IsDecimal() {
-		d := decimalDigitsOf(types.FormatDecimal(v))
-		s, neg = d.format(verb, prec, p.has('#')), d.neg
+		d := types.SigDigitsOf(types.FormatDecimal(v))
+		s, neg = d.Format(verb, prec, p.has('#')), d.Neg
 	} else {
 		x := v.F
 		if v.T.Kind == types.KindInt64 {
@@ -412,145 +411,6 @@ func formatFloating(p formatSpec, v types.Value) (string, error) {
 		s = strings.ToUpper(s)
 	}
 	return padNumber(p, s, neg), nil
-}
-
-// decimalDigits is a decimal number as its significant digits and where its
-// point falls among them: the value is 0.d × 10^point (0.00015 is digits 15
-// at point -3, 1234.5 is 12345 at point 4); zero has no digits.
-type decimalDigits struct {
-	neg   bool
-	d     []byte
-	point int
-}
-
-// decimalDigitsOf reads a decimal's canonical text (types.FormatDecimal).
-func decimalDigitsOf(s string) decimalDigits {
-	var x decimalDigits
-	if rest, ok := strings.CutPrefix(s, "-"); ok {
-		x.neg, s = true, rest
-	}
-	whole, frac, _ := strings.Cut(s, ".")
-	all := strings.TrimLeft(whole+frac, "0")
-	x.point = len(whole) - (len(whole) + len(frac) - len(all))
-	x.d = []byte(strings.TrimRight(all, "0"))
-	if len(x.d) == 0 {
-		x.point = 0
-	}
-	return x
-}
-
-// rounded is x kept to n significant digits, rounded half away from zero
-// (n ≤ 0 rounds at or above the first digit: to zero, or to one unit
-// there); x is left as it was.
-func (x decimalDigits) rounded(n int) decimalDigits {
-	if n >= len(x.d) {
-		return x
-	}
-	if n < 0 {
-		return decimalDigits{neg: x.neg}
-	}
-	up := x.d[n] >= '5'
-	x.d = slices.Clone(x.d[:n]) // the carry writes digits
-	if up {
-		i := n - 1
-		for i >= 0 && x.d[i] == '9' {
-			i--
-		}
-		if i < 0 { // 99.6 → 100
-			x.d, x.point = append(x.d[:0], '1'), x.point+1
-		} else {
-			x.d[i]++
-			x.d = x.d[:i+1]
-		}
-	}
-	for len(x.d) > 0 && x.d[len(x.d)-1] == '0' {
-		x.d = x.d[:len(x.d)-1]
-	}
-	if len(x.d) == 0 {
-		x.point = 0
-	}
-	return x
-}
-
-// exponent is x's power of ten in scientific notation (0 for zero).
-func (x decimalDigits) exponent() int {
-	if len(x.d) == 0 {
-		return 0
-	}
-	return x.point - 1
-}
-
-// digit is the digit at position k after the first significant place
-// (0 past the digits).
-func (x decimalDigits) digit(k int) byte {
-	if k >= 0 && k < len(x.d) {
-		return x.d[k]
-	}
-	return '0'
-}
-
-// format writes |x| by %f, %e or %g with prec digits (after the point, or
-// significant for %g); alt is the # flag.
-func (x decimalDigits) format(verb byte, prec int, alt bool) string {
-	if verb == 'g' {
-		exp := x.rounded(prec).exponent()
-		var s string
-		if exp >= -4 && exp < prec {
-			s = x.fixed(prec-1-exp, alt)
-		} else {
-			s = x.sci(prec-1, alt)
-		}
-		if alt {
-			return s
-		}
-		mant, e, _ := strings.Cut(s, "e")
-		if strings.Contains(mant, ".") {
-			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
-		}
-		if e != "" {
-			return mant + "e" + e
-		}
-		return mant
-	}
-	if verb == 'e' {
-		return x.sci(prec, alt)
-	}
-	return x.fixed(prec, alt)
-}
-
-// fixed writes x with f digits after the point (%f).
-func (x decimalDigits) fixed(f int, alt bool) string {
-	x = x.rounded(x.point + f)
-	var b strings.Builder
-	if x.point <= 0 {
-		b.WriteByte('0')
-	}
-	for k := 0; k < x.point; k++ {
-		b.WriteByte(x.digit(k))
-	}
-	if f > 0 || alt {
-		b.WriteByte('.')
-	}
-	for k := 0; k < f; k++ {
-		b.WriteByte(x.digit(x.point + k))
-	}
-	return b.String()
-}
-
-// sci writes x as one digit, p more after the point, and an exponent of at
-// least two digits (%e).
-func (x decimalDigits) sci(p int, alt bool) string {
-	x = x.rounded(p + 1)
-	var b strings.Builder
-	b.WriteByte(x.digit(0))
-	if p > 0 || alt {
-		b.WriteByte('.')
-	}
-	for k := 1; k <= p; k++ {
-		b.WriteByte(x.digit(k))
-	}
-	fmt.Fprintf(&b, "e%+03d", x.exponent())
-	return b.String()
 }
 
 // padNumber applies a directive's sign flags, width, 0 and - to the digits

@@ -16,7 +16,6 @@ package types
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -493,17 +492,21 @@ func numberText(v Value, scale int, exp, fm bool) numText {
 			n.intPart, n.frac, _ = strings.Cut(strconv.FormatFloat(x, 'f', scale, 64), ".")
 		}
 	default:
-		var abs *big.Int
-		decimals := 0
-		if v.T.Kind == KindInt64 {
-			abs = new(big.Int).SetInt64(v.I)
-		} else {
-			abs = v.Scaled()
-			decimals = specOf(v.T.Kind).scale
+		// Rounded half away from zero as FORMAT's %f and %e round them
+		// (decimal_digits.go).
+		text := strconv.FormatInt(v.I, 10)
+		if v.T.Kind != KindInt64 {
+			text = FormatDecimal(v)
 		}
-		n.neg = abs.Sign() < 0
-		abs.Abs(abs)
-		n.intPart, n.frac, n.exp = roundedDigits(abs, decimals, scale, exp)
+		d := SigDigitsOf(text)
+		n.neg = d.Neg
+		if exp {
+			mant, e, _ := strings.Cut(d.sci(scale, false), "e")
+			n.intPart, n.frac, _ = strings.Cut(mant, ".")
+			n.exp = e
+		} else {
+			n.intPart, n.frac, _ = strings.Cut(d.fixed(scale, false), ".")
+		}
 	}
 	if n.intPart == "0" {
 		n.intPart = ""
@@ -512,58 +515,6 @@ func numberText(v Value, scale int, exp, fm bool) numText {
 		n.frac = strings.TrimRight(n.frac, "0")
 	}
 	return n
-}
-
-// roundedDigits writes abs·10^-decimals (abs ≥ 0) rounded half away from
-// zero to scale fraction digits, as integer and fraction digits, and in
-// scientific notation (one integer digit and an exponent) when exp is set.
-func roundedDigits(abs *big.Int, decimals, scale int, exp bool) (ip, fp, e string) {
-	zeros := func(n int) string { return strings.Repeat("0", n) }
-	// round keeps the first keep digits of digits (keep < len(digits)),
-	// rounding on the next one; it reports whether the carry made it a
-	// digit longer (999 → 1000).
-	round := func(digits string, keep int) (string, bool) {
-		if digits[keep] < '5' {
-			return digits[:keep], false
-		}
-		b := []byte(digits[:keep])
-		for i := keep - 1; i >= 0; i-- {
-			if b[i] < '9' {
-				b[i]++
-				return string(b), false
-			}
-			b[i] = '0'
-		}
-		return "1" + string(b), true
-	}
-	digits := abs.String()
-	if !exp {
-		// digits·10^-decimals with scale fraction digits.
-		if drop := decimals - scale; drop > 0 {
-			if len(digits) <= drop { // keep one digit to round: 0.5 → 1
-				digits = zeros(drop-len(digits)+1) + digits
-			}
-			digits, _ = round(digits, len(digits)-drop)
-		} else {
-			digits += zeros(-drop)
-		}
-		if len(digits) <= scale {
-			digits = zeros(scale-len(digits)+1) + digits
-		}
-		return digits[:len(digits)-scale], digits[len(digits)-scale:], ""
-	}
-	x := 0
-	if abs.Sign() != 0 {
-		x = len(digits) - 1 - decimals
-		if len(digits) > scale+1 {
-			var longer bool
-			if digits, longer = round(digits, scale+1); longer {
-				digits, x = digits[:scale+1], x+1
-			}
-		}
-	}
-	digits += zeros(scale + 1 - len(digits))
-	return digits[:1], digits[1:], fmt.Sprintf("%+03d", x)
 }
 
 // signText is what the sign elements write around a number: without one,
